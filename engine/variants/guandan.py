@@ -1,0 +1,687 @@
+"""Combo rules of Guandan (掼蛋) and Bao 2 (保2): classification, comparison, legal plays.
+
+Registers ``guandan`` and ``bao2`` with :func:`engine.combo.register`. One
+:class:`GuandanRules` object holds the rules of one variant at one level rank
+(``rules/guandan.md`` §1–§3, ``rules/bao2.md`` §1–§4):
+
+* the two ♥ level cards are wild (逢人配): in a combo of two or more cards a wild card
+  stands for any card except a joker; alone it is a single of the level rank;
+* keys are maximised over every way the wild cards can complete the declared type;
+* single order ``2 < 3 < … < A < level rank < SB < HR``; sequences in natural order with the
+  A low or high, never wrapping;
+* printed identity (bao2.md §3): five cards whose printed suits are all the same (a wild card
+  is the ♥ it is) read only as a straight flush; five cards whose printed ranks are all the
+  same read only as a bomb;
+* Bao 2 only: ``supreme`` (8 of a rank), ``immune`` (8 natural + both wilds), ``dragon`` (10
+  consecutive of one suit), ``two_bomb`` (exactly four natural 2s, its only reading), no
+  combo from 9 cards of a rank, and the closed-loop bomb order;
+* Guandan: bombs of 4..10 cards, plain bomb order, no Bao 2 types.
+
+Card-level enumeration (:meth:`GuandanRules.legal_combos`) lists every distinct multiset of
+card ids of a hand times each reading. For bots and random play,
+:meth:`GuandanRules.abstract_moves` works on rank counts and returns :class:`Move` tuples that
+:meth:`GuandanRules.materialize` turns into concrete combos.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from itertools import combinations, product
+from typing import NamedTuple
+
+from engine.cards import HR, RANK_NAMES, SB, InvalidCard
+from engine.combo import Combo, ComboRules, register
+
+NAMES = RANK_NAMES  # rank index -> name; 13 = SB, 14 = HR
+_RANK_INDEX = {name: i for i, name in enumerate(NAMES)}
+HEART = 1
+
+#: Types that beat every non-bomb (``immune`` never beats anything, see ``beats``).
+BOMB_TYPES = frozenset(
+    ("bomb", "straight_flush", "joker_bomb", "dragon", "supreme", "two_bomb", "immune")
+)
+#: Types compared in sequence order (A low or high, key = highest rank of the sequence).
+SEQUENCE_TYPES = frozenset(("straight", "straight_flush", "pair_chain", "triple_chain", "dragon"))
+NON_BOMB_TYPES = (
+    "single",
+    "pair",
+    "triple",
+    "full_house",
+    "straight",
+    "pair_chain",
+    "triple_chain",
+)
+GUANDAN_TYPES = NON_BOMB_TYPES + ("bomb", "straight_flush", "joker_bomb")
+BAO2_TYPES = GUANDAN_TYPES + ("dragon", "supreme", "two_bomb", "immune")
+
+
+def _pos_rank(p: int) -> int:
+    """Rank index of a sequence position: 0 is the low A, 1..12 are 2..K, 13 the high A."""
+    return 12 if p in (0, 13) else p - 1
+
+
+def _seq_pos(key: str) -> int:
+    """Sequence position of a sequence key (the A is only ever the top of a high sequence)."""
+    return 13 if key == "A" else _RANK_INDEX[key] + 1
+
+
+def _seq_templates(
+    length: int, per_rank: int
+) -> list[tuple[tuple[tuple[int, int], ...], int, str]]:
+    """Every canonical natural content of a sequence type, with the number of wild cards.
+
+    A template is ``(((rank, natural_count), ...), wilds, key)``: the natural cards it needs per
+    rank, how many wild cards complete it, and the maximised key. Each natural content appears
+    once, with the highest window that can hold it (wild maximisation), so enumerating the
+    templates never yields the same multiset twice. At most two wild cards exist.
+    """
+    total = length * per_rank
+    best: dict[tuple[tuple[int, int], ...], tuple[int, int]] = {}
+    for start in range(14 - length + 1):
+        positions = range(start, start + length)
+        for shape in product(range(per_rank + 1), repeat=length):
+            wilds = total - sum(shape)
+            if wilds > 2:
+                continue
+            content = tuple(
+                sorted((_pos_rank(p), c) for p, c in zip(positions, shape, strict=True) if c)
+            )
+            if not content:
+                continue
+            previous = best.get(content)
+            if previous is None or previous[0] < start:
+                best[content] = (start, wilds)
+    out = []
+    for content, (start, wilds) in best.items():
+        out.append((content, wilds, NAMES[_pos_rank(start + length - 1)]))
+    out.sort(key=lambda t: (_seq_pos(t[2]), t[0]))
+    return out
+
+
+def _windows(length: int) -> list[tuple[frozenset[int], str]]:
+    """Windows of ``length`` consecutive positions, highest first: (rank set, key name)."""
+    out = []
+    for start in range(14 - length, -1, -1):
+        ranks = frozenset(_pos_rank(p) for p in range(start, start + length))
+        out.append((ranks, NAMES[_pos_rank(start + length - 1)]))
+    return out
+
+
+_WINDOWS = {length: _windows(length) for length in (2, 3, 5, 10)}
+
+
+def _seq_key(rc: dict[int, int], length: int, per_rank: int) -> str | None:
+    """Maximised key of natural rank counts ``rc`` (wild cards filling the gaps) as a sequence of
+    ``length`` ranks with ``per_rank`` cards each, or ``None``. The caller guarantees that the
+    card count is ``length * per_rank``."""
+    for count in rc.values():
+        if count > per_rank:
+            return None
+    for ranks, key in _WINDOWS[length]:
+        if ranks.issuperset(rc):
+            return key
+    return None
+
+
+_STRAIGHTS = _seq_templates(5, 1)
+_PAIR_CHAINS = _seq_templates(3, 2)
+_TRIPLE_CHAINS = _seq_templates(2, 3)
+_DRAGONS = _seq_templates(10, 1)
+
+_new = object.__new__
+_set_type = Combo.type.__set__  # type: ignore[attr-defined]
+_set_key = Combo.key.__set__  # type: ignore[attr-defined]
+_set_cards = Combo.cards.__set__  # type: ignore[attr-defined]
+_set_size = Combo.size.__set__  # type: ignore[attr-defined]
+_set_length = Combo.length.__set__  # type: ignore[attr-defined]
+_set_lines = Combo.lines.__set__  # type: ignore[attr-defined]
+
+
+def _combo(type: str, key: str | None, cards: tuple[int, ...], size: int | None) -> Combo:
+    """Build a :class:`Combo` (same object as the constructor makes, without its overhead)."""
+    obj = _new(Combo)
+    _set_type(obj, type)
+    _set_key(obj, key)
+    _set_cards(obj, cards)
+    _set_size(obj, size)
+    _set_length(obj, None)
+    _set_lines(obj, None)
+    return obj
+
+
+class Move(NamedTuple):
+    """An abstract play: what a bot decides before choosing concrete cards.
+
+    ``naturals`` is ``((rank_index, count), ...)`` of the natural (non-wild) cards, jokers as
+    rank 13 (``SB``) and 14 (``HR``); ``wilds`` the number of wild cards; ``suit`` the suit
+    index of a straight flush or dragon (else ``None``). ``type``, ``key`` and ``size`` are the
+    reading the concrete combo will have.
+    """
+
+    type: str
+    key: str | None
+    size: int | None
+    naturals: tuple[tuple[int, int], ...]
+    wilds: int
+    suit: int | None = None
+
+
+class GuandanRules(ComboRules):
+    """Guandan or Bao 2 combo rules at one level rank (see the module docstring)."""
+
+    def __init__(self, variant: str, level: str) -> None:
+        """Rules of ``variant`` (``"guandan"`` or ``"bao2"``) at ``level`` (a rank name)."""
+        if variant not in ("guandan", "bao2"):
+            raise ValueError(f"not a Guandan-family variant: {variant!r}")
+        if level not in NAMES[:13] or (variant == "bao2" and level == "2"):
+            raise ValueError(f"no level {level!r} in {variant}")
+        self.variant = variant
+        self.level = level
+        self.bao2 = variant == "bao2"
+        self.level_index = lvl = _RANK_INDEX[level]
+        #: Card id of the two wild cards (the ♥ level card).
+        self.wild = HEART * 13 + lvl
+        #: Card-order value per rank index (0..14): level rank above A, then SB, HR.
+        self.value = [2 * r for r in range(15)]
+        self.value[lvl] = 25
+        self._value_of = {NAMES[r]: v for r, v in enumerate(self.value)}
+        self.max_bomb = 8 if self.bao2 else 10
+        self.types = BAO2_TYPES if self.bao2 else GUANDAN_TYPES
+
+    def __repr__(self) -> str:
+        return f"GuandanRules({self.variant!r}, {self.level!r})"
+
+    # ------------------------------------------------------------------ classification
+
+    def bomb_reading(
+        self, rank: int, naturals: int, wilds: int
+    ) -> tuple[str, str | None, int | None] | None:
+        """Reading of ``naturals`` natural cards of one rank plus ``wilds`` wild cards, four cards
+        or more: ``(type, key, size)`` or ``None`` when they form no combo (bao2: 9 cards, or 10
+        without both wilds). Four natural 2s are a ``two_bomb`` in Bao 2, never a bomb."""
+        n = naturals + wilds
+        key = NAMES[rank]
+        if n <= 7 or not self.bao2:
+            if n > self.max_bomb:
+                return None
+            if self.bao2 and rank == 0 and wilds == 0 and n == 4:
+                return ("two_bomb", None, None)
+            return ("bomb", key, n)
+        if n == 8:
+            return ("supreme", key, None)
+        if n == 10 and wilds == 2:
+            return ("immune", key, None)
+        return None
+
+    def readings(self, cards: Sequence[int]) -> list[Combo]:
+        """Every reading of exactly these cards as one combo (keys maximised), ``[]`` if none.
+
+        Raises :class:`InvalidCard` for an id that is not a card.
+        """
+        n = len(cards)
+        if n == 0:
+            return []
+        for c in cards:
+            if type(c) is not int or not 0 <= c <= HR:
+                raise InvalidCard(f"no card has id {c!r}")
+        srt = tuple(sorted(cards))
+        if n == 1:
+            c = srt[0]
+            return [
+                _combo("single", NAMES[c % 13 if c < 52 else (13 if c == SB else 14)], srt, None)
+            ]
+        wild = self.wild
+        j = 0
+        sb = hr = 0
+        rc: dict[int, int] = {}
+        suits = set()
+        for c in srt:
+            if c == wild:
+                j += 1
+            elif c == SB:
+                sb += 1
+            elif c == HR:
+                hr += 1
+            else:
+                r = c % 13
+                rc[r] = rc.get(r, 0) + 1
+                suits.add(c // 13)
+        out: list[Combo] = []
+        if sb or hr:
+            if n == 2 and (sb == 2 or hr == 2):
+                out.append(_combo("pair", "SB" if sb else "HR", srt, None))
+            elif n == 4 and sb == 2 and hr == 2:
+                out.append(_combo("joker_bomb", None, srt, None))
+            elif n == 5 and (sb == 2) != (hr == 2) and sb + hr == 2 and len(rc) == 1:
+                (r,) = rc
+                out.append(_combo("full_house", NAMES[r], srt, None))
+            return out
+        value = self.value
+        if len(rc) <= 1:
+            r = next(iter(rc)) if rc else self.level_index
+            key = NAMES[r]
+            if n == 2:
+                out.append(_combo("pair", key, srt, None))
+            elif n == 3:
+                out.append(_combo("triple", key, srt, None))
+            else:
+                if n == 5 and j == 2 and r != self.level_index:
+                    out.append(_combo("full_house", key, srt, None))
+                bomb = self.bomb_reading(r, n - j, j)
+                if bomb is not None:
+                    out.append(_combo(bomb[0], bomb[1], srt, bomb[2]))
+            return out
+        if n == 5:
+            if len(rc) == 2:
+                (a, ca), (b, cb) = rc.items()
+                best = -1
+                if ca <= 3 and cb <= 2:
+                    best = a
+                if cb <= 3 and ca <= 2 and (best < 0 or value[b] > value[best]):
+                    best = b
+                if best >= 0:
+                    out.append(_combo("full_house", NAMES[best], srt, None))
+            key = _seq_key(rc, 5, 1)
+            if key is not None:
+                same_printed = len(suits) == 1 and (j == 0 or HEART in suits)
+                if len(suits) == 1:
+                    out.append(_combo("straight_flush", key, srt, None))
+                if not same_printed:
+                    out.append(_combo("straight", key, srt, None))
+        elif n == 6:
+            key = _seq_key(rc, 3, 2)
+            if key is not None:
+                out.append(_combo("pair_chain", key, srt, None))
+            key = _seq_key(rc, 2, 3)
+            if key is not None:
+                out.append(_combo("triple_chain", key, srt, None))
+        elif n == 10 and self.bao2 and len(suits) == 1:
+            key = _seq_key(rc, 10, 1)
+            if key is not None:
+                out.append(_combo("dragon", key, srt, None))
+        return out
+
+    def read_as(self, cards: Sequence[int], type: str) -> Combo | None:
+        """The reading of these cards as the declared type (key maximised), or ``None``."""
+        if type not in self.types:
+            return None
+        for combo in self.readings(cards):
+            if combo.type == type:
+                return combo
+        return None
+
+    # ------------------------------------------------------------------ comparison
+
+    def is_bomb(self, combo: Combo) -> bool:
+        """Whether the combo is a bomb: bombs, straight flushes, the joker bomb and, in Bao 2,
+        dragons, supremes, the two_bomb and the immune bomb (which never beats, see ``beats``)."""
+        return combo.type in BOMB_TYPES
+
+    def _bomb_order(self, combo: Combo) -> tuple[int, int]:
+        """Position of a bomb in the bomb order: (tier, key value)."""
+        t = combo.type
+        if t == "bomb":
+            size = combo.size or 4
+            tier = size - 4 if size < 6 else size - 3
+            return (tier, self._value_of[combo.key])  # type: ignore[index]
+        if t == "straight_flush":
+            return (2, _seq_pos(combo.key))  # type: ignore[arg-type]
+        if t == "joker_bomb":
+            return (5 if self.bao2 else 8, 0)
+        if t == "dragon":
+            return (6, _seq_pos(combo.key))  # type: ignore[arg-type]
+        if t == "supreme":
+            return (7, self._value_of[combo.key])  # type: ignore[index]
+        return (-1, 0)
+
+    def beats(self, play: Combo, standing: Combo) -> bool:
+        """Whether ``play`` beats ``standing`` (bao2.md §4, guandan.md §3).
+
+        Non-bombs beat only the same type with a higher key (card order, or sequence order for
+        sequences). Bombs beat every non-bomb; among bombs the order is
+        ``bomb 4 < bomb 5 < straight_flush < bomb 6 < …`` then ``joker_bomb`` (Guandan: bombs up
+        to 10 cards; Bao 2: bombs up to 7, then ``joker_bomb < dragon < supreme``), ties broken
+        by key, equal not higher. Bao 2's ``two_bomb`` beats non-bombs and ``supreme`` only;
+        when it stands, every bomb but ``supreme``, ``two_bomb`` and a size-4 bomb of 2s beats
+        it. ``immune`` never beats and is never beaten.
+        """
+        pt = play.type
+        st = standing.type
+        if pt == "immune" or st == "immune":
+            return False
+        if pt == "two_bomb":
+            return st == "supreme" or st not in BOMB_TYPES
+        if st == "two_bomb":
+            if pt == "supreme" or pt not in BOMB_TYPES:
+                return False
+            return not (pt == "bomb" and play.size == 4 and play.key == "2")
+        if pt in BOMB_TYPES:
+            if st not in BOMB_TYPES:
+                return True
+            return self._bomb_order(play) > self._bomb_order(standing)
+        if pt != st or st in BOMB_TYPES:
+            return False
+        if pt in SEQUENCE_TYPES:
+            return _seq_pos(play.key) > _seq_pos(standing.key)  # type: ignore[arg-type]
+        return self._value_of[play.key] > self._value_of[standing.key]  # type: ignore[index]
+
+    # ------------------------------------------------------------------ card-level enumeration
+
+    def _split(self, hand: Sequence[int]) -> tuple[list[list[int]], int, int, int]:
+        """Natural cards per rank (sorted), and the counts of wild cards, SB and HR."""
+        wild = self.wild
+        nat: list[list[int]] = [[] for _ in range(13)]
+        w = sb = hr = 0
+        for c in sorted(hand):
+            if c == wild:
+                w += 1
+            elif c < 52:
+                if c < 0:
+                    raise InvalidCard(f"no card has id {c!r}")
+                nat[c % 13].append(c)
+            elif c == SB:
+                sb += 1
+            elif c == HR:
+                hr += 1
+            else:
+                raise InvalidCard(f"no card has id {c!r}")
+        return nat, min(w, 2), sb, hr
+
+    def legal_combos(self, hand: Sequence[int], standing: Combo | None = None) -> list[Combo]:
+        """Every distinct combo the hand can play: each distinct multiset of card ids that forms
+        a combo, once per reading (key maximised). With ``standing``, exactly the combos that
+        beat it. ``immune`` is never listed (it cannot lead nor beat; the deal layer offers it
+        in the immune window). Initiative (the little-2 restriction) is the caller's concern:
+        see :func:`has_natural_two`.
+        """
+        gen = _Gen(self, hand)
+        if standing is None:
+            gen.all()
+            return gen.out
+        st = standing.type
+        if st == "immune":
+            return []
+        if st not in BOMB_TYPES:
+            getattr(gen, st)()
+        gen.bombs()
+        beats = self.beats
+        return [c for c in gen.out if beats(c, standing)]
+
+
+class _Gen:
+    """One enumeration of a hand's card-level combos (state of a single call, never reused)."""
+
+    __slots__ = ("rules", "nat", "w", "sb", "hr", "W", "WT", "out", "_subs", "dist")
+
+    def __init__(self, rules: GuandanRules, hand: Sequence[int]) -> None:
+        self.rules = rules
+        self.nat, self.w, self.sb, self.hr = rules._split(hand)
+        self.W = W = rules.wild
+        self.WT = ((), (W,), (W, W))
+        self.out: list[Combo] = []
+        self._subs: dict[int, tuple[tuple[int, ...], ...]] = {}
+        self.dist = [tuple(dict.fromkeys(lst)) for lst in self.nat]
+
+    def subs(self, r: int, k: int) -> tuple[tuple[int, ...], ...]:
+        """Distinct sorted sub-multisets of ``k`` natural cards of rank ``r``."""
+        key = r * 16 + k
+        got = self._subs.get(key)
+        if got is None:
+            lst = self.nat[r]
+            if k == 1:
+                got = tuple((c,) for c in self.dist[r])
+            elif k > len(lst):
+                got = ()
+            else:
+                got = tuple(dict.fromkeys(combinations(lst, k)))
+            self._subs[key] = got
+        return got
+
+    def all(self) -> None:
+        """Every lead."""
+        self.single()
+        self.pair()
+        self.triple()
+        self.full_house()
+        self.straight()
+        self.pair_chain()
+        self.triple_chain()
+        self.bombs()
+
+    def bombs(self) -> None:
+        """Every bomb-like lead (no ``immune``)."""
+        self.bomb()
+        self.straight_flush()
+        if self.sb == 2 and self.hr == 2:
+            self.out.append(_combo("joker_bomb", None, (SB, SB, HR, HR), None))
+        if self.rules.bao2:
+            self.dragon()
+
+    def single(self) -> None:
+        """Each distinct card alone."""
+        out = self.out
+        for r in range(13):
+            key = NAMES[r]
+            for c in self.dist[r]:
+                out.append(_combo("single", key, (c,), None))
+        if self.w:
+            out.append(_combo("single", self.rules.level, (self.W,), None))
+        if self.sb:
+            out.append(_combo("single", "SB", (SB,), None))
+        if self.hr:
+            out.append(_combo("single", "HR", (HR,), None))
+
+    def pair(self) -> None:
+        """Pairs: two naturals, a natural and a wild card, two wild cards (level), joker pairs."""
+        out = self.out
+        W = self.W
+        w = self.w
+        for r in range(13):
+            lst = self.nat[r]
+            if not lst:
+                continue
+            key = NAMES[r]
+            if len(lst) >= 2:
+                for t in self.subs(r, 2):
+                    out.append(_combo("pair", key, t, None))
+            if w:
+                for c in self.dist[r]:
+                    out.append(_combo("pair", key, (c, W) if c < W else (W, c), None))
+        if w == 2:
+            out.append(_combo("pair", self.rules.level, (W, W), None))
+        if self.sb == 2:
+            out.append(_combo("pair", "SB", (SB, SB), None))
+        if self.hr == 2:
+            out.append(_combo("pair", "HR", (HR, HR), None))
+
+    def triple(self) -> None:
+        """Triples of a rank, naturals completed by wild cards."""
+        out = self.out
+        WT = self.WT
+        for r in range(13):
+            n = len(self.nat[r])
+            if not n:
+                continue
+            key = NAMES[r]
+            for j in range(min(self.w, 2) + 1):
+                k = 3 - j
+                if k > n:
+                    continue
+                wt = WT[j]
+                for t in self.subs(r, k):
+                    out.append(_combo("triple", key, tuple(sorted(t + wt)) if j else t, None))
+
+    def bomb(self) -> None:
+        """Bombs (and Bao 2's supreme and two_bomb) of one rank, naturals plus wild cards."""
+        out = self.out
+        WT = self.WT
+        reading = self.rules.bomb_reading
+        for r in range(13):
+            n = len(self.nat[r])
+            if n + self.w < 4:
+                continue
+            for k in range(max(1, 4 - self.w), n + 1):
+                for j in range(self.w + 1):
+                    if k + j < 4:
+                        continue
+                    rd = reading(r, k, j)
+                    if rd is None or rd[0] == "immune":
+                        continue
+                    typ, key, size = rd
+                    wt = WT[j]
+                    for t in self.subs(r, k):
+                        out.append(_combo(typ, key, tuple(sorted(t + wt)) if j else t, size))
+
+    def full_house(self) -> None:
+        """Full houses: a triple plus a pair of another rank or a joker pair; each multiset once,
+        with the highest triple rank any assignment of the wild cards allows."""
+        out = self.out
+        nat = self.nat
+        value = self.rules.value
+        lvl = self.rules.level_index
+        WT = self.WT
+        present = [r for r in range(13) if nat[r]]
+        subs = self.subs
+        for j in range(self.w + 1):
+            wt = WT[j]
+            splits = _FH_SPLITS[j]
+            for ia, a in enumerate(present):
+                na = len(nat[a])
+                for b in present[ia + 1 :]:
+                    nb = len(nat[b])
+                    for ca, cb in splits:
+                        if ca > na or cb > nb:
+                            continue
+                        if ca <= 3 and cb <= 2:
+                            t = a
+                            if cb <= 3 and ca <= 2 and value[b] > value[a]:
+                                t = b
+                        else:
+                            t = b
+                        key = NAMES[t]
+                        for ta in subs(a, ca):
+                            for tb in subs(b, cb):
+                                out.append(
+                                    _combo("full_house", key, tuple(sorted(ta + tb + wt)), None)
+                                )
+            jokers = []
+            if self.sb == 2:
+                jokers.append((SB, SB))
+            if self.hr == 2:
+                jokers.append((HR, HR))
+            for a in present:
+                k = 3 - j
+                if k > len(nat[a]) and j < 2:
+                    continue
+                key = NAMES[a]
+                for ta in subs(a, k):
+                    base = tuple(sorted(ta + wt)) if j else ta
+                    for jp in jokers:
+                        out.append(_combo("full_house", key, base + jp, None))
+                if j == 2 and a != lvl:
+                    # a natural triple and the two wild cards as a pair of another rank
+                    for ta in subs(a, 3):
+                        out.append(_combo("full_house", key, tuple(sorted(ta + wt)), None))
+
+    def straight(self) -> None:
+        """Straights whose printed suits are not all the same."""
+        out = self.out
+        dist = self.dist
+        WT = self.WT
+        w = self.w
+        for ranks, j, key in _STRAIGHT_RANKS:
+            if j > w:
+                continue
+            lists = [dist[r] for r in ranks]
+            if not all(lists):
+                continue
+            wt = WT[j]
+            for p in product(*lists):
+                t = tuple(sorted(p + wt))
+                if t[0] // 13 != t[-1] // 13:
+                    out.append(_combo("straight", key, t, None))
+
+    def _suited(self, templates: list[tuple[tuple[int, ...], int, str]], typ: str) -> None:
+        """Straight flushes or dragons: per suit, naturals of that suit completed by wilds."""
+        out = self.out
+        nat = self.nat
+        WT = self.WT
+        w = self.w
+        for s in range(4):
+            base = s * 13
+            have = [base + r in nat[r] for r in range(13)]
+            for ranks, j, key in templates:
+                if j > w:
+                    continue
+                ok = True
+                for r in ranks:
+                    if not have[r]:
+                        ok = False
+                        break
+                if ok:
+                    t = tuple(sorted(tuple(base + r for r in ranks) + WT[j]))
+                    out.append(_combo(typ, key, t, None))
+
+    def straight_flush(self) -> None:
+        """Straight flushes."""
+        self._suited(_STRAIGHT_RANKS, "straight_flush")
+
+    def dragon(self) -> None:
+        """Bao 2 dragons (ten consecutive ranks of one suit)."""
+        self._suited(_DRAGON_RANKS, "dragon")
+
+    def _chains(self, templates: list, typ: str) -> None:
+        out = self.out
+        nat = self.nat
+        subs = self.subs
+        WT = self.WT
+        w = self.w
+        for content, j, key in templates:
+            if j > w:
+                continue
+            ok = True
+            for r, c in content:
+                if len(nat[r]) < c:
+                    ok = False
+                    break
+            if not ok:
+                continue
+            wt = WT[j]
+            for p in product(*[subs(r, c) for r, c in content]):
+                out.append(_combo(typ, key, tuple(sorted(sum(p, wt))), None))
+
+    def pair_chain(self) -> None:
+        """Three consecutive pairs."""
+        self._chains(_PAIR_CHAINS, "pair_chain")
+
+    def triple_chain(self) -> None:
+        """Two consecutive triples."""
+        self._chains(_TRIPLE_CHAINS, "triple_chain")
+
+
+#: (natural count of rank a, of rank b) for a full house of two natural ranks with j wilds.
+_FH_SPLITS = tuple(
+    tuple(
+        (ca, cb)
+        for ca in range(1, 4)
+        for cb in range(1, 4)
+        if ca + cb == 5 - j and ((ca <= 3 and cb <= 2) or (cb <= 3 and ca <= 2))
+    )
+    for j in range(3)
+)
+_STRAIGHT_RANKS = [(tuple(r for r, _ in c), j, k) for c, j, k in _STRAIGHTS]
+_DRAGON_RANKS = [(tuple(r for r, _ in c), j, k) for c, j, k in _DRAGONS]
+
+
+def has_natural_two(combo: Combo, rules: GuandanRules | None = None) -> bool:
+    """Whether the combo contains a natural 2 (bao2.md §5): a 2 that is not a wild card. In Bao 2
+    no 2 is ever wild; in Guandan at level 2 the ♥2 is wild (pass ``rules`` to exclude it)."""
+    wild = rules.wild if rules is not None else -1
+    for c in combo.cards:
+        if c < 52 and c % 13 == 0 and c != wild:
+            return True
+    return False
+
+
+register("guandan", lambda level: GuandanRules("guandan", level or "2"))
+register("bao2", lambda level: GuandanRules("bao2", level or "3"))
