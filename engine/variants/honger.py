@@ -1,0 +1,485 @@
+"""南平红二 Nanping Red Two (variant id ``honger``): combos, beating, fans and scoring.
+
+Rules: ``shared/rules/honger.md``. Two decks without jokers, 26 cards each, 2 is the highest
+rank, suits never rank. Combos: ``single``, ``pair``, ``triple``, ``pair_chain`` and
+``triple_chain`` (2 or more consecutive pairs / triples of ranks 3..A, any length), ``bomb``
+(4 to 8 of a rank; bombs order by size, then rank).
+
+Besides the :class:`~engine.combo.ComboRules` interface, :class:`HongerRules` offers a fast
+*abstract move* API for bots, working on rank-count arrays in game order (see :class:`Move`):
+``hand_counts(cards)``, ``moves(counts, standing)``, ``move_of(combo)``,
+``combo_of(move, hand)``, ``move_beats(play, standing)``.
+
+This module also holds what both point-scored variants share: the game rank order
+(``3 4 … A 2 SB HR``, index 0..14), :class:`Move`, and the expansion of an abstract move into
+every distinct multiset of cards of a hand (:func:`expand_cards`).
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Iterator, Sequence
+from functools import lru_cache
+from typing import Any, NamedTuple
+
+from engine.cards import HR, SB, parse_cards
+from engine.combo import Combo, ComboRules, register
+
+VARIANT = "honger"
+
+#: Rank names in game order, low to high: index = "game rank" (3 = 0, A = 11, 2 = 12).
+GAME_RANK_NAMES = tuple("3456789TJQKA2") + ("SB", "HR")
+GAME_RANK_OF_NAME = {name: i for i, name in enumerate(GAME_RANK_NAMES)}
+ACE = 11
+TWO = 12
+G_SB = 13
+G_HR = 14
+#: Game rank of each card id.
+GAME_RANK = tuple((c % 13 + 12) % 13 for c in range(52)) + (G_SB, G_HR)
+#: Card ids of each natural game rank (suits S H C D).
+CARDS_OF_GAME_RANK = tuple(tuple(suit * 13 + (g + 1) % 13 for suit in range(4)) for g in range(13))
+
+#: The red two (♥2) that decides the partnerships.
+H2 = 13
+
+
+def game_rank(card: int) -> int:
+    """Game rank of a card: 0..12 for ``3``..``A``, ``2``; 13 for ``SB``; 14 for ``HR``."""
+    return GAME_RANK[card]
+
+
+class Move(NamedTuple):
+    """An abstract move: what a combo takes from a rank-count array, without suits.
+
+    ``type`` is the combo type; ``key`` the game rank of its key (-1 for keyless types);
+    ``length`` the number of ranks of a chain or straight (0 otherwise); ``size`` the number
+    of cards; ``lines`` the line count of a Shuangkou bomb (0 otherwise); ``parts`` the
+    natural cards taken as ``(game_rank, count)`` pairs; ``sb`` / ``hr`` the jokers taken.
+    """
+
+    type: str
+    key: int
+    length: int
+    size: int
+    lines: int
+    parts: tuple[tuple[int, int], ...]
+    sb: int = 0
+    hr: int = 0
+
+
+def apply_move(counts: list[int], move: Move) -> None:
+    """Remove the move's cards from a game-order rank-count array (in place)."""
+    for g, k in move.parts:
+        counts[g] -= k
+    if move.sb:
+        counts[G_SB] -= move.sb
+    if move.hr:
+        counts[G_HR] -= move.hr
+
+
+@lru_cache(maxsize=4096)
+def _sub_multisets(items: tuple[tuple[int, int], ...], k: int) -> tuple[tuple[int, ...], ...]:
+    """Every distinct sub-multiset of size ``k`` of ``items`` (``(card, multiplicity)`` pairs)."""
+    if k == 0:
+        return ((),)
+    if not items:
+        return ()
+    (card, mult), rest = items[0], items[1:]
+    out: list[tuple[int, ...]] = []
+    for take in range(min(mult, k), -1, -1):
+        for tail in _sub_multisets(rest, k - take):
+            out.append((card,) * take + tail)
+    return tuple(out)
+
+
+def hand_items(hand: Sequence[int]) -> dict[int, tuple[tuple[int, int], ...]]:
+    """The hand's cards by game rank, as ``(card, multiplicity)`` pairs sorted by card id."""
+    by_rank: dict[int, dict[int, int]] = {}
+    for c in hand:
+        slot = by_rank.setdefault(GAME_RANK[c], {})
+        slot[c] = slot.get(c, 0) + 1
+    return {g: tuple(sorted(d.items())) for g, d in by_rank.items()}
+
+
+def expand_cards(
+    move: Move, items: dict[int, tuple[tuple[int, int], ...]]
+) -> Iterator[tuple[int, ...]]:
+    """Every distinct multiset of the hand's cards (sorted card-id tuples) that the move takes.
+
+    ``items`` is :func:`hand_items` of the hand. Suits are the only freedom: jokers are
+    already fixed by the move (``sb`` / ``hr`` counts).
+    """
+    choices = [_sub_multisets(items.get(g, ()), k) for g, k in move.parts]
+    jokers = (SB,) * move.sb + (HR,) * move.hr
+    for combo in itertools.product(*choices):
+        cards: list[int] = []
+        for part in combo:
+            cards.extend(part)
+        cards.extend(jokers)
+        cards.sort()
+        yield tuple(cards)
+
+
+def pick_cards(move: Move, hand: Sequence[int]) -> tuple[int, ...]:
+    """One concrete multiset of the hand's cards for a move (lowest card ids first)."""
+    pool: dict[int, list[int]] = {}
+    for c in sorted(hand):
+        pool.setdefault(GAME_RANK[c], []).append(c)
+    out: list[int] = []
+    for g, k in move.parts:
+        have = pool.get(g, [])
+        if len(have) < k:
+            raise ValueError("the hand does not hold the move's cards")
+        out.extend(have[:k])
+    for joker, k in ((SB, move.sb), (HR, move.hr)):
+        if k:
+            have = pool.get(GAME_RANK[joker], [])
+            if len(have) < k:
+                raise ValueError("the hand does not hold the move's jokers")
+            out.extend(have[:k])
+    out.sort()
+    return tuple(out)
+
+
+_SIMPLE = {1: "single", 2: "pair", 3: "triple"}
+_CHAIN = {2: "pair_chain", 3: "triple_chain"}
+
+
+class HongerRules(ComboRules):
+    """Red Two combos: no wild cards, 2 on top, chains of 2 or more, bombs by size then rank."""
+
+    variant = VARIANT
+    level = None
+
+    # -- classification ---------------------------------------------------------------------
+
+    def readings(self, cards: Sequence[int]) -> list[Combo]:
+        """The one reading of the cards as a Red Two combo (``[]`` if none; jokers never read)."""
+        if not cards:
+            return []
+        cnt = [0] * 13
+        for c in cards:
+            if not isinstance(c, int) or not 0 <= c < 52:
+                return []
+            cnt[GAME_RANK[c]] += 1
+        move = self._classify(cnt)
+        return [] if move is None else [self._combo(move, tuple(sorted(cards)))]
+
+    @staticmethod
+    def _classify(cnt: Sequence[int]) -> Move | None:
+        """The move read from a 13-slot natural rank-count array, or ``None``."""
+        ranks = [g for g in range(13) if cnt[g]]
+        parts = tuple((g, cnt[g]) for g in ranks)
+        if len(ranks) == 1:
+            g = ranks[0]
+            k = cnt[g]
+            if k <= 3:
+                return Move(_SIMPLE[k], g, 0, k, 0, parts)
+            if k <= 8:
+                return Move("bomb", g, 0, k, 0, parts)
+            return None
+        k = cnt[ranks[0]]
+        if k not in _CHAIN or any(cnt[g] != k for g in ranks):
+            return None
+        if ranks[-1] > ACE or ranks[-1] - ranks[0] != len(ranks) - 1:
+            return None
+        return Move(_CHAIN[k], ranks[-1], len(ranks), k * len(ranks), 0, parts)
+
+    @staticmethod
+    def _combo(move: Move, cards: tuple[int, ...]) -> Combo:
+        """The :class:`Combo` of a move played with these (sorted) cards."""
+        return Combo(
+            type=move.type,
+            key=GAME_RANK_NAMES[move.key],
+            cards=cards,
+            size=move.size if move.type == "bomb" else None,
+            length=move.length if move.length else None,
+        )
+
+    # -- comparison ----------------------------------------------------------------------------
+
+    def is_bomb(self, combo: Combo) -> bool:
+        """Red Two's only bomb type is ``bomb`` (4..8 of a rank)."""
+        return combo.type == "bomb"
+
+    def beats(self, play: Combo, standing: Combo) -> bool:
+        """A bomb beats any non-bomb and smaller bombs (size, then rank); a non-bomb beats only
+        the same type of the same length with a higher key."""
+        return self.move_beats(self.move_of(play), self.move_of(standing))
+
+    @staticmethod
+    def move_beats(play: Move, standing: Move) -> bool:
+        """:meth:`beats` on abstract moves."""
+        if play.type == "bomb":
+            if standing.type != "bomb":
+                return True
+            return (play.size, play.key) > (standing.size, standing.key)
+        return (
+            play.type == standing.type
+            and play.length == standing.length
+            and play.key > standing.key
+        )
+
+    # -- abstract moves (fast API for bots) ----------------------------------------------------
+
+    @staticmethod
+    def hand_counts(cards: Sequence[int]) -> list[int]:
+        """The 13-slot game-order rank-count array of a hand (3..A, 2)."""
+        cnt = [0] * 13
+        for c in cards:
+            cnt[GAME_RANK[c]] += 1
+        return cnt
+
+    def move_of(self, combo: Combo) -> Move:
+        """The abstract move of a combo (trusts that the combo is a valid reading)."""
+        cnt = self.hand_counts(combo.cards)
+        move = self._classify(cnt)
+        if move is None or move.type != combo.type:
+            raise ValueError(f"not a {combo.type}: {combo.cards}")
+        return move
+
+    def combo_of(self, move: Move, hand: Sequence[int]) -> Combo:
+        """A concrete combo of the move from the hand (lowest card ids first)."""
+        return self._combo(move, pick_cards(move, hand))
+
+    def moves(self, counts: Sequence[int], standing: Move | None = None) -> list[Move]:
+        """Every abstract move of a hand (13-slot counts): all leads when ``standing`` is
+        ``None``, else exactly those beating ``standing``. Distinct moves take distinct
+        rank-count multisets or read differently."""
+        out: list[Move] = []
+        append = out.append
+        st_type = standing.type if standing is not None else None
+        if st_type != "bomb":
+            if st_type is None or st_type in ("single", "pair", "triple"):
+                sizes = (1, 2, 3) if st_type is None else (standing.size,)
+                lo = 0 if st_type is None else standing.key + 1
+                for k in sizes:
+                    name = _SIMPLE[k]
+                    for g in range(lo, 13):
+                        if counts[g] >= k:
+                            append(Move(name, g, 0, k, 0, ((g, k),)))
+            if st_type is None or st_type in ("pair_chain", "triple_chain"):
+                widths = (2, 3) if st_type is None else (standing.size // standing.length,)
+                for w in widths:
+                    name = _CHAIN[w]
+                    for start in range(ACE):
+                        if counts[start] < w:
+                            continue
+                        end = start + 1
+                        while end <= ACE and counts[end] >= w:
+                            length = end - start + 1
+                            if standing is None or (
+                                length == standing.length and end > standing.key
+                            ):
+                                parts = tuple((g, w) for g in range(start, end + 1))
+                                append(Move(name, end, length, w * length, 0, parts))
+                            end += 1
+        for g in range(13):
+            have = counts[g]
+            if have < 4:
+                continue
+            for size in range(4, have + 1):
+                if st_type == "bomb" and (size, g) <= (standing.size, standing.key):
+                    continue
+                append(Move("bomb", g, 0, size, 0, ((g, size),)))
+        return out
+
+    def legal_combos(self, hand: Sequence[int], standing: Combo | None = None) -> list[Combo]:
+        """Every distinct combo (multiset of cards x reading) the hand can play; with a
+        ``standing`` combo, exactly those that beat it."""
+        st = None if standing is None else self.move_of(standing)
+        items = hand_items(hand)
+        out: list[Combo] = []
+        for move in self.moves(self.hand_counts(hand), st):
+            for cards in expand_cards(move, items):
+                out.append(self._combo(move, cards))
+        return out
+
+
+register(VARIANT, lambda level: HongerRules())
+
+
+# -- fans and scoring ---------------------------------------------------------------------------
+
+
+def bomb_fan(size: int, key: int) -> int:
+    """番 of a bomb of ``size`` cards of game rank ``key``: 2222..AAAAA 1, 22222..AAAAAA 2,
+    222222..AAAAAAA 3, 2222222..AAAAAAAA 4, eight 2s 5; smaller bombs 0."""
+    if size < 4:
+        return 0
+    return max(0, size - 4 + (1 if key == TWO else 0))
+
+
+def combo_fan(combo: Combo) -> int:
+    """番 of a played combo (0 for a non-bomb)."""
+    if combo.type != "bomb" or combo.key is None or combo.size is None:
+        return 0
+    return bomb_fan(combo.size, GAME_RANK_OF_NAME[combo.key])
+
+
+def hand_counts(cards: Sequence[int]) -> list[int]:
+    """The 13-slot game-order rank-count array of a Red Two hand."""
+    return HongerRules.hand_counts(cards)
+
+
+def biggest_bomb(cards: Sequence[int]) -> tuple[int, int] | None:
+    """The biggest bomb a hand holds, as ``(size, game rank)`` (bomb order), or ``None``."""
+    cnt = hand_counts(cards)
+    best = None
+    for g in range(13):
+        if cnt[g] >= 4 and (best is None or (cnt[g], g) > best):
+            best = (cnt[g], g)
+    return best
+
+
+def held_fans(cards: Sequence[int]) -> int:
+    """番 of the bombs in a hand, each rank counted once at its full count (for ``compare``)."""
+    cnt = hand_counts(cards)
+    return sum(bomb_fan(cnt[g], g) for g in range(13))
+
+
+#: Big-bomb reward (in base units, from each other player) by the fan of the biggest bomb dealt.
+BIG_BOMB_REWARD = {3: 1, 4: 2, 5: 4}
+
+
+def big_bomb_rewards(hands: Sequence[Sequence[int]], base: int = 1) -> list[int]:
+    """Points per seat from big-bomb rewards of the hands as dealt: a player dealt a bomb in
+    222222..AAAAAAA gets ``1 x b`` from each other player, 2222222..AAAAAAAA ``2 x b``, eight 2s
+    ``4 x b`` (only the player's biggest such bomb counts)."""
+    n = len(hands)
+    points = [0] * n
+    for seat, hand in enumerate(hands):
+        best = biggest_bomb(hand)
+        reward = BIG_BOMB_REWARD.get(bomb_fan(*best), 0) if best else 0
+        if reward:
+            for other in range(n):
+                if other != seat:
+                    points[other] -= reward * base
+                    points[seat] += reward * base
+    return points
+
+
+def score_partnership(
+    sides: Sequence[Sequence[int]], finish: Sequence[int], fans: Sequence[int], base: int = 1
+) -> list[int]:
+    """Points per seat of a partnership deal (before big-bomb rewards).
+
+    The side of the 1st player wins: 双抓 (1st and 2nd) ``2 x 2^n x b`` per winner from one
+    loser, 单抓 (1st and 3rd) ``1 x 2^n x b``, 保和 (1st and 4th) nothing; ``n`` is the sum of
+    fans of the bombs the winners played. A seat missing from ``finish`` finished after all the
+    listed ones.
+    """
+    points = [0] * 4
+    if not finish:
+        return points
+    first = finish[0]
+    winners = next(list(s) for s in sides if first in s)
+    losers = next(list(s) for s in sides if first not in s)
+    partner = next(s for s in winners if s != first)
+    place = finish.index(partner) + 1 if partner in finish else 4
+    unit = {2: 2, 3: 1}.get(place, 0)
+    if unit:
+        n = sum(fans[s] for s in winners)
+        amount = unit * 2**n * base
+        for s in winners:
+            points[s] += amount
+        for s in losers:
+            points[s] -= amount
+    return points
+
+
+def score_solo(solo: int, finish: Sequence[int], fans: Sequence[int], base: int = 1) -> list[int]:
+    """Points per seat of a solo deal (独打, 1 against 3; before big-bomb rewards).
+
+    Solo 1st: ``3 x 2^n x b`` from each opponent (n = solo's fans); solo last (or never in
+    ``finish`` while three others are): pays ``2 x 2^n x b`` to each (n = the opponents' fans);
+    solo 2nd or 3rd: draw.
+    """
+    points = [0] * 4
+    others = [s for s in range(4) if s != solo]
+    if finish and finish[0] == solo:
+        amount = 3 * 2 ** fans[solo] * base
+        sign = 1
+    elif solo not in finish[:3] and len([s for s in finish if s != solo]) >= 3:
+        amount = 2 * 2 ** sum(fans[s] for s in others) * base
+        sign = -1
+    else:
+        return points
+    for s in others:
+        points[s] -= sign * amount
+        points[solo] += sign * amount
+    return points
+
+
+def _bomb_winner(solo: int, hands: Sequence[Sequence[int]]) -> tuple[int | None, tuple | None]:
+    """The opponent (after the solo player in turn order, ties to the first) with the biggest
+    bomb in hand, and that bomb; ``(None, None)`` if no opponent holds one."""
+    best_seat, best = None, None
+    for i in range(1, 4):
+        seat = (solo + i) % 4
+        bomb = biggest_bomb(hands[seat])
+        if bomb is not None and (best is None or bomb > best):
+            best_seat, best = seat, bomb
+    return best_seat, best
+
+
+def score_surrender(solo: int, hands: Sequence[Sequence[int]], base: int = 1) -> list[int]:
+    """投降: the solo player pays ``1 x b`` to the opponent with the biggest bomb in hand (ties,
+    or no opponent holding a bomb: the first in turn order after the solo player)."""
+    seat, _ = _bomb_winner(solo, hands)
+    if seat is None:
+        seat = (solo + 1) % 4
+    points = [0] * 4
+    points[seat] += base
+    points[solo] -= base
+    return points
+
+
+def score_compare(solo: int, hands: Sequence[Sequence[int]], base: int = 1) -> list[int]:
+    """比炸弹: if the solo player's biggest bomb is the biggest of all (ties favour the solo
+    player) or nobody holds a bomb, no one scores; otherwise the opponent with the biggest bomb
+    (ties to the first after the solo player) gets ``2^n x b`` from the solo player, ``n`` the
+    fans of that opponent's bombs in hand."""
+    points = [0] * 4
+    seat, best = _bomb_winner(solo, hands)
+    if seat is None:
+        return points
+    own = biggest_bomb(hands[solo])
+    if own is not None and own >= best:
+        return points
+    amount = 2 ** held_fans(hands[seat]) * base
+    points[seat] += amount
+    points[solo] -= amount
+    return points
+
+
+# -- conformance --------------------------------------------------------------------------------
+
+
+def conformance_case(case: dict[str, Any]) -> Any:
+    """Evaluate a ``classify``, ``beats``, ``score`` or ``fan`` vector of ``honger.jsonl`` and
+    return the value to compare with its ``expect``."""
+    rules = HongerRules()
+    kind = case["kind"]
+    if kind == "classify":
+        return [c.reading() for c in rules.readings(parse_cards(case["cards"]))]
+    if kind == "beats":
+        combos = []
+        for name in ("play", "standing"):
+            spec = case[name]
+            combo = rules.read_as(parse_cards(spec["cards"]), spec["type"])
+            if combo is None:
+                raise ValueError(f"{name} is not a {spec['type']}")
+            combos.append(combo)
+        return rules.beats(*combos)
+    if kind == "fan":
+        combo = rules.read_as(parse_cards(case["cards"]), "bomb")
+        return 0 if combo is None else combo_fan(combo)
+    if kind == "score":
+        base = case.get("options", {}).get("base", 1)
+        if "solo" in case:
+            points = score_solo(case["solo"], case["finish"], case["fans"], base)
+        else:
+            points = score_partnership(case["sides"], case["finish"], case["fans"], base)
+        return {"points": points}
+    raise ValueError(f"honger has no conformance kind {kind!r} here")
