@@ -1,0 +1,12 @@
+"""App configuration for ladders, ratings, leaderboards and tournaments."""
+
+from django.apps import AppConfig
+from django.utils.translation import gettext_lazy as _
+
+
+class LadderConfig(AppConfig):
+    """Ladders, ratings, leaderboards, tournaments and pairings."""
+
+    default_auto_field = "django.db.models.BigAutoField"
+    name = "ladder"
+    verbose_name = _("Ladder")

@@ -1,0 +1,42 @@
+"""Celery tasks of the ladder: apply a finished result to the ladders, then email the players.
+
+Tasks are thin: they call :mod:`ladder.services` and are safe to run twice (the services are
+idempotent), so a task redelivered after a worker died does no harm.
+"""
+
+from __future__ import annotations
+
+from celery import shared_task
+from django.db import OperationalError
+
+from ladder import notifications, services
+from ladder.models import Ladder, RatedResult
+
+
+@shared_task(acks_late=True, autoretry_for=(OperationalError,), max_retries=5, retry_backoff=True)
+def apply_result_task(result_id: int) -> list[str]:
+    """Apply result ``result_id`` to its ladders (exactly once each), then queue the emails.
+
+    Returns ``"<ladder id>:<applied|skipped|rebuilt>"`` per ladder; an unknown id does nothing.
+    """
+    result = RatedResult.objects.filter(pk=result_id).first()
+    if result is None:
+        return []
+    outcomes = services.apply_result(result)
+    send_result_emails_task.delay(result_id)
+    return [f"{o.ladder_id}:{o.action}" for o in outcomes]
+
+
+@shared_task(acks_late=True)
+def send_result_emails_task(result_id: int) -> int:
+    """Email each player of the result their rating changes, at most once; return the count."""
+    return notifications.send_result_emails(result_id)
+
+
+@shared_task(acks_late=True)
+def rebuild_ladder_task(ladder_id: int) -> int:
+    """Rebuild one ladder from its results; return how many results were replayed."""
+    ladder = Ladder.objects.filter(pk=ladder_id).first()
+    if ladder is None:
+        return 0
+    return services.rebuild_ladder(ladder)

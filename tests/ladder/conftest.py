@@ -1,0 +1,68 @@
+from datetime import timedelta
+
+import pytest
+from django.utils import timezone
+
+from clubs.models import Club, Membership, Role, User
+from ladder import services
+
+
+@pytest.fixture
+def celery_eager():
+    """Run Celery tasks in-process (``delay`` executes immediately) for the test."""
+    from config.celery import app
+
+    old = (app.conf.task_always_eager, app.conf.task_eager_propagates)
+    app.conf.task_always_eager = True
+    app.conf.task_eager_propagates = True
+    yield app
+    app.conf.task_always_eager, app.conf.task_eager_propagates = old
+
+
+@pytest.fixture
+def make_users(db):
+    def make(n, prefix="p", **extra):
+        start = User.objects.count()
+        return [
+            User.objects.create_user(
+                username=f"{prefix}{start + i}", email=f"{prefix}{start + i}@example.com", **extra
+            )
+            for i in range(n)
+        ]
+
+    return make
+
+
+@pytest.fixture
+def club(db):
+    return Club.objects.create(name="南通保二俱乐部", slug="nantong")
+
+
+@pytest.fixture
+def club_admin(club, make_users):
+    (admin,) = make_users(1, prefix="admin")
+    Membership.objects.create(club=club, user=admin, role=Role.OWNER)
+    return admin
+
+
+@pytest.fixture
+def record(db):
+    """Record a rated result without queuing the Celery task; ended_at counts minutes from a
+    fixed start so tests control the order."""
+    base = timezone.now() - timedelta(days=3)
+    counter = {"n": 0}
+
+    def make(sides, scores, *, minute=None, variant="bao2", club=None, source_id=None):
+        counter["n"] += 1
+        return services.record_result(
+            source="live",
+            source_id=source_id or f"m{counter['n']}",
+            variant=variant,
+            sides=[[u.pk for u in side] for side in sides],
+            scores=scores,
+            ended_at=base + timedelta(minutes=counter["n"] if minute is None else minute),
+            club_id=club.pk if club else None,
+            enqueue=False,
+        )
+
+    return make

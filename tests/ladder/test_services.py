@@ -1,0 +1,271 @@
+"""Recording results and applying them to ladders: exactly once, in order, rebuildable."""
+
+import random
+from datetime import timedelta
+
+import pytest
+from django.core import mail
+from django.core.management import call_command
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+
+from ladder import services
+from ladder.models import Ladder, RatedResult, Rating, RatingChange
+from ladder.ratings import PlayerState, rate_match
+from ladder.tasks import apply_result_task, send_result_emails_task
+
+
+def snapshot(ladder):
+    return sorted(
+        Rating.objects.filter(ladder=ladder).values_list(
+            "user_id", "rating", "matches", "wins", "draws", "provisional", "last_played", "recent"
+        )
+    )
+
+
+def change_snapshot(ladder):
+    return sorted(
+        RatingChange.objects.filter(ladder=ladder).values_list(
+            "result_id", "user_id", "before", "after", "expected", "k", "multiplier"
+        )
+    )
+
+
+@pytest.mark.django_db
+def test_apply_result_updates_platform_and_club_ladder(make_users, club, record):
+    a, b, c, d = make_users(4)
+    result = record([[a, b], [c, d]], (23, 7), club=club)
+    outcomes = services.apply_result(result)
+    assert [o.action for o in outcomes] == ["applied", "applied"]
+    platform = Ladder.objects.get(club=None, variant="bao2")
+    club_ladder = Ladder.objects.get(club=club, variant="bao2")
+    expected = rate_match(
+        (
+            [PlayerState(a.pk, 1500, 0), PlayerState(b.pk, 1500, 0)],
+            [PlayerState(c.pk, 1500, 0), PlayerState(d.pk, 1500, 0)],
+        ),
+        (23, 7),
+    )
+    for ladder in (platform, club_ladder):
+        ratings = {r.user_id: r for r in Rating.objects.filter(ladder=ladder)}
+        for change in expected:
+            rating = ratings[change.player]
+            assert rating.rating == pytest.approx(change.after)
+            assert rating.matches == 1 and rating.provisional
+            assert rating.wins == (1 if change.score == 1 else 0)
+            assert rating.last_played == result.ended_at
+        stored = RatingChange.objects.get(ladder=ladder, user=a, result=result)
+        assert stored.before == 1500 and stored.k == 16
+        assert stored.expected == pytest.approx(0.5)
+        assert stored.multiplier == pytest.approx(expected[0].multiplier)
+
+
+@pytest.mark.django_db
+def test_apply_twice_changes_nothing_the_second_time(make_users, record):
+    a, b, c, d = make_users(4)
+    result = record([[a, b], [c, d]], (5, 3))
+    services.apply_result(result)
+    before = snapshot(Ladder.objects.get())
+    assert [o.action for o in services.apply_result(result)] == ["skipped"]
+    assert snapshot(Ladder.objects.get()) == before
+    assert RatingChange.objects.count() == 4
+
+
+@pytest.mark.django_db
+def test_task_run_twice_applies_once_and_emails_once(make_users, club, record, celery_eager):
+    a, b, c, d = make_users(4)
+    result = record([[a, b], [c, d]], (12, 3), club=club)
+    first = apply_result_task.apply(args=[result.pk]).get()
+    second = apply_result_task.apply(args=[result.pk]).get()
+    assert sorted(x.split(":")[1] for x in first) == ["applied", "applied"]
+    assert sorted(x.split(":")[1] for x in second) == ["skipped", "skipped"]
+    assert RatingChange.objects.filter(result=result).count() == 8  # 4 players x 2 ladders
+    assert len(mail.outbox) == 4
+    assert sorted(m.to[0] for m in mail.outbox) == sorted(u.email for u in (a, b, c, d))
+    # A third run of the email task on its own sends nothing either.
+    assert send_result_emails_task.apply(args=[result.pk]).get() == 0
+    assert len(mail.outbox) == 4
+
+
+@pytest.mark.django_db
+def test_duplicate_change_is_refused_by_the_database(make_users, record):
+    a, b, c, d = make_users(4)
+    result = record([[a, b], [c, d]], (5, 3))
+    services.apply_result(result)
+    change = RatingChange.objects.first()
+    change.pk = None
+    with pytest.raises(IntegrityError), transaction.atomic():
+        change.save()
+
+
+@pytest.mark.django_db
+def test_result_email_is_translated_and_shows_the_change(make_users, record, celery_eager):
+    (a,) = make_users(1, language="zh-hans")
+    (b,) = make_users(1, language="en")
+    result = record([[a], [b]], (60, 20), variant="shuangkou2")
+    apply_result_task.apply(args=[result.pk])
+    by_to = {m.to[0]: m for m in mail.outbox}
+    change_a = RatingChange.objects.get(user=a)
+    change_b = RatingChange.objects.get(user=b)
+    english = by_to[b.email]
+    assert "You lost" in english.body and "20:60" in english.body
+    assert f"{change_b.before:.0f} → {change_b.after:.0f}" in english.body
+    assert english.subject.startswith("Loss 20:60")
+    chinese = by_to[a.email]
+    assert "You won" not in chinese.body
+    assert f"{change_a.before:.0f} → {change_a.after:.0f}" in chinese.body
+    assert "60:20" in chinese.body
+
+
+@pytest.mark.django_db
+def test_record_result_is_idempotent(make_users):
+    a, b = make_users(2)
+    kwargs = dict(
+        source="sheet",
+        source_id="sheet-7",
+        variant="shuangkou2",
+        sides=[[a.pk], [b.pk]],
+        scores=[3, 1],
+        ended_at=timezone.now(),
+        enqueue=False,
+    )
+    first = services.record_result(**kwargs)
+    second = services.record_result(**kwargs)
+    assert first.pk == second.pk
+    assert RatedResult.objects.count() == 1
+    assert first.players.count() == 2
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("change", "code"),
+    [
+        ({"variant": "poker"}, "bad_variant"),
+        ({"sides": "ab"}, "bad_sides"),
+        ({"sides": [[1]]}, "bad_sides"),
+        ({"variant": "bao2"}, "bad_sides"),  # 1 v 1 is not a Bao 2 result
+        ({"sides": [["x"], [2]]}, "bad_player"),
+        ({"sides": [[99999], [99998]]}, "bad_player"),
+        ({"scores": [1]}, "bad_score"),
+        ({"scores": [1.5, 0]}, "bad_score"),
+        ({"scores": "10"}, "bad_score"),
+        ({"source": "telepathy"}, "bad_source"),
+        ({"source_id": ""}, "bad_source"),
+        ({"ended_at": "yesterday"}, "bad_time"),
+        ({"ended_at": timezone.now() + timedelta(days=2)}, "bad_time"),
+    ],
+)
+def test_record_result_refuses_bad_input_and_stores_nothing(make_users, change, code):
+    a, b = make_users(2)
+    kwargs = dict(
+        source="live",
+        source_id="x1",
+        variant="shuangkou2",
+        sides=[[a.pk], [b.pk]],
+        scores=[3, 1],
+        ended_at=timezone.now(),
+        enqueue=False,
+    )
+    kwargs.update(change)
+    with pytest.raises(services.LadderError) as refused:
+        services.record_result(**kwargs)
+    assert refused.value.code == code
+    assert RatedResult.objects.count() == 0
+
+
+@pytest.mark.django_db
+def test_duplicate_player_refused(make_users):
+    a, b, c = make_users(3)
+    with pytest.raises(services.LadderError) as refused:
+        services.record_result(
+            source="live",
+            source_id="d",
+            variant="bao2",
+            sides=[[a.pk, b.pk], [c.pk, a.pk]],
+            scores=[1, 0],
+            ended_at=timezone.now(),
+            enqueue=False,
+        )
+    assert refused.value.code == "duplicate_player"
+
+
+@pytest.mark.django_db
+def test_red_two_solo_result_rates_one_against_three(make_users, record):
+    solo, x, y, z = make_users(4)
+    result = record([[solo], [x, y, z]], (24, 0), variant="honger")
+    services.apply_result(result)
+    changes = {c.user_id: c for c in RatingChange.objects.all()}
+    assert changes[solo.pk].delta > 0
+    for player in (x, y, z):
+        assert changes[player.pk].delta == pytest.approx(-changes[solo.pk].delta)
+
+
+def _random_results(users, record, rng, n, club=None):
+    results = []
+    for i in range(n):
+        four = rng.sample(users, 4)
+        a, b = rng.randint(0, 23), rng.randint(0, 23)
+        results.append(record([four[:2], four[2:]], (a, b), minute=i * 10, club=club))
+    return results
+
+
+@pytest.mark.django_db
+def test_late_result_rebuilds_and_matches_in_order_application(make_users, record):
+    users = make_users(8)
+    rng = random.Random(5)
+    results = _random_results(users, record, rng, 30)
+    # Apply in a shuffled order (late arrivals), then compare with a clean in-order rebuild.
+    shuffled = results[:]
+    rng.shuffle(shuffled)
+    actions = []
+    for result in shuffled:
+        actions += [o.action for o in services.apply_result(result)]
+    assert "rebuilt" in actions
+    ladder = Ladder.objects.get()
+    assert RatingChange.objects.filter(ladder=ladder).count() == 30 * 4
+    shuffled_state = snapshot(ladder)
+    shuffled_changes = change_snapshot(ladder)
+    services.rebuild_ladder(ladder)
+    assert snapshot(ladder) == shuffled_state
+    assert change_snapshot(ladder) == shuffled_changes
+
+
+@pytest.mark.django_db
+def test_rebuild_command_gives_identical_ratings(make_users, club, record):
+    users = make_users(10)
+    rng = random.Random(11)
+    for result in _random_results(users, record, rng, 40, club=club):
+        services.apply_result(result)  # in order: incremental path only
+    ladders = list(Ladder.objects.order_by("id"))
+    assert len(ladders) == 2
+    before = [(snapshot(x), change_snapshot(x)) for x in ladders]
+    call_command("rebuild_ladder", "--all")
+    assert [(snapshot(x), change_snapshot(x)) for x in ladders] == before
+    # The ratings really are the replay of the pure maths in the order the matches ended.
+    expected = {}
+    counts = {}
+    for result in RatedResult.objects.order_by("ended_at", "id").prefetch_related("players"):
+        sides = [[], []]
+        for p in result.players.all():
+            sides[p.side].append(
+                PlayerState(p.user_id, expected.get(p.user_id, 1500.0), counts.get(p.user_id, 0))
+            )
+        for change in rate_match(sides, result.scores):
+            expected[change.player] = change.after
+            counts[change.player] = counts.get(change.player, 0) + 1
+    stored = dict(Rating.objects.filter(ladder=ladders[0]).values_list("user_id", "rating"))
+    assert stored == expected
+
+
+@pytest.mark.django_db
+def test_provisional_ends_after_the_ladders_count(make_users, record):
+    a, b = make_users(2)
+    ladder = Ladder.objects.create(variant="shuangkou2", provisional_matches=3, k_established=4)
+    for _ in range(3):
+        services.apply_result(record([[a], [b]], (2, 1), variant="shuangkou2"))
+    rating = Rating.objects.get(ladder=ladder, user=a)
+    assert rating.matches == 3 and not rating.provisional
+    ks = list(RatingChange.objects.filter(user=a).order_by("ended_at").values_list("k", flat=True))
+    assert ks == [16, 16, 16]
+    services.apply_result(record([[a], [b]], (2, 1), variant="shuangkou2"))
+    assert RatingChange.objects.filter(user=a).order_by("-ended_at").first().k == 4
