@@ -81,7 +81,7 @@ class LeaderboardRowSerializer(RatingSerializer):
 class LeaderboardSerializer(serializers.Serializer):
     """One page of a leaderboard."""
 
-    count = serializers.IntegerField()
+    count = serializers.IntegerField(source="total")
     page = serializers.IntegerField()
     num_pages = serializers.IntegerField()
     page_size = serializers.IntegerField(source="per_page")
