@@ -1,0 +1,670 @@
+"""The deal state machine: one deal (副) from the deal of the cards to its settlement.
+
+One generic trick loop (leads, follows, passes, trick wins, going out, 接风) drives every
+variant; what differs is asked of a :class:`DealRules` object (``engine.rules_guandan``,
+``engine.rules_bao2``, …): seats and partnerships, who may play what (Bao 2's little-2
+restriction), stuck players, who receives 接风, extra phases (tribute, Bao 2's immune window,
+Red Two's choice), when the deal ends and how it is settled.
+
+Phases: ``tribute`` → ``return`` → ``play`` (→ ``immune``, Bao 2) → ``over``; a variant may
+add its own (``choose``). Like ``chess.Board``, a :class:`Deal` is one mutable state with
+:meth:`Deal.legal_actions`, :meth:`Deal.check` and :meth:`Deal.apply`; :meth:`Deal.apply` is
+atomic: every check is done before anything changes, and a refused action raises
+:class:`~engine.actions.Refusal` leaving the deal untouched.
+
+Hands are 54-slot count arrays (card id -> copies held); the readable API converts.
+"""
+
+from __future__ import annotations
+
+import copy
+import importlib
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+from engine.actions import Action, Refusal, parse_action
+from engine.cards import cards_str, parse_cards
+from engine.combo import Combo, ComboRules, combo_rules
+
+PHASES = ("tribute", "return", "choose", "play", "immune", "over")
+LEAD_KINDS = ("first", "trick", "jiefeng", "tribute")
+
+
+class DealRules:
+    """What a variant says about the course of a deal. Subclasses override the hooks.
+
+    The defaults describe a plain four-player partnership game (partners opposite, 接风 to
+    the partner, the deal ends when one team is out or three players are out). A rules object
+    holds no state: everything lives in the :class:`Deal` it is given.
+    """
+
+    variant = ""
+    seats = 4
+    #: Whether the deal has the ``immune`` play type handled by a window (Bao 2).
+    has_immune_window = False
+    #: Default values of the variant's options (``rules/*.md``).
+    defaults: dict[str, Any] = {}
+
+    # -- partnerships ---------------------------------------------------------------------
+    def team_of(self, deal: Deal, seat: int) -> int:
+        """Team of a seat: seats 0, 2 are team 0 and seats 1, 3 team 1."""
+        return seat % 2
+
+    def partner(self, deal: Deal, seat: int) -> int | None:
+        """The partner (对家) of a seat, opposite at the table."""
+        return (seat + 2) % 4
+
+    # -- play ---------------------------------------------------------------------------
+    def may_play(self, deal: Deal, seat: int, combo: Combo) -> str | None:
+        """Refusal code if the seat may not play this (valid) combo now, else ``None``."""
+        return None
+
+    def is_stuck(self, deal: Deal, seat: int) -> bool:
+        """Whether a seat that must lead cannot play anything (Bao 2: only natural 2s
+        without initiative)."""
+        return False
+
+    def jiefeng_seat(self, deal: Deal, seat: int) -> int:
+        """Who leads after ``seat`` went out and everyone still holding cards passed (接风):
+        the partner if holding cards, else the next player holding cards."""
+        partner = self.partner(deal, seat)
+        if partner is not None and deal.sizes[partner]:
+            return partner
+        return deal.next_holding(seat)
+
+    def after_play(self, deal: Deal, seat: int, combo: Combo, was_lead: bool) -> bool:
+        """Hook after a play's cards left the hand (and the player was recorded as finished
+        if it was their last). Return ``True`` when the variant took over the flow (e.g. Bao 2's
+        保2 play); ``False`` to continue the ordinary trick loop."""
+        return False
+
+    def is_over(self, deal: Deal) -> bool:
+        """Whether the deal has ended: both players of a team out, or three players out."""
+        done = deal.finished
+        if len(done) >= 3:
+            return True
+        return len(done) == 2 and self.team_of(deal, done[0]) == self.team_of(deal, done[1])
+
+    # -- phases before play ---------------------------------------------------------------
+    def validate_extra(self, deal: Deal, action: Action) -> Any:
+        """Check an action of a variant-specific kind (``tribute``, ``return``, ``choose``,
+        ``immune``); raise :class:`Refusal` or return data for :meth:`execute_extra`."""
+        raise Refusal("wrong_phase", f"no {action.kind} in this phase")
+
+    def execute_extra(self, deal: Deal, action: Action, plan: Any) -> None:
+        """Carry out an action accepted by :meth:`validate_extra`."""
+        raise NotImplementedError
+
+    def extra_legal_actions(self, deal: Deal, seat: int) -> list[Action]:
+        """Legal actions of a seat in a variant-specific phase."""
+        return []
+
+    def extra_to_move(self, deal: Deal) -> int | None:
+        """Seat to act in a variant-specific phase (tribute: the first seat that owes)."""
+        return deal.turn
+
+    def extra_timeout(self, deal: Deal, seat: int) -> Action | None:
+        """The action taken for a seat whose clock ran out in a variant-specific phase."""
+        return None
+
+    # -- end ------------------------------------------------------------------------------
+    def settle(self, deal: Deal, order: list[int], stuck_end: bool) -> dict[str, Any]:
+        """Settlement of a finished deal; ``order`` is the full finishing order."""
+        return {"finish": order}
+
+    def public_info(self, deal: Deal, seat: int | None) -> dict[str, Any]:
+        """Variant-specific observation fields that ``seat`` (``None``: spectator) may know."""
+        return {}
+
+
+_RULES: dict[str, DealRules] = {}
+
+
+def register_rules(rules: DealRules) -> None:
+    """Register the :class:`DealRules` of a variant (done by the ``engine.rules_*`` modules)."""
+    _RULES[rules.variant] = rules
+
+
+def deal_rules(variant: str) -> DealRules:
+    """The :class:`DealRules` of a variant (imports ``engine.rules_<variant>`` on first use)."""
+    rules = _RULES.get(variant)
+    if rules is None:
+        try:
+            importlib.import_module(f"engine.rules_{variant}")
+        except ImportError:
+            pass
+        rules = _RULES.get(variant)
+        if rules is None:
+            raise ValueError(f"unknown variant: {variant!r}")
+    return rules
+
+
+def _counts(cards: Iterable[int]) -> list[int]:
+    out = [0] * 54
+    for c in cards:
+        out[c] += 1
+    return out
+
+
+def _cards(counts: Sequence[int]) -> list[int]:
+    out: list[int] = []
+    for c, k in enumerate(counts):
+        if k:
+            out.extend([c] * k)
+    return out
+
+
+class Deal:
+    """The state of one deal. Build one with :meth:`new`, :meth:`with_tribute`,
+    :meth:`from_position` (conformance positions) or :meth:`from_json`."""
+
+    def __init__(
+        self,
+        variant: str,
+        hands: Sequence[Iterable[int]],
+        level: str | None,
+        options: dict[str, Any] | None = None,
+    ) -> None:
+        """A deal of ``variant`` with these hands (card ids) at ``level`` (rank name), before
+        any phase is set up. Prefer the class-method constructors."""
+        self.variant = variant
+        self.rules: DealRules = deal_rules(variant)
+        self.level = level
+        self.combos: ComboRules = combo_rules(variant, level)
+        self.options: dict[str, Any] = dict(options or {})
+        self.n = len(hands)
+        self.hands: list[list[int]] = [_counts(h) for h in hands]
+        self.sizes: list[int] = [sum(h) for h in self.hands]
+        self.phase = "play"
+        self.turn: int | None = None
+        self.leading = True
+        self.lead_kind = "first"
+        self.standing: Combo | None = None
+        self.standing_seat: int | None = None
+        self.to_respond: list[int] = []
+        self.trick: list[tuple[int, Combo | None]] = []
+        self.history: list[list[tuple[int, Combo | None]]] = []
+        self.initiative = [False] * self.n
+        self.finished: list[int] = []
+        self.stuck = [False] * self.n
+        self.suspended = [False] * self.n
+        self.revealed = [False] * self.n
+        self.acted = [False] * self.n
+        self.bao2 = [0, 0]
+        self.window: dict[str, Any] | None = None
+        self.tribute: dict[str, Any] | None = None
+        self.extra: dict[str, Any] = {}
+        self.result: dict[str, Any] | None = None
+        self.log: list[Action] = []
+
+    # ---------------------------------------------------------------- constructors
+    @classmethod
+    def new(
+        cls,
+        variant: str,
+        hands: Sequence[Iterable[int]],
+        level: str | None,
+        leader: int,
+        lead_kind: str = "first",
+        options: dict[str, Any] | None = None,
+    ) -> Deal:
+        """A deal in the play phase: ``leader`` leads (``lead_kind`` says how they came to)."""
+        deal = cls(variant, hands, level, options)
+        deal.give_lead(leader, lead_kind)
+        return deal
+
+    @classmethod
+    def with_tribute(
+        cls,
+        variant: str,
+        hands: Sequence[Iterable[int]],
+        level: str | None,
+        previous_finish: Sequence[int],
+        previous_cards_left: dict[int, int] | None = None,
+        options: dict[str, Any] | None = None,
+    ) -> Deal:
+        """A deal that starts with tribute (进贡) after a deal that finished in that order."""
+        deal = cls(variant, hands, level, options)
+        setup = getattr(deal.rules, "setup_tribute", None)
+        if setup is None:
+            raise ValueError(f"{variant} has no tribute")
+        setup(deal, list(previous_finish), dict(previous_cards_left or {}))
+        return deal
+
+    @classmethod
+    def from_position(cls, case: dict[str, Any]) -> Deal:
+        """A deal from a conformance ``deal`` case position (see the vectors' README)."""
+        hands = [parse_cards(h) for h in case["hands"]]
+        variant = case["variant"]
+        level = case.get("level")
+        if case.get("phase") == "tribute":
+            left = {int(k): v for k, v in (case.get("previous_cards_left") or {}).items()}
+            return cls.with_tribute(
+                variant, hands, level, case["previous_finish"], left, case.get("options")
+            )
+        deal = cls(variant, hands, level, case.get("options"))
+        if "initiative" in case:
+            deal.initiative = list(case["initiative"])
+        deal.finished = list(case.get("finished", []))
+        setup = getattr(deal.rules, "setup_position", None)
+        if setup is not None:
+            setup(deal, case)
+        if deal.phase == "play":
+            deal.give_lead(case["leader"], case.get("lead_kind", "first"))
+        return deal
+
+    # ---------------------------------------------------------------- queries
+    @property
+    def over(self) -> bool:
+        """Whether the deal has ended (``result`` holds its settlement)."""
+        return self.phase == "over"
+
+    def hand(self, seat: int) -> list[int]:
+        """The cards a seat holds (ids, sorted)."""
+        return _cards(self.hands[seat])
+
+    def to_move(self) -> int | None:
+        """The seat to act, ``None`` when the deal is over."""
+        if self.phase in ("play", "immune", "over"):
+            return self.turn
+        return self.rules.extra_to_move(self)
+
+    def next_holding(self, seat: int, skip_stuck: bool = False) -> int:
+        """The first seat after ``seat`` in turn order that holds cards (and, with
+        ``skip_stuck``, is not stuck); ``-1`` if none."""
+        n = self.n
+        for i in range(1, n + 1):
+            s = (seat + i) % n
+            if self.sizes[s] and not (skip_stuck and self.stuck[s]):
+                return s
+        return -1
+
+    def team_of(self, seat: int) -> int:
+        """Team of a seat under the variant's partnerships."""
+        return self.rules.team_of(self, seat)
+
+    def is_first_action(self, seat: int) -> bool:
+        """Whether the seat has not acted yet in this deal (its clock is the longer one)."""
+        return not self.acted[seat]
+
+    # ---------------------------------------------------------------- flow helpers
+    def give_lead(self, seat: int, kind: str) -> None:
+        """Give the lead of a new trick to ``seat``. A stuck player (see
+        :meth:`DealRules.is_stuck`) is marked and skipped: the lead passes to the first player
+        after them who holds cards and is not stuck; if none is left the deal ends."""
+        if self.trick:
+            self.history.append(self.trick)
+            self.trick = []
+        self.standing = None
+        self.standing_seat = None
+        self.to_respond = []
+        self.suspended = [False] * self.n
+        start = seat
+        rules = self.rules
+        for _ in range(self.n + 1):
+            if self.sizes[seat] and not self.stuck[seat]:
+                if not rules.is_stuck(self, seat):
+                    break
+                self.stuck[seat] = True
+            nxt = self.next_holding(seat, skip_stuck=True)
+            if nxt < 0:
+                self.finish(stuck_from=start)
+                return
+            seat = nxt
+            if kind == "trick":
+                kind = "jiefeng"
+        self.phase = "play"
+        self.turn = seat
+        self.leading = True
+        self.lead_kind = kind
+
+    def responders_after(self, seat: int) -> list[int]:
+        """Seats that must answer a play by ``seat``, in turn order: holding cards, not stuck,
+        not suspended by the referee."""
+        n = self.n
+        out = []
+        sizes, stuck, susp = self.sizes, self.stuck, self.suspended
+        for i in range(1, n):
+            s = (seat + i) % n
+            if sizes[s] and not stuck[s] and not susp[s]:
+                out.append(s)
+        return out
+
+    def continue_trick(self, seat: int) -> None:
+        """After a play by ``seat``: the next responder acts, or the trick is won at once
+        when nobody can answer (bao2.md §6.4)."""
+        self.to_respond = self.responders_after(seat)
+        if self.to_respond:
+            self.turn = self.to_respond[0]
+            self.leading = False
+        else:
+            self.end_trick()
+
+    def end_trick(self) -> None:
+        """Everyone still holding cards passed: the standing play wins the trick. Its player
+        gains initiative (主动出牌权) and leads, or, if they are out, the lead goes by 接风."""
+        winner = self.standing_seat
+        assert winner is not None
+        if self.sizes[winner]:
+            self.initiative[winner] = True
+            self.give_lead(winner, "trick")
+        else:
+            self.give_lead(self.rules.jiefeng_seat(self, winner), "jiefeng")
+
+    def finish(self, stuck_from: int | None = None) -> None:
+        """End the deal and settle it. Seats still holding cards take the remaining places in
+        turn order (from ``stuck_from`` when every remaining player is stuck)."""
+        n = self.n
+        if stuck_from is not None:
+            start = (stuck_from - 1) % n
+        else:
+            start = self.finished[-1] if self.finished else 0
+        order = list(self.finished)
+        for i in range(1, n + 1):
+            s = (start + i) % n
+            if s not in order:
+                order.append(s)
+        self.phase = "over"
+        self.turn = None
+        self.leading = False
+        self.to_respond = []
+        self.result = self.rules.settle(self, order, stuck_from is not None)
+
+    # ---------------------------------------------------------------- actions
+    def check(self, action: Action | dict[str, Any] | str) -> Any:
+        """Validate an action without changing anything; raise :class:`Refusal` if the rules
+        refuse it (codes in :mod:`engine.actions`). Returns internal data for :meth:`apply`."""
+        return self._validate(parse_action(action))
+
+    def apply(self, action: Action | dict[str, Any] | str) -> None:
+        """Apply an action after checking it fully (atomic: a refused action changes nothing)."""
+        act = parse_action(action)
+        plan = self._validate(act)
+        self._execute(act, plan)
+
+    def _validate(self, act: Action) -> Any:
+        kind = act.kind
+        seat = act.seat
+        if seat is None or seat >= self.n:
+            if kind == "sanction" and act.target is not None and act.target < self.n:
+                if act.sanction not in ("revoke_initiative", "suspend_follow"):
+                    raise Refusal("invalid_action", f"{act.sanction} is a match-level sanction")
+                if self.phase == "over":
+                    raise Refusal("wrong_phase", "the deal is over")
+                return None
+            raise Refusal("invalid_action", f"no seat {seat!r} at this table")
+        phase = self.phase
+        if phase == "over":
+            raise Refusal("wrong_phase", "the deal is over")
+        if kind == "play":
+            if phase != "play":
+                raise Refusal("wrong_phase", f"no play in the {phase} phase")
+            if act.type == "immune" and self.rules.has_immune_window:
+                raise Refusal("wrong_phase", "the immune bomb is played only in the immune window")
+            if seat != self.turn:
+                raise Refusal("not_your_turn", f"seat {self.turn} is to act")
+            hand = self.hands[seat]
+            need = _counts(act.cards)
+            for c in act.cards:
+                if need[c] > hand[c]:
+                    raise Refusal("not_in_hand", "those cards are not all in the hand")
+            combo = self.combos.read_as(act.cards, act.type or "")
+            if combo is None or combo.type == "immune":
+                raise Refusal("invalid_combo", f"the cards do not form a {act.type}")
+            code = self.rules.may_play(self, seat, combo)
+            if code is not None:
+                raise Refusal(code, "a natural 2 needs initiative (主动出牌权)")
+            if not self.leading:
+                assert self.standing is not None
+                if not self.combos.beats(combo, self.standing):
+                    raise Refusal("does_not_beat", "the play does not beat the play standing")
+            return combo
+        if kind == "pass":
+            if phase == "immune":
+                if seat != self.turn:
+                    raise Refusal("not_your_turn", f"seat {self.turn} is to act")
+                return None
+            if phase != "play":
+                raise Refusal("wrong_phase", f"no pass in the {phase} phase")
+            if seat != self.turn:
+                raise Refusal("not_your_turn", f"seat {self.turn} is to act")
+            if self.leading:
+                raise Refusal("must_lead", "a leader may not pass")
+            return None
+        if kind == "ask":
+            target = act.target
+            if target is None or target >= self.n or target == seat:
+                raise Refusal("invalid_ask", "ask about another seat")
+            if phase not in ("play", "immune"):
+                raise Refusal("wrong_phase", "card counts are asked during play")
+            if not 7 <= self.sizes[target] <= 10:
+                raise Refusal("invalid_ask", "only a count of 7 to 10 cards may be asked")
+            return None
+        if kind in ("time_up", "sanction"):
+            raise Refusal("invalid_action", f"{kind} is a match-level action")
+        return self.rules.validate_extra(self, act)
+
+    def _execute(self, act: Action, plan: Any) -> None:
+        kind = act.kind
+        if kind == "sanction":
+            self._sanction(act)
+        elif kind == "ask":
+            self.revealed[act.target] = True  # type: ignore[index]
+        elif kind == "play":
+            self._play(act.seat, plan)  # type: ignore[arg-type]
+        elif kind == "pass":
+            self._pass(act.seat)  # type: ignore[arg-type]
+        else:
+            self.rules.execute_extra(self, act, plan)
+        if act.seat is not None and kind != "ask":
+            self.acted[act.seat] = True
+        self.log.append(act)
+
+    def remove_cards(self, seat: int, cards: Iterable[int]) -> None:
+        """Take cards out of a seat's hand (already checked to be there)."""
+        hand = self.hands[seat]
+        k = 0
+        for c in cards:
+            hand[c] -= 1
+            k += 1
+        self.sizes[seat] -= k
+
+    def add_cards(self, seat: int, cards: Iterable[int]) -> None:
+        """Put cards into a seat's hand."""
+        hand = self.hands[seat]
+        k = 0
+        for c in cards:
+            hand[c] += 1
+            k += 1
+        self.sizes[seat] += k
+
+    def _play(self, seat: int, combo: Combo) -> None:
+        self.remove_cards(seat, combo.cards)
+        was_lead = self.leading
+        self.trick.append((seat, combo))
+        self.standing = combo
+        self.standing_seat = seat
+        self.leading = False
+        if not self.sizes[seat]:
+            self.finished.append(seat)
+        if self.rules.after_play(self, seat, combo, was_lead):
+            return
+        if self.rules.is_over(self):
+            self.finish()
+            return
+        self.continue_trick(seat)
+
+    def _pass(self, seat: int) -> None:
+        if self.phase == "immune":
+            self.rules.window_pass(self, seat)  # type: ignore[attr-defined]
+            return
+        self.trick.append((seat, None))
+        self.to_respond.pop(0)
+        if self.to_respond:
+            self.turn = self.to_respond[0]
+        else:
+            self.end_trick()
+
+    def _sanction(self, act: Action) -> None:
+        target = act.target
+        assert target is not None
+        if act.sanction == "revoke_initiative":
+            self.initiative[target] = False
+            return
+        # suspend_follow: the seat may not follow until the trick in progress ends.
+        self.suspended[target] = True
+        if self.phase == "play" and not self.leading and target in self.to_respond:
+            was_turn = self.turn == target
+            self.to_respond.remove(target)
+            if not self.to_respond:
+                self.end_trick()
+            elif was_turn:
+                self.turn = self.to_respond[0]
+
+    # ---------------------------------------------------------------- legal actions
+    def legal_actions(self, seat: int | None = None) -> list[Action]:
+        """Every legal action of ``seat`` (default: the seat to act), at card level: each
+        distinct multiset of cards from the hand with each reading the rules allow now
+        (``ComboRules.legal_combos`` filtered by initiative), plus a pass when following.
+        Asking a card count is not listed (see :mod:`engine.actions`)."""
+        if seat is None:
+            seat = self.to_move()
+        if seat is None or self.phase == "over":
+            return []
+        if self.phase == "play":
+            if seat != self.turn:
+                return []
+            combos = self.combos.legal_combos(
+                self.hand(seat), None if self.leading else self.standing
+            )
+            rules = self.rules
+            out = []
+            for combo in combos:
+                if combo.type == "immune" or rules.may_play(self, seat, combo) is not None:
+                    continue
+                out.append(Action("play", seat, combo.cards, combo.type))
+            if not self.leading:
+                out.append(Action("pass", seat))
+            return out
+        return self.rules.extra_legal_actions(self, seat)
+
+    def timeout_action(self, seat: int) -> Action | None:
+        """What the rules do for ``seat`` when its clock runs out (bao2.md §9): a follower
+        passes; a leader plays its lowest legal single; in the immune window, pass; tribute and
+        return: the forced or lowest card. ``None`` if the seat is not to act."""
+        if self.phase == "over":
+            return None
+        if self.phase in ("play", "immune"):
+            if seat != self.turn:
+                return None
+            if self.phase == "immune" or not self.leading:
+                return Action("pass", seat)
+            best: Combo | None = None
+            best_value = None
+            value = getattr(self.combos, "value", None)
+            for c in sorted(set(self.hand(seat))):
+                combo = self.combos.read_as((c,), "single")
+                if combo is None or self.rules.may_play(self, seat, combo) is not None:
+                    continue
+                v = _single_value(combo, value)
+                if best_value is None or v < best_value:
+                    best, best_value = combo, v
+            if best is None:  # no single allowed: fall back on any legal play
+                legal = self.legal_actions(seat)
+                return legal[0] if legal else None
+            return Action("play", seat, best.cards, "single")
+        return self.rules.extra_timeout(self, seat)
+
+    # ---------------------------------------------------------------- serialisation
+    def to_json(self) -> dict[str, Any]:
+        """The full state as JSON-ready data (hands included: never send it to a client;
+        use :mod:`engine.observation`). :meth:`from_json` restores it exactly."""
+        return {
+            "variant": self.variant,
+            "level": self.level,
+            "options": self.options,
+            "hands": [cards_str(self.hand(s)) for s in range(self.n)],
+            "phase": self.phase,
+            "turn": self.turn,
+            "leading": self.leading,
+            "lead_kind": self.lead_kind,
+            "standing": None if self.standing is None else self.standing.to_json(),
+            "standing_seat": self.standing_seat,
+            "to_respond": list(self.to_respond),
+            "trick": [_entry_json(e) for e in self.trick],
+            "history": [[_entry_json(e) for e in t] for t in self.history],
+            "initiative": list(self.initiative),
+            "finished": list(self.finished),
+            "stuck": list(self.stuck),
+            "suspended": list(self.suspended),
+            "revealed": list(self.revealed),
+            "acted": list(self.acted),
+            "bao2": list(self.bao2),
+            "window": copy.deepcopy(self.window),
+            "tribute": copy.deepcopy(self.tribute),
+            "extra": copy.deepcopy(self.extra),
+            "result": copy.deepcopy(self.result),
+            "log": [a.to_compact() for a in self.log],
+        }
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Deal:
+        """Inverse of :meth:`to_json`."""
+        deal = cls(data["variant"], [parse_cards(h) for h in data["hands"]], data["level"])
+        deal.options = dict(data["options"])
+        deal.phase = data["phase"]
+        deal.turn = data["turn"]
+        deal.leading = data["leading"]
+        deal.lead_kind = data["lead_kind"]
+        deal.standing = None if data["standing"] is None else Combo.from_json(data["standing"])
+        deal.standing_seat = data["standing_seat"]
+        deal.to_respond = list(data["to_respond"])
+        deal.trick = [_entry_from(e) for e in data["trick"]]
+        deal.history = [[_entry_from(e) for e in t] for t in data["history"]]
+        deal.initiative = list(data["initiative"])
+        deal.finished = list(data["finished"])
+        deal.stuck = list(data["stuck"])
+        deal.suspended = list(data["suspended"])
+        deal.revealed = list(data["revealed"])
+        deal.acted = list(data["acted"])
+        deal.bao2 = list(data["bao2"])
+        deal.window = copy.deepcopy(data["window"])
+        deal.tribute = copy.deepcopy(data["tribute"])
+        deal.extra = copy.deepcopy(data["extra"])
+        deal.result = copy.deepcopy(data["result"])
+        deal.log = [Action.from_compact(t) for t in data["log"]]
+        return deal
+
+    def copy(self) -> Deal:
+        """An independent copy."""
+        return Deal.from_json(self.to_json())
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Deal) and self.to_json() == other.to_json()
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return f"<Deal {self.variant} level={self.level} phase={self.phase} turn={self.turn}>"
+
+
+def _single_value(combo: Combo, value: Sequence[int] | None) -> int:
+    from engine.cards import rank_index
+
+    r = rank_index(combo.key or "2")
+    return value[r] if value is not None else r
+
+
+def _entry_json(entry: tuple[int, Combo | None]) -> dict[str, Any]:
+    seat, combo = entry
+    if combo is None:
+        return {"seat": seat, "pass": True}
+    out = combo.to_json()
+    out["seat"] = seat
+    return out
+
+
+def _entry_from(data: dict[str, Any]) -> tuple[int, Combo | None]:
+    if data.get("pass"):
+        return (data["seat"], None)
+    return (data["seat"], Combo.from_json(data))
