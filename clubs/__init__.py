@@ -1,0 +1,1 @@
+"""Accounts, player profiles, clubs, memberships and roles, join requests, invitations."""

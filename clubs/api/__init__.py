@@ -1,0 +1,1 @@
+"""The REST API of accounts and clubs (``/api/v1/``)."""

@@ -1,0 +1,12 @@
+"""App configuration for accounts and clubs."""
+
+from django.apps import AppConfig
+from django.utils.translation import gettext_lazy as _
+
+
+class ClubsConfig(AppConfig):
+    """Accounts, profiles, clubs, memberships, join requests and invitations."""
+
+    default_auto_field = "django.db.models.BigAutoField"
+    name = "clubs"
+    verbose_name = _("Clubs and accounts")

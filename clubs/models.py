@@ -1,0 +1,259 @@
+"""Accounts, clubs, memberships, join requests, invitations and API tokens.
+
+State changes go through ``clubs.services``; reads shared by callers live in ``clubs.selectors``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+import zoneinfo
+
+from django.conf import settings
+from django.contrib.auth.models import AbstractUser
+from django.core.exceptions import ValidationError
+from django.db import models
+from django.db.models import Q
+from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+
+
+def validate_time_zone(value: str) -> None:
+    """Refuse a time zone name that the IANA database does not know."""
+    if value not in zoneinfo.available_timezones():
+        raise ValidationError(_("Unknown time zone: %(value)s"), params={"value": value})
+
+
+class Language(models.TextChoices):
+    """Interface languages: Simplified Chinese first, English second."""
+
+    ZH_HANS = "zh-hans", "简体中文"
+    EN = "en", "English"
+
+
+class User(AbstractUser):
+    """A person with an account; the profile fields live here (display name, language, zone)."""
+
+    display_name = models.CharField(_("display name"), max_length=60, blank=True)
+    language = models.CharField(
+        _("language"), max_length=10, choices=Language.choices, default=Language.ZH_HANS
+    )
+    time_zone = models.CharField(
+        _("time zone"), max_length=64, default="Asia/Shanghai", validators=[validate_time_zone]
+    )
+
+    class Meta:
+        verbose_name = _("user")
+        verbose_name_plural = _("users")
+
+    @property
+    def name(self) -> str:
+        """The name shown to other players: the display name, else the username."""
+        return self.display_name or self.username
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class ApiToken(models.Model):
+    """A named API key of a user. Only a SHA-256 digest is stored; the key is shown once."""
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="api_tokens",
+        verbose_name=_("user"),
+    )
+    name = models.CharField(_("name"), max_length=60)
+    prefix = models.CharField(_("prefix"), max_length=8, editable=False)
+    digest = models.CharField(max_length=64, unique=True, editable=False)
+    created_at = models.DateTimeField(_("created at"), default=timezone.now)
+    last_used_at = models.DateTimeField(_("last used at"), null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("API token")
+        verbose_name_plural = _("API tokens")
+        ordering = ["-created_at"]
+
+    @staticmethod
+    def digest_of(key: str) -> str:
+        """Return the stored digest of a raw key."""
+        return hashlib.sha256(key.encode()).hexdigest()
+
+    @staticmethod
+    def new_key() -> str:
+        """Return a fresh random raw key (40 URL-safe characters)."""
+        return secrets.token_urlsafe(30)
+
+    def __str__(self) -> str:
+        return f"{self.name} ({self.prefix}…)"
+
+
+class JoinPolicy(models.TextChoices):
+    """How a player becomes a member of a club."""
+
+    OPEN = "open", _("Open: anyone may join")
+    REQUEST = "request", _("By request: admins accept or decline")
+    INVITATION = "invitation", _("By invitation link only")
+
+
+class Role(models.TextChoices):
+    """A member's role in a club: one owner, any number of admins and members."""
+
+    OWNER = "owner", _("Owner")
+    ADMIN = "admin", _("Admin")
+    MEMBER = "member", _("Member")
+
+
+class Club(models.Model):
+    """A card club. Its owner is the member whose role is ``owner``."""
+
+    name = models.CharField(_("name"), max_length=80)
+    slug = models.SlugField(_("address name"), max_length=60, unique=True, allow_unicode=False)
+    description = models.TextField(_("description"), blank=True, max_length=4000)
+    city = models.CharField(_("city"), max_length=60, blank=True)
+    join_policy = models.CharField(
+        _("join policy"), max_length=12, choices=JoinPolicy.choices, default=JoinPolicy.REQUEST
+    )
+    created_at = models.DateTimeField(_("created at"), default=timezone.now)
+
+    class Meta:
+        verbose_name = _("club")
+        verbose_name_plural = _("clubs")
+        ordering = ["name", "id"]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Membership(models.Model):
+    """A user's membership of a club with a role."""
+
+    club = models.ForeignKey(
+        Club, on_delete=models.CASCADE, related_name="memberships", verbose_name=_("club")
+    )
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="memberships",
+        verbose_name=_("user"),
+    )
+    role = models.CharField(_("role"), max_length=10, choices=Role.choices, default=Role.MEMBER)
+    joined_at = models.DateTimeField(_("joined at"), default=timezone.now)
+
+    class Meta:
+        verbose_name = _("membership")
+        verbose_name_plural = _("memberships")
+        ordering = ["club_id", "joined_at", "id"]
+        constraints = [
+            models.UniqueConstraint(fields=["club", "user"], name="membership_unique_user"),
+            models.UniqueConstraint(
+                fields=["club"], condition=Q(role="owner"), name="membership_one_owner"
+            ),
+        ]
+
+    @property
+    def is_admin(self) -> bool:
+        """True for the owner and admins (they manage the club)."""
+        return self.role in (Role.OWNER, Role.ADMIN)
+
+    def __str__(self) -> str:
+        return f"{self.user} @ {self.club} ({self.role})"
+
+
+class JoinRequestStatus(models.TextChoices):
+    """Where a join request stands."""
+
+    PENDING = "pending", _("Pending")
+    ACCEPTED = "accepted", _("Accepted")
+    DECLINED = "declined", _("Declined")
+    CANCELLED = "cancelled", _("Cancelled")
+
+
+class JoinRequest(models.Model):
+    """A player's request to join a club whose policy is *by request*."""
+
+    club = models.ForeignKey(
+        Club, on_delete=models.CASCADE, related_name="join_requests", verbose_name=_("club")
+    )
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="join_requests",
+        verbose_name=_("user"),
+    )
+    message = models.CharField(_("message"), max_length=500, blank=True)
+    status = models.CharField(
+        _("status"),
+        max_length=10,
+        choices=JoinRequestStatus.choices,
+        default=JoinRequestStatus.PENDING,
+    )
+    created_at = models.DateTimeField(_("created at"), default=timezone.now)
+    decided_at = models.DateTimeField(_("decided at"), null=True, blank=True)
+    decided_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("decided by"),
+    )
+
+    class Meta:
+        verbose_name = _("join request")
+        verbose_name_plural = _("join requests")
+        ordering = ["-created_at", "-id"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["club", "user"],
+                condition=Q(status="pending"),
+                name="joinrequest_one_pending",
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user} → {self.club} ({self.status})"
+
+
+class Invitation(models.Model):
+    """An invitation link to a club; usable until revoked, expired or used up."""
+
+    club = models.ForeignKey(
+        Club, on_delete=models.CASCADE, related_name="invitations", verbose_name=_("club")
+    )
+    token = models.CharField(max_length=43, unique=True, editable=False)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        related_name="+",
+        verbose_name=_("created by"),
+    )
+    created_at = models.DateTimeField(_("created at"), default=timezone.now)
+    expires_at = models.DateTimeField(_("expires at"), null=True, blank=True)
+    max_uses = models.PositiveIntegerField(_("maximum uses"), null=True, blank=True)
+    uses = models.PositiveIntegerField(_("uses"), default=0)
+    revoked = models.BooleanField(_("revoked"), default=False)
+
+    class Meta:
+        verbose_name = _("invitation")
+        verbose_name_plural = _("invitations")
+        ordering = ["-created_at", "-id"]
+
+    @staticmethod
+    def new_token() -> str:
+        """Return a fresh unguessable link token."""
+        return secrets.token_urlsafe(24)
+
+    @property
+    def is_usable(self) -> bool:
+        """True if the link is not revoked, not expired and not used up."""
+        if self.revoked:
+            return False
+        if self.expires_at is not None and self.expires_at <= timezone.now():
+            return False
+        return self.max_uses is None or self.uses < self.max_uses
+
+    def __str__(self) -> str:
+        return f"{self.club} invitation {self.token[:6]}…"

@@ -1,0 +1,414 @@
+"""The only place that changes accounts and clubs. Views and the API call these functions.
+
+Every function checks permissions through ``clubs.permissions`` and raises a ``ClubError``
+(with a stable ``code`` and a translated message) when the action is refused; a refused action
+changes nothing.
+"""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+from django.contrib.auth.password_validation import validate_password
+from django.core.exceptions import ValidationError
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+from django.utils.text import slugify
+from django.utils.translation import gettext as _
+
+from clubs import permissions, selectors
+from clubs.models import (
+    ApiToken,
+    Club,
+    Invitation,
+    JoinPolicy,
+    JoinRequest,
+    JoinRequestStatus,
+    Membership,
+    Role,
+    User,
+    validate_time_zone,
+)
+
+
+class ClubError(Exception):
+    """A refused action: ``code`` is stable for programs, ``message`` is for people."""
+
+    status = 400
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
+class NotAllowed(ClubError):
+    """The acting user lacks the role the action needs."""
+
+    status = 403
+
+
+class NotFound(ClubError):
+    """The object named does not exist (or is not visible to the user)."""
+
+    status = 404
+
+
+def _not_allowed() -> NotAllowed:
+    return NotAllowed("not_allowed", _("You are not allowed to do this."))
+
+
+# --- Accounts --------------------------------------------------------------------------------
+
+
+def sign_up(
+    *,
+    username: str,
+    password: str,
+    email: str = "",
+    display_name: str = "",
+    language: str = "zh-hans",
+) -> User:
+    """Create an active user account after validating the username and password."""
+    user = User(username=username, email=email, display_name=display_name, language=language)
+    try:
+        user.full_clean(exclude=["password"])
+        validate_password(password, user)
+    except ValidationError as error:
+        raise ClubError("invalid", " ".join(error.messages)) from error
+    user.set_password(password)
+    try:
+        user.save()
+    except IntegrityError as error:
+        raise ClubError("username_taken", _("This username is already taken.")) from error
+    return user
+
+
+def update_profile(
+    user: User,
+    *,
+    display_name: str | None = None,
+    language: str | None = None,
+    time_zone: str | None = None,
+    email: str | None = None,
+) -> User:
+    """Change the user's display name, language, time zone or email; None keeps a field."""
+    if display_name is not None:
+        user.display_name = display_name.strip()
+    if language is not None:
+        user.language = language
+    if time_zone is not None:
+        try:
+            validate_time_zone(time_zone)
+        except ValidationError as error:
+            raise ClubError("invalid_time_zone", " ".join(error.messages)) from error
+        user.time_zone = time_zone
+    if email is not None:
+        user.email = email
+    try:
+        user.full_clean(exclude=["password"])
+    except ValidationError as error:
+        user.refresh_from_db()
+        raise ClubError("invalid", " ".join(error.messages)) from error
+    user.save(update_fields=["display_name", "language", "time_zone", "email"])
+    return user
+
+
+def create_api_token(user: User, name: str) -> tuple[ApiToken, str]:
+    """Create a named API token; return it with the raw key, which is never stored or shown again."""
+    name = (name or "").strip()
+    if not name:
+        raise ClubError("invalid", _("Give the token a name."))
+    if user.api_tokens.count() >= 20:
+        raise ClubError("too_many_tokens", _("You already have 20 tokens; revoke one first."))
+    key = ApiToken.new_key()
+    token = ApiToken.objects.create(
+        user=user, name=name[:60], prefix=key[:8], digest=ApiToken.digest_of(key)
+    )
+    return token, key
+
+
+def revoke_api_token(user: User, token_id: int) -> None:
+    """Delete one of the user's own API tokens."""
+    deleted, _count = ApiToken.objects.filter(user=user, pk=token_id).delete()
+    if not deleted:
+        raise NotFound("not_found", _("No such token."))
+
+
+# --- Clubs -----------------------------------------------------------------------------------
+
+
+def _unique_slug(name: str, wanted: str = "") -> str:
+    base = slugify(wanted or name)[:50] or "club"
+    slug = base
+    number = 2
+    while Club.objects.filter(slug=slug).exists():
+        slug = f"{base}-{number}"
+        number += 1
+    return slug
+
+
+@transaction.atomic
+def create_club(
+    user: User,
+    *,
+    name: str,
+    description: str = "",
+    city: str = "",
+    join_policy: str = JoinPolicy.REQUEST,
+    slug: str = "",
+) -> Club:
+    """Create a club; the creator becomes its owner."""
+    if not user.is_authenticated:
+        raise _not_allowed()
+    name = (name or "").strip()
+    if not name:
+        raise ClubError("invalid", _("A club needs a name."))
+    if slug and Club.objects.filter(slug=slug).exists():
+        raise ClubError("slug_taken", _("This address name is already taken."))
+    club = Club(
+        name=name,
+        description=description,
+        city=city,
+        join_policy=join_policy,
+        slug=_unique_slug(name, slug),
+    )
+    try:
+        club.full_clean()
+    except ValidationError as error:
+        raise ClubError("invalid", " ".join(error.messages)) from error
+    club.save()
+    Membership.objects.create(club=club, user=user, role=Role.OWNER)
+    return club
+
+
+def update_club(
+    user: User,
+    club: Club,
+    *,
+    name: str | None = None,
+    description: str | None = None,
+    city: str | None = None,
+    join_policy: str | None = None,
+) -> Club:
+    """Change the club's details (owner and admins); None keeps a field."""
+    if not permissions.can_edit_club(user, club):
+        raise _not_allowed()
+    for field, value in (
+        ("name", name),
+        ("description", description),
+        ("city", city),
+        ("join_policy", join_policy),
+    ):
+        if value is not None:
+            setattr(club, field, value.strip() if field == "name" else value)
+    try:
+        club.full_clean()
+    except ValidationError as error:
+        club.refresh_from_db()
+        raise ClubError("invalid", " ".join(error.messages)) from error
+    club.save()
+    return club
+
+
+def delete_club(user: User, club: Club) -> None:
+    """Delete the club with its memberships, requests and invitations (owner only)."""
+    if not permissions.can_delete_club(user, club):
+        raise _not_allowed()
+    club.delete()
+
+
+def _already_member() -> ClubError:
+    return ClubError("already_member", _("You are already a member of this club."))
+
+
+@transaction.atomic
+def join_club(user: User, club: Club, *, message: str = "") -> Membership | JoinRequest:
+    """Join an open club at once, or file a join request for a club that takes requests.
+
+    Returns the new ``Membership`` (open club) or the pending ``JoinRequest``. A club that
+    admits by invitation only refuses with ``invitation_required``.
+    """
+    if not user.is_authenticated:
+        raise _not_allowed()
+    if selectors.membership_of(user, club) is not None:
+        raise _already_member()
+    if club.join_policy == JoinPolicy.OPEN:
+        return _add_member(user, club)
+    if club.join_policy == JoinPolicy.REQUEST:
+        if selectors.pending_request_of(user, club) is not None:
+            raise ClubError(
+                "request_pending", _("You have already asked to join; wait for the answer.")
+            )
+        try:
+            with transaction.atomic():
+                return JoinRequest.objects.create(club=club, user=user, message=message[:500])
+        except IntegrityError as error:
+            raise ClubError(
+                "request_pending", _("You have already asked to join; wait for the answer.")
+            ) from error
+    raise ClubError(
+        "invitation_required", _("This club admits new members by invitation link only.")
+    )
+
+
+def _add_member(user: User, club: Club, role: str = Role.MEMBER) -> Membership:
+    try:
+        with transaction.atomic():
+            return Membership.objects.create(club=club, user=user, role=role)
+    except IntegrityError as error:
+        raise _already_member() from error
+
+
+def _decide(user: User, join_request_id: int, status: str) -> JoinRequest:
+    join_request = (
+        JoinRequest.objects.select_for_update()
+        .select_related("club", "user")
+        .filter(pk=join_request_id)
+        .first()
+    )
+    if join_request is None:
+        raise NotFound("not_found", _("No such join request."))
+    if status == JoinRequestStatus.CANCELLED:
+        allowed = permissions.can_cancel_join_request(user, join_request)
+    else:
+        allowed = permissions.can_decide_join_request(user, join_request)
+    if not allowed:
+        raise _not_allowed()
+    if join_request.status != JoinRequestStatus.PENDING:
+        raise ClubError("request_not_pending", _("This request has already been answered."))
+    join_request.status = status
+    join_request.decided_at = timezone.now()
+    join_request.decided_by = user
+    join_request.save(update_fields=["status", "decided_at", "decided_by"])
+    return join_request
+
+
+@transaction.atomic
+def accept_join_request(user: User, join_request_id: int) -> Membership:
+    """Accept a pending join request (club admins); the requester becomes a member."""
+    join_request = _decide(user, join_request_id, JoinRequestStatus.ACCEPTED)
+    existing = selectors.membership_of(join_request.user, join_request.club)
+    if existing is not None:
+        return existing
+    return _add_member(join_request.user, join_request.club)
+
+
+@transaction.atomic
+def decline_join_request(user: User, join_request_id: int) -> JoinRequest:
+    """Decline a pending join request (club admins)."""
+    return _decide(user, join_request_id, JoinRequestStatus.DECLINED)
+
+
+@transaction.atomic
+def cancel_join_request(user: User, join_request_id: int) -> JoinRequest:
+    """Withdraw one's own pending join request."""
+    return _decide(user, join_request_id, JoinRequestStatus.CANCELLED)
+
+
+def create_invitation(
+    user: User,
+    club: Club,
+    *,
+    max_uses: int | None = None,
+    expires_in_days: int | None = 14,
+) -> Invitation:
+    """Create an invitation link (club admins). ``None`` means unlimited uses / never expires."""
+    if not permissions.can_manage_invitations(user, club):
+        raise _not_allowed()
+    if max_uses is not None and max_uses < 1:
+        raise ClubError("invalid", _("The number of uses must be at least 1."))
+    if expires_in_days is not None and not 1 <= expires_in_days <= 365:
+        raise ClubError("invalid", _("An invitation lasts between 1 and 365 days."))
+    expires_at = (
+        timezone.now() + timedelta(days=expires_in_days) if expires_in_days is not None else None
+    )
+    return Invitation.objects.create(
+        club=club,
+        token=Invitation.new_token(),
+        created_by=user,
+        max_uses=max_uses,
+        expires_at=expires_at,
+    )
+
+
+def revoke_invitation(user: User, invitation: Invitation) -> Invitation:
+    """Revoke an invitation link (club admins); it can no longer be used."""
+    if not permissions.can_revoke_invitation(user, invitation):
+        raise _not_allowed()
+    invitation.revoked = True
+    invitation.save(update_fields=["revoked"])
+    return invitation
+
+
+@transaction.atomic
+def accept_invitation(user: User, token: str) -> Membership:
+    """Join the club of a usable invitation link, whatever the club's join policy."""
+    if not user.is_authenticated:
+        raise _not_allowed()
+    invitation = (
+        Invitation.objects.select_for_update().select_related("club").filter(token=token).first()
+    )
+    if invitation is None or not invitation.is_usable:
+        raise ClubError(
+            "invitation_unusable",
+            _("This invitation link is not valid any more. Ask the club for a new one."),
+        )
+    if selectors.membership_of(user, invitation.club) is not None:
+        raise _already_member()
+    membership = _add_member(user, invitation.club)
+    Invitation.objects.filter(pk=invitation.pk).update(uses=invitation.uses + 1)
+    JoinRequest.objects.filter(
+        club=invitation.club, user=user, status=JoinRequestStatus.PENDING
+    ).update(status=JoinRequestStatus.ACCEPTED, decided_at=timezone.now())
+    return membership
+
+
+# --- Memberships -----------------------------------------------------------------------------
+
+
+def leave_club(user: User, club: Club) -> None:
+    """Leave a club. The owner must first transfer ownership to another member."""
+    membership = selectors.membership_of(user, club)
+    if membership is None:
+        raise ClubError("not_member", _("You are not a member of this club."))
+    if membership.role == Role.OWNER:
+        raise ClubError(
+            "owner_cannot_leave",
+            _("The owner cannot leave; transfer ownership to another member first."),
+        )
+    membership.delete()
+
+
+def remove_member(user: User, membership: Membership) -> None:
+    """Remove a member from the club (owner: anyone but self; admins: plain members)."""
+    if not permissions.can_remove_member(user, membership):
+        raise _not_allowed()
+    membership.delete()
+
+
+def change_role(user: User, membership: Membership, role: str) -> Membership:
+    """Make a member an admin or an admin a member (owner only)."""
+    if role not in (Role.ADMIN, Role.MEMBER):
+        raise ClubError("invalid_role", _("The role must be admin or member."))
+    if not permissions.can_change_role(user, membership, role):
+        raise _not_allowed()
+    membership.role = role
+    membership.save(update_fields=["role"])
+    return membership
+
+
+@transaction.atomic
+def transfer_ownership(user: User, club: Club, new_owner: User) -> Membership:
+    """Hand the club to another member (owner only); the old owner stays on as an admin."""
+    if not permissions.can_transfer_ownership(user, club):
+        raise _not_allowed()
+    target = Membership.objects.select_for_update().filter(club=club, user=new_owner).first()
+    if target is None:
+        raise ClubError("not_member", _("The new owner must already be a member of the club."))
+    if target.user_id == user.pk:
+        raise ClubError("invalid", _("You already own this club."))
+    Membership.objects.filter(club=club, user=user).update(role=Role.ADMIN)
+    target.role = Role.OWNER
+    target.save(update_fields=["role"])
+    return target

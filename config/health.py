@@ -1,0 +1,57 @@
+"""``/healthz``: database and Redis status as JSON (200 when both answer, else 503)."""
+
+import time
+
+import redis
+from django.conf import settings
+from django.db import connection
+from django.http import HttpRequest, JsonResponse
+from django.views.decorators.cache import never_cache
+from django.views.decorators.http import require_GET
+
+
+def check_database() -> dict:
+    """Run ``SELECT 1`` on the default database and report the outcome and latency."""
+    started = time.perf_counter()
+    try:
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT 1")
+            cursor.fetchone()
+    except Exception as error:  # any failure is reported, never raised
+        return {"ok": False, "vendor": connection.vendor, "error": str(error)}
+    return {
+        "ok": True,
+        "vendor": connection.vendor,
+        "ms": round((time.perf_counter() - started) * 1000, 2),
+    }
+
+
+def check_redis() -> dict:
+    """PING the Redis server used by Channels, Celery and the cache."""
+    started = time.perf_counter()
+    try:
+        client = redis.Redis.from_url(settings.REDIS_URL, socket_timeout=2)
+        try:
+            client.ping()
+        finally:
+            client.close()
+    except Exception as error:  # any failure is reported, never raised
+        return {"ok": False, "embedded": settings.EMBEDDED_REDIS, "error": str(error)}
+    return {
+        "ok": True,
+        "embedded": settings.EMBEDDED_REDIS,
+        "ms": round((time.perf_counter() - started) * 1000, 2),
+    }
+
+
+@never_cache
+@require_GET
+def healthz(request: HttpRequest) -> JsonResponse:
+    """Report ``{"status": "ok"|"error", "database": {...}, "redis": {...}}``."""
+    database = check_database()
+    redis_status = check_redis()
+    ok = database["ok"] and redis_status["ok"]
+    return JsonResponse(
+        {"status": "ok" if ok else "error", "database": database, "redis": redis_status},
+        status=200 if ok else 503,
+    )

@@ -1,0 +1,9 @@
+"""WSGI entry point (HTTP only; live play needs the ASGI application in ``config.asgi``)."""
+
+import os
+
+from django.core.wsgi import get_wsgi_application
+
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+
+application = get_wsgi_application()

