@@ -166,6 +166,9 @@ class Move(NamedTuple):
     suit: int | None = None
 
 
+_mk = Move._make
+
+
 class GuandanRules(ComboRules):
     """Guandan or Bao 2 combo rules at one level rank (see the module docstring)."""
 
@@ -186,6 +189,42 @@ class GuandanRules(ComboRules):
         self.value[lvl] = 25
         self._value_of = {NAMES[r]: v for r, v in enumerate(self.value)}
         self.max_bomb = 8 if self.bao2 else 10
+        #: Rank indexes 0..12 from the lowest to the highest in card order.
+        self.order = sorted(range(13), key=lambda r: self.value[r])
+        self._build_move_tables()
+
+    def _build_move_tables(self) -> None:
+        """Abstract moves of one rank (singles, pairs, triples, bombs) for every count."""
+        lvl = self.level_index
+        self._t_single = [_mk(("single", NAMES[r], None, ((r, 1),), 0, None)) for r in range(15)]
+        self._t_single.append(_mk(("single", NAMES[lvl], None, (), 1, None)))
+        nat = [_mk(("pair", NAMES[r], None, ((r, 2),), 0, None)) for r in range(15)]
+        nat.append(_mk(("pair", NAMES[lvl], None, (), 2, None)))
+        wil = [_mk(("pair", NAMES[r], None, ((r, 1),), 1, None)) for r in range(13)]
+        self._t_pair = (nat, wil)
+        self._t_triple = [
+            [None] + [_mk(("triple", NAMES[r], None, ((r, k),), 3 - k, None)) for k in (1, 2, 3)]
+            for r in range(13)
+        ]
+        bombs: list[list[list[list[Move]]]] = []
+        for r in range(13):
+            per_n = []
+            for n in range(9):
+                per_w = []
+                for w in range(3):
+                    moves = []
+                    seen = set()
+                    for j in range(w + 1):
+                        for k in range(max(1, 4 - j), n + 1):
+                            rd = self.bomb_reading(r, k, j)
+                            if rd is None or rd[0] == "immune" or rd in seen:
+                                continue
+                            seen.add(rd)
+                            moves.append(_mk((rd[0], rd[1], rd[2], ((r, k),), j, None)))
+                    per_w.append(moves)
+                per_n.append(per_w)
+            bombs.append(per_n)
+        self._t_bomb = bombs
         self.types = BAO2_TYPES if self.bao2 else GUANDAN_TYPES
 
     def __repr__(self) -> str:
@@ -401,11 +440,134 @@ class GuandanRules(ComboRules):
         st = standing.type
         if st == "immune":
             return []
-        if st not in BOMB_TYPES:
-            getattr(gen, st)()
-        gen.bombs()
         beats = self.beats
-        return [c for c in gen.out if beats(c, standing)]
+        if st in BOMB_TYPES:
+            gen.bombs()
+            return [c for c in gen.out if beats(c, standing)]
+        getattr(gen, st)()
+        out = [c for c in gen.out if beats(c, standing)]
+        gen.out = out
+        gen.bombs()  # every bomb beats every non-bomb
+        return out
+
+    def without_natural_twos(self, hand: Sequence[int]) -> list[int]:
+        """The hand minus its natural 2s (bao2.md §5: what a player without initiative may use).
+
+        ``legal_combos(without_natural_twos(hand), standing)`` is exactly the list of legal
+        combos filtered by ``not has_natural_two``."""
+        wild = self.wild
+        return [c for c in hand if c >= 52 or c % 13 or c == wild]
+
+    # ------------------------------------------------------------------ abstract moves (bots)
+
+    def abstract_moves(
+        self, hand: Sequence[int], standing: Combo | Move | None = None, allow_two: bool = True
+    ) -> list[Move]:
+        """Distinct readings the hand can play, one :class:`Move` per ``(type, key, size)``.
+
+        Fast path for bots and random play: works on rank counts and suit masks, never lists
+        card combinations. Each move carries the natural cards per rank and the wild cards of
+        one materialisation, chosen with the fewest wild cards (and, for full houses, the
+        lowest pair), so that :meth:`materialize` returns a combo with exactly that reading.
+        With ``standing``, only moves that beat it; with ``allow_two=False``, no move uses a
+        natural 2 (the little-2 restriction). ``immune`` is never listed.
+        """
+        wild = self.wild
+        cnt = [0] * 13
+        smask = [0] * 13
+        w = sb = hr = 0
+        for c in hand:
+            if c == wild:
+                w += 1
+            elif c < 52:
+                r = c % 13
+                cnt[r] += 1
+                smask[r] |= 1 << (c // 13)
+            elif c == SB:
+                sb += 1
+            else:
+                hr += 1
+        if not allow_two:
+            cnt[0] = 0
+            smask[0] = 0
+        a = _Abstract(self, cnt, smask, min(w, 2), sb, hr)
+        if standing is None:
+            a.single()
+            a.pair()
+            a.triple()
+            a.full_house()
+            a.straight()
+            a.chains(3, 2, "pair_chain")
+            a.chains(2, 3, "triple_chain")
+            a.bombs()
+            return a.out
+        st = standing.type
+        if st == "immune":
+            return []
+        beats = self.beats
+        if st in BOMB_TYPES:
+            a.bombs()
+            return [m for m in a.out if beats(m, standing)]  # type: ignore[arg-type]
+        if st == "pair_chain":
+            a.chains(3, 2, "pair_chain")
+        elif st == "triple_chain":
+            a.chains(2, 3, "triple_chain")
+        else:
+            getattr(a, st)()
+        out = a.out
+        if st in SEQUENCE_TYPES:
+            floor = _seq_pos(standing.key)  # type: ignore[arg-type]
+            out = [m for m in out if _seq_pos(m.key) > floor]  # type: ignore[arg-type]
+        else:
+            value = self._value_of
+            floor = value[standing.key]  # type: ignore[index]
+            out = [m for m in out if value[m.key] > floor]  # type: ignore[index]
+        a.out = out
+        a.bombs()  # every bomb beats every non-bomb
+        return out
+
+    def materialize(self, hand: Sequence[int], move: Move) -> Combo:
+        """Concrete cards for an abstract move from :meth:`abstract_moves` on this hand.
+
+        Takes the lowest card ids of each rank (the suit's card for straight flushes and
+        dragons), changes one card of a straight if its printed suits would all be the same,
+        and adds the move's wild cards. Raises ``ValueError`` if the hand lacks the cards.
+        """
+        wild = self.wild
+        pool: dict[int, list[int]] = {}
+        for c in sorted(hand):
+            if c == wild:
+                continue
+            r = c % 13 if c < 52 else (13 if c == SB else 14)
+            pool.setdefault(r, []).append(c)
+        cards: list[int] = []
+        if move.suit is not None:
+            base = move.suit * 13
+            for r, _ in move.naturals:
+                if base + r not in pool.get(r, ()):
+                    raise ValueError(f"the hand cannot play {move}")
+                cards.append(base + r)
+        else:
+            for r, k in move.naturals:
+                have = pool.get(r, [])
+                if len(have) < k:
+                    raise ValueError(f"the hand cannot play {move}")
+                cards.extend(have[:k])
+            if move.type == "straight":
+                suits = {c // 13 for c in cards}
+                if len(suits) == 1 and (move.wilds == 0 or HEART in suits):
+                    for i, (r, _) in enumerate(move.naturals):
+                        other = [c for c in pool[r] if c // 13 not in suits]
+                        if other:
+                            cards[i] = other[0]
+                            break
+                    else:
+                        raise ValueError(f"the hand cannot play {move}")
+        if sum(1 for c in hand if c == wild) < move.wilds:
+            raise ValueError(f"the hand cannot play {move}")
+        cards.extend([wild] * move.wilds)
+        cards.sort()
+        return _combo(move.type, move.key, tuple(cards), move.size)
 
 
 class _Gen:
@@ -671,6 +833,283 @@ _FH_SPLITS = tuple(
 )
 _STRAIGHT_RANKS = [(tuple(r for r, _ in c), j, k) for c, j, k in _STRAIGHTS]
 _DRAGON_RANKS = [(tuple(r for r, _ in c), j, k) for c, j, k in _DRAGONS]
+
+
+def _seq_bits(
+    length: int, suits: tuple[int | None, ...], typ: str
+) -> list[list[list[Move | None]]]:
+    """Moves of single-card sequences per suit, window start and held-position pattern.
+
+    ``table[i][s][pattern]`` is the move (suit ``suits[i]``) whose naturals are the held ranks
+    of the window starting at position ``s`` (bit b of ``pattern`` = position ``s + b`` held)
+    and whose wild cards fill the rest, or ``None`` when that needs more than two wild cards or
+    a higher window holds the same naturals (the key would then be higher: wild maximisation).
+    """
+    top = 14 - length
+    tables: list[list[list[Move | None]]] = [[] for _ in suits]
+    for s in range(top + 1):
+        key = NAMES[_pos_rank(s + length - 1)]
+        rows: list[list[Move | None]] = [[] for _ in suits]
+        for pattern in range(1 << length):
+            ranks = [_pos_rank(s + i) for i in range(length) if pattern >> i & 1]
+            j = length - len(ranks)
+            ok = j <= 2 and (pattern & 1 or s == top)
+            if ok and length == 10:
+                ok = _seq_key(dict.fromkeys(ranks, 1), length, 1) == key
+            naturals = tuple((r, 1) for r in ranks)
+            for i, suit in enumerate(suits):
+                rows[i].append(_mk((typ, key, None, naturals, j, suit)) if ok else None)
+        for i in range(len(suits)):
+            tables[i].append(rows[i])
+    return tables
+
+
+def _chain_table(length: int, per_rank: int, typ: str) -> list[dict[tuple[int, ...], Move]]:
+    """Moves of pair or triple chains per window start and capped natural counts per position
+    (same canonical rule as :func:`_seq_bits`)."""
+    top = 14 - length
+    table = []
+    for s in range(top + 1):
+        row = {}
+        for shape in product(range(per_rank + 1), repeat=length):
+            j = length * per_rank - sum(shape)
+            if j > 2 or not (shape[0] or s == top):
+                continue
+            content = tuple((_pos_rank(s + i), c) for i, c in enumerate(shape) if c)
+            row[shape] = _mk((typ, NAMES[_pos_rank(s + length - 1)], None, content, j, None))
+        table.append(row)
+    return table
+
+
+class _Abstract:
+    """One abstract-move enumeration on rank counts (state of a single call).
+
+    The moves themselves come from tables built once per rules object or module (they depend
+    on ranks and counts only, never on a particular hand)."""
+
+    __slots__ = ("rules", "cnt", "smask", "w", "sb", "hr", "out")
+
+    def __init__(
+        self, rules: GuandanRules, cnt: list[int], smask: list[int], w: int, sb: int, hr: int
+    ) -> None:
+        self.rules = rules
+        self.cnt = cnt
+        self.smask = smask
+        self.w = w
+        self.sb = sb
+        self.hr = hr
+        self.out: list[Move] = []
+
+    def single(self) -> None:
+        """Each rank held alone (the wild card only when no natural level card is held)."""
+        out = self.out
+        cnt = self.cnt
+        t = self.rules._t_single
+        for r in range(13):
+            if cnt[r]:
+                out.append(t[r])
+        if self.w and not cnt[self.rules.level_index]:
+            out.append(t[15])
+        if self.sb:
+            out.append(t[13])
+        if self.hr:
+            out.append(t[14])
+
+    def pair(self) -> None:
+        """Pairs, natural first."""
+        out = self.out
+        cnt = self.cnt
+        w = self.w
+        nat, wil = self.rules._t_pair
+        for r in range(13):
+            n = cnt[r]
+            if n >= 2:
+                out.append(nat[r])
+            elif n and w:
+                out.append(wil[r])
+        if w == 2 and not cnt[self.rules.level_index]:
+            out.append(nat[15])
+        if self.sb == 2:
+            out.append(nat[13])
+        if self.hr == 2:
+            out.append(nat[14])
+
+    def triple(self) -> None:
+        """Triples, natural first."""
+        out = self.out
+        cnt = self.cnt
+        w = self.w
+        t = self.rules._t_triple
+        for r in range(13):
+            n = cnt[r]
+            if n and n + w >= 3:
+                out.append(t[r][3 if n >= 3 else n])
+
+    def full_house(self) -> None:
+        """Full houses, one per key (the triple's rank): the fewest natural cards replaced by
+        wild cards, then the lowest pair. With fewer than three natural cards in the triple,
+        the pair must be lower, or the wild cards would make the pair's rank the key."""
+        cnt = self.cnt
+        w = self.w
+        rules = self.rules
+        value = rules.value
+        lvl = rules.level_index
+        out = self.out
+        order = [r for r in rules.order if cnt[r]]
+        pairs = [r for r in order if cnt[r] >= 2]
+        joker = (13, 2) if self.sb == 2 else (14, 2) if self.hr == 2 else None
+        for k in order:
+            nk = cnt[k]
+            kt = 3 if nk >= 3 else nk
+            jt = 3 - kt
+            if jt > w:
+                continue
+            vk = value[k]
+            spec = None
+            for p in pairs:
+                if p != k:
+                    if kt < 3 and value[p] > vk:
+                        break
+                    spec = ((k, kt), (p, 2))
+                    total = jt
+                    break
+            if spec is None and joker is not None:
+                spec = ((k, kt), joker)
+                total = jt
+            if spec is None and jt < w:
+                for p in order:
+                    if p != k:
+                        if kt < 3 and value[p] > vk:
+                            break
+                        spec = ((k, kt), (p, 1))
+                        total = jt + 1
+                        break
+            if spec is None and kt == 3 and w == 2 and k != lvl:
+                spec = ((k, 3),)
+                total = 2
+            if spec is not None:
+                out.append(_mk(("full_house", NAMES[k], None, spec, total, None)))
+
+    def _posmask(self, suit_bit: int | None) -> int:
+        """Bit p set when sequence position p (0 = low A .. 13 = high A) is held (of a suit)."""
+        m = 0
+        if suit_bit is None:
+            cnt = self.cnt
+            for r in range(13):
+                if cnt[r]:
+                    m |= 1 << r
+        else:
+            smask = self.smask
+            for r in range(13):
+                if smask[r] & suit_bit:
+                    m |= 1 << r
+        return (m << 1) | (m >> 12 & 1)
+
+    def straight(self) -> None:
+        """Straights, one per key. When every natural card of the window is of one suit, a
+        wild card (a ♥) must replace one for the cards to read as a plain straight."""
+        w = self.w
+        out = self.out
+        pm = self._posmask(None)
+        smask = self.smask
+        single = [0, 0, 0, 0]
+        for r in range(13):
+            m = smask[r]
+            if m and m & (m - 1) == 0:
+                single[m.bit_length() - 1] |= 1 << r
+        single = [(m << 1) | (m >> 12 & 1) for m in single]
+        table = _STRAIGHT_T
+        for s in range(10):
+            win = pm >> s & 31
+            move = table[s][win]
+            if move is None or move.wilds > w:
+                continue
+            for suit in range(4):
+                if single[suit] >> s & win == win:
+                    # every natural is of this one suit
+                    if suit == HEART:
+                        move = None
+                    elif move.wilds == 0:
+                        move = _STRAIGHT_POP_T[s] if w else None
+                    break
+            if move is not None:
+                out.append(move)
+
+    def straight_flush(self) -> None:
+        """Straight flushes, one per key (the first suit that has it)."""
+        w = self.w
+        out = self.out
+        done = 0
+        for suit in range(4):
+            pm = self._posmask(1 << suit)
+            table = _SFLUSH_T[suit]
+            for s in range(10):
+                if done >> s & 1:
+                    continue
+                move = table[s][pm >> s & 31]
+                if move is not None and move.wilds <= w:
+                    done |= 1 << s
+                    out.append(move)
+
+    def dragon(self) -> None:
+        """Bao 2 dragons, one per key."""
+        w = self.w
+        out = self.out
+        done = 0
+        for suit in range(4):
+            pm = self._posmask(1 << suit)
+            if pm.bit_count() < 8:
+                continue
+            table = _DRAGON_T[suit]
+            for s in range(5):
+                if done >> s & 1:
+                    continue
+                move = table[s][pm >> s & 1023]
+                if move is not None and move.wilds <= w:
+                    done |= 1 << s
+                    out.append(move)
+
+    def chains(self, length: int, per_rank: int, typ: str) -> None:
+        """Pair chains (3 x 2) or triple chains (2 x 3), one per key, fewest wild cards."""
+        cnt = self.cnt
+        w = self.w
+        out = self.out
+        cpos = [min(c, per_rank) for c in cnt]
+        cpos.insert(0, cpos[12])
+        table = _PAIR_CHAIN_T if per_rank == 2 else _TRIPLE_CHAIN_T
+        for s in range(15 - length):
+            move = table[s].get(tuple(cpos[s : s + length]))
+            if move is not None and move.wilds <= w:
+                out.append(move)
+
+    def bombs(self) -> None:
+        """Bombs, supremes, two_bomb, straight flushes, joker bomb, dragons (no immune)."""
+        cnt = self.cnt
+        w = self.w
+        out = self.out
+        table = self.rules._t_bomb
+        for r in range(13):
+            n = cnt[r]
+            if n + w >= 4 and n:
+                out.extend(table[r][n][w])
+        self.straight_flush()
+        if self.sb == 2 and self.hr == 2:
+            out.append(_JOKER_BOMB)
+        if self.rules.bao2:
+            self.dragon()
+
+
+_POS_RANK = tuple(_pos_rank(p) for p in range(14))
+
+
+(_STRAIGHT_T,) = _seq_bits(5, (None,), "straight")
+#: The all-held window with its top natural replaced by a wild card (for one-suit naturals).
+_STRAIGHT_POP_T = [row[15] for row in _STRAIGHT_T]
+_SFLUSH_T = _seq_bits(5, (0, 1, 2, 3), "straight_flush")
+_DRAGON_T = _seq_bits(10, (0, 1, 2, 3), "dragon")
+_PAIR_CHAIN_T = _chain_table(3, 2, "pair_chain")
+_TRIPLE_CHAIN_T = _chain_table(2, 3, "triple_chain")
+_JOKER_BOMB = _mk(("joker_bomb", None, None, ((13, 2), (14, 2)), 0, None))
 
 
 def has_natural_two(combo: Combo, rules: GuandanRules | None = None) -> bool:
