@@ -704,6 +704,10 @@ class _Gen:
         WT = self.WT
         present = [r for r in range(13) if nat[r]]
         subs = self.subs
+        append = out.append
+        new = _new
+        set_type, set_key, set_cards = _set_type, _set_key, _set_cards
+        set_size, set_length, set_lines = _set_size, _set_length, _set_lines
         for j in range(self.w + 1):
             wt = WT[j]
             splits = _FH_SPLITS[j]
@@ -721,11 +725,19 @@ class _Gen:
                         else:
                             t = b
                         key = NAMES[t]
+                        sb_ = subs(b, cb)
                         for ta in subs(a, ca):
-                            for tb in subs(b, cb):
-                                out.append(
-                                    _combo("full_house", key, tuple(sorted(ta + tb + wt)), None)
-                                )
+                            taw = ta + wt
+                            for tb in sb_:
+                                # inlined _combo (hot loop)
+                                o = new(Combo)
+                                set_type(o, "full_house")
+                                set_key(o, key)
+                                set_cards(o, tuple(sorted(taw + tb)))
+                                set_size(o, None)
+                                set_length(o, None)
+                                set_lines(o, None)
+                                append(o)
             jokers = []
             if self.sb == 2:
                 jokers.append((SB, SB))
@@ -747,7 +759,10 @@ class _Gen:
 
     def straight(self) -> None:
         """Straights whose printed suits are not all the same."""
-        out = self.out
+        append = self.out.append
+        new = _new
+        set_type, set_key, set_cards = _set_type, _set_key, _set_cards
+        set_size, set_length, set_lines = _set_size, _set_length, _set_lines
         dist = self.dist
         WT = self.WT
         w = self.w
@@ -761,7 +776,15 @@ class _Gen:
             for p in product(*lists):
                 t = tuple(sorted(p + wt))
                 if t[0] // 13 != t[-1] // 13:
-                    out.append(_combo("straight", key, t, None))
+                    # inlined _combo (this is the hottest loop of the enumeration)
+                    o = new(Combo)
+                    set_type(o, "straight")
+                    set_key(o, key)
+                    set_cards(o, t)
+                    set_size(o, None)
+                    set_length(o, None)
+                    set_lines(o, None)
+                    append(o)
 
     def _suited(self, templates: list[tuple[tuple[int, ...], int, str]], typ: str) -> None:
         """Straight flushes or dragons: per suit, naturals of that suit completed by wilds."""
