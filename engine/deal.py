@@ -129,10 +129,13 @@ def deal_rules(variant: str) -> DealRules:
     """The :class:`DealRules` of a variant (imports ``engine.rules_<variant>`` on first use)."""
     rules = _RULES.get(variant)
     if rules is None:
-        try:
-            importlib.import_module(f"engine.rules_{variant}")
-        except ImportError:
-            pass
+        for module in (f"engine.rules_{variant}", f"engine.variants.{variant}"):
+            try:
+                importlib.import_module(module)
+            except ImportError:
+                continue
+            if variant in _RULES:
+                break
         rules = _RULES.get(variant)
         if rules is None:
             raise ValueError(f"unknown variant: {variant!r}")

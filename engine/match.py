@@ -93,6 +93,8 @@ class Match:
     # ---------------------------------------------------------------- deals
     def _start_deal(self) -> Deal:
         rules = self.rules
+        if hasattr(rules, "new_deal"):  # point-scored variants deal and lead their own way
+            return rules.new_deal(self)
         dealt = cards_mod.deal(f"{self.seed}/{self.deal_no}", players=rules.seats)
         team = self.level_team
         level = rules.level_rank(self.levels[team] if team is not None else 0)
@@ -110,6 +112,9 @@ class Match:
     def _close_deal(self) -> None:
         result = self.deal.result
         assert result is not None
+        if hasattr(self.rules, "close_deal"):  # point-scored variants: totals per seat
+            self.rules.close_deal(self)
+            return
         out = self.rules.settle_levels(
             self.levels,
             self.level_team,
@@ -142,6 +147,9 @@ class Match:
         self.score = list(self.levels)
 
     def _end_on_time(self) -> None:
+        if hasattr(self.rules, "end_on_time"):
+            self.rules.end_on_time(self)
+            return
         a, b = self.levels
         self._end(None if a == b else (0 if a > b else 1), "time")
 
@@ -199,6 +207,9 @@ class Match:
             return act
         if act.kind == "sanction" and act.sanction in ("yellow", "red", "forfeit"):
             self.log.append(act)
+            if hasattr(self.rules, "match_sanction"):
+                self.rules.match_sanction(self, act.target, act.sanction)
+                return act
             self._card(act.target % 2, act.sanction)  # type: ignore[operator, arg-type]
             return act
         self.deal._execute(act, plan)

@@ -122,34 +122,82 @@ def expand_cards(
 
 def pick_cards(move: Move, hand: Sequence[int]) -> tuple[int, ...]:
     """One concrete multiset of the hand's cards for a move (lowest card ids first)."""
-    pool: dict[int, list[int]] = {}
-    for c in sorted(hand):
-        pool.setdefault(GAME_RANK[c], []).append(c)
+    have = [0] * 54
+    for c in hand:
+        have[c] += 1
     out: list[int] = []
     for g, k in move.parts:
-        have = pool.get(g, [])
-        if len(have) < k:
+        for c in CARDS_OF_GAME_RANK[g]:
+            take = have[c] if have[c] < k else k
+            if take:
+                out.extend((c,) * take)
+                k -= take
+                if not k:
+                    break
+        if k:
             raise ValueError("the hand does not hold the move's cards")
-        out.extend(have[:k])
     for joker, k in ((SB, move.sb), (HR, move.hr)):
         if k:
-            have = pool.get(GAME_RANK[joker], [])
-            if len(have) < k:
+            if have[joker] < k:
                 raise ValueError("the hand does not hold the move's jokers")
-            out.extend(have[:k])
+            out.extend((joker,) * k)
     out.sort()
     return tuple(out)
+
+
+class ReadingCache:
+    """Memoised ``read_as`` and ``move_of`` for a :class:`~engine.combo.ComboRules` (the same
+    cards are read again and again: validation, bots reading the standing play). Bounded."""
+
+    _LIMIT = 200_000
+
+    def _init_cache(self) -> None:
+        self._read_cache: dict[tuple[tuple[int, ...], str], Combo | None] = {}
+        self._move_cache: dict[tuple[tuple[int, ...], str], Move] = {}
+
+    def read_as(self, cards: Sequence[int], type: str) -> Combo | None:
+        """The reading of these cards as the declared type (key maximised), or ``None``."""
+        key = (tuple(cards), type)
+        cache = self._read_cache
+        try:
+            return cache[key]
+        except KeyError:
+            pass
+        if len(cache) > self._LIMIT:
+            cache.clear()
+        found = None
+        for combo in self.readings(cards):  # type: ignore[attr-defined]
+            if combo.type == type:
+                found = combo
+                break
+        cache[key] = found
+        return found
+
+    def move_of(self, combo: Combo) -> Move:
+        """The abstract move of a combo (its cards read as its declared type)."""
+        key = (combo.cards, combo.type)
+        cache = self._move_cache
+        move = cache.get(key)
+        if move is None:
+            if len(cache) > self._LIMIT:
+                cache.clear()
+            move = cache[key] = self._move_of(combo)  # type: ignore[attr-defined]
+        return move
 
 
 _SIMPLE = {1: "single", 2: "pair", 3: "triple"}
 _CHAIN = {2: "pair_chain", 3: "triple_chain"}
 
 
-class HongerRules(ComboRules):
+class HongerRules(ReadingCache, ComboRules):
     """Red Two combos: no wild cards, 2 on top, chains of 2 or more, bombs by size then rank."""
 
     variant = VARIANT
     level = None
+
+    def __init__(self) -> None:
+        """Stateless rules (but for a bounded memo of readings)."""
+        self._init_cache()
 
     # -- classification ---------------------------------------------------------------------
 
@@ -230,7 +278,7 @@ class HongerRules(ComboRules):
             cnt[GAME_RANK[c]] += 1
         return cnt
 
-    def move_of(self, combo: Combo) -> Move:
+    def _move_of(self, combo: Combo) -> Move:
         """The abstract move of a combo (trusts that the combo is a valid reading)."""
         cnt = self.hand_counts(combo.cards)
         move = self._classify(cnt)
@@ -283,6 +331,21 @@ class HongerRules(ComboRules):
                     continue
                 append(Move("bomb", g, 0, size, 0, ((g, size),)))
         return out
+
+    def abstract_moves(
+        self, hand: Sequence[int], standing: Combo | Move | None = None, allow_two: bool = True
+    ) -> list[Move]:
+        """The bots' interface (as ``engine.bots`` expects): :meth:`moves` of a hand of card
+        ids, beating ``standing`` (a combo or a move) if given. ``allow_two`` is ignored (no
+        little-2 rule here)."""
+        st = standing
+        if isinstance(st, Combo):
+            st = self.move_of(st)
+        return self.moves(self.hand_counts(hand), st)
+
+    def materialize(self, hand: Sequence[int], move: Move) -> Combo:
+        """The bots' interface: concrete cards for a move (see :meth:`combo_of`)."""
+        return self.combo_of(move, hand)
 
     def legal_combos(self, hand: Sequence[int], standing: Combo | None = None) -> list[Combo]:
         """Every distinct combo (multiset of cards x reading) the hand can play; with a
@@ -483,3 +546,7 @@ def conformance_case(case: dict[str, Any]) -> Any:
             points = score_partnership(case["sides"], case["finish"], case["fans"], base)
         return {"points": points}
     raise ValueError(f"honger has no conformance kind {kind!r} here")
+
+
+# The deal and match rules plug into engine.deal (imported last: they use this module).
+from engine.variants import _honger_deal  # noqa: E402, F401

@@ -32,6 +32,7 @@ from engine.variants.honger import (
     GAME_RANK_NAMES,
     TWO,
     Move,
+    ReadingCache,
     expand_cards,
     hand_items,
     pick_cards,
@@ -96,11 +97,15 @@ def strength(move: Move) -> tuple[int, int, int]:
     return (move.lines, -move.size, move.key)
 
 
-class Shuangkou2Rules(ComboRules):
+class Shuangkou2Rules(ReadingCache, ComboRules):
     """Two-player Shuangkou combos: wild jokers, long chains, line-counted bombs."""
 
     variant = VARIANT
     level = None
+
+    def __init__(self) -> None:
+        """Stateless rules (but for a bounded memo of readings)."""
+        self._init_cache()
 
     # -- classification ---------------------------------------------------------------------
 
@@ -217,7 +222,7 @@ class Shuangkou2Rules(ComboRules):
             cnt[GAME_RANK[c]] += 1
         return cnt
 
-    def move_of(self, combo: Combo) -> Move:
+    def _move_of(self, combo: Combo) -> Move:
         """The abstract move of a combo (its cards read as its declared type)."""
         split = self._split(combo.cards)
         if split is not None:
@@ -345,20 +350,23 @@ class Shuangkou2Rules(ComboRules):
         """Bot chain bombs: every natural of the window's ranks, jokers filling gaps to four,
         plus (if jokers remain) the version spending them all; read to the most lines."""
         j = sb + hr
-        seen = set()
-        for width in range(2, 7):
-            for lo in range(ACE - width + 2):
-                window = nat[lo : lo + width]
-                if nat[lo] == 0 and nat[lo + width - 1] == 0:
+        for lo in range(ACE):
+            if nat[lo] == 0:
+                continue
+            gaps = 4 - nat[lo] if nat[lo] < 4 else 0
+            if gaps > j:
+                continue
+            for hi in range(lo + 1, min(lo + 6, ACE + 1)):
+                have = nat[hi]
+                if have < 4:
+                    gaps += 4 - have
+                    if gaps > j:
+                        break
+                if have == 0:
                     continue
-                gaps = sum(4 - c for c in window if c < 4)
-                if gaps > j:
-                    continue
-                parts = tuple((lo + i, c) for i, c in enumerate(window) if c)
-                for used in {gaps, j}:
-                    if (parts, used) in seen:
-                        continue
-                    seen.add((parts, used))
+                parts = tuple((g, nat[g]) for g in range(lo, hi + 1) if nat[g])
+                naturals = sum(c for _, c in parts)
+                for used in (gaps, j) if gaps < j else (gaps,):
                     sub = [0] * 13
                     for g, c in parts:
                         sub[g] = c
@@ -366,8 +374,9 @@ class Shuangkou2Rules(ComboRules):
                     if best is None:
                         continue
                     a, b = _take_jokers(used, sb)
-                    size = sum(window) + used
-                    out.append(Move("chain_bomb", best[1], 0, size, best[0], parts, a, b))
+                    out.append(
+                        Move("chain_bomb", best[1], 0, naturals + used, best[0], parts, a, b)
+                    )
 
     # Exact moves: every distinct multiset of ranks and jokers x reading.
 
@@ -497,6 +506,21 @@ class Shuangkou2Rules(ComboRules):
 
                 walk(0, 0, [])
 
+    def abstract_moves(
+        self, hand: Sequence[int], standing: Combo | Move | None = None, allow_two: bool = True
+    ) -> list[Move]:
+        """The bots' interface (as ``engine.bots`` expects): :meth:`moves` of a hand of card
+        ids, beating ``standing`` (a combo or a move) if given. ``allow_two`` is ignored (no
+        little-2 rule here); bot moves spend jokers only where needed."""
+        st = standing
+        if isinstance(st, Combo):
+            st = self.move_of(st)
+        return self.moves(self.hand_counts(hand), st)
+
+    def materialize(self, hand: Sequence[int], move: Move) -> Combo:
+        """The bots' interface: concrete cards for a move (see :meth:`combo_of`)."""
+        return self.combo_of(move, hand)
+
     def legal_combos(self, hand: Sequence[int], standing: Combo | None = None) -> list[Combo]:
         """Every distinct combo (multiset of cards x reading) the hand can play; with a
         ``standing`` combo, exactly those that beat it."""
@@ -606,3 +630,7 @@ def conformance_case(case: dict[str, Any]) -> Any:
         base = case.get("options", {}).get("base", 1)
         return {"points": score_deal(case["winner"], case["cards_left"], case["bombs"], base)}
     raise ValueError(f"shuangkou2 has no conformance kind {kind!r} here")
+
+
+# The deal and match rules plug into engine.deal (imported last: they use this module).
+from engine.variants import _shuangkou2_deal  # noqa: E402, F401

@@ -1,0 +1,312 @@
+"""Red Two (南平红二, ``honger``) deal and match rules, plugged into :mod:`engine.deal`.
+
+What Red Two changes in the generic trick loop (``rules/honger.md``):
+
+- 104 cards without jokers, 26 each; the first deal's leader is drawn from the seed, later
+  deals are led by the previous deal's 1st player (the solo player after a surrender or a
+  compare).
+- Partnerships are decided by the two ♥2 and are **hidden**: the sides live in
+  ``deal.extra["sides"]``, which no observation shows before the deal is over; observations
+  only say which seats have played a ♥2 (``h2_played``). Turn order, 接风 and card counts do not
+  depend on the sides, so they leak nothing.
+- A player dealt both ♥2 (独抱红二) chooses ``solo``, ``surrender`` or ``compare`` before the
+  first lead (phase ``choose``; that seat is to act, ``lead`` false). A clock running out in
+  that phase chooses ``solo``.
+- 接风 goes to the next player in turn order who holds cards.
+- The deal ends when one player holds cards, or when every player of one side is out.
+- Settlement in points: :func:`engine.variants.honger.score_partnership` / ``score_solo`` /
+  ``score_surrender`` / ``score_compare`` plus big-bomb rewards; a match is ``deals`` deals.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from engine.actions import Action, Refusal
+from engine.cards import cards_str
+from engine.cards import deal as deal_cards
+from engine.combo import Combo
+from engine.deal import Deal, DealRules, register_rules
+from engine.variants.honger import (
+    H2,
+    big_bomb_rewards,
+    combo_fan,
+    score_compare,
+    score_partnership,
+    score_solo,
+    score_surrender,
+)
+
+CHOICES = ("solo", "surrender", "compare")
+
+
+class HongerDealRules(DealRules):
+    """Red Two: four players, hidden partnerships by the two ♥2, points with fans."""
+
+    variant = "honger"
+    seats = 4
+    defaults: dict[str, Any] = {
+        "deals": 8,
+        "base": 1,
+        "time_limit_minutes": 0,
+        "first_action_seconds": 30,
+        "action_seconds": 20,
+        "show_history": False,
+    }
+    #: Scored in points per seat (not levels per team).
+    scoring = "points"
+
+    # -- sides (hidden) -------------------------------------------------------------------------
+    @staticmethod
+    def sides(deal: Deal) -> list[list[int]]:
+        """The two sides of the deal (hidden state: never put it in an observation before the
+        deal is over). Solo: ``[[solo], others]``; otherwise the ♥2 holders, then the rest."""
+        return deal.extra["sides"]
+
+    def team_of(self, deal: Deal, seat: int) -> int:
+        """Index of the seat's side in :meth:`sides` (hidden information)."""
+        return 0 if seat in self.sides(deal)[0] else 1
+
+    def partner(self, deal: Deal, seat: int) -> int | None:
+        """Red Two has no partner at a fixed place (and 接风 never goes to one)."""
+        return None
+
+    @staticmethod
+    def setup_sides(deal: Deal, hands: list[list[int]], sides: list[list[int]] | None) -> None:
+        """Decide the sides from the hands' ♥2 (or take ``sides`` from a conformance position)
+        and open the choice phase if one seat holds both ♥2."""
+        holders = [s for s, h in enumerate(hands) for c in h if c == H2]
+        extra = deal.extra
+        extra["fans"] = [0] * deal.n
+        extra["h2_played"] = [0] * deal.n
+        extra["mode"] = "partnership"
+        extra["solo"] = None
+        extra["rewards"] = big_bomb_rewards(hands, deal.options.get("base", 1))
+        if sides is None:
+            if len(holders) == 2 and holders[0] != holders[1]:
+                first = sorted(holders)
+                sides = [first, [s for s in range(deal.n) if s not in first]]
+            elif len(holders) == 2:
+                solo = holders[0]
+                sides = [[solo], [s for s in range(deal.n) if s != solo]]
+                extra["mode"] = "choosing"
+                extra["solo"] = solo
+            else:
+                raise ValueError("a Red Two deal needs the two H2 in the hands (or sides)")
+        extra["sides"] = [list(s) for s in sides]
+
+    def start(self, deal: Deal, leader: int, lead_kind: str = "first") -> None:
+        """Start play with ``leader``, or the choice phase first if a seat holds both ♥2."""
+        deal.extra["leader"] = leader
+        if deal.extra["mode"] == "choosing":
+            deal.phase = "choose"
+            deal.turn = deal.extra["solo"]
+            deal.leading = False
+        else:
+            deal.give_lead(leader, lead_kind)
+
+    def setup_position(self, deal: Deal, case: dict[str, Any]) -> None:
+        """Conformance positions: ``sides`` may be given when the hands hold no ♥2."""
+        hands = [deal.hand(s) for s in range(deal.n)]
+        self.setup_sides(deal, hands, case.get("sides"))
+        if deal.extra["mode"] == "choosing":
+            self.start(deal, case["leader"], case.get("lead_kind", "first"))
+
+    # -- play -----------------------------------------------------------------------------------
+    def jiefeng_seat(self, deal: Deal, seat: int) -> int:
+        """接风 goes to the next player in turn order who holds cards (not the partner)."""
+        return deal.next_holding(seat)
+
+    def after_play(self, deal: Deal, seat: int, combo: Combo, was_lead: bool) -> bool:
+        """Count the fans of bombs played and record a ♥2 played (which reveals its holder)."""
+        extra = deal.extra
+        if combo.type == "bomb":
+            extra["fans"][seat] += combo_fan(combo)
+        if H2 in combo.cards:
+            extra["h2_played"][seat] += combo.cards.count(H2)
+        return False
+
+    def is_over(self, deal: Deal) -> bool:
+        """The deal ends when only one player holds cards, or every player of a side is out."""
+        if sum(1 for k in deal.sizes if k) <= 1:
+            return True
+        done = set(deal.finished)
+        return any(all(s in done for s in side) for side in self.sides(deal))
+
+    # -- the choice (独打 / 投降 / 比炸弹) ------------------------------------------------------
+    def validate_extra(self, deal: Deal, action: Action) -> Any:
+        """A ``choose`` is accepted only in the choice phase, from the holder of both ♥2."""
+        if action.kind != "choose" or deal.phase != "choose":
+            raise Refusal("wrong_phase", f"no {action.kind} in the {deal.phase} phase")
+        if action.seat != deal.extra["solo"]:
+            raise Refusal("not_your_turn", f"seat {deal.extra['solo']} chooses")
+        if action.choice not in CHOICES:
+            raise Refusal("invalid_action", f"unknown choice {action.choice!r}")
+        return action.choice
+
+    def execute_extra(self, deal: Deal, action: Action, plan: Any) -> None:
+        """``solo``: play 1 against 3; ``surrender`` / ``compare``: the deal ends at once."""
+        extra = deal.extra
+        extra["mode"] = plan
+        if plan == "solo":
+            deal.give_lead(extra["leader"], "first")
+        else:
+            deal.finish()
+
+    def extra_to_move(self, deal: Deal) -> int | None:
+        """In the choice phase, the holder of both ♥2."""
+        return deal.extra["solo"] if deal.phase == "choose" else deal.turn
+
+    def extra_legal_actions(self, deal: Deal, seat: int) -> list[Action]:
+        """The three choices, for the holder of both ♥2."""
+        if deal.phase != "choose" or seat != deal.extra["solo"]:
+            return []
+        return [Action("choose", seat, choice=c) for c in CHOICES]
+
+    def extra_timeout(self, deal: Deal, seat: int) -> Action | None:
+        """A clock running out in the choice phase chooses ``solo`` (play on)."""
+        if deal.phase == "choose" and seat == deal.extra["solo"]:
+            return Action("choose", seat, choice="solo")
+        return None
+
+    # -- settlement -----------------------------------------------------------------------------
+    def settle(self, deal: Deal, order: list[int], stuck_end: bool) -> dict[str, Any]:
+        """Points per seat (rules §5); big-bomb rewards in partnership and solo deals."""
+        extra = deal.extra
+        base = deal.options.get("base", 1)
+        mode = extra["mode"]
+        solo = extra["solo"]
+        fans = extra["fans"]
+        hands = [deal.hand(s) for s in range(deal.n)]
+        result: dict[str, Any] = {"mode": mode, "sides": extra["sides"], "fans": list(fans)}
+        if mode in ("surrender", "compare"):
+            fn = score_surrender if mode == "surrender" else score_compare
+            points = fn(solo, hands, base)
+            result["finish"] = []
+            result["leader_next"] = solo
+            if mode == "compare":
+                result["bombs"] = {
+                    str(s): cards_str(_biggest_bomb_cards(hands[s])) for s in range(4)
+                }
+            result["rewards"] = [0] * deal.n
+        else:
+            finish = list(deal.finished)
+            if mode == "solo":
+                points = score_solo(solo, finish, fans, base)
+            else:
+                points = score_partnership(extra["sides"], finish, fans, base)
+            rewards = extra["rewards"]
+            points = [p + r for p, r in zip(points, rewards, strict=True)]
+            result["finish"] = order
+            result["rewards"] = list(rewards)
+            result["leader_next"] = order[0]
+        result["points"] = points
+        result["cards_left"] = [deal.sizes[s] for s in range(deal.n)]
+        return result
+
+    def public_info(self, deal: Deal, seat: int | None) -> dict[str, Any]:
+        """What anyone may know: seats that played a ♥2, the solo player once the choice phase
+        shows them, fans of bombs played; the sides only once the deal is over."""
+        extra = deal.extra
+        info: dict[str, Any] = {
+            "h2_played": list(extra["h2_played"]),
+            "solo": extra["solo"],
+            "mode": extra["mode"] if extra["mode"] != "partnership" else None,
+            "fans": list(extra["fans"]),
+        }
+        if deal.phase == "over":
+            info["sides"] = extra["sides"]
+        return info
+
+    # -- match hooks (called by engine.match.Match) --------------------------------------------
+    #: Red Two has no levels.
+    max_level = 0
+
+    def first_level_team(self) -> int | None:
+        """No level team."""
+        return None
+
+    def level_rank(self, index: int) -> str | None:
+        """No level rank."""
+        return None
+
+    def deal_hands(self, seed: int | str, deal_no: int) -> tuple[list[list[int]], int]:
+        """The hands of deal ``deal_no`` (26 each from 104 cards) and the seat drawn to lead
+        if it is the match's first deal."""
+        dealt = deal_cards(f"{seed}/{deal_no}", players=4, decks=2, jokers=False)
+        first = random.Random(f"{seed}/{deal_no}/leader").randrange(4)
+        return [list(h) for h in dealt.hands], first
+
+    def new_deal(self, match: Any) -> Deal:
+        """The match's next deal: the first is led by a seat drawn from the seed, later ones by
+        the previous deal's 1st player (the solo player after a surrender or a compare)."""
+        hands, first = self.deal_hands(match.seed, match.deal_no)
+        leader = match.deals[-1]["leader_next"] if match.deals else first
+        deal = Deal(match.variant, hands, None, match.options)
+        self.setup_sides(deal, hands, None)
+        self.start(deal, leader)
+        return deal
+
+    def close_deal(self, match: Any) -> None:
+        """Add the finished deal's points to the totals; end the match after ``deals`` deals
+        (or at the end of this deal once the match time ran out), else deal the next one."""
+        close_points_deal(match, self)
+
+    def match_sanction(self, match: Any, target: int, sanction: str) -> None:
+        """Referee cards do not change points here; ``forfeit`` ends the match at once, lost by
+        ``target`` (the deal in progress is not scored)."""
+        if sanction == "forfeit":
+            end_points_match(match, "forfeit", loser=target)
+
+    def end_on_time(self, match: Any) -> None:
+        """The match time ran out before anyone acted in the deal: the totals stand."""
+        end_points_match(match, "time")
+
+
+def close_points_deal(match: Any, rules: Any) -> None:
+    """Shared by the point-scored variants: record the finished deal, add its points to the
+    per-seat totals (``match.score``), end the match or deal the next deal."""
+    result = match.deal.result
+    summary = dict(result)
+    summary["deal_no"] = match.deal_no
+    match.deals.append(summary)
+    totals = list(match.score or [0] * rules.seats)
+    match.score = [t + p for t, p in zip(totals, result["points"], strict=True)]
+    abandoned = result.get("abandoned")
+    if abandoned is not None:
+        end_points_match(match, "abandoned", loser=abandoned)
+    elif len(match.deals) >= match.options["deals"]:
+        end_points_match(match, "deals")
+    elif match.time_up:
+        end_points_match(match, "time")
+    else:
+        match.deal_no += 1
+        match.deal = rules.new_deal(match)
+
+
+def end_points_match(match: Any, reason: str, loser: int | None = None) -> None:
+    """End a point-scored match: the winner is the seat with the most points (``None`` on a
+    tie); with ``loser`` (forfeit, abandonment) the best of the other seats."""
+    seats = match.rules.seats
+    totals = list(match.score or [0] * seats)
+    match.score = totals
+    candidates = [s for s in range(seats) if s != loser]
+    top = max(totals[s] for s in candidates)
+    best = [s for s in candidates if totals[s] == top]
+    match.over = True
+    match.reason = reason
+    match.winner = best[0] if len(best) == 1 else None
+
+
+def _biggest_bomb_cards(hand: list[int]) -> list[int]:
+    """The cards of the biggest bomb in a hand (shown in a compare), or ``[]``."""
+    from engine.variants.honger import GAME_RANK, biggest_bomb
+
+    best = biggest_bomb(hand)
+    if best is None:
+        return []
+    return sorted(c for c in hand if GAME_RANK[c] == best[1])
+
+
+register_rules(HongerDealRules())

@@ -1,0 +1,161 @@
+"""Two-player Shuangkou (二人双扣, ``shuangkou2``) deal and match rules, for :mod:`engine.deal`.
+
+What two-player Shuangkou changes in the generic trick loop (``rules/shuangkou2.md``):
+
+- Two decks with jokers are dealt into four hands of 27; two of them, drawn from the seed, go
+  to the players. The other 54 cards are never part of the deal state, so no observation
+  (nor the stored state) can show them: they exist only in the seed.
+- One of the 54 dealt cards is marked (明牌, shown to both); its receiver leads the first trick
+  of every deal.
+- Two seats: after a pass the other player leads; the deal ends when a player is out.
+- Settlement: :func:`engine.variants.shuangkou2.score_deal` (cards left x multiplier + bomb
+  contributions); abandonment: :func:`engine.variants.shuangkou2.score_abandon`.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from engine.cards import card_str
+from engine.cards import deal as deal_cards
+from engine.combo import Combo
+from engine.deal import Deal, DealRules, register_rules
+from engine.variants._honger_deal import close_points_deal, end_points_match
+from engine.variants.shuangkou2 import BOMB_TYPES, Shuangkou2Rules, score_abandon, score_deal
+
+
+class Shuangkou2DealRules(DealRules):
+    """Two-player Shuangkou: two seats, wild jokers, line-counted bombs, points."""
+
+    variant = "shuangkou2"
+    seats = 2
+    defaults: dict[str, Any] = {
+        "deals": 8,
+        "base": 1,
+        "time_limit_minutes": 0,
+        "first_action_seconds": 30,
+        "action_seconds": 20,
+        "show_history": False,
+    }
+    #: Scored in points per seat (not levels per team).
+    scoring = "points"
+
+    def team_of(self, deal: Deal, seat: int) -> int:
+        """Each player is their own side."""
+        return seat
+
+    def partner(self, deal: Deal, seat: int) -> int | None:
+        """No partners."""
+        return None
+
+    def jiefeng_seat(self, deal: Deal, seat: int) -> int:
+        """Never used: the deal ends when a player is out."""
+        return deal.next_holding(seat)
+
+    def setup(self, deal: Deal) -> None:
+        """Initialise the per-deal records (bombs played, as line counts per seat)."""
+        deal.extra.setdefault("bombs", [[] for _ in range(deal.n)])
+
+    def setup_position(self, deal: Deal, case: dict[str, Any]) -> None:
+        """Conformance positions: nothing beyond the records."""
+        self.setup(deal)
+
+    def after_play(self, deal: Deal, seat: int, combo: Combo, was_lead: bool) -> bool:
+        """Record the line count of a bomb played (for the multiplier and contributions)."""
+        if combo.type in BOMB_TYPES:
+            deal.extra["bombs"][seat].append(combo.lines)
+        return False
+
+    def is_over(self, deal: Deal) -> bool:
+        """The deal ends when a player empties their hand."""
+        return bool(deal.finished)
+
+    def settle(self, deal: Deal, order: list[int], stuck_end: bool) -> dict[str, Any]:
+        """The winner gets ``b x p x m + b x (cw - cl)``, the loser the negation."""
+        base = deal.options.get("base", 1)
+        left = [deal.sizes[s] for s in range(deal.n)]
+        bombs = deal.extra["bombs"]
+        abandoned = deal.extra.get("abandoned")
+        if abandoned is not None:
+            other = 1 - abandoned
+            held = Shuangkou2Rules.max_lines(Shuangkou2Rules.hand_counts(deal.hand(other)))
+            points = score_abandon(abandoned, left, bombs, held, base)
+            winner = other
+        else:
+            winner = order[0]
+            points = score_deal(winner, left, bombs, base)
+        return {
+            "finish": [winner],
+            "winner": winner,
+            "cards_left": left,
+            "bombs": [list(b) for b in bombs],
+            "points": points,
+            "abandoned": abandoned,
+        }
+
+    def abandon(self, deal: Deal, seat: int) -> None:
+        """``seat`` abandons: the deal in progress ends, lost by that seat."""
+        deal.extra["abandoned"] = seat
+        deal.finish()
+
+    def public_info(self, deal: Deal, seat: int | None) -> dict[str, Any]:
+        """Bombs played (line counts per seat) and the marked card."""
+        return {
+            "bombs": [list(b) for b in deal.extra["bombs"]],
+            "marked_card": deal.extra.get("marked_card"),
+        }
+
+    # -- match hooks (called by engine.match.Match) --------------------------------------------
+    #: No levels.
+    max_level = 0
+
+    def first_level_team(self) -> int | None:
+        """No level team."""
+        return None
+
+    def level_rank(self, index: int) -> str | None:
+        """No level rank."""
+        return None
+
+    def deal_hands(self, seed: int | str, deal_no: int) -> tuple[list[list[int]], int, int]:
+        """The two played hands of deal ``deal_no``, the marked card and its receiver. Four
+        hands of 27 are dealt from 108 cards; two drawn at random are played."""
+        dealt = deal_cards(f"{seed}/{deal_no}", players=2, decks=2, jokers=True, hands=4)
+        rng = random.Random(f"{seed}/{deal_no}/shuangkou2")
+        chosen = rng.sample(range(4), 2)
+        hands = [list(dealt.hands[i]) for i in chosen]
+        pos = rng.randrange(sum(len(h) for h in hands))
+        seat = 0 if pos < len(hands[0]) else 1
+        card = hands[seat][pos if seat == 0 else pos - len(hands[0])]
+        return hands, card, seat
+
+    def new_deal(self, match: Any) -> Deal:
+        """The match's next deal; the marked card's receiver leads."""
+        hands, card, seat = self.deal_hands(match.seed, match.deal_no)
+        deal = Deal(match.variant, hands, None, match.options)
+        self.setup(deal)
+        deal.extra["marked_card"] = card_str(card)
+        deal.give_lead(seat, "first")
+        match.marked_card = card
+        return deal
+
+    def close_deal(self, match: Any) -> None:
+        """Add the deal's points to the totals; end the match after ``deals`` deals, on
+        abandonment, or (match time out) at the end of this deal; else deal the next one."""
+        close_points_deal(match, self)
+
+    def match_sanction(self, match: Any, target: int, sanction: str) -> None:
+        """``forfeit`` is abandonment (逃跑): ``target`` loses the deal in progress (scored by
+        :func:`~engine.variants.shuangkou2.score_abandon`) and the match. Other cards change no
+        points."""
+        if sanction == "forfeit":
+            self.abandon(match.deal, target)
+            close_points_deal(match, self)
+
+    def end_on_time(self, match: Any) -> None:
+        """The match time ran out before anyone acted in the deal: the totals stand."""
+        end_points_match(match, "time")
+
+
+register_rules(Shuangkou2DealRules())
