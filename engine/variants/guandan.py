@@ -475,14 +475,17 @@ class GuandanRules(ComboRules):
         wild = self.wild
         cnt = [0] * 13
         smask = [0] * 13
+        srank = [0, 0, 0, 0]
         w = sb = hr = 0
         for c in hand:
             if c == wild:
                 w += 1
             elif c < 52:
                 r = c % 13
+                s = c // 13
                 cnt[r] += 1
-                smask[r] |= 1 << (c // 13)
+                smask[r] |= 1 << s
+                srank[s] |= 1 << r
             elif c == SB:
                 sb += 1
             else:
@@ -490,7 +493,8 @@ class GuandanRules(ComboRules):
         if not allow_two:
             cnt[0] = 0
             smask[0] = 0
-        a = _Abstract(self, cnt, smask, min(w, 2), sb, hr)
+            srank = [m & ~1 for m in srank]
+        a = _Abstract(self, cnt, smask, srank, min(w, 2), sb, hr)
         if standing is None:
             a.single()
             a.pair()
@@ -910,14 +914,22 @@ class _Abstract:
     The moves themselves come from tables built once per rules object or module (they depend
     on ranks and counts only, never on a particular hand)."""
 
-    __slots__ = ("rules", "cnt", "smask", "w", "sb", "hr", "out")
+    __slots__ = ("rules", "cnt", "smask", "srank", "w", "sb", "hr", "out")
 
     def __init__(
-        self, rules: GuandanRules, cnt: list[int], smask: list[int], w: int, sb: int, hr: int
+        self,
+        rules: GuandanRules,
+        cnt: list[int],
+        smask: list[int],
+        srank: list[int],
+        w: int,
+        sb: int,
+        hr: int,
     ) -> None:
         self.rules = rules
         self.cnt = cnt
         self.smask = smask
+        self.srank = srank
         self.w = w
         self.sb = sb
         self.hr = hr
@@ -1013,19 +1025,13 @@ class _Abstract:
             if spec is not None:
                 out.append(_mk(("full_house", NAMES[k], None, spec, total, None)))
 
-    def _posmask(self, suit_bit: int | None) -> int:
-        """Bit p set when sequence position p (0 = low A .. 13 = high A) is held (of a suit)."""
+    def _posmask(self) -> int:
+        """Bit p set when sequence position p (0 = low A .. 13 = high A) is held."""
         m = 0
-        if suit_bit is None:
-            cnt = self.cnt
-            for r in range(13):
-                if cnt[r]:
-                    m |= 1 << r
-        else:
-            smask = self.smask
-            for r in range(13):
-                if smask[r] & suit_bit:
-                    m |= 1 << r
+        cnt = self.cnt
+        for r in range(13):
+            if cnt[r]:
+                m |= 1 << r
         return (m << 1) | (m >> 12 & 1)
 
     def straight(self) -> None:
@@ -1033,7 +1039,7 @@ class _Abstract:
         wild card (a ♥) must replace one for the cards to read as a plain straight."""
         w = self.w
         out = self.out
-        pm = self._posmask(None)
+        pm = self._posmask()
         smask = self.smask
         single = [0, 0, 0, 0]
         for r in range(13):
@@ -1063,8 +1069,12 @@ class _Abstract:
         w = self.w
         out = self.out
         done = 0
+        need = 5 - w
         for suit in range(4):
-            pm = self._posmask(1 << suit)
+            m = self.srank[suit]
+            if m.bit_count() < need:
+                continue
+            pm = (m << 1) | (m >> 12 & 1)
             table = _SFLUSH_T[suit]
             for s in range(10):
                 if done >> s & 1:
@@ -1079,10 +1089,12 @@ class _Abstract:
         w = self.w
         out = self.out
         done = 0
+        need = 10 - w
         for suit in range(4):
-            pm = self._posmask(1 << suit)
-            if pm.bit_count() < 8:
+            m = self.srank[suit]
+            if m.bit_count() < need:
                 continue
+            pm = (m << 1) | (m >> 12 & 1)
             table = _DRAGON_T[suit]
             for s in range(5):
                 if done >> s & 1:
