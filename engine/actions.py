@@ -36,6 +36,7 @@ cards, one type letter); other actions are stored as compact JSON.
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -227,6 +228,104 @@ class Action:
 
     def __str__(self) -> str:
         return self.to_compact()
+
+
+_SANCTION_CODES = {
+    "revoke_initiative": "r",
+    "suspend_follow": "s",
+    "yellow": "y",
+    "red": "R",
+    "forfeit": "f",
+}
+_CODE_SANCTIONS = {v: k for k, v in _SANCTION_CODES.items()}
+_CHOICE_CODES = {"solo": "s", "surrender": "u", "compare": "c"}
+_CODE_CHOICES = {v: k for k, v in _CHOICE_CODES.items()}
+_SUITS = frozenset("SHCD")
+
+
+def encode_stream(actions: Iterable[Action]) -> str:
+    """Pack a match's actions into one string (the stored form of a match).
+
+    Plays, passes and immune bombs are always made by the seat to act, so their seat is left
+    out: ``-`` is a pass, ``S3S4S5S6H7s`` a play (the cards, then one type letter),
+    ``I`` + cards + ``i`` an immune bomb. Other actions carry their seat: ``T0HR`` (tribute),
+    ``R3S4`` (return), ``A21`` (seat 2 asks seat 1's count), ``C0s`` (Red Two's choice), ``!``
+    (time up), ``Xy1`` (sanction, here a yellow card for seat 1). Anything else is stored as
+    its compact JSON. :func:`decode_stream` reverses it.
+    """
+    out: list[str] = []
+    for a in actions:
+        k = a.kind
+        if k == "pass":
+            out.append("-")
+        elif k == "play" and a.type in TYPE_CODES:
+            out.append("".join(cards_str(a.cards)) + TYPE_CODES[a.type])
+        elif k == "immune":
+            out.append("I" + "".join(cards_str(a.cards)) + "i")
+        elif k in ("tribute", "return") and a.seat is not None and a.seat < 10:
+            out.append(("T" if k == "tribute" else "R") + str(a.seat) + card_str(a.cards[0]))
+        elif k == "ask" and a.seat is not None and a.seat < 10 and a.target is not None:
+            out.append(f"A{a.seat}{a.target}")
+        elif k == "choose" and a.seat is not None and a.seat < 10:
+            out.append(f"C{a.seat}{_CHOICE_CODES[a.choice or 'solo']}")
+        elif k == "time_up":
+            out.append("!")
+        elif k == "sanction" and a.target is not None and a.target < 10:
+            out.append(f"X{_SANCTION_CODES[a.sanction or 'yellow']}{a.target}")
+        else:
+            out.append(json.dumps(a.to_json(), separators=(",", ":")))
+    return "".join(out)
+
+
+def decode_stream(text: str) -> Iterator[Action]:
+    """Unpack :func:`encode_stream`. Plays, passes and immune bombs come back with
+    ``seat=None``: the seat to act when they are replayed. Raises :class:`Refusal`
+    (``invalid_action``) on malformed text."""
+    i, n = 0, len(text)
+    decoder = json.JSONDecoder()
+    try:
+        while i < n:
+            ch = text[i]
+            if ch == "-":
+                yield Action("pass")
+                i += 1
+            elif ch in _SUITS or ch == "I":
+                j = i + 1 if ch == "I" else i
+                cards = []
+                while text[j] in _SUITS or text[j : j + 2] in ("SB", "HR"):
+                    cards.append(parse_card(text[j : j + 2]))
+                    j += 2
+                code = text[j]
+                if ch == "I":
+                    yield Action("immune", None, tuple(sorted(cards)), "immune")
+                else:
+                    yield Action("play", None, tuple(sorted(cards)), CODE_TYPES[code])
+                i = j + 1
+            elif ch in "TR":
+                kind = "tribute" if ch == "T" else "return"
+                yield Action(kind, int(text[i + 1]), (parse_card(text[i + 2 : i + 4]),))
+                i += 4
+            elif ch == "A":
+                yield Action("ask", int(text[i + 1]), target=int(text[i + 2]))
+                i += 3
+            elif ch == "C":
+                yield Action("choose", int(text[i + 1]), choice=_CODE_CHOICES[text[i + 2]])
+                i += 3
+            elif ch == "!":
+                yield Action("time_up")
+                i += 1
+            elif ch == "X":
+                yield Action(
+                    "sanction", target=int(text[i + 2]), sanction=_CODE_SANCTIONS[text[i + 1]]
+                )
+                i += 3
+            elif ch == "{":
+                data, i = decoder.raw_decode(text, i)
+                yield Action.from_json(data)
+            else:
+                raise ValueError(ch)
+    except (ValueError, KeyError, IndexError, InvalidCard):
+        raise Refusal("invalid_action", f"malformed action stream at {i}") from None
 
 
 def _is_seat(value: Any) -> bool:

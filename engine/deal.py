@@ -126,7 +126,8 @@ def register_rules(rules: DealRules) -> None:
 
 
 def deal_rules(variant: str) -> DealRules:
-    """The :class:`DealRules` of a variant (imports ``engine.rules_<variant>`` on first use)."""
+    """The :class:`DealRules` of a variant (imports ``engine.rules_<variant>``, else the
+    ``engine.variants`` package, on first use)."""
     rules = _RULES.get(variant)
     if rules is None:
         for module in (f"engine.rules_{variant}", f"engine.variants.{variant}"):
@@ -199,6 +200,8 @@ class Deal:
         self.extra: dict[str, Any] = {}
         self.result: dict[str, Any] | None = None
         self.log: list[Action] = []
+        #: Derived data memoised for speed (never serialised; safe to drop at any time).
+        self.cache: dict[str, Any] = {}
 
     # ---------------------------------------------------------------- constructors
     @classmethod
@@ -407,9 +410,9 @@ class Deal:
             if seat != self.turn:
                 raise Refusal("not_your_turn", f"seat {self.turn} is to act")
             hand = self.hands[seat]
-            need = _counts(act.cards)
-            for c in act.cards:
-                if need[c] > hand[c]:
+            cards = act.cards
+            for c in cards:
+                if hand[c] < (1 if len(cards) == 1 else cards.count(c)):
                     raise Refusal("not_in_hand", "those cards are not all in the hand")
             combo = self.combos.read_as(act.cards, act.type or "")
             if combo is None or combo.type == "immune":

@@ -10,8 +10,8 @@
     m.over; m.result()
 
 Deals are dealt from the seed (deal k uses ``engine.cards.deal(f"{seed}/{k}")``), so a stored
-match is its seed, options and action list (compact text, :meth:`Action.to_compact`): the
-initial hands are never stored, and replaying the actions rebuilds the state exactly.
+match is its seed, options and actions (one string, :func:`engine.actions.encode_stream`):
+the initial hands are never stored, and replaying the actions rebuilds the state exactly.
 
 System and referee actions (:mod:`engine.actions`): ``{"time_up": true}`` (the engine never
 reads a clock; the match ends at the end of the deal in progress, or at once if no one has
@@ -20,12 +20,15 @@ acted in the current deal yet), ``{"sanction": ..., "target": seat}``.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from engine import cards as cards_mod
-from engine.actions import Action, Refusal, parse_action
+from engine.actions import Action, Refusal, decode_stream, encode_stream, parse_action
 from engine.deal import Deal, deal_rules
 from engine.observation import match_observation
+
+IMPLICIT_SEAT = ("play", "pass", "immune")
 
 
 def _check_options(rules: Any, options: dict[str, Any] | None) -> dict[str, Any]:
@@ -81,11 +84,16 @@ class Match:
         options: dict[str, Any] | None,
         actions: list[Any] | str,
     ) -> Match:
-        """Rebuild a match from its actions (Actions, JSON dicts or compact strings; a single
-        string is split on spaces). Raises :class:`Refusal` if an action is not legal."""
+        """Rebuild a match from its actions: a list of Actions, JSON dicts or compact strings, or
+        one string in the stored stream form (:func:`engine.actions.encode_stream`). Raises
+        :class:`Refusal` if an action is not legal."""
         match = cls(variant, seed, options)
         if isinstance(actions, str):
-            actions = actions.split()
+            for act in decode_stream(actions):
+                if act.seat is None and act.kind in IMPLICIT_SEAT:
+                    act = replace(act, seat=match.to_move())
+                match.apply(act)
+            return match
         for action in actions:
             match.apply(action)
         return match
@@ -268,7 +276,7 @@ class Match:
             "variant": self.variant,
             "seed": self.seed,
             "options": self.options,
-            "actions": " ".join(a.to_compact() for a in self.log),
+            "actions": encode_stream(self.log),
             "levels": list(self.levels),
             "over": self.over,
         }

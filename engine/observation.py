@@ -10,9 +10,12 @@ seat may know. A spectator (``seat=None``) gets the same without any hand.
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
-from engine.cards import cards_str
+from engine.cards import card_str
+
+_STR = [card_str(c) for c in range(54)]
 
 if TYPE_CHECKING:
     from engine.deal import Deal
@@ -28,10 +31,21 @@ def visible_count(deal: Deal, seat: int | None, other: int) -> int | None:
     return None
 
 
+def _copy_flat(data: dict[str, Any]) -> dict[str, Any]:
+    """Copy of a dict whose values are scalars or lists of scalars."""
+    return {k: list(v) if isinstance(v, list) else v for k, v in data.items()}
+
+
+@lru_cache(maxsize=8192)
+def _combo_json(combo: Any) -> dict[str, Any]:
+    return combo.to_json()
+
+
 def _entry(seat: int, combo: Any) -> dict[str, Any]:
     if combo is None:
         return {"seat": seat, "pass": True}
-    out = combo.to_json()
+    out = dict(_combo_json(combo))
+    out["cards"] = list(out["cards"])
     out["seat"] = seat
     return out
 
@@ -39,30 +53,45 @@ def _entry(seat: int, combo: Any) -> dict[str, Any]:
 def deal_observation(deal: Deal, seat: int | None) -> dict[str, Any]:
     """The observation of one deal for ``seat`` (``None``: spectator)."""
     turn = deal.to_move()
+    phase = deal.phase
+    sizes = deal.sizes
+    revealed = deal.revealed
+    counts = [
+        k if (s == seat or k <= 6 or (k <= 10 and revealed[s])) else None
+        for s, k in enumerate(sizes)
+    ]
+    standing = deal.standing
     obs: dict[str, Any] = {
         "variant": deal.variant,
         "seat": seat,
-        "phase": deal.phase,
+        "phase": phase,
         "level": deal.level,
         "turn": turn,
-        "lead": bool(deal.phase == "play" and deal.leading and turn is not None),
-        "lead_kind": deal.lead_kind if deal.phase == "play" else None,
-        "counts": [visible_count(deal, seat, s) for s in range(deal.n)],
+        "lead": phase == "play" and deal.leading and turn is not None,
+        "lead_kind": deal.lead_kind if phase == "play" else None,
+        "counts": counts,
         "finished": list(deal.finished),
         "initiative": list(deal.initiative),
         "stuck": list(deal.stuck),
         "suspended": list(deal.suspended),
         "trick": [_entry(s, c) for s, c in deal.trick],
-        "standing": None if deal.standing is None else _entry(deal.standing_seat, deal.standing),  # type: ignore[arg-type]
+        "standing": None if standing is None else _entry(deal.standing_seat, standing),
         "first_action": None if seat is None else not deal.acted[seat],
     }
     if seat is not None:
-        obs["hand"] = cards_str(deal.hand(seat))
+        hand: list[str] = []
+        for c, k in enumerate(deal.hands[seat]):
+            if k:
+                if k == 1:
+                    hand.append(_STR[c])
+                else:
+                    hand.extend([_STR[c]] * k)
+        obs["hand"] = hand
     if deal.options.get("show_history"):
         obs["history"] = [[_entry(s, c) for s, c in t] for t in deal.history]
     obs.update(deal.rules.public_info(deal, seat))
     if deal.result is not None:
-        obs["result"] = {k: v for k, v in deal.result.items()}
+        obs["result"] = _copy_flat(deal.result)
     return obs
 
 
@@ -74,7 +103,7 @@ def match_observation(match: Match, seat: int | None) -> dict[str, Any]:
     obs["levels"] = list(match.levels)
     obs["level_team"] = match.level_team
     obs["attempts"] = list(match.attempts)
-    obs["previous"] = match.deals[-1] if match.deals else None
+    obs["previous"] = _copy_flat(match.deals[-1]) if match.deals else None
     obs["cards"] = {"yellow": list(match.yellows), "red": list(match.reds)}
     obs["match"] = match.result()
     if match.over:

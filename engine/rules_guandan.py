@@ -258,6 +258,10 @@ class GuandanDealRules(DealRules):
         trib = deal.tribute
         if trib is None:
             return None
+        done = deal.phase not in ("tribute", "return")
+        cached = deal.cache.get("tribute_view") if done else None
+        if cached is not None:
+            return _copy_view(cached)
         all_back = all(c >= 0 for c in trib["returned"]) and not trib["anti"]
         returned = []
         for g, r, c in zip(trib["givers"], trib["receivers"], trib["returned"], strict=True):
@@ -268,10 +272,7 @@ class GuandanDealRules(DealRules):
             else:
                 returned.append(True)
         paid = [card_str(c) if c >= 0 else None for c in trib["paid"]]
-        if deal.phase == "tribute":
-            # a double tribute's receivers depend on both cards: known once both are in
-            pass
-        return {
+        view = {
             "anti": trib["anti"],
             "double": trib["double"],
             "givers": list(trib["givers"]),
@@ -279,6 +280,10 @@ class GuandanDealRules(DealRules):
             "paid": paid,
             "returned": returned,
         }
+        if done:
+            deal.cache["tribute_view"] = view
+            return _copy_view(view)
+        return view
 
     # ------------------------------------------------------------------ settlement
     def settle(self, deal: Deal, order: list[int], stuck_end: bool) -> dict[str, Any]:
@@ -377,6 +382,10 @@ class GuandanDealRules(DealRules):
             attempts[d] = 0
             earn[d] = 0
         return None
+
+
+def _copy_view(view: dict[str, Any]) -> dict[str, Any]:
+    return {k: list(v) if isinstance(v, list) else v for k, v in view.items()}
 
 
 register_rules(GuandanDealRules())

@@ -7,8 +7,16 @@ from engine.cards import cards_str, parse_cards
 from engine.deal import Deal
 
 
-def position(hands, leader=0, lead_kind="first", initiative=None, finished=(), variant="bao2",
-             level="3", **extra):
+def position(
+    hands,
+    leader=0,
+    lead_kind="first",
+    initiative=None,
+    finished=(),
+    variant="bao2",
+    level="3",
+    **extra,
+):
     case = {
         "variant": variant,
         "level": level,
@@ -83,8 +91,9 @@ def test_malformed_input_is_refused_with_clear_codes():
 
 
 def test_guandan_twos_are_free_and_immune_type_is_invalid():
-    d = position([["S2", "S9"], ["C5", "C6"], ["S4", "D4"], ["C8", "DA"]], variant="guandan",
-                 level="5")
+    d = position(
+        [["S2", "S9"], ["C5", "C6"], ["S4", "D4"], ["C8", "DA"]], variant="guandan", level="5"
+    )
     refused(d, {"seat": 0, "play": ["S2", "S9"], "type": "immune"}, "invalid_combo")
     play(d, 0, ["S2"], "single")
     assert d.to_move() == 1
@@ -110,8 +119,11 @@ def test_stuck_leader_is_skipped_and_keeps_twos_until_closed():
 
 
 def test_all_remaining_players_stuck_ends_the_deal_and_closes_their_twos():
-    d = position([["S2"], ["C4"], ["D2", "H2"], ["S5", "C2"]], leader=1,
-                 initiative=[False, False, False, False])
+    d = position(
+        [["S2"], ["C4"], ["D2", "H2"], ["S5", "C2"]],
+        leader=1,
+        initiative=[False, False, False, False],
+    )
     play(d, 1, ["C4"], "single")  # last card
     passes(d, 2, 3, 0)
     # 接风 to seat 3 (partner); seat 3 leads S5 (not stuck), then holds only C2
@@ -130,8 +142,11 @@ def test_all_remaining_players_stuck_ends_the_deal_and_closes_their_twos():
 
 
 def test_bao2_success_window_iron_wind_and_bonus():
-    d = position([["S9", "S2", "D2"], ["C4", "C5"], ["D6", "D7"], ["H8", "C8"]],
-                 lead_kind="trick", initiative=[True, False, False, False])
+    d = position(
+        [["S9", "S2", "D2"], ["C4", "C5"], ["D6", "D7"], ["H8", "C8"]],
+        lead_kind="trick",
+        initiative=[True, False, False, False],
+    )
     play(d, 0, ["S9"], "single")
     passes(d, 1, 2, 3)
     play(d, 0, ["S2", "D2"], "pair")
@@ -147,9 +162,12 @@ def test_bao2_success_window_iron_wind_and_bonus():
 
 
 def test_colour_twos_weights_bao2_bonus():
-    d = position([["S9", "H2", "D2", "S2"], ["C4", "C5"], ["D6", "D7"], ["H8", "C8"]],
-                 lead_kind="trick", initiative=[True, False, False, False],
-                 options={"colour_twos": True})
+    d = position(
+        [["S9", "H2", "D2", "S2"], ["C4", "C5"], ["D6", "D7"], ["H8", "C8"]],
+        lead_kind="trick",
+        initiative=[True, False, False, False],
+        options={"colour_twos": True},
+    )
     play(d, 0, ["S9"], "single")
     passes(d, 1, 2, 3)
     play(d, 0, ["S2", "H2", "D2"], "triple")
@@ -158,22 +176,31 @@ def test_colour_twos_weights_bao2_bonus():
 
 def test_bao2_needs_a_trick_won_lead():
     # the leader leads by 接风: going out on pure 2s is no 保2 (and needs initiative anyway)
-    d = position([["S2", "D2"], ["C4", "C5"], ["D6", "D7"], ["H8", "C8"]],
-                 lead_kind="jiefeng", initiative=[True, False, False, False])
+    d = position(
+        [["S2", "D2"], ["C4", "C5"], ["D6", "D7"], ["H8", "C8"]],
+        lead_kind="jiefeng",
+        initiative=[True, False, False, False],
+    )
     play(d, 0, ["S2", "D2"], "pair")
     assert d.bao2 == [0, 0] and d.phase == "play" and d.to_move() == 1 and not d.leading
 
 
 def test_bao2_as_a_follow_is_ordinary():
-    d = position([["S9"], ["C4", "S2", "D2"], ["D6"], ["H8", "C8"]],
-                 initiative=[False, True, False, False])
+    d = position(
+        [["S9"], ["C4", "S2", "D2"], ["D6"], ["H8", "C8"]], initiative=[False, True, False, False]
+    )
     play(d, 0, ["S9"], "single")
     refused(d, {"seat": 1, "play": ["S2", "D2"], "type": "pair"}, "does_not_beat")
 
 
 def test_pure_twos_finishing_third_is_no_bao2():
-    d = position([[], ["C4", "D2"], ["S9", "S2"], []], leader=2, lead_kind="trick",
-                 initiative=[True, False, True, False], finished=[0, 3])
+    d = position(
+        [[], ["C4", "D2"], ["S9", "S2"], []],
+        leader=2,
+        lead_kind="trick",
+        initiative=[True, False, True, False],
+        finished=[0, 3],
+    )
     play(d, 2, ["S9"], "single")
     passes(d, 1)
     play(d, 2, ["S2"], "single")
@@ -184,17 +211,23 @@ def test_pure_twos_finishing_third_is_no_bao2():
 
 
 def test_immune_bomb_voids_and_bomber_leads_without_initiative():
-    hands = [["ST", "S2", "D2"],
-             ["S9", "S9", "D9", "D9", "C9", "C9", "H9", "H9", "H3", "H3", "SK"],
-             ["D6", "D7"], ["H8", "C8"]]
+    hands = [
+        ["ST", "S2", "D2"],
+        ["S9", "S9", "D9", "D9", "C9", "C9", "H9", "H9", "H3", "H3", "SK"],
+        ["D6", "D7"],
+        ["H8", "C8"],
+    ]
     d = position(hands, lead_kind="trick", initiative=[True, False, False, False])
     play(d, 0, ["ST"], "single")
     passes(d, 1, 2, 3)
     play(d, 0, ["S2", "D2"], "pair")
     legal = d.legal_actions()
     assert Action("pass", 1) in legal and any(a.kind == "immune" for a in legal)
-    refused(d, {"seat": 1, "immune": ["S9", "S9", "D9", "D9", "C9", "C9", "H9", "H9", "H3",
-                                      "SK"]}, "invalid_combo")
+    refused(
+        d,
+        {"seat": 1, "immune": ["S9", "S9", "D9", "D9", "C9", "C9", "H9", "H9", "H3", "SK"]},
+        "invalid_combo",
+    )
     d.apply({"seat": 1, "immune": ["S9", "S9", "D9", "D9", "C9", "C9", "H9", "H9", "H3", "H3"]})
     assert d.bao2 == [0, 0] and d.to_move() == 1 and d.lead_kind == "jiefeng"
     assert not d.initiative[1]
@@ -213,7 +246,7 @@ def test_jiefeng_guandan_and_deal_end_on_double_up():
 def test_guandan_first_and_last():
     d = position([["SK"], ["CA"], ["S4", "S5"], ["C8"]], variant="guandan", level="5")
     play(d, 0, ["SK"], "single")
-    play(d, 1, ["CA"], "single")   # 1 out second
+    play(d, 1, ["CA"], "single")  # 1 out second
     passes(d, 2, 3)
     # 接风 to 3 (partner of 1)
     assert d.to_move() == 3
@@ -248,9 +281,13 @@ def test_timeout_leader_plays_lowest_allowed_single():
 
 
 def test_tribute_timeouts_and_legal_actions():
-    case = {"variant": "bao2", "level": "5", "phase": "tribute",
-            "previous_finish": [0, 1, 2, 3],
-            "hands": [["S4", "S5", "SK", "S2"], ["C9"], ["D9"], ["HR", "SA", "D5", "S3"]]}
+    case = {
+        "variant": "bao2",
+        "level": "5",
+        "phase": "tribute",
+        "previous_finish": [0, 1, 2, 3],
+        "hands": [["S4", "S5", "SK", "S2"], ["C9"], ["D9"], ["HR", "SA", "D5", "S3"]],
+    }
     d = Deal.from_position(case)
     assert d.to_move() == 3
     assert [cards_str(a.cards) for a in d.legal_actions()] == [["HR"]]
@@ -262,9 +299,13 @@ def test_tribute_timeouts_and_legal_actions():
 
 
 def test_bao2_return_falls_back_to_any_non_wild_card():
-    case = {"variant": "bao2", "level": "5", "phase": "tribute",
-            "previous_finish": [0, 1, 2, 3],
-            "hands": [["H5", "SK", "S2", "D5"], ["C9"], ["D9"], ["HR", "S3"]]}
+    case = {
+        "variant": "bao2",
+        "level": "5",
+        "phase": "tribute",
+        "previous_finish": [0, 1, 2, 3],
+        "hands": [["H5", "SK", "S2", "D5"], ["C9"], ["D9"], ["HR", "S3"]],
+    }
     d = Deal.from_position(case)
     d.apply({"seat": 3, "tribute": "HR"})
     refused(d, {"seat": 0, "return": "H5"}, "invalid_return")
@@ -272,8 +313,13 @@ def test_bao2_return_falls_back_to_any_non_wild_card():
 
 
 def test_bao2_double_tribute_equal_ranks_give_to_upper_seat():
-    case = {"variant": "bao2", "level": "5", "phase": "tribute", "previous_finish": [0, 2],
-            "hands": [["S4", "SK"], ["SA", "S3"], ["D9", "DT"], ["CA", "C6"]]}
+    case = {
+        "variant": "bao2",
+        "level": "5",
+        "phase": "tribute",
+        "previous_finish": [0, 2],
+        "hands": [["S4", "SK"], ["SA", "S3"], ["D9", "DT"], ["CA", "C6"]],
+    }
     d = Deal.from_position(case)
     refused(d, {"seat": 0, "return": "S4"}, "wrong_phase")
     d.apply({"seat": 3, "tribute": "CA"})
@@ -290,8 +336,10 @@ def test_bao2_double_tribute_equal_ranks_give_to_upper_seat():
 
 
 def test_referee_revoke_and_suspend():
-    d = position([["S9", "ST"], ["C5", "CK"], ["S4", "SA"], ["C8", "DJ"]],
-                 initiative=[True, True, False, False])
+    d = position(
+        [["S9", "ST"], ["C5", "CK"], ["S4", "SA"], ["C8", "DJ"]],
+        initiative=[True, True, False, False],
+    )
     d.apply({"sanction": "revoke_initiative", "target": 1})
     assert d.initiative == [True, False, False, False]
     play(d, 0, ["S9"], "single")
@@ -304,8 +352,11 @@ def test_referee_revoke_and_suspend():
 
 
 def test_deal_json_round_trip_mid_window():
-    d = position([["S9", "S2", "D2"], ["C4", "C5"], ["D6", "D7"], ["H8", "C8"]],
-                 lead_kind="trick", initiative=[True, False, False, False])
+    d = position(
+        [["S9", "S2", "D2"], ["C4", "C5"], ["D6", "D7"], ["H8", "C8"]],
+        lead_kind="trick",
+        initiative=[True, False, False, False],
+    )
     play(d, 0, ["S9"], "single")
     passes(d, 1, 2, 3)
     play(d, 0, ["S2", "D2"], "pair")

@@ -15,11 +15,13 @@ GD = GuandanDealRules()
 OPTS = dict(BAO2.defaults)
 
 
-def settle(rules, levels, level_team, finish, bao2=(0, 0), closed=(0, 0), attempts=(0, 0),
-           **options):
+def settle(
+    rules, levels, level_team, finish, bao2=(0, 0), closed=(0, 0), attempts=(0, 0), **options
+):
     opts = dict(rules.defaults, **options)
-    return rules.settle_levels(list(levels), level_team, list(attempts), list(finish),
-                               list(bao2), list(closed), opts)
+    return rules.settle_levels(
+        list(levels), level_team, list(attempts), list(finish), list(bao2), list(closed), opts
+    )
 
 
 def play_random(match, rng, limit=100000):
@@ -151,8 +153,13 @@ def test_referee_cards():
 def test_forfeit():
     m = Match.new("bao2", 2)
     m.apply({"sanction": "forfeit", "target": 0})
-    assert m.result() == {"over": True, "winner": 1, "score": [0, 23], "reason": "forfeit",
-                          "deals": 0}
+    assert m.result() == {
+        "over": True,
+        "winner": 1,
+        "score": [0, 23],
+        "reason": "forfeit",
+        "deals": 0,
+    }
 
 
 def test_check_changes_nothing_and_refusals_are_atomic():

@@ -1,0 +1,118 @@
+"""Benchmark: ``python -m engine.bench [--seconds S]`` prints one JSON object.
+
+Keys (issue 2, item 10):
+
+- ``lead_enum_ms`` / ``lead_enum_moves``: median time and number of card-level moves of
+  ``ComboRules.legal_combos`` for the legal leads of the 27-card hand below (Guandan, level 5);
+- ``guandan_deals_per_s`` / ``bao2_deals_per_s``: random-vs-random full matches (every seat a
+  :class:`~engine.bots.RandomBot` acting on its observation), deals per second of process CPU
+  time (the machine is shared: wall time would measure the neighbours), observation building
+  and full rules checking included;
+- ``honger_deals_per_s`` / ``shuangkou2_deals_per_s``: the same, for each variant whose deal
+  rules are registered (absent otherwise);
+- ``peak_memory_mb``: peak resident memory of the process;
+- ``match_json_bytes``: size of ``json.dumps(match.to_json())`` of the largest finished match
+  played (``match_json_bytes_mean`` the mean), ``lead_abstract_ms`` / ``lead_abstract_moves``
+  the bots' abstract-move generation on the same hand.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import resource
+import statistics
+import sys
+import time
+from typing import Any
+
+from engine.bots import RandomBot
+from engine.cards import parse_cards
+from engine.combo import combo_rules
+from engine.deal import deal_rules
+from engine.match import Match
+
+LEAD_HAND = (
+    "H5 H5 S3 D3 C3 S4 H4 S6 D6 S7 C7 H7 S8 S9 H9 ST DT HQ CQ SK DK HK SA D2 C2 SB HR"
+).split()
+
+
+def lead_enumeration(runs: int = 200) -> dict[str, Any]:
+    """Median time of the card-level and abstract lead enumerations of :data:`LEAD_HAND`."""
+    rules = combo_rules("guandan", "5")
+    hand = parse_cards(LEAD_HAND)
+    times = []
+    moves = rules.legal_combos(hand)
+    for _ in range(runs):
+        t = time.perf_counter()
+        rules.legal_combos(hand)
+        times.append(time.perf_counter() - t)
+    out = {"lead_enum_ms": round(statistics.median(times) * 1e3, 3), "lead_enum_moves": len(moves)}
+    abstract = getattr(rules, "abstract_moves", None)
+    if abstract is not None:
+        times = []
+        for _ in range(runs):
+            t = time.perf_counter()
+            n = len(abstract(hand))
+            times.append(time.perf_counter() - t)
+        out["lead_abstract_ms"] = round(statistics.median(times) * 1e3, 3)
+        out["lead_abstract_moves"] = n
+    return out
+
+
+def play_random_match(variant: str, seed: int, max_deals: int = 500) -> Match:
+    """A full match between four seeded random bots, each choosing from its observation."""
+    match = Match.new(variant, seed)
+    seats = deal_rules(variant).seats
+    bots = [RandomBot(f"{seed}/{s}") for s in range(seats)]
+    while not match.over and match.deal_no < max_deals:
+        seat = match.to_move()
+        assert seat is not None
+        action = bots[seat].choose(match.observation(seat), lambda s=seat: match.legal_actions(s))
+        match.apply(action)
+    return match
+
+
+def deals_per_second(variant: str, seconds: float) -> tuple[float, list[int]]:
+    """Random-vs-random matches for about ``seconds``: deals per second and JSON sizes."""
+    start = time.process_time()
+    deals = 0
+    sizes = []
+    seed = 0
+    while True:
+        match = play_random_match(variant, seed)
+        deals += len(match.deals) + (0 if match.over else 1)
+        seed += 1
+        elapsed = time.process_time() - start
+        if match.over:
+            sizes.append(len(json.dumps(match.to_json())))
+        if elapsed >= seconds:
+            return deals / elapsed, sizes
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run the benchmark and print the JSON object."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seconds", type=float, default=5.0, help="time per variant")
+    args = parser.parse_args(sys.argv[1:] if argv is None else argv)
+    out: dict[str, Any] = lead_enumeration()
+    sizes: list[int] = []
+    for variant in ("guandan", "bao2", "honger", "shuangkou2"):
+        try:
+            deal_rules(variant)
+        except ValueError:
+            continue
+        rate, s = deals_per_second(variant, args.seconds)
+        out[f"{variant}_deals_per_s"] = round(rate, 1)
+        if variant in ("guandan", "bao2"):
+            sizes.extend(s)
+    usage = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    out["peak_memory_mb"] = round(usage / 1024, 1)
+    out["match_json_bytes"] = max(sizes) if sizes else None
+    out["match_json_bytes_mean"] = round(statistics.mean(sizes)) if sizes else None
+    print(json.dumps(out))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,210 @@
+"""Bots that act only on their own observation (and the legal actions the platform offers).
+
+Both bots implement ``choose(observation, legal_actions) -> Action``. ``legal_actions`` may be
+a list of :class:`~engine.actions.Action` or a zero-argument callable returning it (lazy: in
+the play phase the bots work on abstract moves computed from their own hand in the
+observation, with ``ComboRules.abstract_moves`` / ``materialize`` when the variant's combo
+rules provide them, which is much faster than listing every card-level play). They never see
+another hand: a bot's input is exactly what :meth:`engine.match.Match.observation` gives
+that seat.
+
+- :class:`RandomBot` (seeded): a uniformly random abstract play (or pass).
+- :class:`HeuristicBot`: keeps bombs, leads low and long, lets its partner's plays stand,
+  saves its natural 2s to go out on them (保2) and plays the immune bomb against an opponent's
+  保2.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from engine.actions import Action
+from engine.cards import RANK_NAMES, parse_cards
+from engine.combo import Combo, combo_rules
+
+LegalActions = Sequence[Action] | Callable[[], Sequence[Action]]
+
+BOMB_TYPES = frozenset(
+    ("bomb", "straight_flush", "joker_bomb", "dragon", "supreme", "two_bomb", "immune")
+)
+SEQUENCES = frozenset(("straight", "straight_flush", "pair_chain", "triple_chain", "dragon"))
+
+
+def _resolve(legal: LegalActions | None) -> list[Action]:
+    if legal is None:
+        return []
+    if callable(legal):
+        return list(legal())
+    return list(legal)
+
+
+class _Moves:
+    """Abstract (or card-level) plays of the seat to act, computed from its observation."""
+
+    def __init__(self, obs: dict[str, Any], legal: LegalActions | None) -> None:
+        self.obs = obs
+        self.seat: int = obs["seat"]
+        self.rules = combo_rules(obs["variant"], obs["level"])
+        self.hand = parse_cards(obs["hand"])
+        st = obs.get("standing")
+        self.standing: Combo | None = None
+        if st is not None and not obs["lead"]:
+            self.standing = Combo.from_json(st)
+        self.allow_two = obs["variant"] != "bao2" or bool(obs["initiative"][self.seat])
+        self.fast = hasattr(self.rules, "abstract_moves") and hasattr(self.rules, "materialize")
+        self._legal = legal
+        self.moves: list[Any]
+        if self.fast:
+            self.moves = self.rules.abstract_moves(self.hand, self.standing, self.allow_two)
+        else:
+            self.moves = [a for a in _resolve(legal) if a.kind == "play"]
+
+    def action(self, move: Any) -> Action:
+        """The concrete action of one move."""
+        if not self.fast:
+            return move
+        combo = self.rules.materialize(self.hand, move)
+        return Action("play", self.seat, combo.cards, combo.type)
+
+    @staticmethod
+    def mtype(move: Any) -> str:
+        return move.type
+
+    def size(self, move: Any) -> int:
+        """Number of cards of a move."""
+        if not self.fast:
+            return len(move.cards)
+        return sum(k for _, k in move.naturals) + move.wilds
+
+    def ranks(self, move: Any) -> list[int]:
+        """Natural rank indexes a move uses (0..14)."""
+        if not self.fast:
+            return [c % 13 if c < 52 else (13 if c == 52 else 14) for c in move.cards]
+        return [r for r, _ in move.naturals]
+
+
+class RandomBot:
+    """Plays a uniformly random legal move (abstract: one per type and key), seeded."""
+
+    def __init__(self, seed: int | str | None = None) -> None:
+        """A bot whose choices derive from ``seed``."""
+        self.rng = random.Random(seed)
+
+    def choose(self, observation: dict[str, Any], legal_actions: LegalActions) -> Action:
+        """A random legal action for the observing seat."""
+        obs = observation
+        if obs.get("phase") == "play" and obs.get("turn") == obs.get("seat"):
+            moves = _Moves(obs, legal_actions)
+            n = len(moves.moves) + (0 if obs["lead"] else 1)
+            if n:
+                i = self.rng.randrange(n)
+                if i == len(moves.moves):
+                    return Action("pass", obs["seat"])
+                return moves.action(moves.moves[i])
+        return self.rng.choice(_resolve(legal_actions))
+
+
+class HeuristicBot:
+    """A sensible player (see the module docstring). Deterministic for an observation."""
+
+    def choose(self, observation: dict[str, Any], legal_actions: LegalActions) -> Action:
+        """The heuristic's action for the observing seat."""
+        obs = observation
+        seat = obs["seat"]
+        phase = obs.get("phase")
+        if phase == "immune":
+            legal = _resolve(legal_actions)
+            for a in legal:
+                if a.kind == "immune":
+                    return a
+            return Action("pass", seat)
+        if phase != "play":
+            legal = _resolve(legal_actions)
+            if phase == "return":
+                rules = combo_rules(obs["variant"], obs["level"])
+                value = getattr(rules, "value", None)
+
+                def low(a: Action) -> tuple[int, int]:
+                    c = a.card
+                    r = c % 13 if c < 52 else (13 if c == 52 else 14)
+                    return (value[r] if value else r, c)
+
+                return min(legal, key=low)
+            return legal[0]
+        moves = _Moves(obs, legal_actions)
+        if obs["lead"]:
+            return self._lead(obs, moves)
+        return self._follow(obs, moves)
+
+    # -- helpers ----------------------------------------------------------------------------
+    @staticmethod
+    def _counts(moves: _Moves) -> list[int]:
+        cnt = [0] * 15
+        wild = getattr(moves.rules, "wild", -1)
+        for c in moves.hand:
+            if c == wild:
+                continue
+            cnt[c % 13 if c < 52 else (13 if c == 52 else 14)] += 1
+        return cnt
+
+    def _value(self, moves: _Moves, move: Any) -> int:
+        key = move.key if moves.fast else None
+        if not moves.fast:
+            key = moves.rules.read_as(move.cards, move.type).key  # type: ignore[union-attr]
+        if key is None:
+            return 99
+        r = RANK_NAMES.index(key)
+        if move.type in SEQUENCES:
+            return r
+        value = getattr(moves.rules, "value", None)
+        return value[r] if value else r
+
+    def _cost(self, moves: _Moves, move: Any, cnt: list[int], save_twos: bool) -> tuple:
+        """Lower is better: don't break bombs, don't spend wilds or 2s, play low, shed many."""
+        breaks = sum(1 for r in moves.ranks(move) if cnt[r] >= 4 and move.type not in BOMB_TYPES)
+        twos = sum(1 for r in moves.ranks(move) if r == 0) if save_twos else 0
+        wilds = move.wilds if moves.fast else 0
+        return (breaks + twos, wilds, self._value(moves, move), -moves.size(move))
+
+    def _lead(self, obs: dict[str, Any], moves: _Moves) -> Action:
+        hand = moves.hand
+        size = len(hand)
+        # go out in one play when possible (this is a 保2 when the hand is pure natural 2s)
+        for m in moves.moves:
+            if moves.size(m) == size:
+                return moves.action(m)
+        cnt = self._counts(moves)
+        bao2 = obs["variant"] == "bao2"
+        plain = [m for m in moves.moves if m.type not in BOMB_TYPES]
+        if plain:
+            best = min(plain, key=lambda m: self._cost(moves, m, cnt, bao2))
+            return moves.action(best)
+        best = min(moves.moves, key=lambda m: (moves.size(m), self._value(moves, m)))
+        return moves.action(best)
+
+    def _follow(self, obs: dict[str, Any], moves: _Moves) -> Action:
+        seat = obs["seat"]
+        standing_seat = obs["standing"]["seat"]
+        size = len(moves.hand)
+        for m in moves.moves:
+            if moves.size(m) == size:
+                return moves.action(m)
+        partner = (seat + 2) % 4 if len(obs["counts"]) == 4 else None
+        if standing_seat == partner:
+            return Action("pass", seat)
+        cnt = self._counts(moves)
+        bao2 = obs["variant"] == "bao2"
+        plain = [m for m in moves.moves if m.type not in BOMB_TYPES]
+        if plain:
+            best = min(plain, key=lambda m: self._cost(moves, m, cnt, bao2))
+            if self._cost(moves, best, cnt, bao2)[0] == 0 or size <= 8:
+                return moves.action(best)
+        bombs = [m for m in moves.moves if m.type in BOMB_TYPES]
+        if bombs:
+            left = obs["counts"][standing_seat]
+            if (left is not None and left <= 6) or size <= 10:
+                best = min(bombs, key=lambda m: (moves.size(m), self._value(moves, m)))
+                return moves.action(best)
+        return Action("pass", seat)
