@@ -17,10 +17,27 @@ Registers ``guandan`` and ``bao2`` with :func:`engine.combo.register`. One
   combo from 9 cards of a rank, and the closed-loop bomb order;
 * Guandan: bombs of 4..10 cards, plain bomb order, no Bao 2 types.
 
-Card-level enumeration (:meth:`GuandanRules.legal_combos`) lists every distinct multiset of
-card ids of a hand times each reading. For bots and random play,
-:meth:`GuandanRules.abstract_moves` works on rank counts and returns :class:`Move` tuples that
-:meth:`GuandanRules.materialize` turns into concrete combos.
+Public API (besides the :class:`~engine.combo.ComboRules` interface):
+
+* ``legal_combos(hand, standing=None)``: every distinct multiset of card ids of the hand
+  that forms a combo, once per reading (so ``S3 D3`` and ``S3 C3`` are two pairs, two copies
+  of ``S3 D3`` one; ``S3 S4 S5 S6 H7`` at level 7 is listed as a straight flush and as a
+  straight); with ``standing``, exactly those that beat it. ``immune`` is never listed.
+  Natural 2s are not filtered: use :func:`has_natural_two` or
+  ``legal_combos(rules.without_natural_twos(hand), standing)`` for a player without
+  initiative (Bao 2's little-2 restriction).
+* ``abstract_moves(hand, standing=None, allow_two=True) -> list[Move]``: the fast path for
+  bots and random play. One :class:`Move` per distinct reading ``(type, key, size)`` the hand
+  can play (beating ``standing`` if given; without natural 2s if ``allow_two`` is false),
+  computed from rank counts and per-suit rank masks with precomputed tables, never listing
+  card combinations (about 20 µs for a 27-card lead, less for a follow). Each move names
+  one materialisation: natural cards per rank (``naturals``, jokers as ranks 13/14), the
+  number of wild cards (as few as possible) and the suit of a straight flush or dragon.
+* ``materialize(hand, move) -> Combo``: the concrete cards of a move (lowest card ids of
+  each rank, the wild cards only where the move needs them); the combo is one of
+  ``legal_combos(hand)`` with exactly the move's reading.
+* ``bomb_reading(rank, naturals, wilds)``, ``value`` (card-order value per rank index),
+  ``wild`` (card id of the wild cards), ``level_index``.
 """
 
 from __future__ import annotations

@@ -1,11 +1,15 @@
 """Combo rules of Guandan and Bao 2: conformance vectors and one test per rule."""
 
+import itertools
 import json
+from collections import Counter
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from engine.cards import InvalidCard, parse_cards
+from engine.cards import InvalidCard, cards_str, parse_cards
 from engine.combo import Combo, combo_rules
 from engine.variants.guandan import GuandanRules, has_natural_two
 
@@ -289,3 +293,174 @@ def test_combo_objects_are_plain_combos():
     assert c == Combo("pair", "3", c.cards)
     assert hash(c) == hash(Combo("pair", "3", c.cards))
     assert c.to_json() == {"type": "pair", "key": "3", "cards": ["S3", "D3"]}
+
+
+# --- independent check of wild-card maximisation ---------------------------------------------
+#
+# A reference classifier that knows only natural cards, applied to every way of replacing the
+# wild cards by non-joker cards; the engine's readings must be the best key per type, after the
+# decisions that look at printed identity (bao2.md §3).
+
+SEQ_LEN = {"straight": 5, "straight_flush": 5, "pair_chain": 3, "triple_chain": 2, "dragon": 10}
+
+
+def _natural_readings(cards, bao2):
+    """(type, key rank index or None, size) of cards given as (rank, suit); jokers rank 13/14."""
+    n = len(cards)
+    ranks = Counter(r for r, _ in cards)
+    suits = {s for _, s in cards}
+    out = []
+    jokers = ranks.get(13, 0) + ranks.get(14, 0)
+    if n == 1:
+        return [("single", cards[0][0], None)]
+    if jokers:
+        if n == 2 and len(ranks) == 1:
+            out.append(("pair", cards[0][0], None))
+        if n == 4 and ranks.get(13) == 2 and ranks.get(14) == 2:
+            out.append(("joker_bomb", None, None))
+        if n == 5 and jokers == 2 and len(ranks) == 2:
+            (t, ct), (p, cp) = sorted(ranks.items(), key=lambda x: -x[1])
+            if ct == 3 and p >= 13:
+                out.append(("full_house", t, None))
+        return out
+    if len(ranks) == 1:
+        r = cards[0][0]
+        if n == 2:
+            out.append(("pair", r, None))
+        elif n == 3:
+            out.append(("triple", r, None))
+        elif n >= 4:
+            if not bao2:
+                out.append(("bomb", r, n))
+            elif n <= 7:
+                out.append(("two_bomb", None, None) if r == 0 and n == 4 else ("bomb", r, n))
+            elif n == 8:
+                out.append(("supreme", r, None))
+            elif n == 10:
+                out.append(("immune", r, None))
+        return out
+    if n == 5 and sorted(ranks.values()) == [2, 3]:
+        out.append(("full_house", max(ranks, key=lambda r: ranks[r]), None))
+    for typ, per in (("straight", 1), ("pair_chain", 2), ("triple_chain", 3), ("dragon", 1)):
+        length = SEQ_LEN[typ]
+        if n != length * per or set(ranks.values()) != {per} or len(ranks) != length:
+            continue
+        if typ == "dragon" and (not bao2 or len(suits) != 1):
+            continue
+        for high in (False, True):
+            pos = sorted((r + 1) if (r != 12 or high) else 0 for r in ranks)
+            if pos[-1] - pos[0] == length - 1:
+                top = pos[-1]
+                key = 12 if top == 13 else top - 1
+                if typ == "straight":
+                    out.append(("straight_flush" if len(suits) == 1 else "straight", key, None))
+                else:
+                    out.append((typ, key, None))
+    return out
+
+
+def _reference_readings(rules, cards):
+    wild = rules.wild
+    naturals = [
+        (c % 13 if c < 52 else c - 39, None if c >= 52 else c // 13) for c in cards if c != wild
+    ]
+    j = len(cards) - len(naturals)
+    if len(cards) == 1:
+        return {("single", NAMES_[cards[0] % 13 if cards[0] < 52 else cards[0] - 39], None)}
+    best = {}
+    any_card = [(r, s) for r in range(13) for s in range(4)]
+    for subst in itertools.product(any_card, repeat=j):
+        for typ, key, size in _natural_readings(naturals + list(subst), rules.bao2):
+            if j and typ == "two_bomb":
+                typ, key, size = "bomb", 0, 4
+            if typ in SEQ_LEN:
+                order = key + 1 if key != 12 else 13
+            else:
+                order = -1 if key is None else rules.value[key]
+            k = (typ, size)
+            if k not in best or order > best[k][0]:
+                best[k] = (order, key)
+    if rules.bao2 and j == 2 and len({r for r, _ in naturals}) == 1 and len(naturals) == 8:
+        best = {("immune", None): (0, naturals[0][0])}
+    elif ("immune", None) in best:
+        del best[("immune", None)]
+    out = set()
+    for (typ, size), (_, key) in best.items():
+        out.add((typ, None if key is None else NAMES_[key], size))
+    # a straight whose wild card differs in suit from the naturals is also a plain straight
+    printed_suits = {c // 13 if c != wild else 1 for c in cards if c < 52}
+    if any(t == "straight_flush" for t, _, _ in out) and len(cards) == 5:
+        key = next(k for t, k, _ in out if t == "straight_flush")
+        if len(printed_suits) > 1:
+            out.add(("straight", key, None))
+    if len(cards) == 5 and len(printed_suits) == 1 and all(c < 52 for c in cards):
+        out = {x for x in out if x[0] != "straight"}
+    printed_ranks = {c % 13 if c < 52 else c for c in cards}
+    if len(cards) == 5 and len(printed_ranks) == 1:
+        out = {x for x in out if x[0] == "bomb"}
+    if rules.bao2 and len(cards) == 9:
+        out = set()
+    if not rules.bao2:
+        out = {x for x in out if x[0] not in ("two_bomb", "supreme", "dragon", "immune")}
+    return out
+
+
+NAMES_ = "2 3 4 5 6 7 8 9 T J Q K A SB HR".split()
+
+
+@st.composite
+def small_multiset(draw):
+    variant = draw(st.sampled_from(["guandan", "bao2"]))
+    level = draw(st.sampled_from("3456789TJQKA" if variant == "bao2" else "23456789TJQKA"))
+    rules = combo_rules(variant, level)
+    mode = draw(st.sampled_from(["band", "sequence", "same_rank"]))
+    wilds = draw(st.integers(0, 2))
+    if mode == "sequence":
+        length, per = draw(st.sampled_from([(5, 1), (5, 1), (3, 2), (2, 3), (10, 1)]))
+        start = draw(st.integers(0, 13))  # 13: a wrapping window, which must read as nothing
+        one_suit = draw(st.booleans())
+        suit0 = draw(st.integers(0, 3))
+        cards = []
+        for i in range(length):
+            r = (start + i - 1) % 13  # position p is rank p - 1, A at 0 and 13
+            for _ in range(per):
+                suit = suit0 if one_suit else draw(st.integers(0, 3))
+                cards.append(suit * 13 + r)
+        for _ in range(min(wilds, len(cards) - 1)):
+            cards.pop(draw(st.integers(0, len(cards) - 1)))
+            cards.append(rules.wild)
+        if draw(st.integers(0, 4)) == 0:  # noise
+            cards[draw(st.integers(0, len(cards) - 1))] = draw(st.integers(0, 53))
+    elif mode == "same_rank":
+        r = draw(st.integers(0, 12))
+        n = draw(st.integers(2, 10))
+        cards = [rules.wild] * min(wilds, n)
+        cards += [s * 13 + r for s in range(4) for _ in range(2) if s * 13 + r != rules.wild][
+            : n - len(cards)
+        ]
+    else:
+        n = draw(st.sampled_from([1, 2, 2, 3, 4, 5, 5, 5, 6, 6]))
+        low = draw(st.integers(0, 12))
+        width = draw(st.integers(1, 5))
+        suit_pool = draw(st.sampled_from([[0], [0, 2], [0, 1, 2, 3]]))
+        pool = [s * 13 + (low + i) % 13 for s in suit_pool for i in range(width)]
+        pool = [c for c in pool if c != rules.wild] + ([52, 53] if draw(st.booleans()) else [])
+        cards = [rules.wild] * min(wilds, n)
+        while len(cards) < n:
+            cards.append(draw(st.sampled_from(pool)))
+    counts = Counter(cards)
+    if any(v > 2 for v in counts.values()):
+        cards = [c for c in counts for _ in range(min(2, counts[c]))]
+    return rules, cards
+
+
+@settings(max_examples=400, deadline=None)
+@given(small_multiset())
+def test_readings_match_brute_force_wild_substitution(data):
+    rules, cards = data
+    got = {(c.type, c.key, c.size) for c in rules.readings(cards)}
+    assert got == _reference_readings(rules, cards), card_text(cards)
+
+
+def card_text(cards):
+    return " ".join(cards_str(sorted(cards)))
