@@ -594,7 +594,7 @@ class GuandanRules(ComboRules):
 class _Gen:
     """One enumeration of a hand's card-level combos (state of a single call, never reused)."""
 
-    __slots__ = ("rules", "nat", "w", "sb", "hr", "W", "WT", "out", "_subs", "dist")
+    __slots__ = ("rules", "nat", "w", "sb", "hr", "W", "WT", "out", "S", "dist")
 
     def __init__(self, rules: GuandanRules, hand: Sequence[int]) -> None:
         self.rules = rules
@@ -602,23 +602,21 @@ class _Gen:
         self.W = W = rules.wild
         self.WT = ((), (W,), (W, W))
         self.out: list[Combo] = []
-        self._subs: dict[int, tuple[tuple[int, ...], ...]] = {}
-        self.dist = [tuple(dict.fromkeys(lst)) for lst in self.nat]
+        self.dist = dist = [tuple(dict.fromkeys(lst)) for lst in self.nat]
+        #: S[r][k]: the distinct sorted sub-multisets of k natural cards of rank r (k <= count).
+        self.S: list[list[tuple[tuple[int, ...], ...]]] = []
+        for lst, d in zip(self.nat, dist, strict=True):
+            row: list[tuple[tuple[int, ...], ...]] = [((),)]
+            if lst:
+                row.append(tuple((c,) for c in d))
+                for k in range(2, len(lst) + 1):
+                    row.append(tuple(dict.fromkeys(combinations(lst, k))))
+            self.S.append(row)
 
     def subs(self, r: int, k: int) -> tuple[tuple[int, ...], ...]:
         """Distinct sorted sub-multisets of ``k`` natural cards of rank ``r``."""
-        key = r * 16 + k
-        got = self._subs.get(key)
-        if got is None:
-            lst = self.nat[r]
-            if k == 1:
-                got = tuple((c,) for c in self.dist[r])
-            elif k > len(lst):
-                got = ()
-            else:
-                got = tuple(dict.fromkeys(combinations(lst, k)))
-            self._subs[key] = got
-        return got
+        row = self.S[r]
+        return row[k] if k < len(row) else ()
 
     def all(self) -> None:
         """Every lead."""
@@ -725,6 +723,7 @@ class _Gen:
         WT = self.WT
         present = [r for r in range(13) if nat[r]]
         subs = self.subs
+        S = self.S
         append = out.append
         new = _new
         set_type, set_key, set_cards = _set_type, _set_key, _set_cards
@@ -746,8 +745,8 @@ class _Gen:
                         else:
                             t = b
                         key = NAMES[t]
-                        sb_ = subs(b, cb)
-                        for ta in subs(a, ca):
+                        sb_ = S[b][cb]
+                        for ta in S[a][ca]:
                             taw = ta + wt
                             for tb in sb_:
                                 # inlined _combo (hot loop)
@@ -839,7 +838,7 @@ class _Gen:
     def _chains(self, templates: list, typ: str) -> None:
         out = self.out
         nat = self.nat
-        subs = self.subs
+        S = self.S
         WT = self.WT
         w = self.w
         for content, j, key in templates:
@@ -853,7 +852,7 @@ class _Gen:
             if not ok:
                 continue
             wt = WT[j]
-            for p in product(*[subs(r, c) for r, c in content]):
+            for p in product(*[S[r][c] for r, c in content]):
                 out.append(_combo(typ, key, tuple(sorted(sum(p, wt))), None))
 
     def pair_chain(self) -> None:
