@@ -67,6 +67,10 @@ class Move(NamedTuple):
     hr: int = 0
 
 
+#: Builds a :class:`Move` from a full 8-tuple without the NamedTuple constructor's overhead.
+_new = tuple.__new__
+
+
 def apply_move(counts: list[int], move: Move) -> None:
     """Remove the move's cards from a game-order rank-count array (in place)."""
     for g, k in move.parts:
@@ -305,7 +309,7 @@ class HongerRules(ReadingCache, ComboRules):
                     name = _SIMPLE[k]
                     for g in range(lo, 13):
                         if counts[g] >= k:
-                            append(Move(name, g, 0, k, 0, ((g, k),)))
+                            append(_new(Move, (name, g, 0, k, 0, ((g, k),), 0, 0)))
             if st_type is None or st_type in ("pair_chain", "triple_chain"):
                 widths = (2, 3) if st_type is None else (standing.size // standing.length,)
                 for w in widths:
@@ -320,7 +324,7 @@ class HongerRules(ReadingCache, ComboRules):
                                 length == standing.length and end > standing.key
                             ):
                                 parts = tuple((g, w) for g in range(start, end + 1))
-                                append(Move(name, end, length, w * length, 0, parts))
+                                append(_new(Move, (name, end, length, w * length, 0, parts, 0, 0)))
                             end += 1
         for g in range(13):
             have = counts[g]
@@ -329,7 +333,7 @@ class HongerRules(ReadingCache, ComboRules):
             for size in range(4, have + 1):
                 if st_type == "bomb" and (size, g) <= (standing.size, standing.key):
                     continue
-                append(Move("bomb", g, 0, size, 0, ((g, size),)))
+                append(_new(Move, ("bomb", g, 0, size, 0, ((g, size),), 0, 0)))
         return out
 
     def abstract_moves(

@@ -40,6 +40,8 @@ from engine.variants.honger import (
 
 VARIANT = "shuangkou2"
 
+_new = tuple.__new__
+
 BOMB_TYPES = frozenset({"bomb", "chain_bomb", "joker3", "joker4"})
 _CHAIN_TYPES = {1: "straight", 2: "pair_chain", 3: "triple_chain"}
 _CHAIN_MIN = {1: 5, 2: 3, 3: 3}
@@ -269,12 +271,12 @@ class Shuangkou2Rules(ReadingCache, ComboRules):
                 used = max(0, size - have)
                 a, b = _take_jokers(used, sb)
                 k = size - used
-                bombs.append(Move("bomb", g, 0, size, size, ((g, k),), a, b))
+                bombs.append(_new(Move, ("bomb", g, 0, size, size, ((g, k),), a, b)))
         if j >= 3:
             a, b = _take_jokers(3, sb)
-            bombs.append(Move("joker3", -1, 0, 3, 6, (), a, b))
+            bombs.append(_new(Move, ("joker3", -1, 0, 3, 6, (), a, b)))
         if j == 4:
-            bombs.append(Move("joker4", -1, 0, 4, 7, (), sb, hr))
+            bombs.append(_new(Move, ("joker4", -1, 0, 4, 7, (), sb, hr)))
         self._bot_chain_bombs(nat, sb, hr, bombs)
         if st_type is None:
             out.extend(bombs)
@@ -296,54 +298,89 @@ class Shuangkou2Rules(ReadingCache, ComboRules):
             for g in range(max(0, lo + 1), 13):
                 have = nat[g]
                 if have >= k:
-                    out.append(Move(name, g, 0, k, 0, ((g, k),)))
+                    out.append(_new(Move, (name, g, 0, k, 0, ((g, k),), 0, 0)))
                 elif have and k - have <= j:
                     a, b = _take_jokers(k - have, sb)
-                    out.append(Move(name, g, 0, k, 0, ((g, have),), a, b))
+                    out.append(_new(Move, (name, g, 0, k, 0, ((g, have),), a, b)))
             if k == 1:
                 if sb and lo < G_SB:
-                    out.append(Move(name, G_SB, 0, 1, 0, (), 1, 0))
+                    out.append(_new(Move, (name, G_SB, 0, 1, 0, (), 1, 0)))
                 if hr and lo < G_HR:
-                    out.append(Move(name, G_HR, 0, 1, 0, (), 0, 1))
+                    out.append(_new(Move, (name, G_HR, 0, 1, 0, (), 0, 1)))
             elif k == 2:
                 if sb == 2 and lo < G_SB:
-                    out.append(Move(name, G_SB, 0, 2, 0, (), 2, 0))
+                    out.append(_new(Move, (name, G_SB, 0, 2, 0, (), 2, 0)))
                 if hr == 2 and lo < G_HR:
-                    out.append(Move(name, G_HR, 0, 2, 0, (), 0, 2))
+                    out.append(_new(Move, (name, G_HR, 0, 2, 0, (), 0, 2)))
 
     @staticmethod
     def _bot_chains(nat: Sequence[int], sb: int, hr: int, st: Move | None, out: list[Move]) -> None:
-        """Bot straights, pair chains and triple chains (beating ``st`` if given)."""
+        """Bot straights, pair chains and triple chains (beating ``st`` if given). A window's
+        lowest rank holds a natural card unless its top is A (else the cards would read higher)."""
         j = sb + hr
-        if st is None:
-            widths = (1, 2, 3)
-        else:
-            widths = (st.size // st.length,)
-        for w in widths:
+        if st is not None:
+            w = st.size // st.length
+            length = st.length
+            name = _CHAIN_TYPES[w]
+            for lo in range(max(0, st.key - length + 2), ACE - length + 2):
+                hi = lo + length - 1
+                if nat[lo] == 0 and hi != ACE:
+                    continue
+                gaps = 0
+                parts = []
+                for g in range(lo, hi + 1):
+                    have = nat[g]
+                    if have >= w:
+                        parts.append((g, w))
+                    else:
+                        gaps += w - have
+                        if have:
+                            parts.append((g, have))
+                if gaps <= j and parts:
+                    a, b = _take_jokers(gaps, sb)
+                    out.append(_new(Move, (name, hi, length, w * length, 0, tuple(parts), a, b)))
+            return
+        for w in (1, 2, 3):
             name = _CHAIN_TYPES[w]
             min_len = _CHAIN_MIN[w]
             for lo in range(ACE + 1):
-                gaps = 0
-                parts: list[tuple[int, int]] = []
-                for hi in range(lo, ACE + 1):
-                    have = nat[hi]
-                    take = have if have < w else w
-                    gaps += w - take
-                    if gaps > j:
-                        break
-                    if take:
-                        parts.append((hi, take))
-                    length = hi - lo + 1
+                if nat[lo] == 0:
+                    # only the window up to A can start with a joker
+                    length = ACE - lo + 1
                     if length < min_len:
                         continue
-                    if nat[lo] == 0 and hi != ACE:
-                        continue  # not the maximised reading of these cards
-                    if not parts:
-                        continue
-                    if st is not None and (length != st.length or hi <= st.key):
-                        continue
-                    a, b = _take_jokers(gaps, sb)
-                    out.append(Move(name, hi, length, w * length, 0, tuple(parts), a, b))
+                    parts = []
+                    gaps = 0
+                    for g in range(lo, ACE + 1):
+                        have = nat[g]
+                        take = have if have < w else w
+                        gaps += w - take
+                        if take:
+                            parts.append((g, take))
+                    if gaps <= j and parts:
+                        a, b = _take_jokers(gaps, sb)
+                        out.append(
+                            _new(Move, (name, ACE, length, w * length, 0, tuple(parts), a, b))
+                        )
+                    continue
+                gaps = 0
+                parts = []
+                for hi in range(lo, ACE + 1):
+                    have = nat[hi]
+                    if have >= w:
+                        parts.append((hi, w))
+                    else:
+                        gaps += w - have
+                        if gaps > j:
+                            break
+                        if have:
+                            parts.append((hi, have))
+                    length = hi - lo + 1
+                    if length >= min_len:
+                        a, b = _take_jokers(gaps, sb) if gaps else (0, 0)
+                        out.append(
+                            _new(Move, (name, hi, length, w * length, 0, tuple(parts), a, b))
+                        )
 
     @staticmethod
     def _bot_chain_bombs(nat: Sequence[int], sb: int, hr: int, out: list[Move]) -> None:
@@ -375,7 +412,9 @@ class Shuangkou2Rules(ReadingCache, ComboRules):
                         continue
                     a, b = _take_jokers(used, sb)
                     out.append(
-                        Move("chain_bomb", best[1], 0, naturals + used, best[0], parts, a, b)
+                        _new(
+                            Move, ("chain_bomb", best[1], 0, naturals + used, best[0], parts, a, b)
+                        )
                     )
 
     # Exact moves: every distinct multiset of ranks and jokers x reading.

@@ -254,7 +254,8 @@ def test_no_observation_reveals_a_partnership(seed):
                 assert twin.is_first_action(actor) == deal.is_first_action(actor)
             continue
         m.apply(action)
-    assert checked > 0
+    # every partnership deal gave something to check
+    assert checked > 0 or all(d["mode"] != "partnership" for d in m.deals)
 
 
 def test_observations_hide_hands_and_sides():
