@@ -467,6 +467,10 @@ class GuandanRules(ComboRules):
         gen.bombs()  # every bomb beats every non-bomb
         return out
 
+    def has_natural_two(self, combo: Combo) -> bool:
+        """Whether the combo holds a natural 2 (a 2 that is not this deal's wild card)."""
+        return has_natural_two(combo, self)
+
     def without_natural_twos(self, hand: Sequence[int]) -> list[int]:
         """The hand minus its natural 2s (bao2.md §5: what a player without initiative may use).
 

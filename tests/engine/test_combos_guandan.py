@@ -285,6 +285,8 @@ def test_has_natural_two():
     assert not has_natural_two(wild_two, rules)
     assert has_natural_two(combo("bao2", "7", "S2 D2", "pair"))
     assert not has_natural_two(combo("bao2", "7", "S3 H7", "pair"))
+    assert not rules.has_natural_two(wild_two)
+    assert rules.has_natural_two(combo("guandan", "2", "S2 D2", "pair"))
 
 
 def test_combo_objects_are_plain_combos():
