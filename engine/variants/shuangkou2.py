@@ -343,38 +343,36 @@ class Shuangkou2Rules(ReadingCache, ComboRules):
         for w in (1, 2, 3):
             name = _CHAIN_TYPES[w]
             min_len = _CHAIN_MIN[w]
-            for lo in range(ACE + 1):
-                if nat[lo] == 0:
-                    # only the window up to A can start with a joker
-                    length = ACE - lo + 1
-                    if length < min_len:
-                        continue
-                    parts = []
-                    gaps = 0
-                    for g in range(lo, ACE + 1):
-                        have = nat[g]
-                        take = have if have < w else w
-                        gaps += w - take
-                        if take:
-                            parts.append((g, take))
-                    if gaps <= j and parts:
-                        a, b = _take_jokers(gaps, sb)
-                        out.append(
-                            _new(Move, (name, ACE, length, w * length, 0, tuple(parts), a, b))
-                        )
+            need = [w - c if c < w else 0 for c in nat[: ACE + 1]]
+            for lo in range(ACE - min_len + 2):
+                gaps = need[lo]
+                if gaps > j:
                     continue
-                gaps = 0
-                parts = []
-                for hi in range(lo, ACE + 1):
-                    have = nat[hi]
-                    if have >= w:
-                        parts.append((hi, w))
-                    else:
-                        gaps += w - have
+                first = nat[lo]
+                if first == 0:
+                    # a window may start with a joker only when its top is A
+                    for g in range(lo + 1, ACE + 1):
+                        gaps += need[g]
                         if gaps > j:
                             break
-                        if have:
-                            parts.append((hi, have))
+                    else:
+                        parts = tuple((g, w - need[g]) for g in range(lo, ACE + 1) if need[g] < w)
+                        if parts:
+                            length = ACE - lo + 1
+                            a, b = _take_jokers(gaps, sb)
+                            out.append(_new(Move, (name, ACE, length, w * length, 0, parts, a, b)))
+                    continue
+                parts = [(lo, w - gaps)]
+                for hi in range(lo + 1, ACE + 1):
+                    miss = need[hi]
+                    if miss:
+                        gaps += miss
+                        if gaps > j:
+                            break
+                        if miss < w:
+                            parts.append((hi, w - miss))
+                    else:
+                        parts.append((hi, w))
                     length = hi - lo + 1
                     if length >= min_len:
                         a, b = _take_jokers(gaps, sb) if gaps else (0, 0)
