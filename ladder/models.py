@@ -211,11 +211,11 @@ class Rating(models.Model):
             models.UniqueConstraint(fields=["ladder", "user"], name="rating_unique_player")
         ]
         indexes = [
+            # Covers the ranked leaderboard (filter, order, activity check, id) so that
+            # PostgreSQL can count and page through it with an index-only scan.
             models.Index(
-                "ladder",
-                "provisional",
-                models.F("rating").desc(),
-                "user",
+                fields=["ladder", "provisional", "-rating", "user"],
+                include=["last_played", "id"],
                 name="rating_leaderboard",
             ),
         ]

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from django.contrib.auth import get_user_model
+from django.core.cache import cache
 from django.db.models import Count, F, OuterRef, Q, QuerySet, Subquery, Value
 from django.db.models.functions import Coalesce
 from django.utils import timezone
@@ -20,6 +21,12 @@ from ladder.models import Ladder, Rating, RatingChange, ResultPlayer
 #: shown with "?"), without ranks.
 SCOPES = ("ranked", "all")
 MAX_PER_PAGE = 200
+COUNT_CACHE_SECONDS = 60
+
+
+def leaderboard_count_key(ladder_id: int, scope: str) -> str:
+    """The cache key of a leaderboard's cached row count."""
+    return f"ladder:{ladder_id}:count:{scope}"
 
 
 def ladders(*, club_id: int | None = None, variant: str | None = None) -> QuerySet[Ladder]:
@@ -118,11 +125,30 @@ def leaderboard(
                 )
                 + 1
             )
-    total = rows.count()
+    if query or now is not None:
+        total = rows.count()
+    else:
+        # Counting ~100,000 rows costs more than the page itself; the total (and the number
+        # of pages) may lag by up to COUNT_CACHE_SECONDS, the rows and ranks never do.
+        key = leaderboard_count_key(ladder.pk, scope)
+        total = cache.get(key)
+        if total is None:
+            total = rows.count()
+            cache.set(key, total, COUNT_CACHE_SECONDS)
     num_pages = max(1, -(-total // per_page))
     page = min(max(1, page), num_pages)
     offset = (page - 1) * per_page
-    items = list(rows.select_related("user")[offset : offset + per_page])
+    if query:
+        items = list(rows.select_related("user")[offset : offset + per_page])
+    else:
+        # Deferred join: find the page's ids with an index-only scan over the covering
+        # leaderboard index (cheap even at a deep OFFSET), then load only those rows.
+        page_ids = rows.values("pk")[offset : offset + per_page]
+        items = list(
+            Rating.objects.filter(pk__in=page_ids)
+            .select_related("user")
+            .order_by("-rating", "user_id")
+        )
     for position, rating in enumerate(items):
         if scope != "ranked":
             rating.rank = None

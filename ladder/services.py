@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from django.contrib.auth import get_user_model
+from django.core.cache import cache
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -201,6 +202,7 @@ def _apply_to_ladder(ladder_id: int, result_id: int) -> ApplyOutcome:
             ladder.last_result_id,
         ):
             _rebuild_locked(ladder)
+            transaction.on_commit(lambda: _forget_counts(ladder_id))
             return ApplyOutcome(ladder_id, "rebuilt")
         players = list(result.players.all())
         user_ids = [p.user_id for p in players]
@@ -211,7 +213,14 @@ def _apply_to_ladder(ladder_id: int, result_id: int) -> ApplyOutcome:
         Rating.objects.bulk_create([r for r in stored.values() if r.pk is None])
         Rating.objects.bulk_update(existing, _RATING_FIELDS)
         ladder.save(update_fields=["last_ended_at", "last_result_id"])
+        transaction.on_commit(lambda: _forget_counts(ladder_id))
         return ApplyOutcome(ladder_id, "applied")
+
+
+def _forget_counts(ladder_id: int) -> None:
+    from ladder.selectors import SCOPES, leaderboard_count_key
+
+    cache.delete_many([leaderboard_count_key(ladder_id, scope) for scope in SCOPES])
 
 
 _RATING_FIELDS = ["rating", "matches", "wins", "draws", "last_played", "provisional", "recent"]
@@ -278,6 +287,7 @@ def rebuild_ladder(ladder: Ladder) -> int:
     with transaction.atomic():
         locked = Ladder.objects.select_for_update().get(pk=ladder.pk)
         count = _rebuild_locked(locked)
+        transaction.on_commit(lambda: _forget_counts(ladder.pk))
     ladder.refresh_from_db()
     return count
 

@@ -78,9 +78,12 @@ def test_leaderboard_pagination_and_clamping(ladder):
 @pytest.mark.django_db
 def test_leaderboard_query_count_does_not_grow_with_page_size(ladder, django_assert_num_queries):
     fill_ladder(ladder, 120)
+    with django_assert_num_queries(2):  # count (then cached) and the page with its users
+        assert selectors.leaderboard(ladder, per_page=5).total == 120
     for per_page in (1, 10, 100):
-        with django_assert_num_queries(2):
+        with django_assert_num_queries(1):
             board = selectors.leaderboard(ladder, per_page=per_page)
+            assert len(board.rows) == per_page
             assert [r.user.name for r in board.rows]  # users are loaded, no extra queries
     with django_assert_num_queries(2):
         rows = selectors.leaderboard(ladder, query="棋手1", per_page=100).rows
@@ -199,7 +202,7 @@ def test_api_is_read_only_and_rebuild_needs_a_club_admin(
     before = sorted(Rating.objects.filter(ladder=club_ladder).values_list("user_id", "rating"))
     with django_capture_on_commit_callbacks(execute=True) as callbacks:
         accepted = client.post(url)
-    assert accepted.status_code == 202 and len(callbacks) == 1
+    assert accepted.status_code == 202 and callbacks
     after = sorted(Rating.objects.filter(ladder=club_ladder).values_list("user_id", "rating"))
     assert after == before
 
@@ -211,3 +214,16 @@ def test_openapi_schema_documents_the_ladder_endpoints(client):
     assert "/api/v1/ladders/{id}/leaderboard/" in paths
     assert "/api/v1/ladders/{id}/players/{user_id}/" in paths
     assert "/api/v1/players/{user_id}/ratings/" in paths
+
+
+@pytest.mark.django_db
+def test_applying_a_result_refreshes_the_cached_count(
+    make_users, record, django_capture_on_commit_callbacks
+):
+    users = make_users(4)
+    ladder = Ladder.objects.create(variant="bao2", provisional_matches=1)
+    assert selectors.leaderboard(ladder).total == 0
+    with django_capture_on_commit_callbacks(execute=True):
+        services.apply_result(record([users[:2], users[2:]], (5, 1)))
+    board = selectors.leaderboard(ladder)
+    assert board.total == 4 and len(board.rows) == 4
