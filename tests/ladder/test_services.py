@@ -112,7 +112,8 @@ def test_result_email_is_translated_and_shows_the_change(make_users, record, cel
     assert f"{change_b.before:.0f} → {change_b.after:.0f}" in english.body
     assert english.subject.startswith("Loss 20:60")
     chinese = by_to[a.email]
-    assert "You won" not in chinese.body
+    assert "您以 60:20 赢得了两人双扣对局" in chinese.body
+    assert chinese.subject.startswith("胜 60:20")
     assert f"{change_a.before:.0f} → {change_a.after:.0f}" in chinese.body
     assert "60:20" in chinese.body
 
@@ -269,3 +270,41 @@ def test_provisional_ends_after_the_ladders_count(make_users, record):
     assert ks == [16, 16, 16]
     services.apply_result(record([[a], [b]], (2, 1), variant="shuangkou2"))
     assert RatingChange.objects.filter(user=a).order_by("-ended_at").first().k == 4
+
+
+@pytest.mark.integration
+@pytest.mark.django_db(transaction=True)
+def test_concurrent_workers_apply_a_result_exactly_once(make_users, club, record):
+    from django.db import connection
+
+    if connection.vendor != "postgresql":
+        pytest.skip("row locks (select_for_update) need PostgreSQL; SQLite serialises writers")
+    import threading
+
+    from django.db import connections
+
+    users = make_users(4)
+    first = record([users[:2], users[2:]], (9, 4), club=club)
+    services.apply_result(first)
+    second = record([[users[0], users[2]], [users[1], users[3]]], (3, 8), club=club)
+    barrier = threading.Barrier(4)
+    errors = []
+
+    def worker():
+        try:
+            barrier.wait()
+            services.apply_result(second)
+        except Exception as error:  # pragma: no cover - reported below
+            errors.append(error)
+        finally:
+            connections.close_all()
+
+    threads = [threading.Thread(target=worker) for _ in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert errors == []
+    assert RatingChange.objects.filter(result=second).count() == 8
+    for ladder in Ladder.objects.all():
+        assert set(Rating.objects.filter(ladder=ladder).values_list("matches", flat=True)) == {2}
