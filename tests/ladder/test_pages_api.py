@@ -227,3 +227,20 @@ def test_applying_a_result_refreshes_the_cached_count(
         services.apply_result(record([users[:2], users[2:]], (5, 1)))
     board = selectors.leaderboard(ladder)
     assert board.total == 4 and len(board.rows) == 4
+
+
+@pytest.mark.django_db
+def test_admin_rebuild_action_keeps_ratings(admin_client, make_users, record):
+    a, b, c, d = make_users(4)
+    services.apply_result(record([[a, b], [c, d]], (10, 3)))
+    services.apply_result(record([[a, c], [b, d]], (4, 4)))
+    ladder = Ladder.objects.get()
+    before = sorted(Rating.objects.values_list("user_id", "rating", "draws"))
+    response = admin_client.post(
+        reverse("admin:ladder_ladder_changelist"),
+        {"action": "rebuild", "_selected_action": [ladder.pk]},
+    )
+    assert response.status_code == 302
+    assert sorted(Rating.objects.values_list("user_id", "rating", "draws")) == before
+    assert admin_client.get(reverse("admin:ladder_ratedresult_changelist")).status_code == 200
+    assert admin_client.get(reverse("admin:ladder_rating_changelist")).status_code == 200
