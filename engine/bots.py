@@ -208,3 +208,57 @@ class HeuristicBot:
                 best = min(bombs, key=lambda m: (moves.size(m), self._value(moves, m)))
                 return moves.action(best)
         return Action("pass", seat)
+
+
+def play_match(variant: str, seed: int, bots: Sequence[Any], max_deals: int = 500) -> Any:
+    """Play one match with ``bots[seat]`` choosing for each seat from its observation."""
+    from engine.match import Match
+
+    match = Match.new(variant, seed)
+    while not match.over and match.deal_no < max_deals:
+        seat = match.to_move()
+        action = bots[seat].choose(match.observation(seat), lambda s=seat: match.legal_actions(s))
+        match.apply(action)
+    return match
+
+
+def heuristic_vs_random(variant: str = "bao2", matches: int = 200) -> dict[str, Any]:
+    """Seeded matches of a :class:`HeuristicBot` team against a :class:`RandomBot` team (the
+    heuristic team alternates between team 0 and team 1): wins, losses, draws."""
+    wins = losses = other = deals = 0
+    for seed in range(matches):
+        team = seed % 2
+        bots = [HeuristicBot() if s % 2 == team else RandomBot(f"{seed}/{s}") for s in range(4)]
+        match = play_match(variant, seed, bots)
+        deals += len(match.deals)
+        if match.winner == team:
+            wins += 1
+        elif match.winner == 1 - team:
+            losses += 1
+        else:
+            other += 1
+    return {
+        "variant": variant,
+        "matches": matches,
+        "heuristic_wins": wins,
+        "random_wins": losses,
+        "unfinished_or_drawn": other,
+        "win_rate": round(wins / matches, 3),
+        "deals": deals,
+    }
+
+
+def main(argv: list[str] | None = None) -> int:
+    """``python -m engine.bots [VARIANT] [MATCHES]``: print :func:`heuristic_vs_random`."""
+    import json
+    import sys
+
+    args = sys.argv[1:] if argv is None else argv
+    variant = args[0] if args else "bao2"
+    matches = int(args[1]) if len(args) > 1 else 200
+    print(json.dumps(heuristic_vs_random(variant, matches)))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -59,6 +59,11 @@ class DealRules:
         """Refusal code if the seat may not play this (valid) combo now, else ``None``."""
         return None
 
+    def playable_hand(self, deal: Deal, seat: int) -> list[int]:
+        """The cards of the seat's hand that may take part in a play now (all of them by
+        default; Bao 2 without initiative: no natural 2s)."""
+        return deal.hand(seat)
+
     def is_stuck(self, deal: Deal, seat: int) -> bool:
         """Whether a seat that must lead cannot play anything (Bao 2: only natural 2s
         without initiative)."""
@@ -541,7 +546,7 @@ class Deal:
             if seat != self.turn:
                 return []
             combos = self.combos.legal_combos(
-                self.hand(seat), None if self.leading else self.standing
+                self.rules.playable_hand(self, seat), None if self.leading else self.standing
             )
             rules = self.rules
             out = []

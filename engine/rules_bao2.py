@@ -59,6 +59,13 @@ class Bao2DealRules(GuandanDealRules):
                     return "needs_initiative"
         return None
 
+    def playable_hand(self, deal: Deal, seat: int) -> list[int]:
+        """Without initiative the natural 2s cannot take part in any play (§5)."""
+        hand = deal.hand(seat)
+        if deal.initiative[seat]:
+            return hand
+        return [c for c in hand if c >= 52 or c % 13]
+
     def is_stuck(self, deal: Deal, seat: int) -> bool:
         """A player who must lead holding only natural 2s without initiative is stuck (§5)."""
         if deal.initiative[seat]:
