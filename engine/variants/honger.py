@@ -39,6 +39,9 @@ GAME_RANK = tuple((c % 13 + 12) % 13 for c in range(52)) + (G_SB, G_HR)
 #: Card ids of each natural game rank (suits S H C D).
 CARDS_OF_GAME_RANK = tuple(tuple(suit * 13 + (g + 1) % 13 for suit in range(4)) for g in range(13))
 
+#: Card order (game rank) per natural rank index of :mod:`engine.cards` (``2``..``A``, SB, HR).
+CARD_ORDER = (TWO,) + tuple(range(12)) + (G_SB, G_HR)
+
 #: The red two (♥2) that decides the partnerships.
 H2 = 13
 
@@ -198,6 +201,9 @@ class HongerRules(ReadingCache, ComboRules):
 
     variant = VARIANT
     level = None
+    #: Card order per natural rank index (0..14 = ``2``..``A``, ``SB``, ``HR``), as the generic
+    #: deal loop and bots expect: 3 lowest, 2 above A, then the jokers.
+    value = CARD_ORDER
 
     def __init__(self) -> None:
         """Stateless rules (but for a bounded memo of readings)."""

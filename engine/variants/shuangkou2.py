@@ -26,6 +26,7 @@ from engine.cards import HR, SB, parse_cards
 from engine.combo import Combo, ComboRules, register
 from engine.variants.honger import (
     ACE,
+    CARD_ORDER,
     G_HR,
     G_SB,
     GAME_RANK,
@@ -104,6 +105,9 @@ class Shuangkou2Rules(ReadingCache, ComboRules):
 
     variant = VARIANT
     level = None
+    #: Card order per natural rank index (0..14 = ``2``..``A``, ``SB``, ``HR``), as the generic
+    #: deal loop and bots expect: 3 lowest, 2 above A, then the jokers.
+    value = CARD_ORDER
 
     def __init__(self) -> None:
         """Stateless rules (but for a bounded memo of readings)."""

@@ -342,3 +342,17 @@ def test_heuristic_beats_random_sample():
         m = play_match(seed, bots=bots)
         wins += sum(m.score[s] for s in heur) > 0
     assert wins >= 8
+
+
+def test_timeout_leads_the_lowest_single():
+    seed, hands, holders = both_h2_seed(want=False)
+    m = Match.new("honger", seed)
+    seat = m.to_move()
+    action = m.timeout_action(seat)
+    order = "3456789TJQKA2"
+    lowest = min(order.index(card_str(c)[1]) for c in m.deal.hand(seat))
+    assert action.kind == "play" and action.type == "single"
+    assert order.index(card_str(action.cards[0])[1]) == lowest
+    m.apply(action)
+    follower = m.to_move()
+    assert m.timeout_action(follower).kind == "pass"

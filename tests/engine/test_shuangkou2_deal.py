@@ -196,3 +196,13 @@ def test_heuristic_beats_random_sample():
         m = play_match(seed, bots=bots)
         wins += m.score[heur] > m.score[1 - heur]
     assert wins >= 8
+
+
+def test_timeout_leads_the_lowest_single():
+    m = Match.new("shuangkou2", 2)
+    seat = m.to_move()
+    action = m.timeout_action(seat)
+    order = "3456789TJQKA2"
+    naturals = [c for c in m.deal.hand(seat) if c < 52]
+    lowest = min(order.index(card_str(c)[1]) for c in naturals)
+    assert action.type == "single" and order.index(card_str(action.cards[0])[1]) == lowest
