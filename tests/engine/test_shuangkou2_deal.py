@@ -92,7 +92,9 @@ def test_unplayed_cards_never_shown(seed):
             # as a set: nothing shown anywhere is outside the 54 cards in play
             assert set(all_cards(obs)) <= set(dealt)
             # as a multiset: the hand and the plays of this deal
-            shown = all_cards({k: obs.get(k) for k in ("hand", "trick", "history")})
+            shown = Counter(parse_cards(obs.get("hand", [])))
+            for entry in obs["trick"] + [e for t in obs.get("history", []) for e in t]:
+                shown.update(parse_cards(entry.get("cards", [])))
             assert not shown - dealt
         seat = m.to_move()
         m.apply(bots[seat].choose(m.observation(seat), lambda s=seat: m.legal_actions(s)))
