@@ -18,6 +18,7 @@ class Chart:
 
     width: int
     height: int
+    pad_left: int = 0
     points: str = ""
     area: str = ""
     last_x: float = 0.0
@@ -43,9 +44,9 @@ def history_chart(
     start: float,
     afters: Sequence[float],
     labels: tuple[str, str] = ("", ""),
-    width: int = 640,
-    height: int = 240,
-    pad_left: int = 44,
+    width: int = 520,
+    height: int = 230,
+    pad_left: int = 50,
     pad: int = 12,
 ) -> Chart:
     """Chart a rating that started at ``start`` and was ``afters[i]`` after match ``i``.
@@ -53,7 +54,9 @@ def history_chart(
     ``labels`` are the texts under the first and last point (e.g. dates). With no match the
     chart is ``empty``.
     """
-    chart = Chart(width=width, height=height, first_label=labels[0], last_label=labels[1])
+    chart = Chart(
+        width=width, height=height, pad_left=pad_left, first_label=labels[0], last_label=labels[1]
+    )
     if not afters:
         return chart
     values = [float(start), *map(float, afters)]
@@ -66,7 +69,7 @@ def history_chart(
     high_tick = math.ceil(high / step) * step
     span = high_tick - low_tick
     inner_w = width - pad_left - pad
-    inner_h = height - 2 * pad - 16
+    inner_h = height - 2 * pad - 20
 
     def x_of(i: int) -> float:
         return pad_left + inner_w * (i / (len(values) - 1))
