@@ -112,6 +112,10 @@ class HeuristicBot:
     def choose(self, observation: dict[str, Any], legal_actions: LegalActions) -> Action:
         """The heuristic's action for the observing seat."""
         obs = observation
+        if obs["variant"] in ("honger", "shuangkou2"):  # point-scored variants: their own heuristic
+            from engine.variants._honger_bots import PointsHeuristicBot
+
+            return PointsHeuristicBot().choose(obs, legal_actions)
         seat = obs["seat"]
         phase = obs.get("phase")
         if phase == "immune":
@@ -231,9 +235,15 @@ def heuristic_vs_random(variant: str = "bao2", matches: int = 200) -> dict[str, 
         bots = [HeuristicBot() if s % 2 == team else RandomBot(f"{seed}/{s}") for s in range(4)]
         match = play_match(variant, seed, bots)
         deals += len(match.deals)
-        if match.winner == team:
+        winner = match.winner
+        if getattr(match.rules, "scoring", None) == "points":  # per-seat points: team totals
+            totals = [
+                sum(match.score[s] for s in range(len(match.score)) if s % 2 == t) for t in (0, 1)
+            ]
+            winner = None if totals[0] == totals[1] else int(totals[1] > totals[0])
+        if winner == team:
             wins += 1
-        elif match.winner == 1 - team:
+        elif winner == 1 - team:
             losses += 1
         else:
             other += 1
