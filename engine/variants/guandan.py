@@ -208,6 +208,10 @@ class GuandanRules(ComboRules):
         self.max_bomb = 8 if self.bao2 else 10
         #: Rank indexes 0..12 from the lowest to the highest in card order.
         self.order = sorted(range(13), key=lambda r: self.value[r])
+        #: Per card id: its count in a packed rank-count integer (0 for wild cards and jokers).
+        self._inc = [1 << (4 * (c % 13)) if c < 52 and c != self.wild else 0 for c in range(54)]
+        #: Bits of the natural (non-wild, non-joker) card ids.
+        self._natural_bits = ((1 << 52) - 1) & ~(1 << self.wild)
         self._build_move_tables()
 
     def _build_move_tables(self) -> None:
@@ -495,27 +499,23 @@ class GuandanRules(ComboRules):
         """
         wild = self.wild
         cnt = [0] * 13
-        smask = [0] * 13
         srank = [0, 0, 0, 0]
         w = sb = hr = 0
         for c in hand:
-            if c == wild:
-                w += 1
-            elif c < 52:
+            if c < 52 and c != wild:
                 r = c % 13
-                s = c // 13
                 cnt[r] += 1
-                smask[r] |= 1 << s
-                srank[s] |= 1 << r
+                srank[c // 13] |= 1 << r
+            elif c == wild:
+                w += 1
             elif c == SB:
                 sb += 1
             else:
                 hr += 1
         if not allow_two:
             cnt[0] = 0
-            smask[0] = 0
             srank = [m & ~1 for m in srank]
-        a = _Abstract(self, cnt, smask, srank, min(w, 2), sb, hr)
+        a = _Abstract(self, cnt, srank, min(w, 2), sb, hr)
         if standing is None:
             a.single()
             a.pair()
@@ -934,13 +934,12 @@ class _Abstract:
     The moves themselves come from tables built once per rules object or module (they depend
     on ranks and counts only, never on a particular hand)."""
 
-    __slots__ = ("rules", "cnt", "smask", "srank", "w", "sb", "hr", "out")
+    __slots__ = ("rules", "cnt", "srank", "w", "sb", "hr", "out")
 
     def __init__(
         self,
         rules: GuandanRules,
         cnt: list[int],
-        smask: list[int],
         srank: list[int],
         w: int,
         sb: int,
@@ -948,7 +947,6 @@ class _Abstract:
     ) -> None:
         self.rules = rules
         self.cnt = cnt
-        self.smask = smask
         self.srank = srank
         self.w = w
         self.sb = sb
@@ -1045,28 +1043,23 @@ class _Abstract:
             if spec is not None:
                 out.append(_mk(("full_house", NAMES[k], None, spec, total, None)))
 
-    def _posmask(self) -> int:
-        """Bit p set when sequence position p (0 = low A .. 13 = high A) is held."""
-        m = 0
-        cnt = self.cnt
-        for r in range(13):
-            if cnt[r]:
-                m |= 1 << r
-        return (m << 1) | (m >> 12 & 1)
-
     def straight(self) -> None:
         """Straights, one per key. When every natural card of the window is of one suit, a
         wild card (a ♥) must replace one for the cards to read as a plain straight."""
         w = self.w
         out = self.out
-        pm = self._posmask()
-        smask = self.smask
-        single = [0, 0, 0, 0]
-        for r in range(13):
-            m = smask[r]
-            if m and m & (m - 1) == 0:
-                single[m.bit_length() - 1] |= 1 << r
-        single = [(m << 1) | (m >> 12 & 1) for m in single]
+        s0, s1, s2, s3 = self.srank
+        m = s0 | s1 | s2 | s3
+        pm = (m << 1) | (m >> 12 & 1)
+        # ranks held in one suit only, per suit, as sequence positions
+        single = []
+        for m in (
+            s0 & ~(s1 | s2 | s3),
+            s1 & ~(s0 | s2 | s3),
+            s2 & ~(s0 | s1 | s3),
+            s3 & ~(s0 | s1 | s2),
+        ):
+            single.append((m << 1) | (m >> 12 & 1))
         table = _STRAIGHT_T
         for s in range(10):
             win = pm >> s & 31
