@@ -1135,11 +1135,12 @@ class _Abstract:
         cnt = self.cnt
         w = self.w
         out = self.out
-        table = self.rules._t_bomb
-        for r in range(13):
-            n = cnt[r]
-            if n + w >= 4 and n:
-                out.extend(table[r][n][w])
+        if max(cnt) + w >= 4:
+            table = self.rules._t_bomb
+            for r in range(13):
+                n = cnt[r]
+                if n + w >= 4 and n:
+                    out.extend(table[r][n][w])
         self.straight_flush()
         if self.sb == 2 and self.hr == 2:
             out.append(_JOKER_BOMB)
