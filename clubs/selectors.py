@@ -30,7 +30,9 @@ def role_of(user: User, club: Club) -> str | None:
 
 def clubs_with_counts() -> QuerySet[Club]:
     """All clubs, each annotated with ``member_count``."""
-    return Club.objects.annotate(member_count=Count("memberships", distinct=True))
+    return Club.objects.annotate(member_count=Count("memberships", distinct=True)).order_by(
+        "name", "id"
+    )
 
 
 def search_clubs(query: str = "") -> QuerySet[Club]:

@@ -7,6 +7,7 @@ changes nothing.
 
 from __future__ import annotations
 
+import secrets
 from datetime import timedelta
 
 from django.contrib.auth.password_validation import validate_password
@@ -138,11 +139,16 @@ def revoke_api_token(user: User, token_id: int) -> None:
 # --- Clubs -----------------------------------------------------------------------------------
 
 
+RESERVED_SLUGS = {"new"}
+
+
 def _unique_slug(name: str, wanted: str = "") -> str:
-    base = slugify(wanted or name)[:50] or "club"
+    base = slugify(wanted or name)[:50]
+    if len(base) < 3:  # e.g. a Chinese name: slugify keeps only ASCII
+        base = f"club-{secrets.token_hex(3)}"
     slug = base
     number = 2
-    while Club.objects.filter(slug=slug).exists():
+    while slug in RESERVED_SLUGS or Club.objects.filter(slug=slug).exists():
         slug = f"{base}-{number}"
         number += 1
     return slug
@@ -164,7 +170,7 @@ def create_club(
     name = (name or "").strip()
     if not name:
         raise ClubError("invalid", _("A club needs a name."))
-    if slug and Club.objects.filter(slug=slug).exists():
+    if slug and (slug in RESERVED_SLUGS or Club.objects.filter(slug=slug).exists()):
         raise ClubError("slug_taken", _("This address name is already taken."))
     club = Club(
         name=name,

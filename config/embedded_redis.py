@@ -142,24 +142,26 @@ class EmbeddedRedis:
 def main() -> None:
     """Run the embedded server in the foreground until SIGINT/SIGTERM (used by ``./run``)."""
     path = Path(sys.argv[1]) if len(sys.argv) > 1 else default_socket_path()
-    server = EmbeddedRedis(path)
+    stop_requested = []
+
+    def _request_stop(signum: int, frame: object) -> None:
+        stop_requested.append(signum)
+
+    signal.signal(signal.SIGTERM, _request_stop)
+    signal.signal(signal.SIGINT, _request_stop)
     if is_answering(path):
         print(f"embedded redis: reusing the server that answers on {path}", flush=True)
-        signal.signal(signal.SIGTERM, lambda signum, frame: sys.exit(0))
-        while is_answering(path):
-            time.sleep(1)
+        while not stop_requested and is_answering(path):
+            time.sleep(0.5)
         return
-    server.start()
+    server = EmbeddedRedis(path).start()
     print(f"embedded redis: listening on {path}", flush=True)
-
-    def _stop(signum: int, frame: object) -> None:
-        server.stop()
-        sys.exit(0)
-
-    signal.signal(signal.SIGTERM, _stop)
-    signal.signal(signal.SIGINT, _stop)
     assert server.process is not None
-    server.process.wait()
+    while not stop_requested and server.process.poll() is None:
+        time.sleep(0.1)
+    code = server.process.returncode
+    server.stop()
+    sys.exit(0 if stop_requested else (code or 1))
 
 
 if __name__ == "__main__":

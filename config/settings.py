@@ -177,6 +177,15 @@ CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_BEAT_SCHEDULER = "django_celery_beat.schedulers:DatabaseScheduler"
 CELERY_TIMEZONE = "UTC"
+CELERY_BEAT_SCHEDULE = {
+    # Live play: apply any overdue clock / bot deadline or match time limit a lost task missed.
+    "matches-sweep": {
+        "task": "matches.tasks.sweep_task",
+        "schedule": float(os.environ.get("MATCHES_SWEEP_SECONDS", "2")),
+    },
+}
+# Seconds a bot (or a seat on auto-play) waits before acting, so people can follow the play.
+MATCHES_BOT_DELAY_SECONDS = float(os.environ.get("MATCHES_BOT_DELAY_SECONDS", "0.8"))
 
 # --- Authentication --------------------------------------------------------------------------
 AUTHENTICATION_BACKENDS = [
@@ -217,7 +226,14 @@ REST_FRAMEWORK = {
     ],
     "DEFAULT_SCHEMA_CLASS": "clubs.api.schema.ErrorDocumentingAutoSchema",
     "EXCEPTION_HANDLER": "clubs.api.exceptions.json_exception_handler",
-    "DEFAULT_THROTTLE_RATES": {"anon": "120/min", "user": "600/min"},
+    "DEFAULT_THROTTLE_CLASSES": [
+        "rest_framework.throttling.AnonRateThrottle",
+        "rest_framework.throttling.UserRateThrottle",
+    ],
+    "DEFAULT_THROTTLE_RATES": {
+        "anon": os.environ.get("API_THROTTLE_ANON", "300/min"),
+        "user": os.environ.get("API_THROTTLE_USER", "1200/min"),
+    },
 }
 SPECTACULAR_SETTINGS = {
     "TITLE": "Bao 2 club platform API",

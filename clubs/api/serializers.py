@@ -76,6 +76,8 @@ class ClubSerializer(serializers.ModelSerializer):
 class ClubUpdateSerializer(ClubSerializer):
     """Fields an admin may change (the address name is fixed once created)."""
 
+    slug = serializers.SlugField(read_only=True)
+
     class Meta(ClubSerializer.Meta):
         read_only_fields = ["id", "slug", "created_at", "member_count", "my_role"]
 
@@ -113,7 +115,7 @@ class TransferOwnershipSerializer(serializers.Serializer):
     user = serializers.PrimaryKeyRelatedField(queryset=User.objects.all())
 
 
-class JoinSerializer(serializers.Serializer):
+class JoinMessageSerializer(serializers.Serializer):
     """An optional message to the club's admins when asking to join."""
 
     message = serializers.CharField(max_length=500, required=False, allow_blank=True)

@@ -29,6 +29,11 @@ from clubs.models import (
 )
 
 
+@extend_schema_view(
+    get=extend_schema(summary="Your account and profile. Permission: signed in."),
+    put=extend_schema(summary="Replace your profile fields. Permission: signed in."),
+    patch=extend_schema(summary="Change your profile fields. Permission: signed in."),
+)
 class CurrentUserView(RetrieveUpdateAPIView):
     """The signed-in user's account and profile. Permission: signed in."""
 
@@ -143,13 +148,13 @@ class ClubViewSet(viewsets.ModelViewSet):
             "pending join request is filed (202, `join_request` set). Invitation-only club: 400 "
             "with code `invitation_required`."
         ),
-        request=s.JoinSerializer,
+        request=s.JoinMessageSerializer,
         responses={201: s.JoinResultSerializer, 202: s.JoinResultSerializer},
     )
     @action(detail=True, methods=["post"], permission_classes=[permissions.IsAuthenticated])
     def join(self, request: Request, slug: str | None = None) -> Response:
         """Join an open club or ask to join a club by request."""
-        serializer = s.JoinSerializer(data=request.data)
+        serializer = s.JoinMessageSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         result = services.join_club(
             request.user, self.get_object(), message=serializer.validated_data.get("message", "")

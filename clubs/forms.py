@@ -1,0 +1,113 @@
+"""Web forms of accounts and clubs. They validate input; ``clubs.services`` changes state."""
+
+import zoneinfo
+
+from django import forms
+from django.contrib.auth.forms import UserCreationForm
+from django.utils.translation import gettext_lazy as _
+
+from clubs.models import Club, JoinPolicy, Language, User
+
+COMMON_TIME_ZONES = [
+    "Asia/Shanghai",
+    "Asia/Hong_Kong",
+    "Asia/Taipei",
+    "Asia/Singapore",
+    "Asia/Kuala_Lumpur",
+    "Asia/Tokyo",
+    "Australia/Sydney",
+    "Europe/London",
+    "Europe/Paris",
+    "America/New_York",
+    "America/Los_Angeles",
+    "America/Vancouver",
+    "UTC",
+]
+
+
+def time_zone_choices() -> list[tuple[str, str]]:
+    """Common zones of Chinese communities first, then every other IANA zone."""
+    others = sorted(zoneinfo.available_timezones() - set(COMMON_TIME_ZONES))
+    return [(name, name) for name in COMMON_TIME_ZONES + others]
+
+
+class SignUpForm(UserCreationForm):
+    """Create an account: username, email (for password reset), display name, language."""
+
+    email = forms.EmailField(
+        label=_("Email"),
+        required=True,
+        help_text=_("Used only to reset your password."),
+    )
+    display_name = forms.CharField(
+        label=_("Display name"),
+        max_length=60,
+        required=False,
+        help_text=_("The name other players see. You can leave it empty."),
+    )
+    language = forms.ChoiceField(label=_("Language"), choices=Language.choices)
+
+    class Meta(UserCreationForm.Meta):
+        model = User
+        fields = ["username", "email", "display_name", "language"]
+
+
+class ProfileForm(forms.ModelForm):
+    """Edit display name, email, language and time zone."""
+
+    time_zone = forms.ChoiceField(label=_("Time zone"), choices=time_zone_choices)
+
+    class Meta:
+        model = User
+        fields = ["display_name", "email", "language", "time_zone"]
+        labels = {
+            "display_name": _("Display name"),
+            "email": _("Email"),
+            "language": _("Language"),
+        }
+
+
+class ApiTokenForm(forms.Form):
+    """Name a new API token."""
+
+    name = forms.CharField(
+        label=_("Token name"),
+        max_length=60,
+        help_text=_("For example the program or phone that will use it."),
+    )
+
+
+class ClubForm(forms.ModelForm):
+    """Create or edit a club."""
+
+    join_policy = forms.ChoiceField(
+        label=_("Who may join"), choices=JoinPolicy.choices, widget=forms.RadioSelect
+    )
+
+    class Meta:
+        model = Club
+        fields = ["name", "city", "description", "join_policy"]
+        labels = {"name": _("Club name"), "city": _("City"), "description": _("About the club")}
+        widgets = {"description": forms.Textarea(attrs={"rows": 4})}
+
+
+class JoinRequestForm(forms.Form):
+    """An optional message to the admins when asking to join."""
+
+    message = forms.CharField(
+        label=_("Message to the club (optional)"),
+        max_length=500,
+        required=False,
+        widget=forms.Textarea(attrs={"rows": 2}),
+    )
+
+
+class InvitationForm(forms.Form):
+    """Options of a new invitation link."""
+
+    expires_in_days = forms.IntegerField(
+        label=_("Valid for (days)"), min_value=1, max_value=365, initial=14
+    )
+    max_uses = forms.IntegerField(
+        label=_("Maximum uses (empty: unlimited)"), min_value=1, required=False
+    )

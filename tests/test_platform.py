@@ -1,0 +1,187 @@
+"""Settings, schema, demo data, channel layer and embedded Redis: the platform's promises."""
+
+import os
+import secrets
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from django.conf import settings
+from django.core.management import call_command
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def run_manage(*args, env_extra=None, drop=()):
+    env = {k: v for k, v in os.environ.items() if k not in drop}
+    env.update(env_extra or {})
+    return subprocess.run(
+        [sys.executable, "manage.py", *args],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+
+
+PRODUCTION_ENV = {
+    "SECRET_KEY": secrets.token_urlsafe(60),
+    "DATABASE_URL": "postgres://bao2:secret@db.internal:5432/bao2",
+    "REDIS_URL": "redis://redis.internal:6379/0",
+    "ALLOWED_HOSTS": "clubs.example.com",
+    "EMAIL_HOST": "smtp.example.com",
+    "DEFAULT_FROM_EMAIL": "clubs@example.com",
+}
+
+
+def test_check_deploy_is_clean_with_production_environment():
+    result = run_manage(
+        "check", "--deploy", "--fail-level", "WARNING", env_extra=PRODUCTION_ENV, drop=["DEBUG"]
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "no issues" in result.stdout
+
+
+def test_production_settings_come_from_the_environment():
+    code = (
+        "from django.conf import settings as s;"
+        "print(s.DEBUG, s.DATABASES['default']['ENGINE'], s.DATABASES['default']['HOST'],"
+        " s.REDIS_URL, s.CELERY_BROKER_URL, s.ALLOWED_HOSTS, s.EMAIL_BACKEND,"
+        " s.CHANNEL_LAYERS['default']['CONFIG']['hosts'][0]['address'])"
+    )
+    result = run_manage("shell", "-v", "0", "-c", code, env_extra=PRODUCTION_ENV, drop=["DEBUG"])
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.split() == [
+        "False",
+        "django.db.backends.postgresql",
+        "db.internal",
+        "redis://redis.internal:6379/0",
+        "redis://redis.internal:6379/0",
+        "['clubs.example.com']",
+        "django.core.mail.backends.smtp.EmailBackend",
+        "redis://redis.internal:6379/0",
+    ]
+
+
+def test_embedded_default_without_environment(tmp_path):
+    code = (
+        "from django.conf import settings as s;"
+        "print(s.DEBUG, s.DATABASES['default']['ENGINE'], s.EMBEDDED_REDIS, s.REDIS_URL,"
+        " s.CELERY_BROKER_URL, s.EMAIL_BACKEND, ','.join(s.ALLOWED_HOSTS))"
+    )
+    drop = ["SECRET_KEY", "DATABASE_URL", "REDIS_URL", "DEBUG", "ALLOWED_HOSTS", "EMAIL_HOST"]
+    result = run_manage(
+        "shell",
+        "-v",
+        "0",
+        "-c",
+        code,
+        env_extra={"EMBEDDED_REDIS_DIR": str(tmp_path), "VAR_DIR": str(tmp_path / "var")},
+        drop=drop,
+    )
+    assert result.returncode == 0, result.stderr
+    debug, engine, embedded, redis_url, broker, email, hosts = result.stdout.split()
+    assert (debug, engine, embedded) == ("True", "django.db.backends.sqlite3", "True")
+    assert redis_url == f"unix://{tmp_path}/redis.sock"
+    assert broker == f"redis+socket://{tmp_path}/redis.sock"
+    assert email == "django.core.mail.backends.console.EmailBackend"
+    assert set(hosts.split(",")) >= {"localhost", "127.0.0.1"}
+    assert "0.0.0.0" not in hosts and "*" not in hosts
+
+
+def test_channel_layer_is_sized_for_200_tables():
+    config = settings.CHANNEL_LAYERS["default"]["CONFIG"]
+    assert config["capacity"] >= 1000
+    assert config["hosts"][0]["max_connections"] >= 1000
+
+
+@pytest.mark.integration
+def test_channel_layer_group_send_round_trip_through_real_redis(embedded_redis):
+    import asyncio
+
+    from channels.layers import get_channel_layer
+
+    async def scenario():
+        layer = get_channel_layer()
+        channels = [await layer.new_channel() for _ in range(4)]
+        for channel in channels:
+            await layer.group_add("table-test", channel)
+        await layer.group_send("table-test", {"type": "table.event", "seq": 1})
+        received = [await asyncio.wait_for(layer.receive(c), 5) for c in channels]
+        for channel in channels:
+            await layer.group_discard("table-test", channel)
+        await layer.flush()
+        return received
+
+    received = asyncio.run(scenario())
+    assert received == [{"type": "table.event", "seq": 1}] * 4
+
+
+@pytest.mark.integration
+def test_cache_uses_redis(db):
+    from django.core.cache import cache
+
+    cache.set("platform-test", {"a": 1}, 30)
+    assert cache.get("platform-test") == {"a": 1}
+
+
+def test_openapi_schema_validates_without_warnings(tmp_path):
+    target = tmp_path / "schema.yml"
+    result = run_manage("spectacular", "--validate", "--fail-on-warn", "--file", str(target))
+    assert result.returncode == 0, result.stdout + result.stderr
+    text = target.read_text()
+    for path in ("/api/v1/clubs/", "/api/v1/memberships/", "/api/v1/join-requests/"):
+        assert path in text
+    assert "/api/v1/invitations/accept/" in text and "/api/v1/me/" in text
+
+
+def test_schema_documents_errors_for_every_write_operation(client):
+    import yaml
+
+    schema = yaml.safe_load(client.get("/api/schema/").content)
+    for path, operations in schema["paths"].items():
+        for method, operation in operations.items():
+            if method in ("post", "put", "patch", "delete"):
+                assert {"400", "401", "403"} <= set(operation["responses"]), (method, path)
+                assert operation.get("summary") or operation.get("description"), (method, path)
+
+
+def test_api_docs_page(client):
+    response = client.get("/api/docs/")
+    assert response.status_code == 200
+
+
+@pytest.mark.django_db
+def test_demo_command_is_idempotent(capsys):
+    from clubs.models import Club, Membership, User
+
+    call_command("demo")
+    call_command("demo")
+    out = capsys.readouterr().out
+    assert "laowang" in out and "demo-2026" in out
+    assert Club.objects.filter(slug="demo").count() == 1
+    assert Membership.objects.filter(club__slug="demo").count() == 5
+    assert User.objects.get(username="laowang").check_password("demo-2026")
+
+
+def test_embedded_redis_helper_starts_and_stops(tmp_path):
+    from config.embedded_redis import EmbeddedRedis, is_answering
+
+    socket_path = tmp_path / "r.sock"
+    with EmbeddedRedis(socket_path) as server:
+        assert is_answering(socket_path)
+        import redis
+
+        client = redis.Redis.from_url(server.url)
+        client.set("k", "v")
+        assert client.get("k") == b"v"
+        client.close()
+        # A second helper on the same socket reuses the running server and stops nothing.
+        second = EmbeddedRedis(socket_path).start()
+        assert second.process is None
+        second.stop()
+        assert is_answering(socket_path)
+    assert not is_answering(socket_path)
+    assert not socket_path.exists()
