@@ -1,1 +1,211 @@
-"""Models of the matches app (filled in by its owner)."""
+"""Tables, seats, matches and their append-only event logs.
+
+State changes go through ``matches.services``; reads shared by callers live in
+``matches.selectors``. The authoritative state of a match is its event log
+(:class:`MatchEvent`, unique ``(match, seq)``); :attr:`Match.snapshot` is the engine's
+``Match.to_json()`` after the last event and :attr:`Match.version` the number of events.
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+
+
+class Variant(models.TextChoices):
+    """The games a table can play (the engine's variant ids)."""
+
+    BAO2 = "bao2", _("Bao 2")
+    GUANDAN = "guandan", _("Guandan")
+    HONGER = "honger", _("Nanping Red Two")
+    SHUANGKOU2 = "shuangkou2", _("Two-player Shuangkou")
+
+
+#: Seats per variant.
+VARIANT_SEATS = {"bao2": 4, "guandan": 4, "honger": 4, "shuangkou2": 2}
+
+
+class BotKind(models.TextChoices):
+    """Who sits in a seat when it is not a person."""
+
+    NONE = "", _("Person")
+    RANDOM = "random", _("Random bot")
+    HEURISTIC = "heuristic", _("Heuristic bot")
+
+
+class TableStatus(models.TextChoices):
+    """A table waits for players, plays its match, then is finished."""
+
+    OPEN = "open", _("Waiting for players")
+    PLAYING = "playing", _("Playing")
+    FINISHED = "finished", _("Finished")
+    CLOSED = "closed", _("Closed")
+
+
+class Table(models.Model):
+    """A virtual table of a club: one variant, its options, its seats and (once full) a match."""
+
+    club = models.ForeignKey(
+        "clubs.Club", on_delete=models.CASCADE, related_name="tables", verbose_name=_("club")
+    )
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        related_name="+",
+        verbose_name=_("opened by"),
+    )
+    variant = models.CharField(_("game"), max_length=16, choices=Variant.choices)
+    #: Engine options (``colour_twos``, ``first_action_seconds``, ``action_seconds``,
+    #: ``time_limit_minutes``, ...), validated by the engine when the table is opened.
+    options = models.JSONField(_("options"), default=dict, blank=True)
+    #: Match time limit in seconds (0: none); the engine's ``time_limit_minutes`` unless set.
+    time_limit_seconds = models.PositiveIntegerField(_("time limit (seconds)"), default=0)
+    #: Whether the per-action clock runs (off: nobody is ever timed out).
+    clocks = models.BooleanField(_("clocks"), default=True)
+    rated = models.BooleanField(_("rated"), default=False)
+    spectators_allowed = models.BooleanField(_("spectators allowed"), default=True)
+    status = models.CharField(
+        _("status"), max_length=10, choices=TableStatus.choices, default=TableStatus.OPEN
+    )
+    created_at = models.DateTimeField(_("opened at"), default=timezone.now)
+
+    class Meta:
+        verbose_name = _("table")
+        verbose_name_plural = _("tables")
+        ordering = ["-created_at", "-id"]
+        indexes = [models.Index(fields=["club", "status"])]
+
+    @property
+    def seat_count(self) -> int:
+        """Number of seats of the table's variant."""
+        return VARIANT_SEATS[self.variant]
+
+    def __str__(self) -> str:
+        return f"{self.get_variant_display()} #{self.pk}"
+
+
+class Seat(models.Model):
+    """One seat of a table: a person, a bot, or empty (no user and no bot)."""
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="seats")
+    index = models.PositiveSmallIntegerField(_("seat"))
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="seats",
+        verbose_name=_("player"),
+    )
+    bot = models.CharField(_("bot"), max_length=10, choices=BotKind.choices, blank=True)
+
+    class Meta:
+        verbose_name = _("seat")
+        verbose_name_plural = _("seats")
+        ordering = ["table", "index"]
+        constraints = [
+            models.UniqueConstraint(fields=["table", "index"], name="unique_seat_index"),
+        ]
+
+    @property
+    def taken(self) -> bool:
+        """Whether a person or a bot sits here."""
+        return self.user_id is not None or bool(self.bot)
+
+    def __str__(self) -> str:
+        return f"{self.table_id}:{self.index}"
+
+
+class MatchStatus(models.TextChoices):
+    """A match is played, then finished."""
+
+    PLAYING = "playing", _("Playing")
+    FINISHED = "finished", _("Finished")
+
+
+class Match(models.Model):
+    """A live match: seed, options, seats, the event log's version and a JSON snapshot.
+
+    ``deadline`` is when the server acts for the seat to move (its clock ran out, or a bot /
+    auto-play turn is due), valid only while ``version == deadline_version``.
+    """
+
+    table = models.OneToOneField(Table, on_delete=models.CASCADE, related_name="match")
+    variant = models.CharField(_("game"), max_length=16, choices=Variant.choices)
+    seed = models.CharField(_("seed"), max_length=64)
+    options = models.JSONField(_("options"), default=dict)
+    #: ``[{"user": id or None, "bot": "" | "random" | "heuristic", "name": str}, ...]``
+    seats = models.JSONField(_("seats"), default=list)
+    version = models.PositiveIntegerField(_("version"), default=0)
+    snapshot = models.JSONField(_("snapshot"), default=dict)
+    status = models.CharField(
+        _("status"), max_length=10, choices=MatchStatus.choices, default=MatchStatus.PLAYING
+    )
+    to_move = models.SmallIntegerField(null=True, blank=True)
+    deadline = models.DateTimeField(null=True, blank=True, db_index=True)
+    deadline_version = models.PositiveIntegerField(null=True, blank=True)
+    #: When the match time limit runs out (None: no limit, or already applied).
+    ends_at = models.DateTimeField(null=True, blank=True, db_index=True)
+    #: Per seat: "" (the person plays), "timeout" or "disconnect" (托管: the heuristic bot).
+    autoplay = models.JSONField(default=list)
+    #: Per seat: clock expiries in a row.
+    timeouts = models.JSONField(default=list)
+    result = models.JSONField(null=True, blank=True)
+    started_at = models.DateTimeField(_("started at"), default=timezone.now)
+    finished_at = models.DateTimeField(_("finished at"), null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("match")
+        verbose_name_plural = _("matches")
+        ordering = ["-started_at", "-id"]
+        indexes = [models.Index(fields=["status", "deadline"])]
+
+    def __str__(self) -> str:
+        return f"{self.variant} match #{self.pk}"
+
+
+class Actor(models.TextChoices):
+    """Who made an event: the seat's person, a bot, auto-play, the clock, or the system."""
+
+    PLAYER = "player", _("Player")
+    BOT = "bot", _("Bot")
+    AUTOPLAY = "auto", _("Auto-play")
+    CLOCK = "clock", _("Clock")
+    SYSTEM = "system", _("System")
+
+
+class MatchEvent(models.Model):
+    """One accepted action of a match, in order: ``seq`` 1, 2, ... (append-only)."""
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="events")
+    seq = models.PositiveIntegerField()
+    action = models.JSONField()
+    seat = models.SmallIntegerField(null=True, blank=True)
+    actor = models.CharField(max_length=8, choices=Actor.choices)
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        verbose_name = _("match event")
+        verbose_name_plural = _("match events")
+        ordering = ["match", "seq"]
+        constraints = [
+            models.UniqueConstraint(fields=["match", "seq"], name="unique_match_event_seq"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.match_id}#{self.seq}"
+
+
+class Presence(models.Model):
+    """A live websocket connection to a match (seat None: spectator)."""
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="presences")
+    seat = models.SmallIntegerField(null=True, blank=True)
+    channel_name = models.CharField(max_length=200, unique=True)
+    connected_at = models.DateTimeField(default=timezone.now)

@@ -1,0 +1,258 @@
+"""The websocket of a table: ``/ws/tables/<id>/`` (protocol in README, "Websocket protocol").
+
+Thin: it authenticates the connection (session, via ``AuthMiddlewareStack``), works out the
+seat (or spectator), forwards actions to :mod:`matches.services` and frames from the seat's
+group to the socket. Bad input gets an ``error`` or ``refused`` message; the connection and
+the match go on.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from typing import Any
+
+from channels.db import database_sync_to_async
+from channels.generic.websocket import AsyncWebsocketConsumer
+from django.conf import settings
+from django.utils import translation
+
+from matches import broadcast, selectors, services
+from matches.messages import refusal_message
+from matches.models import Match, MatchStatus, Table
+
+#: Largest text frame accepted (bytes); larger ones are refused unread.
+MAX_FRAME = 8192
+#: Messages per second a connection may send (a burst of twice that is tolerated).
+RATE = 20.0
+
+
+class TableConsumer(AsyncWebsocketConsumer):
+    """One websocket connection to a table: a player's seat, or a spectator."""
+
+    async def connect(self) -> None:
+        """Accept, work out the seat, join the groups; refuse spectators where not allowed."""
+        self.table_id = int(self.scope["url_route"]["kwargs"]["table_id"])
+        self.user = self.scope.get("user")
+        self.language = await database_sync_to_async(self._language)()
+        self.match_id: int | None = None
+        self.seat: int | None = None
+        self.groups_joined: list[str] = []
+        self.allowance = RATE * 2
+        self.last_check = time.monotonic()
+        await self.accept()
+        role = await database_sync_to_async(self._role)()
+        if role is not None:
+            await self._error(role)
+            await self.close(code=4403)
+            return
+        await self._join(broadcast.table_group(self.table_id))
+        await self._attach()
+
+    # ------------------------------------------------------------------ sync helpers (DB)
+    def _language(self) -> str:
+        user = self.user
+        if user is not None and user.is_authenticated and getattr(user, "language", ""):
+            return user.language
+        cookies = self.scope.get("cookies") or {}
+        code = cookies.get(settings.LANGUAGE_COOKIE_NAME, "")
+        codes = {c for c, _ in settings.LANGUAGES}
+        return code if code in codes else settings.LANGUAGE_CODE
+
+    def _role(self) -> str | None:
+        """None if the connection may stay, else the reason code to refuse it."""
+        table = Table.objects.filter(pk=self.table_id).first()
+        if table is None:
+            return "not_allowed"
+        match = Match.objects.filter(table=table).first()
+        if match is not None and selectors.seat_of(match, self.user) is not None:
+            return None
+        if table.seats.filter(user_id=getattr(self.user, "pk", None)).exists():
+            return None
+        if not table.spectators_allowed:
+            return "no_spectators"
+        if self.user is None or not self.user.is_authenticated:
+            return "login_required"
+        return None
+
+    def _attach_sync(self, channel_name: str) -> tuple[int | None, int | None]:
+        match = Match.objects.filter(table_id=self.table_id).first()
+        if match is None:
+            return None, None
+        seat = selectors.seat_of(match, self.user)
+        if match.status == MatchStatus.PLAYING:
+            services.connected(match.pk, seat, channel_name)
+        return match.pk, seat
+
+    def _sync_frame(self, version: Any) -> dict[str, Any] | None:
+        """The answer to ``hello``: the missing events and the current state, or a snapshot."""
+        match = Match.objects.select_related("table").filter(pk=self.match_id).first()
+        if match is None:
+            return None
+        engine = services.engine_of(match)
+        try:
+            if (
+                isinstance(version, int)
+                and not isinstance(version, bool)
+                and 0 <= version <= match.version
+                and match.version - version <= services.MAX_MISSING_EVENTS
+            ):
+                events = selectors.events_after(match, version)
+                return selectors.frame(match, engine, self.seat, kind="events", events=events)
+            return selectors.frame(match, engine, self.seat, kind="snapshot")
+        finally:
+            services._engines.put(match.pk, match.version, engine)
+
+    def _submit(self, data: dict[str, Any]) -> dict[str, Any]:
+        with translation.override(self.language):
+            action = data.get("action")
+            seq = data.get("seq")
+            if seq is not None and (not isinstance(seq, int) or isinstance(seq, bool)):
+                return _refused(data, "bad_message")
+            if self.match_id is None:
+                return _refused(data, "not_started")
+            if self.seat is None:
+                return _refused(data, "spectator")
+            if not isinstance(action, dict):
+                return _refused(data, "invalid_action")
+            try:
+                accepted = services.submit_action(
+                    self.match_id,
+                    action,
+                    seat=self.seat,
+                    user=self.user,
+                    expected_version=seq,
+                )
+            except services.MatchError as error:
+                return {"type": "refused", "id": data.get("id"), **error.to_json()}
+            return {"type": "ack", "id": data.get("id"), "version": accepted.version}
+
+    def _check(self, data: dict[str, Any]) -> dict[str, Any]:
+        with translation.override(self.language):
+            if self.match_id is None or self.seat is None:
+                return _refused(data, "spectator" if self.match_id else "not_started")
+            match = Match.objects.filter(pk=self.match_id).first()
+            engine = services.engine_of(match)
+            try:
+                if data["type"] == "hint":
+                    return {
+                        "type": "hints",
+                        "id": data.get("id"),
+                        "version": match.version,
+                        "plays": services.hints(engine, self.seat),
+                    }
+                plays = services.check_selection(engine, self.seat, data.get("cards"))
+                return {
+                    "type": "checked",
+                    "id": data.get("id"),
+                    "version": match.version,
+                    "plays": plays,
+                }
+            except services.MatchError as error:
+                return {"type": "refused", "id": data.get("id"), **error.to_json()}
+            finally:
+                services._engines.put(match.pk, match.version, engine)
+
+    def _autoplay(self, data: dict[str, Any]) -> dict[str, Any]:
+        with translation.override(self.language):
+            if self.match_id is None or self.seat is None:
+                return _refused(data, "spectator" if self.match_id else "not_started")
+            services.set_autoplay(self.match_id, self.seat, "timeout" if data.get("on") else "")
+            return {"type": "ack", "id": data.get("id")}
+
+    def _refusal(self, code: str, data: Any = None) -> dict[str, Any]:
+        with translation.override(self.language):
+            return _refused(data if isinstance(data, dict) else {}, code)
+
+    # ------------------------------------------------------------------ async side
+    async def _join(self, group: str) -> None:
+        if group not in self.groups_joined:
+            await self.channel_layer.group_add(group, self.channel_name)
+            self.groups_joined.append(group)
+
+    async def _attach(self) -> None:
+        """Join the seat's (or the spectators') group once the match exists, and send a
+        snapshot."""
+        if self.match_id is not None:
+            return
+        match_id, seat = await database_sync_to_async(self._attach_sync)(self.channel_name)
+        if match_id is None:
+            await self.send(text_data=json.dumps({"type": "waiting", "table": self.table_id}))
+            return
+        self.match_id, self.seat = match_id, seat
+        await self._join(broadcast.seat_group(match_id, seat))
+        await self._send_json(await database_sync_to_async(self._sync_frame)(None))
+
+    async def disconnect(self, code: int) -> None:
+        """Leave the groups; a player with no connection left goes on auto-play."""
+        for group in self.groups_joined:
+            await self.channel_layer.group_discard(group, self.channel_name)
+        if self.match_id is not None:
+            await database_sync_to_async(services.disconnected)(self.channel_name)
+
+    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
+        """Handle one client message (see the protocol); never raises on bad input."""
+        if not self._allowed():
+            await self._send_json(await database_sync_to_async(self._refusal)("rate_limited"))
+            return
+        if text_data is None:
+            await self._error("bad_message")
+            return
+        if len(text_data) > MAX_FRAME:
+            await self._error("too_large")
+            return
+        try:
+            data = json.loads(text_data)
+        except ValueError:
+            await self._error("bad_json")
+            return
+        if not isinstance(data, dict) or not isinstance(data.get("type"), str):
+            await self._error("bad_message")
+            return
+        kind = data["type"]
+        if kind == "ping":
+            await self._send_json({"type": "pong", "id": data.get("id")})
+        elif kind == "hello":
+            if self.match_id is None:
+                await self._attach()
+                return
+            answer = await database_sync_to_async(self._sync_frame)(data.get("version"))
+            await self._send_json(answer)
+        elif kind == "action":
+            await self._send_json(await database_sync_to_async(self._submit)(data))
+        elif kind in ("check", "hint"):
+            await self._send_json(await database_sync_to_async(self._check)(data))
+        elif kind == "autoplay":
+            await self._send_json(await database_sync_to_async(self._autoplay)(data))
+        else:
+            await self._send_json(await database_sync_to_async(self._refusal)("unknown_type", data))
+
+    def _allowed(self) -> bool:
+        now = time.monotonic()
+        self.allowance = min(RATE * 2, self.allowance + (now - self.last_check) * RATE)
+        self.last_check = now
+        if self.allowance < 1:
+            return False
+        self.allowance -= 1
+        return True
+
+    async def _error(self, code: str) -> None:
+        await self._send_json(await database_sync_to_async(self._refusal)(code))
+
+    async def _send_json(self, data: dict[str, Any] | None) -> None:
+        if data is not None:
+            await self.send(text_data=services.json_dumps(data))
+
+    # ------------------------------------------------------------------ group messages
+    async def match_frame(self, message: dict[str, Any]) -> None:
+        """A frame built for this connection's seat: forward it unchanged."""
+        await self.send(text_data=message["text"])
+
+    async def table_changed(self, message: dict[str, Any]) -> None:
+        """Seats changed or the match started: tell the client; attach to a new match."""
+        await self.send(text_data=json.dumps({"type": "table_changed", "table": self.table_id}))
+        await self._attach()
+
+
+def _refused(data: dict[str, Any], code: str) -> dict[str, Any]:
+    return {"type": "refused", "id": data.get("id"), "code": code, "message": refusal_message(code)}

@@ -1,0 +1,123 @@
+"""Reads of tables and matches shared by views, the API and the consumer; and the frames sent
+to clients, each built from one recipient's observation only (never from the full state)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db.models import Count, Q, QuerySet
+
+from clubs.models import Club, User
+from engine.match import Match as EngineMatch
+from matches.models import Match, MatchEvent, Table, TableStatus
+
+
+def lobby_tables(club: Club) -> QuerySet[Table]:
+    """The club's tables that are open or playing, with ``free_seats`` annotated."""
+    return (
+        Table.objects.filter(club=club, status__in=[TableStatus.OPEN, TableStatus.PLAYING])
+        .annotate(free_seats=Count("seats", filter=Q(seats__user=None, seats__bot="")))
+        .prefetch_related("seats__user")
+        .select_related("match")
+        .order_by("status", "-created_at")
+    )
+
+
+def finished_tables(club: Club, limit: int = 20) -> QuerySet[Table]:
+    """The club's most recently finished tables (for their replays)."""
+    return (
+        Table.objects.filter(club=club, status=TableStatus.FINISHED)
+        .select_related("match")
+        .order_by("-match__finished_at")[:limit]
+    )
+
+
+def match_of_table(table: Table) -> Match | None:
+    """The table's match, if it has started."""
+    return Match.objects.filter(table=table).first()
+
+
+def seat_of(match: Match, user: User | None) -> int | None:
+    """The seat ``user`` plays at ``match`` (None: not a player of it)."""
+    if user is None or not user.is_authenticated:
+        return None
+    for index, info in enumerate(match.seats):
+        if info.get("user") == user.pk:
+            return index
+    return None
+
+
+def event_view(event: MatchEvent, recipient: int | None) -> dict[str, Any]:
+    """An event as ``recipient`` may see it: a returned card (还贡) only to its giver (the
+    receiver sees it in their own observation)."""
+    action = dict(event.action)
+    if "return" in action and event.seat != recipient:
+        action["return"] = None
+    return {"seq": event.seq, "seat": event.seat, "actor": event.actor, "action": action}
+
+
+def public_state(match: Match) -> dict[str, Any]:
+    """Facts about the match anyone at the table may know: seats, auto-play, whose clock runs
+    and until when, the match time limit, the status."""
+    deadline = match.deadline if match.deadline_version == match.version else None
+    return {
+        "id": match.pk,
+        "status": match.status,
+        "seats": [
+            {"name": s.get("name") or "", "bot": s.get("bot") or "", "autoplay": a or ""}
+            for s, a in zip(match.seats, match.autoplay, strict=False)
+        ],
+        "to_move": match.to_move,
+        "deadline": deadline.timestamp() if deadline else None,
+        "ends_at": match.ends_at.timestamp() if match.ends_at else None,
+        "result": match.result,
+    }
+
+
+def frame(
+    match: Match,
+    engine: EngineMatch,
+    recipient: int | None,
+    *,
+    kind: str = "update",
+    event: MatchEvent | None = None,
+    events: list[MatchEvent] | None = None,
+) -> dict[str, Any]:
+    """One message to ``recipient`` (a seat, or None: a spectator) at ``match.version``."""
+    data: dict[str, Any] = {
+        "type": kind,
+        "version": match.version,
+        "you": recipient,
+        "obs": engine.observation(recipient),
+        "table": public_state(match),
+    }
+    if event is not None:
+        data["event"] = event_view(event, recipient)
+    if events is not None:
+        data["events"] = [event_view(e, recipient) for e in events]
+    return data
+
+
+def events_after(match: Match, version: int) -> list[MatchEvent]:
+    """The events with ``seq > version``, in order."""
+    return list(match.events.filter(seq__gt=version).order_by("seq"))
+
+
+def replay_frames(match: Match) -> list[dict[str, Any]]:
+    """Every step of a finished match with all hands (for the replay page): the action and
+    the full state after it (each seat's observation, which includes its hand)."""
+    engine = EngineMatch.new(match.variant, match.seed, match.options)
+    seats = len(match.seats)
+    steps = [{"seq": 0, "action": None, "views": [engine.observation(s) for s in range(seats)]}]
+    for event in match.events.order_by("seq"):
+        engine.apply(event.action)
+        steps.append(
+            {
+                "seq": event.seq,
+                "seat": event.seat,
+                "actor": event.actor,
+                "action": event.action,
+                "views": [engine.observation(s) for s in range(seats)],
+            }
+        )
+    return steps

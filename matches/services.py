@@ -1,0 +1,754 @@
+"""The only place that changes tables and matches.
+
+Tables: :func:`open_table`, :func:`take_seat`, :func:`leave_seat`, :func:`add_bot`; a table
+whose seats are all taken starts its match (:func:`start_match`).
+
+Matches: every action of a person, a bot, auto-play (托管), the clock or the system goes
+through :func:`submit_action`. In one transaction it loads the state at the stored version,
+lets the engine apply the action (a :class:`~engine.actions.Refusal` changes nothing), bumps
+the version with ``UPDATE ... WHERE version = v`` (optimistic concurrency: a second writer for
+the same version updates no row and is refused ``stale``) and appends the event
+``(match, seq = v + 1)``. Only after the commit (``transaction.on_commit``) are the updates
+broadcast, each built from one seat's observation, and the next deadline task queued.
+
+The server acts for the seat to move when :attr:`Match.deadline` passes (:func:`act_on_deadline`):
+a bot or a seat on auto-play plays the heuristic's choice; a person whose clock ran out gets the
+rules' timeout action, and after two in a row is put on auto-play until they act again.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import secrets
+import threading
+from collections import OrderedDict
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import Any
+
+from django.conf import settings
+from django.db import transaction
+from django.utils import timezone
+
+from clubs import selectors as club_selectors
+from clubs.models import Club, User
+from engine.actions import Action, Refusal, parse_action
+from engine.bots import HeuristicBot, RandomBot
+from engine.combo import combo_rules
+from engine.match import Match as EngineMatch
+from matches.messages import refusal_message
+from matches.models import (
+    VARIANT_SEATS,
+    Actor,
+    BotKind,
+    Match,
+    MatchEvent,
+    MatchStatus,
+    Presence,
+    Seat,
+    Table,
+    TableStatus,
+)
+
+log = logging.getLogger(__name__)
+
+#: Action kinds a person may send for their own seat.
+PLAYER_KINDS = frozenset(("play", "pass", "immune", "tribute", "return", "choose", "ask"))
+#: After this many clock expiries in a row a person is put on auto-play.
+TIMEOUTS_FOR_AUTOPLAY = 2
+#: A reconnecting client missing at most this many events gets them; otherwise a snapshot.
+MAX_MISSING_EVENTS = 200
+#: Hook for tests: called with ``(match_id, version, engine_match)`` after every commit.
+after_commit_hooks: list[Any] = []
+
+
+class MatchError(Exception):
+    """A refused table or match operation: a reason ``code`` and a translated message."""
+
+    def __init__(self, code: str, detail: str = "") -> None:
+        """Keep the reason code; ``detail`` is the engine's English wording, if any."""
+        super().__init__(f"{code}: {detail}" if detail else code)
+        self.code = code
+        self.detail = detail
+
+    @property
+    def message(self) -> str:
+        """The reason in the active language."""
+        return refusal_message(self.code, self.detail)
+
+    def to_json(self) -> dict[str, str]:
+        """``{"code", "message"}`` in the active language."""
+        return {"code": self.code, "message": self.message}
+
+
+# ------------------------------------------------------------------------- engine state cache
+class _EngineCache:
+    """Engine matches by ``(match id, version)`` for this process (a miss replays the snapshot).
+
+    :meth:`take` removes the entry, so an engine object is only ever mutated by one thread.
+    """
+
+    def __init__(self, size: int = 4096) -> None:
+        self.size = size
+        self.items: OrderedDict[int, tuple[int, EngineMatch]] = OrderedDict()
+        self.lock = threading.Lock()
+
+    def take(self, match_id: int, version: int) -> EngineMatch | None:
+        with self.lock:
+            item = self.items.pop(match_id, None)
+        if item is None or item[0] != version:
+            return None
+        return item[1]
+
+    def put(self, match_id: int, version: int, engine: EngineMatch) -> None:
+        with self.lock:
+            current = self.items.get(match_id)
+            if current is not None and current[0] > version:
+                return
+            self.items[match_id] = (version, engine)
+            self.items.move_to_end(match_id)
+            while len(self.items) > self.size:
+                self.items.popitem(last=False)
+
+    def clear(self) -> None:
+        with self.lock:
+            self.items.clear()
+
+
+_engines = _EngineCache()
+
+
+def snapshot_of(engine: EngineMatch) -> dict[str, Any]:
+    """The stored snapshot: ``Match.to_json()`` with the actions as a list of compact strings
+    (:meth:`engine.actions.Action.to_compact`), which :meth:`EngineMatch.from_json` replays."""
+    return {
+        "variant": engine.variant,
+        "seed": engine.seed,
+        "options": engine.options,
+        "actions": [action.to_compact() for action in engine.log],
+        "levels": list(engine.levels),
+        "over": engine.over,
+    }
+
+
+def engine_of(match: Match) -> EngineMatch:
+    """The engine state of ``match`` at its version (a private copy the caller may change)."""
+    engine = _engines.take(match.pk, match.version)
+    if engine is None:
+        engine = EngineMatch.from_json(match.snapshot)
+    return engine
+
+
+def replay_events(match: Match) -> EngineMatch:
+    """Rebuild the engine state from the event log alone (seed, options and every event)."""
+    actions = list(match.events.order_by("seq").values_list("action", flat=True))
+    return EngineMatch.replay(match.variant, match.seed, match.options, actions)
+
+
+# ------------------------------------------------------------------------- tables
+def _require_member(user: User, club: Club) -> None:
+    if user is None or not user.is_authenticated:
+        raise MatchError("login_required")
+    if club_selectors.membership_of(user, club) is None:
+        raise MatchError("not_member")
+
+
+def open_table(
+    user: User,
+    club: Club,
+    *,
+    variant: str,
+    options: dict[str, Any] | None = None,
+    clocks: bool = True,
+    time_limit_seconds: int = 0,
+    rated: bool = False,
+    spectators_allowed: bool = True,
+    sit: bool = True,
+) -> Table:
+    """Open a table in ``club`` (members only) with engine ``options`` checked by the engine.
+
+    The opener takes seat 0 unless ``sit`` is false. Raises :class:`MatchError`.
+    """
+    _require_member(user, club)
+    if variant not in VARIANT_SEATS:
+        raise MatchError("bad_variant")
+    if not isinstance(options, dict | None):
+        raise MatchError("bad_options")
+    try:
+        EngineMatch.new(variant, "options-check", options or {})
+    except (ValueError, TypeError, Refusal) as error:
+        raise MatchError("bad_options", str(error)) from None
+    if (
+        isinstance(time_limit_seconds, bool)
+        or not isinstance(time_limit_seconds, int)
+        or not 0 <= time_limit_seconds <= 24 * 3600
+    ):
+        raise MatchError("bad_options")
+    with transaction.atomic():
+        table = Table.objects.create(
+            club=club,
+            created_by=user,
+            variant=variant,
+            options=dict(options or {}),
+            clocks=bool(clocks),
+            time_limit_seconds=time_limit_seconds,
+            rated=bool(rated),
+            spectators_allowed=bool(spectators_allowed),
+        )
+        Seat.objects.bulk_create(Seat(table=table, index=i) for i in range(table.seat_count))
+        if sit:
+            take_seat(user, table, 0)
+    return table
+
+
+def _locked_table(table: Table) -> Table:
+    return Table.objects.select_for_update().get(pk=table.pk)
+
+
+def _notify_table(table_id: int) -> None:
+    from matches import broadcast
+
+    transaction.on_commit(lambda: broadcast.table_changed(table_id))
+
+
+@transaction.atomic
+def take_seat(user: User, table: Table, index: int) -> Seat:
+    """Sit ``user`` (a club member) in empty seat ``index``; a full table starts its match."""
+    table = _locked_table(table)
+    _require_member(user, table.club)
+    if table.status != TableStatus.OPEN:
+        raise MatchError("table_not_open")
+    seats = list(table.seats.select_for_update().order_by("index"))
+    if not isinstance(index, int) or not 0 <= index < len(seats):
+        raise MatchError("no_such_seat")
+    if any(s.user_id == user.pk for s in seats):
+        raise MatchError("already_seated")
+    seat = seats[index]
+    if seat.taken:
+        raise MatchError("seat_taken")
+    seat.user = user
+    seat.bot = ""
+    seat.save(update_fields=["user", "bot"])
+    _notify_table(table.pk)
+    if all(s.taken for s in seats):
+        start_match(table)
+    return seat
+
+
+@transaction.atomic
+def leave_seat(user: User, table: Table) -> None:
+    """Stand ``user`` up from an open table."""
+    table = _locked_table(table)
+    if table.status != TableStatus.OPEN:
+        raise MatchError("table_not_open")
+    updated = table.seats.filter(user=user).update(user=None)
+    if not updated:
+        raise MatchError("not_seated")
+    _notify_table(table.pk)
+
+
+@transaction.atomic
+def add_bot(user: User, table: Table, index: int, kind: str) -> Seat:
+    """Put a bot (``random`` / ``heuristic``) in empty seat ``index``: the table's opener or a
+    club admin only, never at a rated table. A full table starts its match."""
+    table = _locked_table(table)
+    _require_member(user, table.club)
+    from clubs.permissions import is_club_admin
+
+    if table.created_by_id != user.pk and not is_club_admin(user, table.club):
+        raise MatchError("not_allowed")
+    if table.rated:
+        raise MatchError("rated_bots")
+    if kind not in (BotKind.RANDOM, BotKind.HEURISTIC):
+        raise MatchError("bad_options")
+    if table.status != TableStatus.OPEN:
+        raise MatchError("table_not_open")
+    seats = list(table.seats.select_for_update().order_by("index"))
+    if not isinstance(index, int) or not 0 <= index < len(seats):
+        raise MatchError("no_such_seat")
+    seat = seats[index]
+    if seat.taken:
+        raise MatchError("seat_taken")
+    seat.bot = kind
+    seat.save(update_fields=["bot"])
+    _notify_table(table.pk)
+    if all(s.taken for s in seats):
+        start_match(table)
+    return seat
+
+
+def start_match(table: Table, seed: str | None = None) -> Match:
+    """Start the match of a full table (inside the caller's transaction)."""
+    seats = list(table.seats.select_related("user").order_by("index"))
+    seed = seed or secrets.token_hex(8)
+    engine = EngineMatch.new(table.variant, seed, table.options)
+    now = timezone.now()
+    limit = table.time_limit_seconds or 60 * int(engine.options.get("time_limit_minutes", 0) or 0)
+    match = Match(
+        table=table,
+        variant=table.variant,
+        seed=seed,
+        options=engine.options,
+        seats=[
+            {"user": s.user_id, "bot": s.bot, "name": s.user.name if s.user else ""} for s in seats
+        ],
+        version=0,
+        snapshot=snapshot_of(engine),
+        autoplay=[""] * len(seats),
+        timeouts=[0] * len(seats),
+        started_at=now,
+        ends_at=now + timedelta(seconds=limit) if limit else None,
+    )
+    _plan_deadline(match, engine, table, now)
+    match.save()
+    Table.objects.filter(pk=table.pk).update(status=TableStatus.PLAYING)
+    version = match.version
+    transaction.on_commit(lambda: _after_commit(match.pk, version, engine, None, table.pk))
+    return match
+
+
+# ------------------------------------------------------------------------- deadlines
+def _plan_deadline(match: Match, engine: EngineMatch, table: Table, now: datetime) -> None:
+    """Set ``to_move``, ``deadline`` and ``deadline_version`` for the state ``engine``."""
+    seat = engine.to_move()
+    match.to_move = seat
+    match.deadline = None
+    match.deadline_version = None
+    if engine.over or seat is None:
+        return
+    info = match.seats[seat]
+    if info.get("bot") or match.autoplay[seat]:
+        delay = float(getattr(settings, "MATCHES_BOT_DELAY_SECONDS", 0.8))
+        match.deadline = now + timedelta(seconds=delay)
+    elif table.clocks:
+        match.deadline = now + timedelta(seconds=engine.action_seconds(seat))
+    else:
+        return
+    match.deadline_version = match.version
+
+
+@dataclass
+class Accepted:
+    """An accepted action: the new version and the stored event."""
+
+    version: int
+    event: MatchEvent
+
+
+def submit_action(
+    match_id: int,
+    action: Any,
+    *,
+    seat: int | None,
+    actor: str = Actor.PLAYER,
+    user: User | None = None,
+    expected_version: int | None = None,
+) -> Accepted:
+    """Apply one action to match ``match_id`` (see the module docstring); raise
+    :class:`MatchError` with the engine's reason code (or ``stale``, ``not_your_seat``,
+    ``match_over``) having changed nothing.
+
+    ``seat`` is the seat the caller acts for (None: a system action); a person's action that
+    names another seat is refused. ``expected_version`` is the version the caller saw.
+    """
+    if actor == Actor.PLAYER:
+        if seat is None:
+            raise MatchError("spectator")
+        if isinstance(action, dict):
+            if "seat" in action and action["seat"] != seat:
+                raise MatchError("not_your_seat")
+            action = {**action, "seat": seat}
+        try:
+            parsed = parse_action(action)
+        except Refusal as refusal:
+            raise MatchError(refusal.code, refusal.message) from None
+        if parsed.kind not in PLAYER_KINDS:
+            raise MatchError("invalid_action")
+        if parsed.seat != seat:
+            raise MatchError("not_your_seat")
+        action = parsed
+    with transaction.atomic():
+        match = Match.objects.select_related("table").get(pk=match_id)
+        return _apply(match, action, seat=seat, actor=actor, user=user, expected=expected_version)
+
+
+def _apply(
+    match: Match,
+    action: Any,
+    *,
+    seat: int | None,
+    actor: str,
+    user: User | None,
+    expected: int | None,
+    extra: dict[str, Any] | None = None,
+) -> Accepted:
+    if match.status != MatchStatus.PLAYING:
+        raise MatchError("match_over")
+    version = match.version
+    if expected is not None and expected != version:
+        raise MatchError("stale")
+    engine = engine_of(match)
+    try:
+        act = engine.apply(action)
+    except Refusal as refusal:
+        _engines.put(match.pk, version, engine)  # unchanged: a refusal changes nothing
+        raise MatchError(refusal.code, refusal.message) from None
+    now = timezone.now()
+    autoplay = list(match.autoplay)
+    timeouts = list(match.timeouts)
+    if actor == Actor.PLAYER and act.seat is not None:
+        autoplay[act.seat] = ""
+        timeouts[act.seat] = 0
+    match.autoplay = autoplay
+    match.timeouts = timeouts
+    if extra:
+        for key, value in extra.items():
+            setattr(match, key, value)
+    match.version = version + 1
+    match.snapshot = snapshot_of(engine)
+    _plan_deadline(match, engine, match.table, now)
+    fields = {
+        "version": match.version,
+        "snapshot": match.snapshot,
+        "to_move": match.to_move,
+        "deadline": match.deadline,
+        "deadline_version": match.deadline_version,
+        "autoplay": match.autoplay,
+        "timeouts": match.timeouts,
+    }
+    if extra:
+        fields.update(extra)
+    if engine.over:
+        match.status = MatchStatus.FINISHED
+        match.result = engine.result()
+        match.finished_at = now
+        fields.update(status=match.status, result=match.result, finished_at=now, ends_at=None)
+    updated = Match.objects.filter(pk=match.pk, version=version).update(**fields)
+    if updated != 1:
+        raise MatchError("stale")
+    event = MatchEvent.objects.create(
+        match=match,
+        seq=match.version,
+        action=act.to_json(),
+        seat=act.seat,
+        actor=actor,
+        user=user if user is not None and user.is_authenticated else None,
+        created_at=now,
+    )
+    if engine.over:
+        Table.objects.filter(pk=match.table_id).update(status=TableStatus.FINISHED)
+        _record_rated_result(match)
+    new_version = match.version
+    transaction.on_commit(
+        lambda: _after_commit(match.pk, new_version, engine, event, match.table_id)
+    )
+    return Accepted(new_version, event)
+
+
+def _after_commit(
+    match_id: int, version: int, engine: EngineMatch, event: MatchEvent | None, table_id: int
+) -> None:
+    from matches import broadcast, tasks
+
+    _engines.put(match_id, version, engine)
+    match = Match.objects.filter(pk=match_id).first()
+    if match is None:
+        return
+    try:
+        broadcast.match_updated(match, engine, event)
+    except Exception:  # a broadcast failure must not undo or block the accepted action
+        log.exception("broadcast of match %s v%s failed", match_id, version)
+    if event is None:
+        broadcast.table_changed(table_id)
+    if match.deadline is not None and match.deadline_version == version:
+        delay = max(0.0, (match.deadline - timezone.now()).total_seconds())
+        tasks.schedule_deadline(match_id, version, delay)
+    if event is None and match.ends_at is not None:
+        delay = max(0.0, (match.ends_at - timezone.now()).total_seconds())
+        tasks.schedule_time_limit(match_id, delay)
+    for hook in after_commit_hooks:
+        hook(match_id, version, engine)
+
+
+def _record_rated_result(match: Match) -> None:
+    """Hand a finished rated match of people to the ladder (its Celery task rates it)."""
+    if not match.table.rated or any(s.get("bot") for s in match.seats):
+        return
+    result = match.result or {}
+    users = [s["user"] for s in match.seats]
+    if match.variant in ("bao2", "guandan"):
+        sides = [[users[0], users[2]], [users[1], users[3]]]
+    elif match.variant == "shuangkou2":
+        sides = [[users[0]], [users[1]]]
+    else:  # Red Two's partnerships change every deal: its match score is per seat
+        return
+    score = result.get("score") or [0, 0]
+    from ladder import services as ladder_services
+
+    try:
+        ladder_services.record_result(
+            source="live",
+            source_id=str(match.pk),
+            variant=match.variant,
+            sides=sides,
+            scores=[int(score[0]), int(score[1])],
+            ended_at=match.finished_at or timezone.now(),
+            club_id=match.table.club_id,
+        )
+    except ladder_services.LadderError:
+        log.exception("match %s could not be recorded for the ladder", match.pk)
+
+
+def bot_action(engine: EngineMatch, seat: int, kind: str, version: int) -> Action:
+    """The action a bot of ``kind`` takes for ``seat``, from that seat's observation only."""
+    observation = engine.observation(seat)
+    seed = f"{engine.seed}/{seat}/{version}"
+    bot = RandomBot(seed) if kind == "random" else HeuristicBot()
+    try:
+        return bot.choose(observation, lambda: engine.legal_actions(seat))
+    except Exception:  # a bot bug must not stall a table: play a legal action instead
+        log.exception("%s bot failed for %s seat %s", kind, engine.variant, seat)
+        return RandomBot(seed).rng.choice(engine.legal_actions(seat))
+
+
+def act_on_deadline(match_id: int, version: int, *, force: bool = False) -> str:
+    """Act for the seat to move if match ``match_id`` is still at ``version`` and its deadline
+    has passed (``force``: without waiting for it). Idempotent: a late or duplicate call finds
+    another version (or no deadline) and does nothing. Returns what happened."""
+    with transaction.atomic():
+        match = Match.objects.select_related("table").filter(pk=match_id).first()
+        if match is None or match.status != MatchStatus.PLAYING:
+            return "over"
+        if match.version != version or match.deadline_version != version:
+            return "stale"
+        if match.deadline is None or (not force and match.deadline > timezone.now()):
+            return "early"
+        seat = match.to_move
+        if seat is None:
+            return "stale"
+        engine = engine_of(match)
+        info = match.seats[seat]
+        if info.get("bot"):
+            action, actor = bot_action(engine, seat, info["bot"], version), Actor.BOT
+        elif match.autoplay[seat]:
+            action, actor = bot_action(engine, seat, "heuristic", version), Actor.AUTOPLAY
+        else:
+            action = engine.timeout_action(seat) or bot_action(engine, seat, "heuristic", version)
+            actor = Actor.CLOCK
+            timeouts = list(match.timeouts)
+            timeouts[seat] += 1
+            match.timeouts = timeouts
+            if timeouts[seat] >= TIMEOUTS_FOR_AUTOPLAY:
+                autoplay = list(match.autoplay)
+                autoplay[seat] = "timeout"
+                match.autoplay = autoplay
+        fallback = engine.legal_actions(seat)[:1]
+        _engines.put(match.pk, version, engine)
+        try:
+            with transaction.atomic():
+                _apply(match, action, seat=seat, actor=actor, user=None, expected=version)
+        except MatchError as error:
+            if error.code == "stale" or not fallback:
+                return "stale" if error.code == "stale" else "refused"
+            log.error("match %s: %s action %s refused (%s)", match_id, actor, action, error.code)
+            _apply(match, fallback[0], seat=seat, actor=actor, user=None, expected=version)
+    return actor
+
+
+def apply_time_limit(match_id: int) -> bool:
+    """Apply the match time limit (the engine's ``time_up``) once it has passed; True if it
+    was applied now. Idempotent: ``ends_at`` is cleared in the same transaction."""
+    with transaction.atomic():
+        match = Match.objects.select_related("table").filter(pk=match_id).first()
+        if match is None or match.status != MatchStatus.PLAYING or match.ends_at is None:
+            return False
+        if match.ends_at > timezone.now():
+            return False
+        try:
+            _apply(
+                match,
+                {"time_up": True},
+                seat=None,
+                actor=Actor.SYSTEM,
+                user=None,
+                expected=match.version,
+                extra={"ends_at": None},
+            )
+        except MatchError as error:
+            if error.code == "stale":
+                return False
+            raise
+    return True
+
+
+def sweep(now: datetime | None = None) -> dict[str, int]:
+    """Apply every overdue deadline and time limit (a lost or late task must not stall a
+    table). Returns how many of each were applied."""
+    now = now or timezone.now()
+    grace = timedelta(seconds=0.5)
+    done = {"deadlines": 0, "time_limits": 0}
+    overdue = Match.objects.filter(
+        status=MatchStatus.PLAYING, deadline__lte=now - grace
+    ).values_list("pk", "deadline_version")
+    for match_id, version in overdue[:500]:
+        if version is not None and act_on_deadline(match_id, version) not in ("stale", "early"):
+            done["deadlines"] += 1
+    timed = Match.objects.filter(status=MatchStatus.PLAYING, ends_at__lte=now).values_list(
+        "pk", flat=True
+    )
+    for match_id in timed[:500]:
+        if apply_time_limit(match_id):
+            done["time_limits"] += 1
+    return done
+
+
+# ------------------------------------------------------------------------- auto-play, presence
+def set_autoplay(match_id: int, seat: int, reason: str) -> bool:
+    """Put ``seat`` on auto-play (``reason`` "timeout"/"disconnect") or take it off (""),
+    re-planning the deadline if it is that seat's turn. Returns True if anything changed."""
+    with transaction.atomic():
+        match = (
+            Match.objects.select_for_update().select_related("table").filter(pk=match_id).first()
+        )
+        if match is None or match.status != MatchStatus.PLAYING:
+            return False
+        if not 0 <= seat < len(match.seats) or match.seats[seat].get("bot"):
+            return False
+        if match.autoplay[seat] == reason:
+            return False
+        if reason == "" and match.autoplay[seat] == "timeout":
+            pass  # a person takes back their seat explicitly
+        autoplay = list(match.autoplay)
+        autoplay[seat] = reason
+        match.autoplay = autoplay
+        fields: dict[str, Any] = {"autoplay": autoplay}
+        if reason == "":
+            timeouts = list(match.timeouts)
+            timeouts[seat] = 0
+            fields["timeouts"] = timeouts
+        if match.to_move == seat:
+            engine = engine_of(match)
+            _plan_deadline(match, engine, match.table, timezone.now())
+            _engines.put(match.pk, match.version, engine)
+            fields.update(deadline=match.deadline, deadline_version=match.deadline_version)
+        Match.objects.filter(pk=match.pk).update(**fields)
+        version = match.version
+
+        def notify() -> None:
+            from matches import broadcast, tasks
+
+            broadcast.seats_changed(match_id)
+            fresh = Match.objects.filter(pk=match_id).first()
+            if fresh and fresh.deadline is not None and fresh.deadline_version == version:
+                delay = max(0.0, (fresh.deadline - timezone.now()).total_seconds())
+                tasks.schedule_deadline(match_id, version, delay)
+
+        transaction.on_commit(notify)
+    return True
+
+
+def connected(match_id: int, seat: int | None, channel_name: str) -> None:
+    """Record a live connection; a seat back from a disconnect leaves auto-play."""
+    Presence.objects.update_or_create(
+        channel_name=channel_name, defaults={"match_id": match_id, "seat": seat}
+    )
+    if seat is not None:
+        autoplay = Match.objects.filter(pk=match_id).values_list("autoplay", flat=True).first()
+        if autoplay and 0 <= seat < len(autoplay) and autoplay[seat] == "disconnect":
+            set_autoplay(match_id, seat, "")
+
+
+def disconnected(channel_name: str) -> None:
+    """Forget a connection; a seat with no connection left goes on auto-play (托管)."""
+    presence = Presence.objects.filter(channel_name=channel_name).first()
+    if presence is None:
+        return
+    presence.delete()
+    seat = presence.seat
+    if seat is None:
+        return
+    if Presence.objects.filter(match_id=presence.match_id, seat=seat).exists():
+        return
+    autoplay = Match.objects.filter(pk=presence.match_id).values_list("autoplay", flat=True).first()
+    if autoplay and 0 <= seat < len(autoplay) and not autoplay[seat]:
+        set_autoplay(presence.match_id, seat, "disconnect")
+
+
+# ------------------------------------------------------------------------- helpers for clients
+def card_order(variant: str, level: str | None) -> dict[str, Any]:
+    """Public sorting facts for a hand: each rank's value (index 0..14 = 2..A, SB, HR) and the
+    wild card, derived from the variant and level only."""
+    rules = combo_rules(variant, level)
+    value = getattr(rules, "value", None)
+    wild = getattr(rules, "wild", None)
+    from engine.cards import card_str
+
+    return {
+        "value": list(value) if value is not None else list(range(15)),
+        "wild": card_str(wild) if isinstance(wild, int) and 0 <= wild < 54 else None,
+    }
+
+
+def check_selection(engine: EngineMatch, seat: int, cards: list[str]) -> list[dict[str, Any]]:
+    """The legal plays the selected ``cards`` can make for ``seat`` (one per combo type);
+    raises :class:`MatchError` explaining why the selection cannot be played."""
+    from engine.cards import InvalidCard, parse_card
+
+    if not isinstance(cards, list) or not cards or len(cards) > 60:
+        raise MatchError("no_selection")
+    try:
+        ids = [parse_card(c) for c in cards]
+    except (InvalidCard, TypeError, ValueError):
+        raise MatchError("invalid_card") from None
+    observation = engine.observation(seat)
+    rules = combo_rules(engine.variant, observation.get("level"))
+    readings = rules.readings(ids)
+    first: MatchError | None = None
+    legal: list[dict[str, Any]] = []
+    if not readings:
+        try:
+            engine.check(Action("play", seat, tuple(sorted(ids)), "single"))
+        except Refusal as refusal:
+            if refusal.code in ("not_your_turn", "wrong_phase", "not_in_hand", "match_over"):
+                raise MatchError(refusal.code, refusal.message) from None
+        raise MatchError("invalid_combo")
+    for combo in readings:
+        action = Action("play", seat, tuple(sorted(ids)), combo.type)
+        if engine.variant == "bao2" and combo.type == "immune":
+            action = Action("immune", seat, tuple(sorted(ids)), "immune")
+        try:
+            engine.check(action)
+        except Refusal as refusal:
+            first = first or MatchError(refusal.code, refusal.message)
+            continue
+        legal.append(action.to_json())
+    if not legal:
+        assert first is not None
+        raise first
+    return legal
+
+
+def hints(engine: EngineMatch, seat: int, limit: int = 40) -> list[dict[str, Any]]:
+    """Up to ``limit`` legal plays of ``seat`` for the hint button, smallest first."""
+    if engine.to_move() != seat:
+        return []
+    seen: set[tuple] = set()
+    out: list[tuple[int, int, dict[str, Any]]] = []
+    for i, action in enumerate(engine.legal_actions(seat)):
+        if action.kind not in ("play", "immune", "tribute", "return"):
+            continue
+        key = (action.kind, action.type, action.cards)
+        if key in seen:
+            continue
+        seen.add(key)
+        out.append((len(action.cards), i, action.to_json()))
+        if len(out) >= limit * 4:
+            break
+    out.sort(key=lambda t: (t[0] > 4, t[1]))
+    return [a for _, _, a in out[:limit]]
+
+
+def json_dumps(data: Any) -> str:
+    """Compact JSON used on the wire."""
+    return json.dumps(data, separators=(",", ":"), ensure_ascii=False)

@@ -1,0 +1,32 @@
+"""Helpers shared by the live-play tests."""
+
+from clubs.models import User
+from engine.match import Match as EngineMatch
+from matches import services
+from matches.models import Match
+
+
+def make_user(username, **extra):
+    return User.objects.create_user(username=username, password="pw-Secret-123", **extra)
+
+
+def assert_replays(match):
+    match.refresh_from_db()
+    seqs = list(match.events.order_by("seq").values_list("seq", flat=True))
+    assert seqs == list(range(1, match.version + 1))
+    replayed = services.replay_events(match)
+    stored = EngineMatch.from_json(match.snapshot)
+    assert replayed.state_json() == stored.state_json()
+    assert [a.to_compact() for a in replayed.log] == match.snapshot["actions"]
+    assert (match.status == "finished") == replayed.over
+
+
+def run_until_over(match_id, limit=5000):
+    """Drive a match whose seats are all bots / auto-play by forcing deadlines."""
+    for _ in range(limit):
+        match = Match.objects.get(pk=match_id)
+        if match.status == "finished":
+            return match
+        assert match.deadline_version == match.version
+        services.act_on_deadline(match_id, match.version, force=True)
+    raise AssertionError("match did not finish")

@@ -1,0 +1,223 @@
+import pytest
+from django.db import IntegrityError
+from django.test import override_settings
+from matchkit import make_user, run_until_over
+
+from engine.match import Match as EngineMatch
+from matches import services
+from matches.models import Match, MatchEvent, Table
+from matches.services import MatchError
+
+
+def full_table(club, players, variant="bao2", **kwargs):
+    table = services.open_table(players[0], club, variant=variant, **kwargs)
+    for i, user in enumerate(players[1 : table.seat_count], start=1):
+        services.take_seat(user, table, i)
+    table.refresh_from_db()
+    return table
+
+
+def test_open_table_take_seats_starts_match(club, players, scheduled):
+    table = services.open_table(players[0], club, variant="bao2", options={"colour_twos": True})
+    assert table.status == "open"
+    assert list(table.seats.values_list("user", flat=True)) == [players[0].pk, None, None, None]
+    with pytest.raises(MatchError) as refused:
+        services.take_seat(players[0], table, 1)
+    assert refused.value.code == "already_seated"
+    services.take_seat(players[1], table, 1)
+    with pytest.raises(MatchError) as refused:
+        services.take_seat(players[2], table, 1)
+    assert refused.value.code == "seat_taken"
+    services.take_seat(players[2], table, 2)
+    assert not Match.objects.filter(table=table).exists()
+    services.take_seat(players[3], table, 3)
+    table.refresh_from_db()
+    assert table.status == "playing"
+    match = table.match
+    assert match.version == 0 and match.options["colour_twos"] is True
+    assert [s["user"] for s in match.seats] == [p.pk for p in players]
+    assert match.deadline is not None and match.deadline_version == 0
+    assert ("deadline", match.pk, 0) == scheduled[0][:3]
+
+
+def test_outsider_and_bad_options_refused(club, players, scheduled):
+    outsider = make_user("outsider")
+    with pytest.raises(MatchError) as refused:
+        services.open_table(outsider, club, variant="bao2")
+    assert refused.value.code == "not_member"
+    with pytest.raises(MatchError) as refused:
+        services.open_table(players[0], club, variant="bao2", options={"nonsense": 1})
+    assert refused.value.code == "bad_options"
+    with pytest.raises(MatchError) as refused:
+        services.open_table(players[0], club, variant="chess")
+    assert refused.value.code == "bad_variant"
+    table = services.open_table(players[0], club, variant="bao2", rated=True)
+    with pytest.raises(MatchError) as refused:
+        services.add_bot(players[0], table, 1, "heuristic")
+    assert refused.value.code == "rated_bots"
+    assert Table.objects.count() == 1
+
+
+def test_actions_refused_change_nothing_and_accepted_bump_version(club, players, scheduled):
+    table = full_table(club, players)
+    match = table.match
+    engine = EngineMatch.from_json(match.snapshot)
+    seat = engine.to_move()
+    other = (seat + 1) % 4
+    legal = engine.legal_actions(seat)[0].to_json()
+    # out of turn, acting for another seat, stale version, garbage
+    for action, actor_seat, expected, code in [
+        ({**legal, "seat": other}, other, 0, "not_your_turn"),
+        (legal, other, 0, "not_your_seat"),
+        (legal, seat, 3, "stale"),
+        ({"play": ["ZZ"], "type": "single"}, seat, 0, "invalid_card"),
+        ({"time_up": True}, seat, 0, "invalid_action"),
+        ({"pass": True, "play": ["S3"]}, seat, 0, "invalid_action"),
+    ]:
+        if action is legal and actor_seat == other:
+            action = dict(legal)
+        with pytest.raises(MatchError) as refused:
+            services.submit_action(
+                match.pk,
+                action,
+                seat=actor_seat,
+                user=players[actor_seat],
+                expected_version=expected,
+            )
+        assert refused.value.code == code, action
+        assert refused.value.message
+    match.refresh_from_db()
+    assert match.version == 0 and not MatchEvent.objects.exists()
+    accepted = services.submit_action(
+        match.pk, legal, seat=seat, user=players[seat], expected_version=0
+    )
+    assert accepted.version == 1
+    match.refresh_from_db()
+    assert match.version == 1 and match.events.get().seq == 1
+    # the same action at the old version is stale: exactly one acceptance
+    with pytest.raises(MatchError) as refused:
+        services.submit_action(match.pk, legal, seat=seat, user=players[seat], expected_version=0)
+    assert refused.value.code == "stale"
+
+
+def test_event_seq_unique(club, players, scheduled):
+    table = full_table(club, players)
+    MatchEvent.objects.create(match=table.match, seq=1, action={"time_up": True}, actor="system")
+    with pytest.raises(IntegrityError):
+        MatchEvent.objects.create(
+            match=table.match, seq=1, action={"time_up": True}, actor="system"
+        )
+    MatchEvent.objects.all().delete()
+
+
+def test_clock_timeout_twice_puts_seat_on_autoplay_until_it_acts(club, players, scheduled):
+    table = full_table(club, players)
+    match = table.match
+    seat = match.to_move
+    # too early: nothing happens
+    assert services.act_on_deadline(match.pk, 0) == "early"
+    # a task for another version does nothing
+    assert services.act_on_deadline(match.pk, 7, force=True) == "stale"
+    acted = {}
+    for _ in range(40):
+        match.refresh_from_db()
+        if match.autoplay[seat]:
+            break
+        who = services.act_on_deadline(match.pk, match.version, force=True)
+        acted.setdefault(match.to_move, []).append(who)
+    assert match.autoplay[seat] == "timeout"
+    assert acted[seat][:2] == ["clock", "clock"]
+    events = list(match.events.filter(seat=seat).values_list("actor", flat=True))
+    assert events[:2] == ["clock", "clock"]
+    # now the heuristic plays for the seat
+    while match.to_move != seat:
+        services.act_on_deadline(match.pk, match.version, force=True)
+        match.refresh_from_db()
+    assert services.act_on_deadline(match.pk, match.version, force=True) == "auto"
+    # the person acts again: auto-play ends
+    match.refresh_from_db()
+    while match.to_move != seat:
+        services.act_on_deadline(match.pk, match.version, force=True)
+        match.refresh_from_db()
+    engine = EngineMatch.from_json(match.snapshot)
+    action = engine.legal_actions(seat)[0].to_json()
+    services.submit_action(match.pk, action, seat=seat, user=players[seat])
+    match.refresh_from_db()
+    assert match.autoplay[seat] == "" and match.timeouts[seat] == 0
+
+
+@override_settings(MATCHES_BOT_DELAY_SECONDS=0)
+@pytest.mark.parametrize("variant", ["bao2", "guandan", "honger", "shuangkou2"])
+def test_bot_tables_play_every_variant_to_the_end(club, players, scheduled, variant):
+    table = services.open_table(
+        players[0], club, variant=variant, sit=False, time_limit_seconds=0, options={}
+    )
+    for i in range(table.seat_count):
+        services.add_bot(players[0], table, i, "heuristic" if i % 2 else "random")
+    table.refresh_from_db()
+    match = run_until_over(table.match.pk)
+    assert match.result["over"] is True
+    table.refresh_from_db()
+    assert table.status == "finished"
+    assert set(match.events.values_list("actor", flat=True)) == {"bot"}
+
+
+def test_time_limit_ends_match_after_the_deal(club, players, scheduled):
+    table = services.open_table(players[0], club, variant="bao2", sit=False, time_limit_seconds=1)
+    for i in range(4):
+        services.add_bot(players[0], table, i, "heuristic")
+    match = Match.objects.get(table=table)
+    assert match.ends_at is not None
+    assert services.apply_time_limit(match.pk) is False  # not yet
+    Match.objects.filter(pk=match.pk).update(ends_at=match.ends_at.replace(year=2000))
+    assert services.apply_time_limit(match.pk) is True
+    assert services.apply_time_limit(match.pk) is False  # once only
+    match = run_until_over(match.pk)
+    assert match.result["reason"] == "time"
+    assert match.events.filter(action={"time_up": True}).count() == 1
+    assert match.snapshot["actions"].count('{"time_up":true}') == 1
+
+
+def test_sweeper_applies_overdue_deadlines(club, players, scheduled):
+    table = full_table(club, players)
+    match = table.match
+    Match.objects.filter(pk=match.pk).update(deadline=match.deadline.replace(year=2000))
+    assert services.sweep() == {"deadlines": 1, "time_limits": 0}
+    match.refresh_from_db()
+    assert match.version == 1 and match.events.get().actor == "clock"
+    assert services.sweep() == {"deadlines": 0, "time_limits": 0}
+
+
+def test_rated_match_is_recorded_for_the_ladder(club, players, scheduled):
+    from ladder.models import RatedResult
+
+    table = full_table(club, players, rated=True, time_limit_seconds=1)
+    match = table.match
+    for seat in range(4):
+        services.set_autoplay(match.pk, seat, "timeout")
+    Match.objects.filter(pk=match.pk).update(ends_at=match.ends_at.replace(year=2000))
+    services.apply_time_limit(match.pk)
+    match = run_until_over(match.pk)
+    result = RatedResult.objects.get(source="live", source_id=str(match.pk))
+    assert [result.score0, result.score1] == match.result["score"]
+    assert result.club_id == club.pk
+    sides = sorted(result.players.values_list("side", "user_id"))
+    assert sides == sorted(
+        [(0, players[0].pk), (0, players[2].pk), (1, players[1].pk), (1, players[3].pk)]
+    )
+
+
+def test_disconnect_and_reconnect_autoplay(club, players, scheduled):
+    table = full_table(club, players)
+    match = table.match
+    services.connected(match.pk, 1, "chan-a")
+    services.connected(match.pk, 1, "chan-b")
+    services.disconnected("chan-a")
+    match.refresh_from_db()
+    assert match.autoplay[1] == ""
+    services.disconnected("chan-b")
+    match.refresh_from_db()
+    assert match.autoplay[1] == "disconnect"
+    services.connected(match.pk, 1, "chan-c")
+    match.refresh_from_db()
+    assert match.autoplay[1] == ""
