@@ -465,6 +465,10 @@ class GuandanRules(ComboRules):
         if st in BOMB_TYPES:
             gen.bombs()
             return [c for c in gen.out if beats(c, standing)]
+        if st in SEQUENCE_TYPES:
+            gen.floor = _seq_pos(standing.key)  # type: ignore[arg-type]
+        elif st == "full_house":
+            gen.floor = self._value_of[standing.key]  # type: ignore[index]
         getattr(gen, st)()
         out = [c for c in gen.out if beats(c, standing)]
         gen.out = out
@@ -598,10 +602,13 @@ class GuandanRules(ComboRules):
 class _Gen:
     """One enumeration of a hand's card-level combos (state of a single call, never reused)."""
 
-    __slots__ = ("rules", "nat", "w", "sb", "hr", "W", "WT", "out", "S", "dist")
+    __slots__ = ("rules", "nat", "w", "sb", "hr", "W", "WT", "out", "S", "dist", "floor")
 
     def __init__(self, rules: GuandanRules, hand: Sequence[int]) -> None:
         self.rules = rules
+        #: Full houses, straights and chains with a key order at or below this are skipped
+        #: (card-order value for full houses, sequence position for sequences).
+        self.floor = -1
         self.nat, self.w, self.sb, self.hr = rules._split(hand)
         self.W = W = rules.wild
         self.WT = ((), (W,), (W, W))
@@ -728,6 +735,7 @@ class _Gen:
         present = [r for r in range(13) if nat[r]]
         subs = self.subs
         S = self.S
+        floor = self.floor
         append = out.append
         new = _new
         set_type, set_key, set_cards = _set_type, _set_key, _set_cards
@@ -748,6 +756,8 @@ class _Gen:
                                 t = b
                         else:
                             t = b
+                        if value[t] <= floor:
+                            continue
                         key = NAMES[t]
                         sb_ = S[b][cb]
                         for ta in S[a][ca]:
@@ -769,7 +779,7 @@ class _Gen:
                 jokers.append((HR, HR))
             for a in present:
                 k = 3 - j
-                if k > len(nat[a]) and j < 2:
+                if (k > len(nat[a]) and j < 2) or value[a] <= floor:
                     continue
                 key = NAMES[a]
                 for ta in subs(a, k):
@@ -790,8 +800,9 @@ class _Gen:
         dist = self.dist
         WT = self.WT
         w = self.w
-        for ranks, j, key in _STRAIGHT_RANKS:
-            if j > w:
+        floor = self.floor
+        for ranks, j, key, pos in _STRAIGHT_RANKS:
+            if j > w or pos <= floor:
                 continue
             lists = [dist[r] for r in ranks]
             if not all(lists):
@@ -810,7 +821,7 @@ class _Gen:
                     set_lines(o, None)
                     append(o)
 
-    def _suited(self, templates: list[tuple[tuple[int, ...], int, str]], typ: str) -> None:
+    def _suited(self, templates: list[tuple[tuple[int, ...], int, str, int]], typ: str) -> None:
         """Straight flushes or dragons: per suit, naturals of that suit completed by wilds."""
         out = self.out
         nat = self.nat
@@ -819,7 +830,7 @@ class _Gen:
         for s in range(4):
             base = s * 13
             have = [base + r in nat[r] for r in range(13)]
-            for ranks, j, key in templates:
+            for ranks, j, key, _ in templates:
                 if j > w:
                     continue
                 ok = True
@@ -845,8 +856,9 @@ class _Gen:
         S = self.S
         WT = self.WT
         w = self.w
-        for content, j, key in templates:
-            if j > w:
+        floor = self.floor
+        for content, j, key, pos in templates:
+            if j > w or pos <= floor:
                 continue
             ok = True
             for r, c in content:
@@ -861,11 +873,11 @@ class _Gen:
 
     def pair_chain(self) -> None:
         """Three consecutive pairs."""
-        self._chains(_PAIR_CHAINS, "pair_chain")
+        self._chains(_PAIR_CHAIN_KEYS, "pair_chain")
 
     def triple_chain(self) -> None:
         """Two consecutive triples."""
-        self._chains(_TRIPLE_CHAINS, "triple_chain")
+        self._chains(_TRIPLE_CHAIN_KEYS, "triple_chain")
 
 
 #: (natural count of rank a, of rank b) for a full house of two natural ranks with j wilds.
@@ -878,8 +890,10 @@ _FH_SPLITS = tuple(
     )
     for j in range(3)
 )
-_STRAIGHT_RANKS = [(tuple(r for r, _ in c), j, k) for c, j, k in _STRAIGHTS]
-_DRAGON_RANKS = [(tuple(r for r, _ in c), j, k) for c, j, k in _DRAGONS]
+_STRAIGHT_RANKS = [(tuple(r for r, _ in c), j, k, _seq_pos(k)) for c, j, k in _STRAIGHTS]
+_DRAGON_RANKS = [(tuple(r for r, _ in c), j, k, _seq_pos(k)) for c, j, k in _DRAGONS]
+_PAIR_CHAIN_KEYS = [(c, j, k, _seq_pos(k)) for c, j, k in _PAIR_CHAINS]
+_TRIPLE_CHAIN_KEYS = [(c, j, k, _seq_pos(k)) for c, j, k in _TRIPLE_CHAINS]
 
 
 def _seq_bits(
