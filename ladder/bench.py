@@ -10,7 +10,7 @@ Simulation (all seeded, so a run is reproducible):
   ``1 / (1 + 10 ** ((T_other - T_own) / 400))`` on the mean true skill of each side.
 * The margin is a Bao 2 level margin, an integer 1..23: ``m = round(exp(L) - 1)`` clamped to
   1..23 with ``L = s * G``, ``G ~ Gamma(shape 4, scale 0.4)`` (typical margin 3-5 levels,
-  occasionally a 23:0 rout) and ``s = (2.2 + 0.001 * dT) / 2.2``, ``dT`` the winner's true
+  occasionally a 23:0 rout; ``--margin-shape 6`` for margins of 8-12 levels) and ``s = (2.2 + 0.001 * dT) / 2.2``, ``dT`` the winner's true
   side skill minus the loser's. That is the margin model FiveThirtyEight's factor corrects
   for (stronger winners win by more, in proportion to ``2.2 + 0.001 * dT``); with
   ``--margin-model flat`` the margin ignores skill (``s = 1``), which the factor then
@@ -85,6 +85,7 @@ def simulate(
     margin_model: str = "proportional",
     seed: int = 20261130,
     params: RatingParams = DEFAULT_PARAMS,
+    margin_shape: float = 4.0,
 ) -> dict[str, float]:
     """Run the simulation described in the module docstring; return the figures."""
     rng = random.Random(seed)
@@ -98,7 +99,7 @@ def simulate(
         a_wins = rng.random() < p_a
         gap = (true_a - true_b) if a_wins else (true_b - true_a)
         scale = (2.2 + 0.001 * gap) / 2.2 if margin_model == "proportional" else 1.0
-        margin = round(math.exp(scale * rng.gammavariate(4.0, 0.4)) - 1.0)
+        margin = round(math.exp(scale * rng.gammavariate(margin_shape, 0.4)) - 1.0)
         margin = min(max(margin, 1), MAX_LEVEL_MARGIN)
         scores = (margin, 0) if a_wins else (0, margin)
         fixtures.append(((a, b), (c, d), scores, p_a))
@@ -162,6 +163,8 @@ def simulate(
         "updates_per_s": round(updates / elapsed),
         "matches_per_s": round(len(fixtures) / elapsed),
         "rating_rms_error": round(rms, 1),
+        "margin_shape": margin_shape,
+        "mean_margin": round(sum(abs(f[2][0] - f[2][1]) for f in fixtures) / len(fixtures), 2),
         "k_provisional": params.k_provisional,
         "k_established": params.k_established,
         "players": players,
@@ -180,12 +183,25 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--skill-sd", type=float, default=200.0)
     parser.add_argument("--margin-model", choices=("proportional", "flat"), default="proportional")
     parser.add_argument("--seed", type=int, default=20261130)
+    parser.add_argument(
+        "--margin-shape",
+        type=float,
+        default=4.0,
+        help="shape of the Gamma(shape, 0.4) log-margin: 4 gives margins of 3-5 levels, "
+        "6 gives 8-12 (closer to Bao 2 routs)",
+    )
     parser.add_argument("--k-provisional", type=float, default=DEFAULT_PARAMS.k_provisional)
     parser.add_argument("--k-established", type=float, default=DEFAULT_PARAMS.k_established)
     args = parser.parse_args(argv)
     params = RatingParams(k_provisional=args.k_provisional, k_established=args.k_established)
     figures = simulate(
-        args.players, args.matches, args.skill_sd, args.margin_model, args.seed, params
+        args.players,
+        args.matches,
+        args.skill_sd,
+        args.margin_model,
+        args.seed,
+        params,
+        args.margin_shape,
     )
     json.dump(figures, sys.stdout)
     sys.stdout.write("\n")
