@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Sequence
+from functools import lru_cache
 from typing import Any
 
 from engine.actions import Action
@@ -30,6 +31,11 @@ BOMB_TYPES = frozenset(
     ("bomb", "straight_flush", "joker_bomb", "dragon", "supreme", "two_bomb", "immune")
 )
 SEQUENCES = frozenset(("straight", "straight_flush", "pair_chain", "triple_chain", "dragon"))
+
+
+@lru_cache(maxsize=4096)
+def _standing(cards: tuple[str, ...], type: str, key: str | None, size: int | None) -> Combo:
+    return Combo.from_json({"cards": list(cards), "type": type, "key": key, "size": size})
 
 
 def _resolve(legal: LegalActions | None) -> list[Action]:
@@ -51,7 +57,7 @@ class _Moves:
         st = obs.get("standing")
         self.standing: Combo | None = None
         if st is not None and not obs["lead"]:
-            self.standing = Combo.from_json(st)
+            self.standing = _standing(tuple(st["cards"]), st["type"], st.get("key"), st.get("size"))
         self.allow_two = obs["variant"] != "bao2" or bool(obs["initiative"][self.seat])
         self.fast = hasattr(self.rules, "abstract_moves") and hasattr(self.rules, "materialize")
         self._legal = legal

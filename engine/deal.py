@@ -205,7 +205,8 @@ class Deal:
         self.extra: dict[str, Any] = {}
         self.result: dict[str, Any] | None = None
         self.log: list[Action] = []
-        #: Derived data memoised for speed (never serialised; safe to drop at any time).
+        #: Derived data memoised for speed (never serialised; safe to drop at any time; hands
+        #: change only through :meth:`remove_cards` / :meth:`add_cards`, which drop it).
         self.cache: dict[str, Any] = {}
 
     # ---------------------------------------------------------------- constructors
@@ -271,8 +272,11 @@ class Deal:
         return self.phase == "over"
 
     def hand(self, seat: int) -> list[int]:
-        """The cards a seat holds (ids, sorted)."""
-        return _cards(self.hands[seat])
+        """The cards a seat holds (ids, sorted; a fresh list)."""
+        cached = self.cache.get(seat)
+        if cached is None:
+            cached = self.cache[seat] = _cards(self.hands[seat])
+        return list(cached)
 
     def to_move(self) -> int | None:
         """The seat to act, ``None`` when the deal is over."""
@@ -479,6 +483,8 @@ class Deal:
             hand[c] -= 1
             k += 1
         self.sizes[seat] -= k
+        self.cache.pop(seat, None)
+        self.cache.pop(("str", seat), None)
 
     def add_cards(self, seat: int, cards: Iterable[int]) -> None:
         """Put cards into a seat's hand."""
@@ -488,6 +494,8 @@ class Deal:
             hand[c] += 1
             k += 1
         self.sizes[seat] += k
+        self.cache.pop(seat, None)
+        self.cache.pop(("str", seat), None)
 
     def _play(self, seat: int, combo: Combo) -> None:
         self.remove_cards(seat, combo.cards)

@@ -79,14 +79,11 @@ def deal_observation(deal: Deal, seat: int | None) -> dict[str, Any]:
         "first_action": None if seat is None else not deal.acted[seat],
     }
     if seat is not None:
-        hand: list[str] = []
-        for c, k in enumerate(deal.hands[seat]):
-            if k:
-                if k == 1:
-                    hand.append(_STR[c])
-                else:
-                    hand.extend([_STR[c]] * k)
-        obs["hand"] = hand
+        key = ("str", seat)
+        hand = deal.cache.get(key)
+        if hand is None:
+            hand = deal.cache[key] = [_STR[c] for c in deal.hand(seat)]
+        obs["hand"] = list(hand)
     if deal.options.get("show_history"):
         obs["history"] = [[_entry(s, c) for s, c in t] for t in deal.history]
     obs.update(deal.rules.public_info(deal, seat))
