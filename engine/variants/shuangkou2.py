@@ -49,6 +49,45 @@ _CHAIN_MIN = {1: 5, 2: 3, 3: 3}
 _SIMPLE = {1: "single", 2: "pair", 3: "triple"}
 
 
+#: Natural singles, pairs and triples by size and game rank (moves are immutable: shared).
+_NATURAL_SIMPLE = {
+    k: tuple(Move(_SIMPLE[k], g, 0, k, 0, ((g, k),)) for g in range(13)) for k in (1, 2, 3)
+}
+#: Joker singles and own-rank pairs: SB, HR, SB SB, HR HR.
+_JOKER_SIMPLE = (
+    Move("single", G_SB, 0, 1, 0, (), 1, 0),
+    Move("single", G_HR, 0, 1, 0, (), 0, 1),
+    Move("pair", G_SB, 0, 2, 0, (), 2, 0),
+    Move("pair", G_HR, 0, 2, 0, (), 0, 2),
+)
+#: Natural bombs by game rank and size (index = size; 0..3 unused).
+_NATURAL_BOMBS = tuple(
+    tuple(Move("bomb", g, 0, n, n, ((g, n),)) for n in range(9)) for g in range(13)
+)
+
+
+#: Natural chains without jokers by width, lowest and highest rank (``None`` where invalid).
+_NATURAL_CHAINS = {
+    w: tuple(
+        tuple(
+            Move(
+                _CHAIN_TYPES[w],
+                hi,
+                hi - lo + 1,
+                w * (hi - lo + 1),
+                0,
+                tuple((g, w) for g in range(lo, hi + 1)),
+            )
+            if hi - lo + 1 >= _CHAIN_MIN[w]
+            else None
+            for hi in range(ACE + 1)
+        )
+        for lo in range(ACE + 1)
+    )
+    for w in (1, 2, 3)
+}
+
+
 def _splits(total: int, sb: int, hr: int) -> list[tuple[int, int]]:
     """Ways to take ``total`` jokers from ``sb`` small and ``hr`` big ones, as (sb, hr)."""
     return [(a, total - a) for a in range(max(0, total - hr), min(sb, total) + 1)]
@@ -269,7 +308,10 @@ class Shuangkou2Rules(ReadingCache, ComboRules):
         bombs: list[Move] = []
         for g in range(13):
             have = nat[g]
-            if have == 0 or have + j < 4:
+            if have + j < 4 or have == 0:
+                continue
+            if j == 0:
+                bombs.extend(_NATURAL_BOMBS[g][4 : have + 1])
                 continue
             for size in range(4, have + j + 1):
                 used = max(0, size - have)
@@ -297,25 +339,30 @@ class Shuangkou2Rules(ReadingCache, ComboRules):
         j = sb + hr
         sizes = (1, 2, 3) if st is None else (st.size,)
         lo = -1 if st is None else st.key
+        start = lo + 1 if lo >= 0 else 0
         for k in sizes:
+            table = _NATURAL_SIMPLE[k]
+            if j == 0:
+                out.extend([table[g] for g in range(start, 13) if nat[g] >= k])
+                continue
             name = _SIMPLE[k]
-            for g in range(max(0, lo + 1), 13):
+            for g in range(start, 13):
                 have = nat[g]
                 if have >= k:
-                    out.append(_new(Move, (name, g, 0, k, 0, ((g, k),), 0, 0)))
+                    out.append(table[g])
                 elif have and k - have <= j:
                     a, b = _take_jokers(k - have, sb)
                     out.append(_new(Move, (name, g, 0, k, 0, ((g, have),), a, b)))
             if k == 1:
                 if sb and lo < G_SB:
-                    out.append(_new(Move, (name, G_SB, 0, 1, 0, (), 1, 0)))
+                    out.append(_JOKER_SIMPLE[0])
                 if hr and lo < G_HR:
-                    out.append(_new(Move, (name, G_HR, 0, 1, 0, (), 0, 1)))
+                    out.append(_JOKER_SIMPLE[1])
             elif k == 2:
                 if sb == 2 and lo < G_SB:
-                    out.append(_new(Move, (name, G_SB, 0, 2, 0, (), 2, 0)))
+                    out.append(_JOKER_SIMPLE[2])
                 if hr == 2 and lo < G_HR:
-                    out.append(_new(Move, (name, G_HR, 0, 2, 0, (), 0, 2)))
+                    out.append(_JOKER_SIMPLE[3])
 
     @staticmethod
     def _bot_chains(nat: Sequence[int], sb: int, hr: int, st: Move | None, out: list[Move]) -> None:
@@ -343,6 +390,23 @@ class Shuangkou2Rules(ReadingCache, ComboRules):
                 if gaps <= j and parts:
                     a, b = _take_jokers(gaps, sb)
                     out.append(_new(Move, (name, hi, length, w * length, 0, tuple(parts), a, b)))
+            return
+        if j == 0:  # no jokers: runs of ranks holding enough cards, from a constant table
+            for w in (1, 2, 3):
+                table = _NATURAL_CHAINS[w]
+                min_len = _CHAIN_MIN[w]
+                g = 0
+                while g <= ACE:
+                    if nat[g] < w:
+                        g += 1
+                        continue
+                    end = g
+                    while end < ACE and nat[end + 1] >= w:
+                        end += 1
+                    for lo in range(g, end - min_len + 2):
+                        row = table[lo]
+                        out.extend(row[hi] for hi in range(lo + min_len - 1, end + 1))
+                    g = end + 1
             return
         for w in (1, 2, 3):
             name = _CHAIN_TYPES[w]
