@@ -208,10 +208,8 @@ class GuandanRules(ComboRules):
         self.max_bomb = 8 if self.bao2 else 10
         #: Rank indexes 0..12 from the lowest to the highest in card order.
         self.order = sorted(range(13), key=lambda r: self.value[r])
-        #: Per card id: its count in a packed rank-count integer (0 for wild cards and jokers).
-        self._inc = [1 << (4 * (c % 13)) if c < 52 and c != self.wild else 0 for c in range(54)]
-        #: Bits of the natural (non-wild, non-joker) card ids.
-        self._natural_bits = ((1 << 52) - 1) & ~(1 << self.wild)
+        #: The types this variant has.
+        self.types = BAO2_TYPES if self.bao2 else GUANDAN_TYPES
         self._build_move_tables()
 
     def _build_move_tables(self) -> None:
@@ -246,7 +244,6 @@ class GuandanRules(ComboRules):
                 per_n.append(per_w)
             bombs.append(per_n)
         self._t_bomb = bombs
-        self.types = BAO2_TYPES if self.bao2 else GUANDAN_TYPES
 
     def __repr__(self) -> str:
         return f"GuandanRules({self.variant!r}, {self.level!r})"
