@@ -1,0 +1,251 @@
+"""The table websocket through the real ASGI application (origin check, session auth, the
+Redis channel layer), with Channels' WebsocketCommunicator."""
+
+import json
+
+import pytest
+from asgiref.sync import async_to_sync
+from channels.testing import WebsocketCommunicator
+from django.test import Client, override_settings
+from matchkit import make_user
+
+from config.asgi import application
+from engine.match import Match as EngineMatch
+from matches import services
+from matches.models import Match
+
+pytestmark = pytest.mark.integration
+
+
+def login(*users):
+    for user in users:
+        client = Client()
+        client.force_login(user)
+        COOKIES[user.pk] = f"sessionid={client.cookies['sessionid'].value}"
+
+
+COOKIES = {}
+
+
+def connect(table_id, user=None, origin="http://testserver", extra_cookie=""):
+    """A communicator for ``user`` (log them in beforehand with login())."""
+    headers = [(b"origin", origin.encode())]
+    cookies = "; ".join(c for c in (COOKIES[user.pk] if user else "", extra_cookie) if c)
+    if cookies:
+        headers.append((b"cookie", cookies.encode()))
+    return WebsocketCommunicator(application, f"/ws/tables/{table_id}/", headers=headers)
+
+
+async def receive(comm, timeout=5):
+    return json.loads(await comm.receive_from(timeout=timeout))
+
+
+async def receive_type(comm, kind, timeout=5):
+    while True:
+        message = await receive(comm, timeout)
+        if message["type"] == kind:
+            return message
+
+
+@pytest.fixture
+def table(club, players, scheduled):
+    table = services.open_table(players[0], club, variant="bao2")
+    for i in (1, 2, 3):
+        services.take_seat(players[i], table, i)
+    table.refresh_from_db()
+    return table
+
+
+def test_players_spectators_and_bad_input(table, players):
+    match = Match.objects.get(table=table)
+    engine = EngineMatch.from_json(match.snapshot)
+    seat = engine.to_move()
+    other = (seat + 1) % 4
+    legal = engine.legal_actions(seat)[0].to_json()
+    watcher = make_user("watcher")
+    login(*players, watcher)
+
+    async def scenario():
+        comms = [connect(table.pk, players[i]) for i in range(4)]
+        tab2 = connect(table.pk, players[seat])
+        spectator = connect(table.pk, watcher)
+        for comm in [*comms, tab2, spectator]:
+            connected, _ = await comm.connect()
+            assert connected
+        snaps = [await receive_type(c, "snapshot") for c in comms]
+        for i, snap in enumerate(snaps):
+            assert snap["version"] == 0 and snap["you"] == i
+            assert snap["obs"] == engine.observation(i)
+            assert len(snap["obs"]["hand"]) == 27
+        await receive_type(tab2, "snapshot")
+        spec = await receive_type(spectator, "snapshot")
+        assert spec["you"] is None and "hand" not in spec["obs"]
+
+        me = comms[seat]
+        # bad input: each gets a clear refusal, the connection stays usable
+        await me.send_to(text_data="{not json")
+        assert (await receive(me))["code"] == "bad_json"
+        await me.send_to(bytes_data=b"\x00\x01")
+        assert (await receive(me))["code"] == "bad_message"
+        await me.send_to(text_data=json.dumps({"type": "action", "pad": "x" * 10000}))
+        assert (await receive(me))["code"] == "too_large"
+        await me.send_to(text_data=json.dumps({"type": "dance", "id": 5}))
+        answer = await receive(me)
+        assert answer["code"] == "unknown_type" and answer["id"] == 5
+        await me.send_to(text_data=json.dumps([1, 2]))
+        assert (await receive(me))["code"] == "bad_message"
+        await me.send_to(
+            text_data=json.dumps({"type": "action", "id": 1, "seq": 0, "action": "S3"})
+        )
+        assert (await receive(me))["code"] == "invalid_action"
+        await me.send_to(
+            text_data=json.dumps(
+                {"type": "action", "id": 2, "seq": 0, "action": {**legal, "seat": other}}
+            )
+        )
+        assert (await receive(me))["code"] == "not_your_seat"
+        await comms[other].send_to(
+            text_data=json.dumps(
+                {"type": "action", "id": 3, "seq": 0, "action": {**legal, "seat": other}}
+            )
+        )
+        answer = await receive(comms[other])
+        assert answer["type"] == "refused" and answer["code"] == "not_your_turn"
+        assert answer["message"]
+        await spectator.send_to(
+            text_data=json.dumps({"type": "action", "id": 4, "seq": 0, "action": legal})
+        )
+        assert (await receive(spectator))["code"] == "spectator"
+        await me.send_to(
+            text_data=json.dumps({"type": "action", "id": 6, "seq": 9, "action": legal})
+        )
+        assert (await receive(me))["code"] == "stale"
+        # the check message explains a selection before sending
+        await me.send_to(text_data=json.dumps({"type": "check", "id": 7, "cards": ["ZZ"]}))
+        assert (await receive(me))["code"] == "invalid_card"
+        await me.send_to(
+            text_data=json.dumps({"type": "check", "id": 8, "cards": legal.get("play", [])})
+        )
+        checked = await receive(me)
+        assert checked["type"] in ("checked", "refused")
+        await me.send_to(text_data=json.dumps({"type": "hint", "id": 9}))
+        hint = await receive(me)
+        assert hint["type"] == "hints"
+        # a good action: acked, and every seat, the second tab and the spectator get version 1
+        await me.send_to(
+            text_data=json.dumps({"type": "action", "id": 10, "seq": 0, "action": legal})
+        )
+        updates = {}
+        for i, comm in enumerate(comms):
+            if i != seat:
+                updates[i] = await receive_type(comm, "update")
+        got = {}
+        while len(got) < 2:
+            message = await receive(me)
+            got[message["type"]] = message
+        assert set(got) == {"ack", "update"}
+        updates[seat] = got["update"]
+        assert got["ack"]["id"] == 10 and got["ack"]["version"] == 1
+        second = await receive_type(tab2, "update")
+        spec_update = await receive_type(spectator, "update")
+        from channels.db import database_sync_to_async
+
+        stored = await database_sync_to_async(Match.objects.get)(table=table)
+        after = EngineMatch.from_json(stored.snapshot)
+        for i, update in updates.items():
+            assert update["version"] == 1
+            assert update["obs"] == after.observation(i)
+            assert update["event"]["seat"] == seat
+        assert second == updates[seat]
+        assert spec_update["obs"] == after.observation(None)
+        # reconnect: hello with the last version gets the missing events
+        await comms[other].send_to(text_data=json.dumps({"type": "hello", "version": 0}))
+        events = await receive_type(comms[other], "events")
+        assert [e["seq"] for e in events["events"]] == [1] and events["version"] == 1
+        await comms[other].send_to(text_data=json.dumps({"type": "hello", "version": "x"}))
+        assert (await receive_type(comms[other], "snapshot"))["version"] == 1
+        for comm in [*comms, tab2, spectator]:
+            await comm.disconnect()
+
+    async_to_sync(scenario)()
+    match.refresh_from_db()
+    assert match.version == 1
+    # everybody left: the four seats are on auto-play (托管)
+    assert match.autoplay == ["disconnect"] * 4
+
+
+def test_refusal_in_the_players_language(table, players):
+    match = Match.objects.get(table=table)
+    engine = EngineMatch.from_json(match.snapshot)
+    other = (engine.to_move() + 1) % 4
+    messages = {}
+    for language in ("en", "zh-hans"):
+        players[other].language = language
+        players[other].save()
+        login(players[other])
+
+        async def scenario():
+            comm = connect(table.pk, players[other])
+            await comm.connect()
+            await receive_type(comm, "snapshot")
+            await comm.send_to(
+                text_data=json.dumps({"type": "action", "seq": 0, "action": {"pass": True}})
+            )
+            answer = await receive_type(comm, "refused")
+            await comm.disconnect()
+            return answer
+
+        messages[language] = async_to_sync(scenario)()
+    assert messages["en"]["code"] == messages["zh-hans"]["code"] == "not_your_turn"
+    assert messages["en"]["message"] == "It is not your turn."
+    assert messages["zh-hans"]["message"] != messages["en"]["message"]
+
+
+def test_spectators_refused_when_not_allowed_and_foreign_origin(club, players, scheduled):
+    table = services.open_table(players[0], club, variant="bao2", spectators_allowed=False)
+    watcher = make_user("watcher")
+    login(players[0], watcher)
+
+    async def scenario():
+        comm = connect(table.pk, watcher)
+        connected, _ = await comm.connect()
+        assert connected
+        answer = await receive(comm)
+        assert answer["code"] == "no_spectators"
+        assert (await comm.receive_output(timeout=2))["type"] == "websocket.close"
+        evil = connect(table.pk, players[0], origin="http://evil.example")
+        connected, _ = await evil.connect()
+        assert not connected
+        # the opener, seated, waits for players, then sees the match start
+        comm = connect(table.pk, players[0])
+        await comm.connect()
+        assert (await receive(comm))["type"] == "waiting"
+        return comm
+
+    async_to_sync(scenario)()
+
+
+@override_settings(MATCHES_BOT_DELAY_SECONDS=0)
+def test_match_starts_while_connected(club, players, scheduled):
+    table = services.open_table(players[0], club, variant="bao2")
+    login(players[0])
+
+    async def scenario():
+        comm = connect(table.pk, players[0])
+        await comm.connect()
+        assert (await receive(comm))["type"] == "waiting"
+        from channels.db import database_sync_to_async
+
+        for i in (1, 2, 3):
+            await database_sync_to_async(services.add_bot)(players[0], table, i, "heuristic")
+        snap = await receive_type(comm, "snapshot")
+        assert snap["you"] == 0 and len(snap["obs"]["hand"]) == 27
+        assert [s["bot"] for s in snap["table"]["seats"]] == [
+            "",
+            "heuristic",
+            "heuristic",
+            "heuristic",
+        ]
+        await comm.disconnect()
+
+    async_to_sync(scenario)()
