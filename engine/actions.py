@@ -249,7 +249,7 @@ def encode_stream(actions: Iterable[Action]) -> str:
     Plays, passes and immune bombs are always made by the seat to act, so their seat is left
     out: ``-`` is a pass, ``S3S4S5S6H7s`` a play (the cards, then one type letter),
     ``I`` + cards + ``i`` an immune bomb. Other actions carry their seat: ``T0HR`` (tribute),
-    ``R3S4`` (return), ``A21`` (seat 2 asks seat 1's count), ``C0s`` (Red Two's choice), ``!``
+    ``R3S4`` (return), ``A21`` (seat 2 asks seat 1's count), ``K0s`` (Red Two's choice), ``!``
     (time up), ``Xy1`` (sanction, here a yellow card for seat 1). Anything else is stored as
     its compact JSON. :func:`decode_stream` reverses it.
     """
@@ -267,7 +267,7 @@ def encode_stream(actions: Iterable[Action]) -> str:
         elif k == "ask" and a.seat is not None and a.seat < 10 and a.target is not None:
             out.append(f"A{a.seat}{a.target}")
         elif k == "choose" and a.seat is not None and a.seat < 10:
-            out.append(f"C{a.seat}{_CHOICE_CODES[a.choice or 'solo']}")
+            out.append(f"K{a.seat}{_CHOICE_CODES[a.choice or 'solo']}")
         elif k == "time_up":
             out.append("!")
         elif k == "sanction" and a.target is not None and a.target < 10:
@@ -308,7 +308,7 @@ def decode_stream(text: str) -> Iterator[Action]:
             elif ch == "A":
                 yield Action("ask", int(text[i + 1]), target=int(text[i + 2]))
                 i += 3
-            elif ch == "C":
+            elif ch == "K":
                 yield Action("choose", int(text[i + 1]), choice=_CODE_CHOICES[text[i + 2]])
                 i += 3
             elif ch == "!":
