@@ -224,7 +224,7 @@ def counterfactual(deal, seat, rng):
     return None
 
 
-@settings(max_examples=12, deadline=None)
+@settings(max_examples=25, deadline=None)
 @given(st.integers(0, 10_000))
 def test_no_observation_reveals_a_partnership(seed):
     """Moving an unplayed H2 between two hidden hands (which changes the sides) changes no
