@@ -116,3 +116,57 @@ def test_random_match_invariants_round_trip_and_replay(seed, variant, bot_seed):
     assert Match.replay(variant, seed, m.options, [a.to_json() for a in m.log]) == m
     assert Match.replay(variant, seed, m.options, [a.to_compact() for a in m.log]) == m
     assert deals_seen >= 1
+
+
+json_values = st.recursive(
+    st.none()
+    | st.booleans()
+    | st.integers(-3, 60)
+    | st.sampled_from(
+        ["S3", "HR", "SB", "X9", "", "single", "pair", "immune", "yellow", "solo", "S"]
+    ),
+    lambda inner: (
+        st.lists(inner, max_size=4)
+        | st.dictionaries(
+            st.sampled_from(
+                [
+                    "seat",
+                    "play",
+                    "type",
+                    "pass",
+                    "immune",
+                    "tribute",
+                    "return",
+                    "ask",
+                    "choose",
+                    "time_up",
+                    "sanction",
+                    "target",
+                    "reject",
+                ]
+            ),
+            inner,
+            max_size=4,
+        )
+    ),
+    max_leaves=8,
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(data=json_values, steps=st.integers(0, 40), variant=st.sampled_from(["bao2", "guandan"]))
+def test_arbitrary_input_is_refused_cleanly_or_applied(data, steps, variant):
+    m = Match.new(variant, 77)
+    rng = random.Random(steps)
+    for _ in range(steps):
+        m.apply(rng.choice(m.legal_actions()))
+    before = m.state_json()
+    try:
+        m.apply(data)
+    except Refusal as exc:
+        assert exc.code and exc.message
+        assert m.state_json() == before
+    try:
+        m.check("".join(str(x) for x in [data]))
+    except Refusal:
+        pass
