@@ -284,6 +284,15 @@ class Deal:
             return self.turn
         return self.rules.extra_to_move(self)
 
+    def actors(self) -> list[int]:
+        """Every seat that may act now: during tribute / return each seat that still owes
+        (they may act in any order), otherwise the seat to act (none when over)."""
+        owing = getattr(self.rules, "owing", None)
+        if self.phase in ("tribute", "return") and owing is not None:
+            return owing(self)
+        seat = self.to_move()
+        return [] if seat is None else [seat]
+
     def next_holding(self, seat: int, skip_stuck: bool = False) -> int:
         """The first seat after ``seat`` in turn order that holds cards (and, with
         ``skip_stuck``, is not stuck); ``-1`` if none."""

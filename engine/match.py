@@ -20,6 +20,8 @@ acted in the current deal yet), ``{"sanction": ..., "target": seat}``.
 
 from __future__ import annotations
 
+import base64
+import zlib
 from dataclasses import replace
 from typing import Any
 
@@ -29,6 +31,8 @@ from engine.deal import Deal, deal_rules
 from engine.observation import match_observation
 
 IMPLICIT_SEAT = ("play", "pass", "immune")
+#: Action streams longer than this are stored compressed (``actions_z``).
+COMPRESS_OVER = 8000
 
 
 def _check_options(rules: Any, options: dict[str, Any] | None) -> dict[str, Any]:
@@ -166,6 +170,11 @@ class Match:
         """The seat to act, or ``None`` when the match is over."""
         return None if self.over else self.deal.to_move()
 
+    def actors(self) -> list[int]:
+        """Seats that may act now (both tribute givers may pay in either order; else the seat
+        to act). Clocks run for :meth:`to_move`."""
+        return [] if self.over else self.deal.actors()
+
     def legal_actions(self, seat: int | None = None) -> list[Action]:
         """Every legal action of ``seat`` (default: the seat to act), card level."""
         return [] if self.over else self.deal.legal_actions(seat)
@@ -271,20 +280,31 @@ class Match:
     # ---------------------------------------------------------------- serialisation
     def to_json(self) -> dict[str, Any]:
         """Seed, options and the actions as one compact string (hands derive from the seed),
-        plus a summary. :meth:`from_json` replays it."""
-        return {
-            "variant": self.variant,
-            "seed": self.seed,
-            "options": self.options,
-            "actions": encode_stream(self.log),
-            "levels": list(self.levels),
-            "over": self.over,
-        }
+        plus a summary. A stream longer than :data:`COMPRESS_OVER` characters is stored
+        zlib-compressed and base64-encoded under ``actions_z`` instead of ``actions``.
+        :meth:`from_json` replays it."""
+        stream = encode_stream(self.log)
+        out: dict[str, Any] = {"variant": self.variant, "seed": self.seed, "options": self.options}
+        if len(stream) > COMPRESS_OVER:
+            out["actions_z"] = base64.b64encode(zlib.compress(stream.encode(), 9)).decode()
+        else:
+            out["actions"] = stream
+        out["levels"] = list(self.levels)
+        out["over"] = self.over
+        return out
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> Match:
-        """Inverse of :meth:`to_json` (replays the actions)."""
-        return cls.replay(data["variant"], data["seed"], data["options"], data["actions"])
+        """Inverse of :meth:`to_json` (replays the actions). Raises :class:`Refusal`
+        (``invalid_action``) if the stored actions are corrupt or not legal."""
+        if "actions_z" in data:
+            try:
+                stream = zlib.decompress(base64.b64decode(data["actions_z"])).decode()
+            except (ValueError, zlib.error):
+                raise Refusal("invalid_action", "corrupt compressed action stream") from None
+        else:
+            stream = data["actions"]
+        return cls.replay(data["variant"], data["seed"], data["options"], stream)
 
     def state_json(self) -> dict[str, Any]:
         """The full state (current deal included, hands and all) for comparisons and debugging;

@@ -373,3 +373,21 @@ def test_actions_after_the_deal_is_over_are_wrong_phase():
     play(d, 2, ["S4"], "single")
     assert d.over and d.to_move() is None and d.legal_actions() == []
     refused(d, {"seat": 1, "pass": True}, "wrong_phase")
+
+
+def test_both_tribute_givers_may_act_in_either_order():
+    case = {
+        "variant": "guandan",
+        "level": "5",
+        "phase": "tribute",
+        "previous_finish": [0, 2],
+        "previous_cards_left": {"1": 5, "3": 9},
+        "hands": [["S4", "SK"], ["SA", "S3"], ["D9", "DT"], ["SB", "C6"]],
+    }
+    d = Deal.from_position(case)
+    assert d.actors() == [1, 3] and d.to_move() == 1
+    assert d.legal_actions(3) == [Action("tribute", 3, tuple(parse_cards(["SB"])))]
+    d.apply({"seat": 3, "tribute": "SB"})
+    assert d.actors() == [1]
+    d.apply({"seat": 1, "tribute": "SA"})
+    assert d.phase == "return" and d.actors() == [0, 2]

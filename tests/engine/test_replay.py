@@ -98,3 +98,16 @@ def test_finished_match_json_is_small():
     size = len(json.dumps(m.to_json()))
     assert size < 20_000
     assert size < 400 * len(m.deals) + 500
+
+
+def test_long_streams_are_stored_compressed_and_replay_exactly():
+    from engine.bench import play_random_match
+
+    m = play_random_match("bao2", 26)
+    data = json.loads(json.dumps(m.to_json()))
+    assert "actions_z" in data and "actions" not in data
+    assert len(json.dumps(data)) < 12_000
+    assert Match.from_json(data) == m
+    data["actions_z"] = "not base64!"
+    with pytest.raises(Refusal):
+        Match.from_json(data)
