@@ -1,0 +1,91 @@
+"""Playwright driving the system's Chromium (Debian's /usr/bin/chromium); never downloads one.
+
+Set CHROMIUM=/path/to/chrome to use another binary. Without a browser every test here is
+skipped and the run says so at the end.
+"""
+
+import os
+import shutil
+
+import pytest
+
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--disable-dev-shm-usage",
+]
+
+
+def find_chromium():
+    for candidate in (os.environ.get("CHROMIUM"), "/usr/bin/chromium", "/usr/bin/chromium-browser"):
+        if candidate and os.access(candidate, os.X_OK):
+            return candidate
+    return shutil.which("chromium") or shutil.which("chromium-browser")
+
+
+def pytest_collection_modifyitems(config, items):
+    for item in items:
+        if "tests/browser/" in str(item.fspath).replace(os.sep, "/"):
+            item.add_marker(pytest.mark.browser)
+
+
+def pytest_terminal_summary(terminalreporter):
+    browser_reports = [
+        r
+        for key in ("passed", "failed", "skipped", "error")
+        for r in terminalreporter.stats.get(key, [])
+        if getattr(r, "when", "call") in ("call", "setup")
+        and "tests/browser/" in str(getattr(r, "nodeid", ""))
+    ]
+    if not browser_reports:
+        return
+    if find_chromium() is None:
+        terminalreporter.write_line(
+            "BROWSER TESTS SKIPPED: no Chromium found (Debian: apt-get install chromium)",
+            yellow=True,
+        )
+    else:
+        terminalreporter.write_line(f"browser tests ran with {find_chromium()}")
+
+
+@pytest.fixture(scope="session")
+def browser():
+    executable = find_chromium()
+    if executable is None:
+        pytest.skip("no Chromium found (Debian: apt-get install chromium); browser tests skipped")
+    from playwright.sync_api import sync_playwright
+
+    # Playwright's sync API runs an event loop in this thread; the ORM calls the tests make
+    # between browser steps are ordinary synchronous code.
+    os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(
+            executable_path=executable, headless=True, args=CHROMIUM_ARGS
+        )
+        yield browser
+        browser.close()
+
+
+@pytest.fixture
+def new_page(browser, live_server):
+    contexts = []
+
+    def make(locale="zh-CN", mobile=False):
+        options = {"locale": locale, "base_url": live_server.url}
+        if mobile:
+            options.update(
+                viewport={"width": 390, "height": 844},
+                device_scale_factor=2,
+                is_mobile=True,
+                has_touch=True,
+            )
+        context = browser.new_context(**options)
+        context.set_default_timeout(15000)
+        contexts.append(context)
+        return context.new_page()
+
+    yield make
+    for context in contexts:
+        context.close()
