@@ -98,7 +98,7 @@ class Bao2DealRules(GuandanDealRules):
             deal.bao2[team] += bonus
             queue = [
                 s
-                for s in deal.responders_after(seat)
+                for s in ((seat + i) % deal.n for i in range(1, deal.n))
                 if self.team_of(deal, s) != team and deal.sizes[s] and not deal.stuck[s]
             ]
             if queue:
