@@ -74,6 +74,32 @@ class Move(NamedTuple):
 _new = tuple.__new__
 
 
+_new_object = object.__new__
+_set_type, _set_key, _set_cards, _set_size, _set_length, _set_lines = (
+    getattr(Combo, name).__set__ for name in ("type", "key", "cards", "size", "length", "lines")
+)
+
+
+def make_combo(
+    type: str,
+    key: str | None,
+    cards: tuple[int, ...],
+    size: int | None = None,
+    length: int | None = None,
+    lines: int | None = None,
+) -> Combo:
+    """The same :class:`Combo` as its constructor builds, without the frozen dataclass's
+    per-field overhead (card-level enumeration builds very many)."""
+    obj = _new_object(Combo)
+    _set_type(obj, type)
+    _set_key(obj, key)
+    _set_cards(obj, cards)
+    _set_size(obj, size)
+    _set_length(obj, length)
+    _set_lines(obj, lines)
+    return obj
+
+
 def apply_move(counts: list[int], move: Move) -> None:
     """Remove the move's cards from a game-order rank-count array (in place)."""
     for g, k in move.parts:
@@ -246,12 +272,12 @@ class HongerRules(ReadingCache, ComboRules):
     @staticmethod
     def _combo(move: Move, cards: tuple[int, ...]) -> Combo:
         """The :class:`Combo` of a move played with these (sorted) cards."""
-        return Combo(
-            type=move.type,
-            key=GAME_RANK_NAMES[move.key],
-            cards=cards,
-            size=move.size if move.type == "bomb" else None,
-            length=move.length if move.length else None,
+        return make_combo(
+            move.type,
+            GAME_RANK_NAMES[move.key],
+            cards,
+            move.size if move.type == "bomb" else None,
+            move.length if move.length else None,
         )
 
     # -- comparison ----------------------------------------------------------------------------

@@ -36,6 +36,7 @@ from engine.variants.honger import (
     ReadingCache,
     expand_cards,
     hand_items,
+    make_combo,
     pick_cards,
 )
 
@@ -228,13 +229,13 @@ class Shuangkou2Rules(ReadingCache, ComboRules):
     def _combo(move: Move, cards: tuple[int, ...]) -> Combo:
         """The :class:`Combo` of a move played with these (sorted) cards."""
         t = move.type
-        return Combo(
-            type=t,
-            key=GAME_RANK_NAMES[move.key] if move.key >= 0 else None,
-            cards=cards,
-            size=move.size if t in ("bomb", "chain_bomb") else None,
-            length=move.length if move.length else None,
-            lines=move.lines if t in BOMB_TYPES else None,
+        return make_combo(
+            t,
+            GAME_RANK_NAMES[move.key] if move.key >= 0 else None,
+            cards,
+            move.size if t in ("bomb", "chain_bomb") else None,
+            move.length if move.length else None,
+            move.lines if t in BOMB_TYPES else None,
         )
 
     # -- comparison ----------------------------------------------------------------------------
