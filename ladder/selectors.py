@@ -10,8 +10,9 @@ from datetime import datetime, timedelta
 
 from django.contrib.auth import get_user_model
 from django.core.cache import cache
-from django.db.models import Count, F, OuterRef, Q, QuerySet, Subquery, Value
-from django.db.models.functions import Coalesce
+from django.db import connection
+from django.db.models import Count, F, Q, QuerySet, Window
+from django.db.models.functions import RowNumber
 from django.utils import timezone
 
 from ladder.models import Ladder, Rating, RatingChange, ResultPlayer
@@ -90,7 +91,7 @@ def leaderboard(
     per_page: int = 50,
     now: datetime | None = None,
 ) -> LeaderboardPage:
-    """A page of the leaderboard in two queries (count, rows), whatever ``per_page``.
+    """A page of the leaderboard in at most two queries, whatever ``per_page``.
 
     ``query`` filters by player name (username or display name, case-insensitive substring);
     in the ``ranked`` scope the rank stays the player's rank in the whole leaderboard. An
@@ -99,32 +100,14 @@ def leaderboard(
     scope = scope if scope in SCOPES else "ranked"
     per_page = min(max(1, per_page), MAX_PER_PAGE)
     query = query.strip()[:60]
+    if scope == "ranked" and query:
+        return _ranked_search(ladder, query, page, per_page, now)
     if scope == "ranked":
-        base = ranked_ratings(ladder, now)
+        rows = ranked_ratings(ladder, now)
     else:
-        base = Rating.objects.filter(ladder=ladder).order_by("-rating", "user_id")
-    rows = base
+        rows = Rating.objects.filter(ladder=ladder).order_by("-rating", "user_id")
     if query:
-        rows = rows.filter(
-            Q(user__username__icontains=query) | Q(user__display_name__icontains=query)
-        )
-        if scope == "ranked":
-            better = ranked_ratings(ladder, now).filter(
-                Q(rating__gt=OuterRef("rating"))
-                | Q(rating=OuterRef("rating"), user_id__lt=OuterRef("user_id"))
-            )
-            rows = rows.annotate(
-                search_rank=Coalesce(
-                    Subquery(
-                        better.order_by()
-                        .values("ladder_id")
-                        .annotate(n=Count("id"))
-                        .values("n")[:1]
-                    ),
-                    Value(0),
-                )
-                + 1
-            )
+        rows = rows.filter(user_id__in=_matching_users(query))
     if query or now is not None:
         total = rows.count()
     else:
@@ -138,25 +121,68 @@ def leaderboard(
     num_pages = max(1, -(-total // per_page))
     page = min(max(1, page), num_pages)
     offset = (page - 1) * per_page
-    if query:
-        items = list(rows.select_related("user")[offset : offset + per_page])
-    else:
-        # Deferred join: find the page's ids with an index-only scan over the covering
-        # leaderboard index (cheap even at a deep OFFSET), then load only those rows.
-        page_ids = rows.values("pk")[offset : offset + per_page]
-        items = list(
-            Rating.objects.filter(pk__in=page_ids)
-            .select_related("user")
-            .order_by("-rating", "user_id")
-        )
+    # Deferred join: find the page's ids first (for the ranked leaderboard an index-only scan
+    # over the covering index, cheap even at a deep OFFSET), then load only those rows.
+    page_ids = rows.values("pk")[offset : offset + per_page]
+    items = list(
+        Rating.objects.filter(pk__in=page_ids).select_related("user").order_by("-rating", "user_id")
+    )
     for position, rating in enumerate(items):
-        if scope != "ranked":
-            rating.rank = None
-        elif query:
-            rating.rank = rating.search_rank
-        else:
-            rating.rank = offset + position + 1
+        rating.rank = offset + position + 1 if scope == "ranked" else None
     return LeaderboardPage(items, page, per_page, total, scope, query)
+
+
+def _matching_users(query: str) -> QuerySet:
+    return (
+        get_user_model()
+        .objects.filter(Q(username__icontains=query) | Q(display_name__icontains=query))
+        .values("pk")
+    )
+
+
+def _ranked_search(
+    ladder: Ladder, query: str, page: int, per_page: int, now: datetime | None
+) -> LeaderboardPage:
+    """Search the ranked leaderboard keeping each hit's rank in the whole leaderboard: one
+    query numbers the ranked rows (a window over the covering index), keeps the matching
+    players and counts them; a second loads the page's rows and users."""
+    numbered = (
+        ranked_ratings(ladder, now)
+        .order_by()
+        .annotate(position=Window(RowNumber(), order_by=[F("rating").desc(), F("user_id").asc()]))
+        .values("pk", "user_id", "position")
+    )
+    numbered_sql, numbered_params = numbered.query.sql_with_params()
+    users_sql, users_params = _matching_users(query).query.sql_with_params()
+    sql = (
+        f"SELECT t.pk, t.position, COUNT(*) OVER () FROM ({numbered_sql}) t "
+        f"WHERE t.user_id IN ({users_sql}) ORDER BY t.position LIMIT %s OFFSET %s"
+    )
+    page = max(1, page)
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [*numbered_params, *users_params, per_page, (page - 1) * per_page])
+        found = cursor.fetchall()
+        if not found and page > 1:  # past the end: show the last page instead
+            cursor.execute(
+                f"SELECT COUNT(*) FROM ({numbered_sql}) t WHERE t.user_id IN ({users_sql})",
+                [*numbered_params, *users_params],
+            )
+            total = cursor.fetchone()[0]
+            return (
+                _ranked_search(ladder, query, max(1, -(-total // per_page)), per_page, now)
+                if total
+                else LeaderboardPage([], 1, per_page, 0, "ranked", query)
+            )
+    total = found[0][2] if found else 0
+    ranks = {row_id: position for row_id, position, _ in found}
+    items = list(
+        Rating.objects.filter(pk__in=list(ranks))
+        .select_related("user")
+        .order_by("-rating", "user_id")
+    )
+    for rating in items:
+        rating.rank = ranks[rating.pk]
+    return LeaderboardPage(items, page, per_page, total, "ranked", query)
 
 
 def player_rating(ladder: Ladder, user_id: int) -> Rating | None:
