@@ -391,3 +391,62 @@ def test_both_tribute_givers_may_act_in_either_order():
     assert d.actors() == [1]
     d.apply({"seat": 1, "tribute": "SA"})
     assert d.phase == "return" and d.actors() == [0, 2]
+
+
+IMMUNE_9 = ["S9", "S9", "D9", "D9", "C9", "C9", "H9", "H9", "H3", "H3"]
+
+
+def test_immune_bomber_going_out_passes_the_lead_to_its_partner():
+    d = position(
+        [["ST", "S2", "D2"], IMMUNE_9, ["D6", "D7"], ["H8", "C8"]],
+        lead_kind="trick",
+        initiative=[True, False, False, False],
+    )
+    play(d, 0, ["ST"], "single")
+    passes(d, 1, 2, 3)
+    play(d, 0, ["S2", "D2"], "pair")
+    d.apply({"seat": 1, "immune": IMMUNE_9})
+    assert d.finished == [0, 1] and d.bao2 == [0, 0]
+    assert d.to_move() == 3 and d.leading and d.lead_kind == "jiefeng"
+
+
+def test_immune_after_a_deal_ending_bao2_voids_the_bonus():
+    d = position(
+        [[], ["C4"] + IMMUNE_9, ["S9", "S2"], ["H8", "C2", "S2"]],
+        leader=2,
+        lead_kind="trick",
+        initiative=[True, False, True, False],
+        finished=[0],
+    )
+    play(d, 2, ["S9"], "single")
+    passes(d, 3, 1)
+    play(d, 2, ["S2"], "single")
+    assert d.phase == "immune" and d.to_move() == 3
+    passes(d, 3)
+    d.apply({"seat": 1, "immune": IMMUNE_9})
+    assert d.over and d.bao2 == [0, 0]
+    assert d.result["base"] == [3, 0] and d.result["bao2"] == [0, 0]
+    assert d.result["closed"] == [2, 0]
+
+
+def test_colour_twos_weights_closed_twos():
+    d = position(
+        [[], ["C4", "H2", "S2"], ["S9"], ["H8", "D2"]],
+        leader=2,
+        lead_kind="trick",
+        initiative=[True, False, True, False],
+        finished=[0],
+        options={"colour_twos": True},
+    )
+    play(d, 2, ["S9"], "single")  # 1st and 2nd: the deal is over at once
+    assert d.over and d.result["closed"] == [5, 0] and d.result["base"] == [3, 0]
+
+
+def test_stuck_player_is_skipped_as_follower_once_stuck():
+    d = position([["S2"], ["C4", "C6", "C8"], ["D6", "D7"], ["H8", "C9"]], leader=0)
+    assert d.stuck[0] and d.to_move() == 1
+    play(d, 1, ["C4"], "single")
+    play(d, 2, ["D6"], "single")
+    play(d, 3, ["H8"], "single")
+    passes(d, 1, 2)  # seat 0 is never asked
+    assert d.to_move() == 3 and d.leading and d.initiative[3]
