@@ -42,8 +42,8 @@ Public API (besides the :class:`~engine.combo.ComboRules` interface):
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from itertools import combinations, product
+from collections.abc import Callable, Sequence
+from itertools import combinations, compress, product
 from typing import NamedTuple
 
 from engine.cards import HR, RANK_NAMES, SB, InvalidCard
@@ -560,22 +560,19 @@ class GuandanRules(ComboRules):
         and adds the move's wild cards. Raises ``ValueError`` if the hand lacks the cards.
         """
         wild = self.wild
-        pool: dict[int, list[int]] = {}
-        for c in sorted(hand):
-            if c == wild:
-                continue
-            r = c % 13 if c < 52 else (13 if c == SB else 14)
-            pool.setdefault(r, []).append(c)
+        held = hand.count
         cards: list[int] = []
+        if held(wild) < move.wilds:
+            raise ValueError(f"the hand cannot play {move}")
         if move.suit is not None:
             base = move.suit * 13
             for r, _ in move.naturals:
-                if base + r not in pool.get(r, ()):
+                if base + r == wild or not held(base + r):
                     raise ValueError(f"the hand cannot play {move}")
                 cards.append(base + r)
         else:
             for r, k in move.naturals:
-                have = pool.get(r, [])
+                have = _rank_cards(held, r, wild)
                 if len(have) < k:
                     raise ValueError(f"the hand cannot play {move}")
                 cards.extend(have[:k])
@@ -583,14 +580,12 @@ class GuandanRules(ComboRules):
                 suits = {c // 13 for c in cards}
                 if len(suits) == 1 and (move.wilds == 0 or HEART in suits):
                     for i, (r, _) in enumerate(move.naturals):
-                        other = [c for c in pool[r] if c // 13 not in suits]
+                        other = [c for c in _rank_cards(held, r, wild) if c // 13 not in suits]
                         if other:
                             cards[i] = other[0]
                             break
                     else:
                         raise ValueError(f"the hand cannot play {move}")
-        if sum(1 for c in hand if c == wild) < move.wilds:
-            raise ValueError(f"the hand cannot play {move}")
         cards.extend([wild] * move.wilds)
         cards.sort()
         return _combo(move.type, move.key, tuple(cards), move.size)
@@ -969,9 +964,7 @@ class _Abstract:
         out = self.out
         cnt = self.cnt
         t = self.rules._t_single
-        for r in range(13):
-            if cnt[r]:
-                out.append(t[r])
+        out.extend(compress(t, cnt))  # ranks 0..12 held (t has more entries than cnt)
         if self.w and not cnt[self.rules.level_index]:
             out.append(t[15])
         if self.sb:
@@ -1133,29 +1126,39 @@ class _Abstract:
         cnt = self.cnt
         w = self.w
         out = self.out
-        cpos = [min(c, per_rank) for c in cnt]
+        if sum(cnt) < length * per_rank - w:
+            return
+        cpos = [c if c < per_rank else per_rank for c in cnt]
         cpos.insert(0, cpos[12])
         table = _PAIR_CHAIN_T if per_rank == 2 else _TRIPLE_CHAIN_T
-        for s in range(15 - length):
-            move = table[s].get(tuple(cpos[s : s + length]))
-            if move is not None and move.wilds <= w:
-                out.append(move)
+        top = 14 - length
+        for s in range(top + 1):
+            if cpos[s] or s == top:
+                move = table[s].get(tuple(cpos[s : s + length]))
+                if move is not None and move.wilds <= w:
+                    out.append(move)
 
     def bombs(self) -> None:
         """Bombs, supremes, two_bomb, straight flushes, joker bomb, dragons (no immune)."""
         cnt = self.cnt
         w = self.w
         out = self.out
+        naturals = sum(cnt)
+        if naturals + w < 4:
+            if self.sb == 2 and self.hr == 2:
+                out.append(_JOKER_BOMB)
+            return
         if max(cnt) + w >= 4:
             table = self.rules._t_bomb
             for r in range(13):
                 n = cnt[r]
                 if n + w >= 4 and n:
                     out.extend(table[r][n][w])
-        self.straight_flush()
+        if naturals + w >= 5:
+            self.straight_flush()
         if self.sb == 2 and self.hr == 2:
             out.append(_JOKER_BOMB)
-        if self.rules.bao2:
+        if self.rules.bao2 and naturals + w >= 10:
             self.dragon()
 
 
@@ -1170,6 +1173,22 @@ _DRAGON_T = _seq_bits(10, (0, 1, 2, 3), "dragon")
 _PAIR_CHAIN_T = _chain_table(3, 2, "pair_chain")
 _TRIPLE_CHAIN_T = _chain_table(2, 3, "triple_chain")
 _JOKER_BOMB = _mk(("joker_bomb", None, None, ((13, 2), (14, 2)), 0, None))
+
+
+def _rank_cards(held: Callable[[int], int], r: int, wild: int) -> list[int]:
+    """The natural cards of rank index ``r`` (13 = SB, 14 = HR) held, lowest id first;
+    ``held(card)`` is the number of copies in the hand."""
+    if r >= 13:
+        card = SB if r == 13 else HR
+        return [card] * held(card)
+    out = []
+    for c in (r, 13 + r, 26 + r, 39 + r):
+        n = held(c)
+        if n and c != wild:
+            out.append(c)
+            if n > 1:
+                out.append(c)
+    return out
 
 
 def has_natural_two(combo: Combo, rules: GuandanRules | None = None) -> bool:
