@@ -155,14 +155,13 @@ def expand_cards(
 
 def pick_cards(move: Move, hand: Sequence[int]) -> tuple[int, ...]:
     """One concrete multiset of the hand's cards for a move (lowest card ids first)."""
-    have = [0] * 54
-    for c in hand:
-        have[c] += 1
+    count = hand.count if isinstance(hand, list | tuple) else list(hand).count
     out: list[int] = []
     for g, k in move.parts:
         for c in CARDS_OF_GAME_RANK[g]:
-            take = have[c] if have[c] < k else k
-            if take:
+            have = count(c)
+            if have:
+                take = have if have < k else k
                 out.extend((c,) * take)
                 k -= take
                 if not k:
@@ -171,7 +170,7 @@ def pick_cards(move: Move, hand: Sequence[int]) -> tuple[int, ...]:
             raise ValueError("the hand does not hold the move's cards")
     for joker, k in ((SB, move.sb), (HR, move.hr)):
         if k:
-            if have[joker] < k:
+            if count(joker) < k:
                 raise ValueError("the hand does not hold the move's jokers")
             out.extend((joker,) * k)
     out.sort()
@@ -445,11 +444,21 @@ def big_bomb_rewards(hands: Sequence[Sequence[int]], base: int = 1) -> list[int]
     """Points per seat from big-bomb rewards of the hands as dealt: a player dealt a bomb in
     222222..AAAAAAA gets ``1 x b`` from each other player, 2222222..AAAAAAAA ``2 x b``, eight 2s
     ``4 x b`` (only the player's biggest such bomb counts)."""
-    n = len(hands)
-    points = [0] * n
-    for seat, hand in enumerate(hands):
+    fans = []
+    for hand in hands:
         best = biggest_bomb(hand)
-        reward = BIG_BOMB_REWARD.get(bomb_fan(*best), 0) if best else 0
+        fans.append(bomb_fan(*best) if best else 0)
+    return rewards_of_fans(fans, base)
+
+
+def rewards_of_fans(fans: Sequence[int], base: int = 1) -> list[int]:
+    """Points per seat from big-bomb rewards, given the fan of each seat's biggest bomb as
+    dealt (3: 222222..AAAAAAA ``1 x b`` from each other player, 4: ``2 x b``, 5 (eight 2s):
+    ``4 x b``; below 3 nothing)."""
+    n = len(fans)
+    points = [0] * n
+    for seat, fan in enumerate(fans):
+        reward = BIG_BOMB_REWARD.get(fan, 0)
         if reward:
             for other in range(n):
                 if other != seat:
@@ -528,8 +537,14 @@ def score_surrender(solo: int, hands: Sequence[Sequence[int]], base: int = 1) ->
     seat, _ = _bomb_winner(solo, hands)
     if seat is None:
         seat = (solo + 1) % 4
+    return pay_surrender(solo, seat, base)
+
+
+def pay_surrender(solo: int, receiver: int, base: int = 1) -> list[int]:
+    """Points per seat of a surrender once the receiver is known: the solo player pays
+    ``1 x b`` to ``receiver``; no fans or rewards count."""
     points = [0] * 4
-    points[seat] += base
+    points[receiver] += base
     points[solo] -= base
     return points
 
@@ -546,8 +561,15 @@ def score_compare(solo: int, hands: Sequence[Sequence[int]], base: int = 1) -> l
     own = biggest_bomb(hands[solo])
     if own is not None and own >= best:
         return points
-    amount = 2 ** held_fans(hands[seat]) * base
-    points[seat] += amount
+    return pay_compare(solo, seat, held_fans(hands[seat]), base)
+
+
+def pay_compare(solo: int, winner: int, fans: int, base: int = 1) -> list[int]:
+    """Points per seat of a compare won by opponent ``winner`` whose bombs in hand make
+    ``fans`` fans: ``winner`` gets ``2^fans x b`` from the solo player."""
+    points = [0] * 4
+    amount = 2**fans * base
+    points[winner] += amount
     points[solo] -= amount
     return points
 

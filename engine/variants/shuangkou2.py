@@ -444,9 +444,9 @@ class Shuangkou2Rules(ReadingCache, ComboRules):
                         parts.append((hi, w))
                     length = hi - lo + 1
                     if length >= min_len:
-                        a, b = _take_jokers(gaps, sb) if gaps else (0, 0)
+                        a = sb if sb < gaps else gaps
                         out.append(
-                            _new(Move, (name, hi, length, w * length, 0, tuple(parts), a, b))
+                            _new(Move, (name, hi, length, w * length, 0, tuple(parts), a, gaps - a))
                         )
 
     @staticmethod
