@@ -308,3 +308,18 @@ def test_concurrent_workers_apply_a_result_exactly_once(make_users, club, record
     assert RatingChange.objects.filter(result=second).count() == 8
     for ladder in Ladder.objects.all():
         assert set(Rating.objects.filter(ladder=ladder).values_list("matches", flat=True)) == {2}
+
+
+@pytest.mark.django_db
+def test_demo_data_is_idempotent(club, make_users):
+    import io
+
+    from ladder.demo import DEMO_RESULTS, load_demo
+
+    users = make_users(5)
+    load_demo(club, users, io.StringIO())
+    first = [(snapshot(x), change_snapshot(x)) for x in Ladder.objects.order_by("id")]
+    load_demo(club, users, io.StringIO())
+    assert RatedResult.objects.count() == DEMO_RESULTS
+    assert [(snapshot(x), change_snapshot(x)) for x in Ladder.objects.order_by("id")] == first
+    assert Ladder.objects.count() == 4  # bao2 and shuangkou2, club and platform
