@@ -33,6 +33,26 @@ def two_value(card: int, colour_twos: bool) -> int:
     return 1
 
 
+def closed_twos(order: list[int], twos_left: list[int], stuck_end: bool) -> list[int]:
+    """关2 (§7.3): levels each team earns from natural 2s closed in hands, given the finishing
+    order (all four seats) and the levels the 2s left in each seat's hand are worth
+    (:func:`two_value`). After 1st and 2nd every 2 left in both losing hands is closed for the
+    winners; otherwise the last player's 2s are closed for their opponents. When the deal ended
+    with every remaining player stuck, each stuck player's 2s are closed for that player's
+    opponents instead (§6.4). Partners sit opposite: team = seat % 2."""
+    closed = [0, 0]
+    w = order[0] % 2
+    if stuck_end:
+        for s in order:
+            closed[1 - s % 2] += twos_left[s]
+    elif order[1] % 2 == w:
+        closed[w] += sum(twos_left[s] for s in order[2:])
+    else:
+        last = order[-1]
+        closed[1 - last % 2] += twos_left[last]
+    return closed
+
+
 class Bao2DealRules(GuandanDealRules):
     """Bao 2: Guandan plus the little-2 restriction, 保2, 关2 and the immune window."""
 
@@ -249,18 +269,8 @@ class Bao2DealRules(GuandanDealRules):
             h = deal.hands[seat]
             return sum(h[c] * two_value(c, colour) for c in TWOS)
 
-        closed = [0, 0]
-        w = self.team_of(deal, order[0])
-        if stuck_end:
-            for s in order:
-                if deal.sizes[s]:
-                    closed[1 - self.team_of(deal, s)] += twos(s)
-        elif self.team_of(deal, order[1]) == w:
-            closed[w] += sum(twos(s) for s in order[2:])
-        else:
-            last = order[-1]
-            closed[1 - self.team_of(deal, last)] += twos(last)
-        out["closed"] = closed
+        left = [twos(s) if deal.sizes[s] else 0 for s in range(deal.n)]
+        out["closed"] = closed_twos(order, left, stuck_end)
         return out
 
     def public_info(self, deal: Deal, seat: int | None) -> dict[str, Any]:
