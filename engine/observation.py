@@ -4,7 +4,8 @@ An observation is the ONLY thing the platform sends to a client. It holds the se
 the plays of the current trick (past tricks only under ``show_history``: cards stack face down,
 bao2.md 八.7), each other player's card count only when the rules show it (6 or fewer always;
 7 to 10 once someone asked in this deal; never above 10), the finishing order, levels, whose
-turn it is and whether they lead, initiative flags, and the tribute / immune-window facts the
+turn it is (``turn``; ``actors``: every seat that may act now, both tribute givers during
+tribute) and whether they lead, initiative flags, and the tribute / immune-window facts the
 seat may know. A spectator (``seat=None``) gets the same without any hand.
 """
 
@@ -67,6 +68,9 @@ def deal_observation(deal: Deal, seat: int | None) -> dict[str, Any]:
         "phase": phase,
         "level": deal.level,
         "turn": turn,
+        "actors": deal.actors()
+        if phase in ("tribute", "return")
+        else ([] if turn is None else [turn]),
         "lead": phase == "play" and deal.leading and turn is not None,
         "lead_kind": deal.lead_kind if phase == "play" else None,
         "counts": counts,
@@ -105,5 +109,6 @@ def match_observation(match: Match, seat: int | None) -> dict[str, Any]:
     obs["match"] = match.result()
     if match.over:
         obs["turn"] = None
+        obs["actors"] = []
         obs["lead"] = False
     return obs
