@@ -58,11 +58,25 @@ class HongerDealRules(DealRules):
     scoring = "points"
 
     # -- sides (hidden) -------------------------------------------------------------------------
-    @staticmethod
-    def sides(deal: Deal) -> list[list[int]]:
+    def state(self, deal: Deal) -> dict[str, Any]:
+        """The deal's Red Two records (``deal.extra``), set up from the hands if a deal was
+        built without :meth:`new_deal` / a conformance position."""
+        extra = deal.extra
+        if "sides" not in extra:
+            hands = [deal.hand(s) for s in range(deal.n)]
+            for trick in deal.history + [deal.trick]:
+                for seat, combo in trick:
+                    if combo is not None:
+                        hands[seat].extend(combo.cards)
+            self.setup_sides(deal, hands, None)
+            if extra["mode"] == "choosing" and deal.phase != "choose":
+                extra["mode"] = "solo"  # play began without the choice: 1 against 3
+        return extra
+
+    def sides(self, deal: Deal) -> list[list[int]]:
         """The two sides of the deal (hidden state: never put it in an observation before the
         deal is over). Solo: ``[[solo], others]``; otherwise the ♥2 holders, then the rest."""
-        return deal.extra["sides"]
+        return self.state(deal)["sides"]
 
     def team_of(self, deal: Deal, seat: int) -> int:
         """Index of the seat's side in :meth:`sides` (hidden information)."""
@@ -120,7 +134,7 @@ class HongerDealRules(DealRules):
 
     def after_play(self, deal: Deal, seat: int, combo: Combo, was_lead: bool) -> bool:
         """Count the fans of bombs played and record a ♥2 played (which reveals its holder)."""
-        extra = deal.extra
+        extra = self.state(deal)
         if combo.type == "bomb":
             extra["fans"][seat] += combo_fan(combo)
         if H2 in combo.cards:
@@ -139,15 +153,15 @@ class HongerDealRules(DealRules):
         """A ``choose`` is accepted only in the choice phase, from the holder of both ♥2."""
         if action.kind != "choose" or deal.phase != "choose":
             raise Refusal("wrong_phase", f"no {action.kind} in the {deal.phase} phase")
-        if action.seat != deal.extra["solo"]:
-            raise Refusal("not_your_turn", f"seat {deal.extra['solo']} chooses")
+        if action.seat != self.state(deal)["solo"]:
+            raise Refusal("not_your_turn", f"seat {self.state(deal)['solo']} chooses")
         if action.choice not in CHOICES:
             raise Refusal("invalid_action", f"unknown choice {action.choice!r}")
         return action.choice
 
     def execute_extra(self, deal: Deal, action: Action, plan: Any) -> None:
         """``solo``: play 1 against 3; ``surrender`` / ``compare``: the deal ends at once."""
-        extra = deal.extra
+        extra = self.state(deal)
         extra["mode"] = plan
         if plan == "solo":
             deal.give_lead(extra["leader"], "first")
@@ -156,24 +170,24 @@ class HongerDealRules(DealRules):
 
     def extra_to_move(self, deal: Deal) -> int | None:
         """In the choice phase, the holder of both ♥2."""
-        return deal.extra["solo"] if deal.phase == "choose" else deal.turn
+        return self.state(deal)["solo"] if deal.phase == "choose" else deal.turn
 
     def extra_legal_actions(self, deal: Deal, seat: int) -> list[Action]:
         """The three choices, for the holder of both ♥2."""
-        if deal.phase != "choose" or seat != deal.extra["solo"]:
+        if deal.phase != "choose" or seat != self.state(deal)["solo"]:
             return []
         return [Action("choose", seat, choice=c) for c in CHOICES]
 
     def extra_timeout(self, deal: Deal, seat: int) -> Action | None:
         """A clock running out in the choice phase chooses ``solo`` (play on)."""
-        if deal.phase == "choose" and seat == deal.extra["solo"]:
+        if deal.phase == "choose" and seat == self.state(deal)["solo"]:
             return Action("choose", seat, choice="solo")
         return None
 
     # -- settlement -----------------------------------------------------------------------------
     def settle(self, deal: Deal, order: list[int], stuck_end: bool) -> dict[str, Any]:
         """Points per seat (rules §5); big-bomb rewards in partnership and solo deals."""
-        extra = deal.extra
+        extra = self.state(deal)
         base = deal.options.get("base", 1)
         mode = extra["mode"]
         solo = extra["solo"]
@@ -208,7 +222,7 @@ class HongerDealRules(DealRules):
     def public_info(self, deal: Deal, seat: int | None) -> dict[str, Any]:
         """What anyone may know: seats that played a ♥2, the solo player once the choice phase
         shows them, fans of bombs played; the sides only once the deal is over."""
-        extra = deal.extra
+        extra = self.state(deal)
         info: dict[str, Any] = {
             "h2_played": list(extra["h2_played"]),
             "solo": extra["solo"],

@@ -57,6 +57,14 @@ class Shuangkou2DealRules(DealRules):
         """Initialise the per-deal records (bombs played, as line counts per seat)."""
         deal.extra.setdefault("bombs", [[] for _ in range(deal.n)])
 
+    @staticmethod
+    def bombs(deal: Deal) -> list[list[int]]:
+        """Line counts of the bombs each seat played in this deal."""
+        bombs = deal.extra.get("bombs")
+        if bombs is None:
+            bombs = deal.extra["bombs"] = [[] for _ in range(deal.n)]
+        return bombs
+
     def setup_position(self, deal: Deal, case: dict[str, Any]) -> None:
         """Conformance positions: nothing beyond the records."""
         self.setup(deal)
@@ -64,7 +72,7 @@ class Shuangkou2DealRules(DealRules):
     def after_play(self, deal: Deal, seat: int, combo: Combo, was_lead: bool) -> bool:
         """Record the line count of a bomb played (for the multiplier and contributions)."""
         if combo.type in BOMB_TYPES:
-            deal.extra["bombs"][seat].append(combo.lines)
+            self.bombs(deal)[seat].append(combo.lines)
         return False
 
     def is_over(self, deal: Deal) -> bool:
@@ -75,7 +83,7 @@ class Shuangkou2DealRules(DealRules):
         """The winner gets ``b x p x m + b x (cw - cl)``, the loser the negation."""
         base = deal.options.get("base", 1)
         left = [deal.sizes[s] for s in range(deal.n)]
-        bombs = deal.extra["bombs"]
+        bombs = self.bombs(deal)
         abandoned = deal.extra.get("abandoned")
         if abandoned is not None:
             other = 1 - abandoned
@@ -102,7 +110,7 @@ class Shuangkou2DealRules(DealRules):
     def public_info(self, deal: Deal, seat: int | None) -> dict[str, Any]:
         """Bombs played (line counts per seat) and the marked card."""
         return {
-            "bombs": [list(b) for b in deal.extra["bombs"]],
+            "bombs": [list(b) for b in self.bombs(deal)],
             "marked_card": deal.extra.get("marked_card"),
         }
 

@@ -356,3 +356,22 @@ def test_timeout_leads_the_lowest_single():
     m.apply(action)
     follower = m.to_move()
     assert m.timeout_action(follower).kind == "pass"
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_a_plain_deal_sets_itself_up(seed):
+    """A deal built with the generic ``Deal.new`` (no match) still settles by the rules; a
+    seat holding both H2 then plays 1 against 3 (no choice was offered)."""
+    from engine.cards import deal as deal_cards
+
+    hands = deal_cards(seed, players=4, decks=2, jokers=False).hands
+    deal = Deal.new("honger", hands, None, 0)
+    rng = random.Random(seed)
+    while not deal.over:
+        deal.apply(rng.choice(deal.legal_actions()))
+    assert sum(deal.result["points"]) == 0
+    holders = [s for s, h in enumerate(hands) for c in h if c == H2]
+    if holders[0] == holders[1]:
+        assert deal.result["mode"] == "solo"
+    else:
+        assert sorted(deal.result["sides"][0]) == sorted(holders)
