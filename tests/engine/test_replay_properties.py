@@ -170,3 +170,41 @@ def test_arbitrary_input_is_refused_cleanly_or_applied(data, steps, variant):
         m.check("".join(str(x) for x in [data]))
     except Refusal:
         pass
+
+
+@settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    seed=st.integers(0, 10**9),
+    variant=st.sampled_from(["bao2", "guandan"]),
+    steps=st.integers(0, 120),
+)
+def test_legal_actions_agree_with_check(seed, variant, steps):
+    """Every listed action passes ``check``; random card subsets read as any type pass
+    ``check`` exactly when they are listed."""
+    rng = random.Random(seed)
+    m = Match.new(variant, seed)
+    for _ in range(steps):
+        if m.over:
+            return
+        m.apply(rng.choice(m.legal_actions()))
+    seat = m.to_move()
+    legal = m.legal_actions()
+    for action in rng.sample(legal, min(40, len(legal))):
+        m.check(action)
+    if m.deal.phase != "play":
+        return
+    listed = {(a.cards, a.type) for a in legal if a.kind == "play"}
+    hand = m.deal.hand(seat)
+    for _ in range(60):
+        k = rng.choice([1, 2, 3, 4, 5, 6])
+        if k > len(hand):
+            continue
+        cards = tuple(sorted(rng.sample(hand, k)))
+        for combo in m.deal.combos.readings(cards):
+            action = Action("play", seat, cards, combo.type)
+            try:
+                m.check(action)
+                accepted = True
+            except Refusal:
+                accepted = False
+            assert accepted == ((cards, combo.type) in listed), (action, accepted)
