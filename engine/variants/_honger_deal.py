@@ -255,6 +255,8 @@ class HongerDealRules(DealRules):
     def new_deal(self, match: Any) -> Deal:
         """The match's next deal: the first is led by a seat drawn from the seed, later ones by
         the previous deal's 1st player (the solo player after a surrender or a compare)."""
+        if match.options["deals"] < 1:
+            raise ValueError("option deals must be at least 1")
         hands, first = self.deal_hands(match.seed, match.deal_no)
         leader = match.deals[-1]["leader_next"] if match.deals else first
         deal = Deal(match.variant, hands, None, match.options)

@@ -140,6 +140,8 @@ class Shuangkou2DealRules(DealRules):
 
     def new_deal(self, match: Any) -> Deal:
         """The match's next deal; the marked card's receiver leads."""
+        if match.options["deals"] < 1:
+            raise ValueError("option deals must be at least 1")
         hands, card, seat = self.deal_hands(match.seed, match.deal_no)
         deal = Deal(match.variant, hands, None, match.options)
         self.setup(deal)

@@ -208,3 +208,11 @@ def test_timeout_leads_the_lowest_single():
     naturals = [c for c in m.deal.hand(seat) if c < 52]
     lowest = min(order.index(card_str(c)[1]) for c in naturals)
     assert action.type == "single" and order.index(card_str(action.cards[0])[1]) == lowest
+
+
+@pytest.mark.parametrize("variant", ["honger", "shuangkou2"])
+def test_bad_options_are_refused(variant):
+    for options in ({"deals": 0}, {"deals": "8"}, {"colour_twos": True}):
+        with pytest.raises(ValueError):
+            Match.new(variant, 1, options)
+    assert Match.new(variant, 1, {"deals": 1, "base": 3}).options["base"] == 3
