@@ -13,6 +13,21 @@ atomic: every check is done before anything changes, and a refused action raises
 :class:`~engine.actions.Refusal` leaving the deal untouched.
 
 Hands are 54-slot count arrays (card id -> copies held); the readable API converts.
+
+Decisions taken here where the rules files are silent:
+
+- a player holding only natural 2s without initiative is asked to follow (and can only pass)
+  until they must lead; then they are stuck and skipped for the rest of the deal (vector
+  ``b-d-stuck-partner-skipped``);
+- when the lead passes on from a stuck player it keeps its kind, except that a lead won by a
+  trick becomes a ``jiefeng`` lead for the next player (it gives no initiative and no 保2);
+- a referee's ``suspend_follow`` lasts until the trick in progress (or the next one, if issued
+  between tricks) is won; a suspended player is still asked in the immune window;
+- an immune bomb played after the 保2 play ended the deal voids the bonus; the finishing order
+  is not changed by it;
+- tribute cards are shown to everyone; a return card is shown to its giver and receiver, and to
+  everyone once every return is in (bao2-standard-rules 十一.3);
+- card counts (6 or fewer shown, 7–10 on request) follow bao2.md §9 in Guandan too.
 """
 
 from __future__ import annotations
