@@ -144,6 +144,8 @@ class HeuristicBot:
                 return min(legal, key=low)
             return legal[0]
         moves = _Moves(obs, legal_actions)
+        if not moves.moves and obs["lead"]:  # nothing abstract to lead: take a listed action
+            return _resolve(legal_actions)[0]
         if obs["lead"]:
             return self._lead(obs, moves)
         return self._follow(obs, moves)
