@@ -51,6 +51,17 @@ def _entry(seat: int, combo: Any) -> dict[str, Any]:
     return out
 
 
+def _trick_entries(deal: Deal) -> list[dict[str, Any]]:
+    """The current trick as JSON entries (fresh dicts; built once per trick state: a trick
+    list only grows, and a finished one stays alive in the history, so its id is not reused)."""
+    trick = deal.trick
+    key = (id(trick), len(trick))
+    cached = deal.cache.get("trick_json")
+    if cached is None or cached[0] != key:
+        cached = deal.cache["trick_json"] = (key, [_entry(s, c) for s, c in trick])
+    return [{**e, "cards": list(e["cards"])} if "cards" in e else dict(e) for e in cached[1]]
+
+
 def deal_observation(deal: Deal, seat: int | None) -> dict[str, Any]:
     """The observation of one deal for ``seat`` (``None``: spectator)."""
     turn = deal.to_move()
@@ -78,7 +89,7 @@ def deal_observation(deal: Deal, seat: int | None) -> dict[str, Any]:
         "initiative": list(deal.initiative),
         "stuck": list(deal.stuck),
         "suspended": list(deal.suspended),
-        "trick": [_entry(s, c) for s, c in deal.trick],
+        "trick": _trick_entries(deal),
         "standing": None if standing is None else _entry(deal.standing_seat, standing),
         "first_action": None if seat is None else not deal.acted[seat],
     }
