@@ -175,17 +175,26 @@ class Match:
         to act). Clocks run for :meth:`to_move`."""
         return [] if self.over else self.deal.actors()
 
+    def _seat_ok(self, seat: Any) -> bool:
+        return isinstance(seat, int) and not isinstance(seat, bool) and 0 <= seat < self.deal.n
+
     def legal_actions(self, seat: int | None = None) -> list[Action]:
-        """Every legal action of ``seat`` (default: the seat to act), card level."""
-        return [] if self.over else self.deal.legal_actions(seat)
+        """Every legal action of ``seat`` (default: the seat to act), card level; ``[]`` for a
+        seat that cannot act or is not at the table."""
+        if self.over or (seat is not None and not self._seat_ok(seat)):
+            return []
+        return self.deal.legal_actions(seat)
 
     def timeout_action(self, seat: int) -> Action | None:
-        """The action the rules take when ``seat``'s clock runs out (bao2.md §9)."""
-        return None if self.over else self.deal.timeout_action(seat)
+        """The action the rules take when ``seat``'s clock runs out (bao2.md §9); ``None`` if
+        the seat is not to act."""
+        if self.over or not self._seat_ok(seat):
+            return None
+        return self.deal.timeout_action(seat)
 
     def is_first_action(self, seat: int) -> bool:
         """Whether it is the seat's first action of the deal (the 30 s clock, else 20 s)."""
-        return self.deal.is_first_action(seat)
+        return self._seat_ok(seat) and self.deal.is_first_action(seat)
 
     def action_seconds(self, seat: int) -> int:
         """Seconds on the clock for the seat's next action (options ``first_action_seconds``,
@@ -263,7 +272,10 @@ class Match:
         self.levels[team] = max(0, self.levels[team] - by)
 
     def observation(self, seat: int | None) -> dict[str, Any]:
-        """What ``seat`` (``None``: a spectator) may know, JSON-ready (:mod:`engine.observation`)."""
+        """What ``seat`` (``None``: a spectator) may know, JSON-ready (:mod:`engine.observation`).
+        Raises ``ValueError`` for a seat that is not at the table."""
+        if seat is not None and not self._seat_ok(seat):
+            raise ValueError(f"no seat {seat!r} at this table")
         return match_observation(self, seat)
 
     def result(self) -> dict[str, Any]:

@@ -179,3 +179,16 @@ def test_is_first_action_and_clock_seconds():
     assert m.is_first_action(seat) and m.action_seconds(seat) == 30
     m.apply(m.legal_actions()[0])
     assert not m.is_first_action(seat) and m.action_seconds(seat) == 20
+
+
+def test_bad_seats_are_handled_without_crashing():
+    m = Match.new("bao2", 1)
+    for bad in (-1, 4, 9, True, "1"):
+        assert m.legal_actions(bad) == []
+        assert m.timeout_action(bad) is None
+        assert m.is_first_action(bad) is False
+        with pytest.raises(ValueError):
+            m.observation(bad)
+    seat = m.to_move()
+    assert m.timeout_action((seat + 1) % 4) is None
+    assert m.legal_actions((seat + 1) % 4) == []
