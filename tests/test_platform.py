@@ -14,6 +14,7 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 def run_manage(*args, env_extra=None, drop=()):
+    drop = {*drop, "DJANGO_ALLOW_ASYNC_UNSAFE"}
     env = {k: v for k, v in os.environ.items() if k not in drop}
     env.update(env_extra or {})
     return subprocess.run(

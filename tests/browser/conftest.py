@@ -50,8 +50,10 @@ def pytest_terminal_summary(terminalreporter):
         terminalreporter.write_line(f"browser tests ran with {find_chromium()}")
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser():
+    # Module scope: Playwright's sync API keeps an event loop running in the main thread
+    # while it is open, which would break later tests that call asyncio.run().
     executable = find_chromium()
     if executable is None:
         pytest.skip("no Chromium found (Debian: apt-get install chromium); browser tests skipped")
@@ -59,13 +61,20 @@ def browser():
 
     # Playwright's sync API runs an event loop in this thread; the ORM calls the tests make
     # between browser steps are ordinary synchronous code.
+    previous = os.environ.get("DJANGO_ALLOW_ASYNC_UNSAFE")
     os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(
-            executable_path=executable, headless=True, args=CHROMIUM_ARGS
-        )
-        yield browser
-        browser.close()
+    try:
+        with sync_playwright() as playwright:
+            browser = playwright.chromium.launch(
+                executable_path=executable, headless=True, args=CHROMIUM_ARGS
+            )
+            yield browser
+            browser.close()
+    finally:
+        if previous is None:
+            os.environ.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
+        else:
+            os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = previous
 
 
 @pytest.fixture
