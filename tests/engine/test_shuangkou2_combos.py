@@ -276,3 +276,11 @@ def test_bot_moves_are_legal_and_reread(seed):
         assert set(RULES.moves(counts, standing)) == {
             m for m in bot_all if RULES.move_beats(m, standing)
         }
+
+
+def test_joker_bomb_equals_natural_bomb():
+    natural = combo("S5 H5 C5 D5", "bomb")
+    soft = combo("S5 H5 C5 SB", "bomb")
+    assert natural.reading() == soft.reading()
+    assert not RULES.beats(natural, soft) and not RULES.beats(soft, natural)
+    assert RULES.beats(combo("S6 H6 SB HR", "bomb"), natural)
