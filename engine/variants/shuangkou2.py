@@ -307,10 +307,10 @@ class Shuangkou2Rules(ReadingCache, ComboRules):
             self._bot_chains(nat, sb, hr, st, out)
         # bombs
         bombs: list[Move] = []
-        for g in range(13):
+        floor = 4 - j  # a rank needs this many natural cards to make a bomb
+        rich = [g for g in range(13) if nat[g] >= floor and nat[g]]
+        for g in rich:
             have = nat[g]
-            if have + j < 4 or have == 0:
-                continue
             if j == 0:
                 bombs.extend(_NATURAL_BOMBS[g][4 : have + 1])
                 continue
@@ -324,7 +324,8 @@ class Shuangkou2Rules(ReadingCache, ComboRules):
             bombs.append(_new(Move, ("joker3", -1, 0, 3, 6, (), a, b)))
         if j == 4:
             bombs.append(_new(Move, ("joker4", -1, 0, 4, 7, (), sb, hr)))
-        self._bot_chain_bombs(nat, sb, hr, bombs)
+        if len(rich) >= 2 or (j == 4 and rich):
+            self._bot_chain_bombs(nat, sb, hr, bombs)
         if st_type is None:
             out.extend(bombs)
         elif st_type in BOMB_TYPES:
