@@ -323,3 +323,32 @@ def test_demo_data_is_idempotent(club, make_users):
     assert RatedResult.objects.count() == DEMO_RESULTS
     assert [(snapshot(x), change_snapshot(x)) for x in Ladder.objects.order_by("id")] == first
     assert Ladder.objects.count() == 4  # bao2 and shuangkou2, club and platform
+
+
+@pytest.mark.django_db
+def test_a_crash_mid_update_leaves_nothing_and_the_retry_applies_once(
+    make_users, club, record, monkeypatch
+):
+    a, b, c, d = make_users(4)
+    result = record([[a, b], [c, d]], (7, 2), club=club)
+    real_save = Ladder.save
+
+    def crash_on_second_ladder(self, *args, **kwargs):
+        # The worker dies at the last write of the club ladder's transaction.
+        if kwargs.get("update_fields") and self.club_id is not None:
+            raise RuntimeError("worker killed")
+        return real_save(self, *args, **kwargs)
+
+    monkeypatch.setattr(Ladder, "save", crash_on_second_ladder)
+    with pytest.raises(RuntimeError):
+        services.apply_result(result)
+    platform = Ladder.objects.get(club=None)
+    club_ladder = Ladder.objects.get(club=club)
+    assert RatingChange.objects.filter(ladder=platform).count() == 4  # committed before
+    assert RatingChange.objects.filter(ladder=club_ladder).count() == 0  # rolled back
+    assert not Rating.objects.filter(ladder=club_ladder).exists()
+    monkeypatch.setattr(Ladder, "save", real_save)
+    actions = [o.action for o in services.apply_result(result)]  # the redelivered task
+    assert actions == ["skipped", "applied"]
+    assert RatingChange.objects.filter(result=result).count() == 8
+    assert snapshot(platform) == snapshot(club_ladder)
