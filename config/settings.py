@@ -226,7 +226,14 @@ REST_FRAMEWORK = {
     ],
     "DEFAULT_SCHEMA_CLASS": "clubs.api.schema.ErrorDocumentingAutoSchema",
     "EXCEPTION_HANDLER": "clubs.api.exceptions.json_exception_handler",
-    "DEFAULT_THROTTLE_RATES": {"anon": "120/min", "user": "600/min"},
+    "DEFAULT_THROTTLE_CLASSES": [
+        "rest_framework.throttling.AnonRateThrottle",
+        "rest_framework.throttling.UserRateThrottle",
+    ],
+    "DEFAULT_THROTTLE_RATES": {
+        "anon": os.environ.get("API_THROTTLE_ANON", "300/min"),
+        "user": os.environ.get("API_THROTTLE_USER", "1200/min"),
+    },
 }
 SPECTACULAR_SETTINGS = {
     "TITLE": "Bao 2 club platform API",

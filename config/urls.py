@@ -45,5 +45,11 @@ urlpatterns = [
     path("i18n/setlang/", set_language, name="set_language"),
     path("jsi18n/", JavaScriptCatalog.as_view(), name="javascript-catalog"),
     *app_patterns,
+    path("", include("matches.scoresheet_urls")),  # score sheets (pages + API)
     path("", include("clubs.urls")),
 ]
+
+handler400 = "config.errors.bad_request"
+handler403 = "config.errors.permission_denied"
+handler404 = "config.errors.page_not_found"
+handler500 = "config.errors.server_error"
