@@ -385,7 +385,10 @@ class GuandanDealRules(DealRules):
 
 
 def _copy_view(view: dict[str, Any]) -> dict[str, Any]:
-    return {k: list(v) if isinstance(v, list) else v for k, v in view.items()}
+    out = dict(view)
+    for key in ("givers", "receivers", "paid", "returned"):
+        out[key] = list(out[key])
+    return out
 
 
 register_rules(GuandanDealRules())
