@@ -471,7 +471,8 @@ class TableMatch:
         and then changes nothing."""
         if self.over:
             raise Refusal("match_over", "the match is over")
-        if not isinstance(entry, dict) or len(entry) != 1:
+        kinds = {"deal", "card", "time_up"} & set(entry) if isinstance(entry, dict) else ()
+        if len(kinds) != 1 or set(entry) - {"deal", "card", "time_up", "team", "seat"}:
             raise OutcomeRefusal("bad_entry", "entry", "an entry is one of deal, card, time_up")
         work = TableMatch(self.variant, self.options)
         work.__dict__.update(
