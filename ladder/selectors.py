@@ -99,7 +99,8 @@ def leaderboard(
     """
     scope = scope if scope in SCOPES else "ranked"
     per_page = min(max(1, per_page), MAX_PER_PAGE)
-    query = query.strip()[:60]
+    # Only printable characters: PostgreSQL refuses NUL bytes, and nothing else is a name.
+    query = "".join(ch for ch in query if ch.isprintable()).strip()[:60]
     if scope == "ranked" and query:
         return _ranked_search(ladder, query, page, per_page, now)
     if scope == "ranked":

@@ -244,3 +244,41 @@ def test_admin_rebuild_action_keeps_ratings(admin_client, make_users, record):
     assert sorted(Rating.objects.values_list("user_id", "rating", "draws")) == before
     assert admin_client.get(reverse("admin:ladder_ratedresult_changelist")).status_code == 200
     assert admin_client.get(reverse("admin:ladder_rating_changelist")).status_code == 200
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    "params",
+    [
+        "?page=abc&page_size=xyz",
+        "?page=-3&page_size=0",
+        "?page_size=100000",
+        "?scope=everything",
+        "?q=" + "王" * 500,
+        "?q=%00%27%22;--",
+        "?q=%25_%25&scope=all",
+    ],
+)
+def test_leaderboard_bad_query_strings_get_an_answer_not_an_error(client, ladder, params):
+    fill_ladder(ladder, 5)
+    api = client.get(f"/api/v1/ladders/{ladder.pk}/leaderboard/{params}")
+    assert api.status_code == 200
+    body = api.json()
+    assert 1 <= body["page_size"] <= selectors.MAX_PER_PAGE and body["page"] >= 1
+    page = client.get(reverse("ladder:leaderboard", args=[ladder.pk]) + params)
+    assert page.status_code == 200
+
+
+@pytest.mark.django_db
+def test_like_wildcards_in_a_search_are_literal(ladder):
+    fill_ladder(ladder, 5)
+    assert selectors.leaderboard(ladder, query="%").total == 0
+    assert selectors.leaderboard(ladder, query="_", scope="all").total == 5  # usernames u1_00000
+
+
+@pytest.mark.django_db
+def test_empty_ladder_pages(client, ladder):
+    assert client.get(reverse("ladder:leaderboard", args=[ladder.pk])).status_code == 200
+    body = client.get(f"/api/v1/ladders/{ladder.pk}/leaderboard/?q=x").json()
+    assert body["count"] == 0 and body["results"] == []
+    assert client.get(f"/api/v1/ladders/{ladder.pk}/leaderboard/?page=9&q=x").status_code == 200
