@@ -102,10 +102,10 @@ def test_channel_layer_is_sized_for_200_tables():
 def test_channel_layer_group_send_round_trip_through_real_redis(embedded_redis):
     import asyncio
 
-    from channels.layers import get_channel_layer
+    from channels.layers import channel_layers
 
     async def scenario():
-        layer = get_channel_layer()
+        layer = channel_layers.make_backend("default")  # fresh: not bound to another test's loop
         channels = [await layer.new_channel() for _ in range(4)]
         for channel in channels:
             await layer.group_add("table-test", channel)
