@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
 
 from django.contrib.auth import get_user_model
 from django.core.cache import cache
@@ -24,6 +24,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from clubs.models import Club
 from ladder.models import (
     VARIANT_SIDE_SIZES,
     Ladder,
@@ -127,8 +128,14 @@ def record_result(
     clean_scores = _validate_scores(scores)
     if not isinstance(ended_at, datetime) or timezone.is_naive(ended_at):
         raise LadderError("bad_time", _("The end time must be a time with a zone."))
-    if ended_at > timezone.now() + timezone.timedelta(minutes=5):
+    if ended_at > timezone.now() + timedelta(minutes=5):
         raise LadderError("bad_time", _("A result cannot end in the future."))
+    if club_id is not None and (
+        isinstance(club_id, bool)
+        or not isinstance(club_id, int)
+        or not Club.objects.filter(pk=club_id).exists()
+    ):
+        raise LadderError("bad_club", _("Unknown club."))
     user_ids = clean_sides[0] + clean_sides[1]
     if get_user_model().objects.filter(pk__in=user_ids).count() != len(user_ids):
         raise LadderError("bad_player", _("Every player must have an account."))

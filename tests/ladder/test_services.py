@@ -154,6 +154,8 @@ def test_record_result_is_idempotent(make_users):
         ({"source_id": ""}, "bad_source"),
         ({"ended_at": "yesterday"}, "bad_time"),
         ({"ended_at": timezone.now() + timedelta(days=2)}, "bad_time"),
+        ({"club_id": 10**9}, "bad_club"),
+        ({"club_id": "1"}, "bad_club"),
     ],
 )
 def test_record_result_refuses_bad_input_and_stores_nothing(make_users, change, code):
