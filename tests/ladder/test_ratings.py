@@ -216,3 +216,24 @@ def test_malformed_matches_are_refused_with_a_reason(sides, scores, code):
     with pytest.raises(RatingInputError) as refused:
         rate_match(sides, scores)
     assert refused.value.code == code
+
+
+def test_rating_maths_and_bench_never_import_django():
+    import subprocess
+    import sys
+
+    code = (
+        "import sys, ladder.ratings, ladder.bench, ladder.charts; "
+        "assert not any(m == 'django' or m.startswith('django.') for m in sys.modules)"
+    )
+    subprocess.run([sys.executable, "-c", code], check=True)
+
+
+def test_bench_prints_the_figures_it_promises():
+    from ladder.bench import simulate
+
+    figures = simulate(players=20, matches=400, seed=3)
+    for key in ("spearman", "log_loss", "oracle_log_loss", "updates_per_s"):
+        assert key in figures
+    assert -1 <= figures["spearman"] <= 1
+    assert figures["log_loss"] > 0 and figures["oracle_log_loss"] > 0
