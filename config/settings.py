@@ -53,10 +53,10 @@ def _embedded_secret_key() -> str:
 # --- Mode -----------------------------------------------------------------------------------
 PRODUCTION = bool(os.environ.get("SECRET_KEY"))
 SECRET_KEY = os.environ.get("SECRET_KEY") or _embedded_secret_key()
-DEBUG = env_bool("DEBUG", not PRODUCTION)
-ALLOWED_HOSTS = env_list(
-    "ALLOWED_HOSTS", [] if PRODUCTION else ["localhost", "127.0.0.1", "[::1]", "testserver"]
-)
+LOCAL_HOSTS = ["localhost", "127.0.0.1", "[::1]", "testserver"]
+ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", [] if PRODUCTION else LOCAL_HOSTS)
+# DEBUG defaults to on only for the embedded default served to this machine alone.
+DEBUG = env_bool("DEBUG", not PRODUCTION and set(ALLOWED_HOSTS) <= set(LOCAL_HOSTS))
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", [])
 
 # --- Applications ----------------------------------------------------------------------------
@@ -293,6 +293,7 @@ SERVER_EMAIL = os.environ.get("SERVER_EMAIL", DEFAULT_FROM_EMAIL)
 # --- Security (production) -------------------------------------------------------------------
 if PRODUCTION:
     SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", True)
+    SECURE_REDIRECT_EXEMPT = [r"^healthz$"]  # load balancers probe over plain HTTP
     SESSION_COOKIE_SECURE = True
     CSRF_COOKIE_SECURE = True
     SECURE_HSTS_SECONDS = int(os.environ.get("SECURE_HSTS_SECONDS", "31536000"))

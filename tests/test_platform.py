@@ -186,3 +186,19 @@ def test_embedded_redis_helper_starts_and_stops(tmp_path):
         assert is_answering(socket_path)
     assert not is_answering(socket_path)
     assert not socket_path.exists()
+
+
+def test_debug_stays_off_when_served_beyond_localhost(tmp_path):
+    drop = ["SECRET_KEY", "DATABASE_URL", "REDIS_URL", "DEBUG"]
+    code = "from django.conf import settings as s; print(s.DEBUG)"
+    result = run_manage(
+        "shell",
+        "-v",
+        "0",
+        "-c",
+        code,
+        env_extra={"ALLOWED_HOSTS": "clubs.lan", "VAR_DIR": str(tmp_path)},
+        drop=drop,
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == "False"
