@@ -1,0 +1,147 @@
+"""Score sheet in the browser: a short Bao 2 match scored on a phone and confirmed from two
+accounts; entries made offline are kept and sent exactly once when the connection is back."""
+
+import re
+
+from playwright.sync_api import expect
+
+from clubs.models import Club, Membership, Role, User
+from ladder.models import RatedResult
+from matches.scoresheet_models import ScoreSheet, SheetEntry
+
+PASSWORD = "Long-Pass-phrase-77"
+
+
+def setup_club():
+    club = Club.objects.create(name="南通保二俱乐部", slug="nantong")
+    users = []
+    for i, name in enumerate(["老张", "阿梅", "小陈", "老王"]):
+        u = User.objects.create_user(
+            username=f"player{i}", password=PASSWORD, display_name=name, email=f"p{i}@example.com"
+        )
+        Membership.objects.create(club=club, user=u, role=Role.OWNER if i == 0 else Role.MEMBER)
+        users.append(u)
+    # the owner (老张) is also a player here; make 阿梅 an ordinary member on the other side
+    return club, users
+
+
+def log_in(page, username):
+    page.goto("/accounts/login/")
+    page.fill("#id_username", username)
+    page.fill("#id_password", PASSWORD)
+    page.click("form.form button[type=submit]")
+    expect(page).not_to_have_url(re.compile(r"/accounts/login/"))
+
+
+def start_sheet(page, club, users, minutes="60"):
+    page.goto(f"/matches/sheets/new/{club.slug}/")
+    page.select_option("#id_variant", "bao2")
+    for seat, u in enumerate(users):
+        page.select_option(f"#id_seat{seat}_user", str(u.pk))
+    page.fill("#id_time_limit_minutes", minutes)
+    page.get_by_role("button", name="开始记分").click()
+    expect(page.locator("#board")).to_be_visible()
+    return ScoreSheet.objects.latest("id")
+
+
+def tap_finish(page, *names):
+    for name in names:
+        page.locator(".seat-buttons .seat-button", has_text=name).click()
+
+
+def test_short_match_on_a_phone_confirmed_by_both_sides(new_page, live_server):
+    club, users = setup_club()
+    scorer = new_page(locale="zh-CN", mobile=True)
+    scorer.on("dialog", lambda dialog: dialog.accept())
+    log_in(scorer, "player1")  # 阿梅 (blue side, seat 1) keeps the score
+    sheet = start_sheet(scorer, club, [users[0], users[1], users[2], users[3]])
+    expect(scorer.get_by_test_id("level-0")).to_have_text("3")
+    expect(scorer.get_by_test_id("level-1")).to_have_text("3")
+    expect(scorer.locator("#next-card")).to_contain_text("3")
+
+    # Deal 1: red 1st and 2nd (老张, 小陈), 小陈 went out on a 保2 of two 2s, 阿梅 kept one 2.
+    tap_finish(scorer, "老张", "小陈")
+    scorer.get_by_role("button", name="2的张数 +").first.click()
+    scorer.get_by_role("button", name="2的张数 +").first.click()
+    scorer.locator(".seat-twos", has_text="阿梅").get_by_role("button", name="2的张数 +").click()
+    scorer.get_by_role("button", name="记录本副").click()
+    # 3 + 2 (保2) + 1 (关2) = 6 levels: red plays 9 next
+    expect(scorer.get_by_test_id("level-0")).to_have_text("9")
+    expect(scorer.locator("#next-card")).to_contain_text("9")
+
+    # Deal 2 entered wrongly, undone, entered again: blue 1st, red 2nd, blue 3rd.
+    tap_finish(scorer, "阿梅", "老张", "老王")
+    scorer.get_by_role("button", name="记录本副").click()
+    expect(scorer.get_by_test_id("level-1")).to_have_text("5")
+    scorer.locator("[data-action=undo]").click()
+    expect(scorer.get_by_test_id("level-1")).to_have_text("3")
+    tap_finish(scorer, "阿梅", "老王")
+    scorer.get_by_role("button", name="记录本副").click()
+    expect(scorer.get_by_test_id("level-1")).to_have_text("6")
+    expect(scorer.locator("table.record tbody tr")).to_have_count(2)
+
+    # The time runs out: the match ends on time, red 9 (index 6) against blue 6 (index 3).
+    scorer.locator("[data-action=time-up]").click()
+    expect(scorer.get_by_test_id("final-score")).to_have_text("6:3")
+    assert scorer.evaluate("document.documentElement.scrollWidth") <= 390
+    big = scorer.get_by_test_id("level-0").evaluate("e => parseFloat(getComputedStyle(e).fontSize)")
+    assert big >= 70  # readable across a table
+
+    scorer.locator("[data-action=confirm]").click()
+    expect(scorer.locator("#verdicts")).to_contain_text("阿梅")
+    sheet.refresh_from_db()
+    assert sheet.status == "finished"
+
+    other = new_page(locale="zh-CN", mobile=True)
+    log_in(other, "player2")  # 小陈, red side
+    other.goto(f"/matches/sheets/{sheet.pk}/")
+    expect(other.get_by_test_id("final-score")).to_have_text("6:3")
+    other.locator("[data-action=confirm]").click()
+    expect(other.locator("#status")).to_have_class(re.compile("status-confirmed"))
+    sheet.refresh_from_db()
+    assert sheet.status == "confirmed"
+    rated = RatedResult.objects.get(source="sheet", source_id=str(sheet.pk))
+    assert (rated.score0, rated.score1) == (6, 3)
+
+
+def test_offline_entries_are_sent_exactly_once(new_page, live_server):
+    club, users = setup_club()
+    page = new_page(locale="zh-CN", mobile=True)
+    log_in(page, "player0")
+    sheet = start_sheet(page, club, users)
+    context = page.context
+
+    context.set_offline(True)
+    tap_finish(page, "老张", "小陈")
+    page.get_by_role("button", name="记录本副").click()
+    tap_finish(page, "阿梅", "老王")
+    page.get_by_role("button", name="记录本副").click()
+    expect(page.locator("#offline")).to_contain_text("2")
+    expect(page.locator("table.record tr.pending")).to_have_count(2)
+    assert SheetEntry.objects.filter(sheet=sheet).count() == 0
+    stored = page.evaluate(f"JSON.parse(localStorage.getItem('scoresheet:{sheet.pk}:queue'))")
+    assert len(stored) == 2 and stored[0]["body"]["key"] != stored[1]["body"]["key"]
+
+    # Back online, but the answer to the first request is lost on the way back: the phone
+    # keeps the entry and sends it again later with the same key.
+    lost = {"count": 0}
+
+    def lose_first_answer(route):
+        response = route.fetch()
+        if lost["count"] == 0:
+            lost["count"] += 1
+            route.abort()
+        else:
+            route.fulfill(response=response)
+
+    page.route("**/api/v1/sheets/*/entries/", lose_first_answer)
+    context.set_offline(False)
+    page.evaluate("window.dispatchEvent(new Event('online'))")
+    expect(page.locator("table.record tr.pending")).to_have_count(0, timeout=30000)
+    expect(page.get_by_test_id("level-0")).to_have_text("6")
+    expect(page.get_by_test_id("level-1")).to_have_text("6")
+    entries = SheetEntry.objects.filter(sheet=sheet).order_by("seq")
+    assert [e.entry["deal"]["finish"] for e in entries] == [[0, 2], [1, 3]]
+    assert [str(e.key) for e in entries] == [s["body"]["key"] for s in stored]
+    assert lost["count"] == 1
+    assert page.evaluate(f"localStorage.getItem('scoresheet:{sheet.pk}:queue')") == "[]"
