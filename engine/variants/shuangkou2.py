@@ -432,23 +432,29 @@ class Shuangkou2Rules(ReadingCache, ComboRules):
                             a, b = _take_jokers(gaps, sb)
                             out.append(_new(Move, (name, ACE, length, w * length, 0, parts, a, b)))
                     continue
-                parts = [(lo, w - gaps)]
+                row = _NATURAL_CHAINS[w][lo]
+                # parts stay implicit (the constant table's) until a joker fills a gap
+                parts = None if gaps == 0 else [(lo, w - gaps)]
                 for hi in range(lo + 1, ACE + 1):
                     miss = need[hi]
                     if miss:
                         gaps += miss
                         if gaps > j:
                             break
+                        if parts is None:
+                            parts = [(g, w) for g in range(lo, hi)]
                         if miss < w:
                             parts.append((hi, w - miss))
-                    else:
+                    elif parts is not None:
                         parts.append((hi, w))
                     length = hi - lo + 1
                     if length >= min_len:
-                        a = sb if sb < gaps else gaps
-                        out.append(
-                            _new(Move, (name, hi, length, w * length, 0, tuple(parts), a, gaps - a))
-                        )
+                        if parts is None:
+                            out.append(row[hi])
+                        else:
+                            a = sb if sb < gaps else gaps
+                            move = (name, hi, length, w * length, 0, tuple(parts), a, gaps - a)
+                            out.append(_new(Move, move))
 
     @staticmethod
     def _bot_chain_bombs(nat: Sequence[int], sb: int, hr: int, out: list[Move]) -> None:
