@@ -7,6 +7,8 @@ the spectator) observation only. Called after the commit (``transaction.on_commi
 
 from __future__ import annotations
 
+import asyncio
+
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 
@@ -29,8 +31,7 @@ def table_group(table_id: int) -> str:
 
 async def _send_all(messages: list[tuple[str, dict]]) -> None:
     layer = get_channel_layer()
-    for group, message in messages:
-        await layer.group_send(group, message)
+    await asyncio.gather(*(layer.group_send(group, message) for group, message in messages))
 
 
 def _send(messages: list[tuple[str, dict]]) -> None:

@@ -256,3 +256,32 @@ class TableConsumer(AsyncWebsocketConsumer):
 
 def _refused(data: dict[str, Any], code: str) -> dict[str, Any]:
     return {"type": "refused", "id": data.get("id"), "code": code, "message": refusal_message(code)}
+
+
+class BroadcastBenchConsumer(AsyncWebsocketConsumer):
+    """The load test's baseline: a bare Channels group broadcast (``/ws/bench/<group>/``).
+
+    Every text frame received is sent to the whole group, with no database, engine or
+    authentication. Routed only when ``MATCHES_BENCH_WEBSOCKET`` is on (default: DEBUG).
+    """
+
+    async def connect(self) -> None:
+        """Join the group named in the URL."""
+        self.group = f"bench.{self.scope['url_route']['kwargs']['group']}"
+        await self.channel_layer.group_add(self.group, self.channel_name)
+        await self.accept()
+
+    async def disconnect(self, code: int) -> None:
+        """Leave the group."""
+        await self.channel_layer.group_discard(self.group, self.channel_name)
+
+    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
+        """Broadcast the frame (at most MAX_FRAME characters) to the group."""
+        if text_data is not None and len(text_data) <= MAX_FRAME:
+            await self.channel_layer.group_send(
+                self.group, {"type": "bench.frame", "text": text_data}
+            )
+
+    async def bench_frame(self, message: dict[str, Any]) -> None:
+        """Forward a broadcast frame."""
+        await self.send(text_data=message["text"])

@@ -304,7 +304,7 @@ def start_match(table: Table, seed: str | None = None) -> Match:
     match.save()
     Table.objects.filter(pk=table.pk).update(status=TableStatus.PLAYING)
     version = match.version
-    transaction.on_commit(lambda: _after_commit(match.pk, version, engine, None, table.pk))
+    transaction.on_commit(lambda: _after_commit(match, version, engine, None, table.pk))
     return match
 
 
@@ -440,20 +440,18 @@ def _apply(
         Table.objects.filter(pk=match.table_id).update(status=TableStatus.FINISHED)
         _record_rated_result(match)
     new_version = match.version
-    transaction.on_commit(
-        lambda: _after_commit(match.pk, new_version, engine, event, match.table_id)
-    )
+    transaction.on_commit(lambda: _after_commit(match, new_version, engine, event, match.table_id))
     return Accepted(new_version, event)
 
 
 def _after_commit(
-    match_id: int, version: int, engine: EngineMatch, event: MatchEvent | None, table_id: int
+    match: Match, version: int, engine: EngineMatch, event: MatchEvent | None, table_id: int
 ) -> None:
+    match_id = match.pk
     from matches import broadcast, tasks
 
     _engines.put(match_id, version, engine)
-    match = Match.objects.filter(pk=match_id).first()
-    if match is None:
+    if not isinstance(match, Match):
         return
     try:
         broadcast.match_updated(match, engine, event)

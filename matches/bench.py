@@ -1,0 +1,79 @@
+"""Setting up bot tables for the load test and the end-to-end tests (``manage.py loadtest``)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
+from django.contrib.sessions.backends.db import SessionStore
+from django.db import transaction
+
+from clubs.models import Club, Membership, Role, User
+from matches import services
+from matches.models import Match
+
+
+def session_cookie(user: User) -> str:
+    """A ``Cookie`` header value that logs ``user`` in (a new database session)."""
+    store = SessionStore()
+    store[SESSION_KEY] = str(user.pk)
+    store[BACKEND_SESSION_KEY] = "django.contrib.auth.backends.ModelBackend"
+    store[HASH_SESSION_KEY] = user.get_session_auth_hash()
+    store.create()
+    return f"sessionid={store.session_key}"
+
+
+def _user(name: str) -> User:
+    user, created = User.objects.get_or_create(username=name, defaults={"display_name": name})
+    if created:
+        user.set_unusable_password()
+        user.save()
+    return user
+
+
+def make_tables(
+    count: int,
+    *,
+    variant: str = "bao2",
+    options: dict[str, Any] | None = None,
+    clocks: bool = True,
+    time_limit_seconds: int = 0,
+    spectators: int = 0,
+    prefix: str = "bench",
+) -> list[dict[str, Any]]:
+    """Open ``count`` tables of people (users ``<prefix>-<table>-<seat>``) in the club
+    ``<prefix>``; each starts its match at once. Returns per table its id, match id and one
+    session cookie per seat (plus ``spectators`` spectator cookies)."""
+    with transaction.atomic():
+        owner = _user(f"{prefix}-owner")
+        club = Club.objects.filter(slug=prefix).first()
+        if club is None:
+            club = Club.objects.create(name=prefix, slug=prefix)
+            Membership.objects.create(club=club, user=owner, role=Role.OWNER)
+    out = []
+    base = Match.objects.count()
+    for t in range(count):
+        seats = 4 if variant != "shuangkou2" else 2
+        users = [_user(f"{prefix}-{base + t}-{s}") for s in range(seats)]
+        for user in users:
+            Membership.objects.get_or_create(club=club, user=user)
+        table = services.open_table(
+            users[0],
+            club,
+            variant=variant,
+            options=options or {},
+            clocks=clocks,
+            time_limit_seconds=time_limit_seconds,
+        )
+        for s, user in enumerate(users[1:], start=1):
+            services.take_seat(user, table, s)
+        watchers = [_user(f"{prefix}-{base + t}-w{k}") for k in range(spectators)]
+        out.append(
+            {
+                "table": table.pk,
+                "match": Match.objects.get(table=table).pk,
+                "cookies": [session_cookie(u) for u in users],
+                "spectators": [session_cookie(u) for u in watchers],
+            }
+        )
+    return out

@@ -1,0 +1,179 @@
+"""Websocket bot clients for the end-to-end tests and ``manage.py loadtest``.
+
+A :class:`SeatClient` is a program playing one seat over the real table websocket exactly as a
+browser does: it reads the frames the server sends to its seat (nothing else), picks an action
+with the engine's :class:`~engine.bots.HeuristicBot` from its own observation (asking the
+server for ``hint`` legal plays outside the play phase), sends it with the version it saw,
+reconnects with ``hello`` and its last version when the connection drops, and records every
+frame it received. Needs the ``websockets`` package.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import time
+from collections.abc import Callable
+from typing import Any
+
+from engine.actions import Action
+from engine.bots import HeuristicBot
+
+_BOT = HeuristicBot()
+
+
+def choose(obs: dict[str, Any], hints: list[dict[str, Any]] | None) -> dict[str, Any] | None:
+    """The bot's action (JSON) for the observing seat; None if it needs the legal ``hints``
+    first."""
+    phase = obs.get("phase")
+    seat = obs["seat"]
+    if phase == "play":
+        try:
+            return _BOT.choose(obs, lambda: []).to_json()
+        except Exception:  # variants without abstract moves: choose among the hints
+            if hints is None:
+                return None
+            if hints:
+                return hints[0]
+            return {"seat": seat, "pass": True}
+    if hints is None:
+        return None
+    legal = [Action.from_json(h) for h in hints]
+    if phase == "immune":
+        return next(
+            (a.to_json() for a in legal if a.kind == "immune"), {"seat": seat, "pass": True}
+        )
+    if not legal:
+        return {"seat": seat, "pass": True}
+    return _BOT.choose(obs, legal).to_json()
+
+
+class SeatClient:
+    """One seat's (or a spectator's) websocket client; see the module docstring.
+
+    ``act``: play when it is this seat's turn (False: never act, the clock and auto-play do).
+    ``on_frame(client, frame, received_at)`` is called for every frame.
+    """
+
+    def __init__(
+        self,
+        url: str,
+        cookie: str,
+        origin: str,
+        *,
+        act: bool = True,
+        on_frame: Callable[[SeatClient, dict[str, Any], float], None] | None = None,
+        on_send: Callable[[SeatClient, int, float], None] | None = None,
+        record: bool = False,
+    ) -> None:
+        """Prepare a client for ``url`` with the session ``cookie``."""
+        self.url = url
+        self.cookie = cookie
+        self.origin = origin
+        self.act = act
+        self.on_frame = on_frame
+        self.on_send = on_send
+        self.record = record
+        self.frames: list[dict[str, Any]] = []
+        self.version = -1
+        self.obs: dict[str, Any] | None = None
+        self.you: int | None = None
+        self.over = False
+        self.acted_at_version = -1
+        self.hint_for_version = -1
+        self.refusals: list[dict[str, Any]] = []
+        self.errors: list[str] = []
+        self.connects = 0
+        self.ws: Any = None
+        self._stop = False
+        self._ids = 0
+
+    def stop(self) -> None:
+        """Ask :meth:`run` to return."""
+        self._stop = True
+
+    async def run(self, until_over: bool = True, reconnect: bool = True) -> None:
+        """Play until the match is over (or :meth:`stop`), reconnecting after drops."""
+        import websockets
+
+        delay = 0.2
+        while not self._stop:
+            try:
+                async with websockets.connect(
+                    self.url,
+                    additional_headers={"Cookie": self.cookie, "Origin": self.origin},
+                    open_timeout=10,
+                    max_size=2**22,
+                    ping_interval=None,
+                ) as ws:
+                    self.ws = ws
+                    self.connects += 1
+                    delay = 0.2
+                    if self.version >= 0:
+                        self.acted_at_version = -1  # an action lost in a crash is sent again
+                        await self._send({"type": "hello", "version": self.version})
+                    async for text in ws:
+                        now = time.perf_counter()
+                        await self._handle(json.loads(text), now)
+                        if self._stop or (until_over and self.over):
+                            return
+            except (TimeoutError, OSError) as error:
+                self.errors.append(repr(error))
+            except websockets.ConnectionClosed as error:
+                self.errors.append(repr(error))
+            except websockets.InvalidStatus as error:
+                self.errors.append(repr(error))
+            finally:
+                self.ws = None
+            if not reconnect:
+                return
+            await asyncio.sleep(delay)
+            delay = min(delay * 2, 2.0)
+
+    async def _send(self, data: dict[str, Any]) -> None:
+        if self.ws is not None:
+            await self.ws.send(json.dumps(data))
+
+    async def _handle(self, frame: dict[str, Any], now: float) -> None:
+        if self.record:
+            self.frames.append(frame)
+        if self.on_frame is not None:
+            self.on_frame(self, frame, now)
+        kind = frame.get("type")
+        if kind in ("update", "snapshot", "events"):
+            version = frame["version"]
+            if version < self.version:
+                return
+            self.version = version
+            self.obs = frame["obs"]
+            self.you = frame["you"]
+            self.over = bool(frame["obs"].get("match", {}).get("over"))
+            await self._maybe_act(None)
+        elif kind == "hints":
+            if frame.get("version") == self.version:
+                await self._maybe_act(frame["plays"])
+        elif kind == "refused":
+            self.refusals.append(frame)
+            if frame.get("code") == "stale":
+                await self._send({"type": "hello", "version": self.version})
+        elif kind == "table_changed":
+            await self._send({"type": "hello", "version": self.version})
+
+    async def _maybe_act(self, hints: list[dict[str, Any]] | None) -> None:
+        obs = self.obs
+        if not self.act or obs is None or self.you is None or self.over:
+            return
+        if obs.get("turn") != self.you or self.acted_at_version == self.version:
+            return
+        action = choose(obs, hints)
+        if action is None:
+            if self.hint_for_version != self.version:
+                self.hint_for_version = self.version
+                self._ids += 1
+                await self._send({"type": "hint", "id": self._ids})
+            return
+        self.acted_at_version = self.version
+        self._ids += 1
+        if self.on_send is not None:
+            self.on_send(self, self.version, time.perf_counter())
+        await self._send({"type": "action", "id": self._ids, "seq": self.version, "action": action})

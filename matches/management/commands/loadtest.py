@@ -1,0 +1,273 @@
+"""``python manage.py loadtest --tables N --seconds S``: play N bot tables over real websockets
+against a running server and print the figures (a benchmark, not a test).
+
+Each table gets four people (bench users) whose websocket clients act with the heuristic bot
+the moment their seat is to move (a closed loop, like fast players). Printed: actions/s, p50 /
+p99 latency from sending an action to all four seats receiving its update, updates sent
+(accepted actions x seats, from the database) and received, and the same figures for the
+baseline: a bare Channels group broadcast (``/ws/bench/<group>/``) through the same ASGI server
+and Redis, four clients per group taking turns.
+
+``--setup-only`` just creates the tables and prints their ids and session cookies as JSON (the
+end-to-end tests use it).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import statistics
+import time
+from typing import Any
+
+from django.core.management.base import BaseCommand, CommandError, CommandParser
+
+from matches.bench import make_tables
+from matches.models import Match
+
+
+def _percentile(values: list[float], q: float) -> float:
+    if not values:
+        return float("nan")
+    values = sorted(values)
+    index = min(len(values) - 1, max(0, round(q * (len(values) - 1))))
+    return values[index]
+
+
+class _Table:
+    """Latency bookkeeping of one table: when each version's action was sent and when each
+    seat received the update."""
+
+    def __init__(self, seats: int) -> None:
+        self.seats = seats
+        self.sent: dict[int, float] = {}
+        self.received: dict[int, list[float]] = {}
+        self.latencies: list[float] = []
+        self.updates = 0
+        self.versions: list[set[int]] = [set() for _ in range(seats)]
+
+    def on_send(self, version: int, at: float) -> None:
+        self.sent[version] = at
+
+    def on_update(self, seat: int, version: int, at: float, counting: bool) -> None:
+        if version in self.versions[seat]:
+            return
+        self.versions[seat].add(version)
+        self.updates += 1
+        times = self.received.setdefault(version, [])
+        times.append(at)
+        if len(times) == self.seats:
+            del self.received[version]
+            sent = self.sent.pop(version - 1, None)
+            if sent is not None and counting:
+                self.latencies.append(max(times) - sent)
+
+
+async def _run_tables(
+    url: str, origin: str, tables: list[dict[str, Any]], seconds: float
+) -> dict[str, Any]:
+    from matches.botclient import SeatClient
+
+    books: list[_Table] = []
+    clients: list[SeatClient] = []
+    state = {"counting": False, "actions": 0}
+
+    for info in tables:
+        book = _Table(len(info["cookies"]))
+        books.append(book)
+
+        def on_frame(client: SeatClient, frame: dict, at: float, book: _Table = book) -> None:
+            if frame.get("type") == "update" and client.you is not None:
+                book.on_update(frame["you"], frame["version"], at, state["counting"])
+
+        def on_send(client: SeatClient, version: int, at: float, book: _Table = book) -> None:
+            book.on_send(version, at)
+            if state["counting"]:
+                state["actions"] += 1
+
+        for cookie in info["cookies"]:
+            clients.append(
+                SeatClient(
+                    f"{url}/ws/tables/{info['table']}/",
+                    cookie,
+                    origin,
+                    on_frame=on_frame,
+                    on_send=on_send,
+                )
+            )
+    tasks = [asyncio.create_task(c.run(reconnect=False)) for c in clients]
+    await asyncio.sleep(min(5.0, 1 + len(clients) / 200))  # connections settle
+    state["counting"] = True
+    started = time.perf_counter()
+    await asyncio.sleep(seconds)
+    state["counting"] = False
+    elapsed = time.perf_counter() - started
+    for client in clients:
+        client.act = False
+    await asyncio.sleep(2.0)  # drain the updates in flight
+    for client in clients:
+        client.stop()
+        if client.ws is not None:
+            await client.ws.close()
+    await asyncio.gather(*tasks, return_exceptions=True)
+    latencies = [x for b in books for x in b.latencies]
+    return {
+        "actions_per_s": state["actions"] / elapsed,
+        "latencies": latencies,
+        "books": books,
+        "clients": clients,
+    }
+
+
+async def _run_baseline(url: str, origin: str, groups: int, seconds: float) -> dict[str, Any]:
+    import websockets
+
+    latencies: list[float] = []
+    state = {"counting": False, "actions": 0, "sent": 0, "received": 0}
+    stop = asyncio.Event()
+    payload = "x" * 1500  # about the size of a table update
+
+    async def member(group: str, seat: int, sockets: list, ready: asyncio.Event) -> None:
+        async with websockets.connect(
+            f"{url}/ws/bench/{group}/", additional_headers={"Origin": origin}, ping_interval=None
+        ) as ws:
+            sockets[seat] = ws
+            await ready.wait()
+            seen: dict[int, int] = {}
+            sent_at: dict[int, float] = shared[group]
+            async for text in ws:
+                data = json.loads(text)
+                version = data["v"]
+                now = time.perf_counter()
+                state["received"] += 1
+                seen[version] = 1
+                counts = receipts[group]
+                counts[version] = counts.get(version, 0) + 1
+                if counts[version] == 4:
+                    del counts[version]
+                    start = sent_at.pop(version, None)
+                    if start is not None and state["counting"]:
+                        latencies.append(now - start)
+                if version % 4 == seat and not stop.is_set():
+                    nxt = version + 1
+                    sent_at[nxt] = time.perf_counter()
+                    if state["counting"]:
+                        state["actions"] += 1
+                    state["sent"] += 4
+                    await ws.send(json.dumps({"v": nxt, "pad": payload}))
+                if stop.is_set() and version >= last.get(group, 0):
+                    last[group] = version
+
+    shared: dict[str, dict[int, float]] = {}
+    receipts: dict[str, dict[int, int]] = {}
+    last: dict[str, int] = {}
+    tasks = []
+    starters = []
+    for g in range(groups):
+        group = f"g{g}-{int(time.time() * 1000) % 10**8}"
+        shared[group] = {}
+        receipts[group] = {}
+        sockets: list = [None] * 4
+        ready = asyncio.Event()
+        for seat in range(4):
+            tasks.append(asyncio.create_task(member(group, seat, sockets, ready)))
+        starters.append((group, sockets, ready))
+    await asyncio.sleep(min(5.0, 1 + groups * 4 / 200))
+    for group, sockets, ready in starters:
+        ready.set()
+        if sockets[0] is not None:
+            shared[group][1] = time.perf_counter()
+            state["sent"] += 4
+            await sockets[0].send(json.dumps({"v": 1, "pad": payload}))
+    await asyncio.sleep(1.0)
+    state["counting"] = True
+    started = time.perf_counter()
+    await asyncio.sleep(seconds)
+    state["counting"] = False
+    elapsed = time.perf_counter() - started
+    stop.set()
+    await asyncio.sleep(2.0)
+    for task in tasks:
+        task.cancel()
+    await asyncio.gather(*tasks, return_exceptions=True)
+    return {
+        "actions_per_s": state["actions"] / elapsed,
+        "latencies": latencies,
+        "sent": state["sent"],
+        "received": state["received"],
+    }
+
+
+class Command(BaseCommand):
+    """Load test of live play against a running server (see the module docstring)."""
+
+    help = "Play N bot tables over real websockets against a running server; print figures."
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        """Options: tables, seconds, server URL, variant, setup only, baseline."""
+        parser.add_argument("--tables", type=int, default=10)
+        parser.add_argument("--seconds", type=float, default=20.0)
+        parser.add_argument("--url", default="http://127.0.0.1:8000")
+        parser.add_argument("--variant", default="bao2")
+        parser.add_argument("--options", default="{}", help="engine options as JSON")
+        parser.add_argument("--no-clocks", action="store_true")
+        parser.add_argument("--time-limit", type=int, default=0, help="seconds (0: none)")
+        parser.add_argument("--spectators", type=int, default=0)
+        parser.add_argument("--prefix", default="bench")
+        parser.add_argument("--setup-only", action="store_true")
+        parser.add_argument("--no-baseline", action="store_true")
+
+    def handle(self, *args: Any, **options: Any) -> None:
+        """Set up the tables, play them, then the baseline; print the figures."""
+        try:
+            engine_options = json.loads(options["options"])
+        except ValueError as error:
+            raise CommandError(f"--options is not JSON: {error}") from None
+        tables = make_tables(
+            options["tables"],
+            variant=options["variant"],
+            options=engine_options,
+            clocks=not options["no_clocks"],
+            time_limit_seconds=options["time_limit"],
+            spectators=options["spectators"],
+            prefix=options["prefix"],
+        )
+        if options["setup_only"]:
+            self.stdout.write(json.dumps(tables))
+            return
+        http = options["url"].rstrip("/")
+        ws_url = "ws" + http[len("http") :]
+        versions = {t["match"]: Match.objects.get(pk=t["match"]).version for t in tables}  # before
+        result = asyncio.run(_run_tables(ws_url, http, tables, options["seconds"]))
+        sent = 0
+        for t in tables:
+            match = Match.objects.get(pk=t["match"])
+            sent += (match.version - versions[t["match"]]) * len(t["cookies"])
+        received = sum(b.updates for b in result["books"])
+        lat = result["latencies"]
+        failed = sum(1 for c in result["clients"] if c.connects == 0)
+        self.stdout.write(
+            f"bot tables: {len(tables)} tables, {len(result['clients'])} sockets "
+            f"({failed} failed to connect), {options['seconds']:.0f} s\n"
+            f"  actions/s {result['actions_per_s']:.1f}  "
+            f"p50 {_percentile(lat, 0.5) * 1e3:.1f} ms  p99 {_percentile(lat, 0.99) * 1e3:.1f} ms"
+            f"  (n={len(lat)})\n"
+            f"  updates sent {sent}  received {received}  lost {sent - received}"
+        )
+        if options["no_baseline"]:
+            return
+        base = asyncio.run(_run_baseline(ws_url, http, len(tables), options["seconds"]))
+        blat = base["latencies"]
+        self.stdout.write(
+            f"baseline (bare group broadcast): {len(tables)} groups x 4 sockets\n"
+            f"  actions/s {base['actions_per_s']:.1f}  "
+            f"p50 {_percentile(blat, 0.5) * 1e3:.1f} ms  p99 {_percentile(blat, 0.99) * 1e3:.1f} ms"
+            f"  (n={len(blat)})\n"
+            f"  deliveries sent {base['sent']}  received {base['received']}  "
+            f"lost {base['sent'] - base['received']}"
+        )
+        if base["actions_per_s"]:
+            ratio = result["actions_per_s"] / base["actions_per_s"]
+            self.stdout.write(f"throughput vs baseline: {ratio:.2f}")
+        if lat:
+            self.stdout.write(f"latency mean {statistics.mean(lat) * 1e3:.1f} ms")

@@ -1,0 +1,223 @@
+"""The real stack for end-to-end tests: a Redis server, a fresh database, the ASGI server
+(daphne) and a Celery worker with beat, as separate processes that can be SIGKILLed and
+restarted.
+
+The database is a fresh SQLite file, or, when ``DATABASE_URL`` points at PostgreSQL (the
+second ./test run), a fresh database created on that server.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+import uuid
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+BIN = Path(sys.executable).parent
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+class Stack:
+    def __init__(self, bot_delay: float = 0.0, sweep_seconds: float = 1.0) -> None:
+        self.tmp = Path(tempfile.mkdtemp(prefix="bao2-e2e-"))
+        self.port = free_port()
+        self.procs: dict[str, subprocess.Popen] = {}
+        self.logs: dict[str, Path] = {}
+        self.redis: subprocess.Popen | None = None
+        self.socket = self.tmp / "redis.sock"
+        self.env = {
+            **os.environ,
+            "REDIS_URL": f"unix://{self.socket}",
+            "VAR_DIR": str(self.tmp),
+            "MATCHES_BOT_DELAY_SECONDS": str(bot_delay),
+            "MATCHES_SWEEP_SECONDS": str(sweep_seconds),
+            "PYTHONUNBUFFERED": "1",
+            "LOG_LEVEL": "WARNING",
+        }
+        self.env.pop("EMBEDDED_REDIS_DIR", None)
+        self.pg_admin_url: str | None = None
+        self.db_name: str | None = None
+        url = os.environ.get("DATABASE_URL", "")
+        if url.startswith("postgres"):
+            self.db_name = "e2e_" + uuid.uuid4().hex[:10]
+            self.pg_admin_url = url
+            self.env["DATABASE_URL"] = url.rsplit("/", 1)[0] + "/" + self.db_name
+        else:
+            self.env["DATABASE_URL"] = f"sqlite:///{self.tmp / 'db.sqlite3'}"
+
+    @property
+    def http(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    @property
+    def ws(self) -> str:
+        return f"ws://127.0.0.1:{self.port}"
+
+    def start(self) -> Stack:
+        from config.embedded_redis import server_command
+
+        self.redis = subprocess.Popen(
+            server_command(self.socket), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+        )
+        deadline = time.monotonic() + 15
+        from config.embedded_redis import is_answering
+
+        while not is_answering(self.socket):
+            if time.monotonic() > deadline:
+                raise RuntimeError("redis did not start")
+            time.sleep(0.05)
+        if self.pg_admin_url:
+            import psycopg
+
+            with psycopg.connect(self.pg_admin_url, autocommit=True) as conn:
+                conn.execute(f'CREATE DATABASE "{self.db_name}"')
+        self.manage("migrate", "--noinput", "-v", "0")
+        self.start_asgi()
+        self.start_worker()
+        return self
+
+    def manage(self, *args: str) -> str:
+        result = subprocess.run(
+            [sys.executable, "manage.py", *args],
+            cwd=ROOT,
+            env=self.env,
+            capture_output=True,
+            text=True,
+            timeout=300,
+        )
+        if result.returncode != 0:
+            raise RuntimeError(f"manage.py {args} failed:\n{result.stdout}\n{result.stderr}")
+        return result.stdout
+
+    def _spawn(self, name: str, argv: list[str]) -> None:
+        log = self.tmp / f"{name}.log"
+        self.logs[name] = log
+        self.procs[name] = subprocess.Popen(
+            argv,
+            cwd=ROOT,
+            env=self.env,
+            stdout=open(log, "ab"),
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
+
+    def start_asgi(self) -> None:
+        self._spawn(
+            "asgi",
+            [
+                str(BIN / "daphne"),
+                "-b",
+                "127.0.0.1",
+                "-p",
+                str(self.port),
+                "config.asgi:application",
+            ],
+        )
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                urllib.request.urlopen(self.http + "/healthz", timeout=2).read()
+                return
+            except OSError as error:
+                if self.procs["asgi"].poll() is not None or time.monotonic() > deadline:
+                    log = self.logs["asgi"].read_text()
+                    raise RuntimeError("daphne did not start:\n" + log) from error
+                time.sleep(0.1)
+
+    def start_worker(self) -> None:
+        self._spawn(
+            "worker",
+            [
+                str(BIN / "celery"),
+                "-A",
+                "config",
+                "worker",
+                "-B",
+                "--pool",
+                "threads",
+                "--concurrency",
+                "4",
+                "--loglevel",
+                "WARNING",
+                "--schedule",
+                str(self.tmp / "beat-schedule"),
+                "--hostname",
+                f"e2e-{self.port}@%h",
+            ],
+        )
+
+    def kill(self, name: str) -> None:
+        """SIGKILL a process group (the service and its children)."""
+        proc = self.procs.pop(name)
+        try:
+            os.killpg(proc.pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+        proc.wait()
+
+    def setup_tables(self, count: int = 1, **kwargs) -> list[dict]:
+        args = ["loadtest", "--setup-only", "--tables", str(count), "--prefix", "e2e"]
+        if "options" in kwargs:
+            args += ["--options", json.dumps(kwargs["options"])]
+        if kwargs.get("time_limit"):
+            args += ["--time-limit", str(kwargs["time_limit"])]
+        if kwargs.get("no_clocks"):
+            args.append("--no-clocks")
+        if kwargs.get("spectators"):
+            args += ["--spectators", str(kwargs["spectators"])]
+        return json.loads(self.manage(*args).strip().splitlines()[-1])
+
+    def query(self, code: str) -> object:
+        """Run Python with Django set up against the stack's database; returns the JSON that
+        the code assigns to ``out``."""
+        script = (
+            "import django, json, os\n"
+            "os.environ.setdefault('DJANGO_SETTINGS_MODULE', 'config.settings')\n"
+            "django.setup()\n" + code + "\nprint(json.dumps(out))\n"
+        )
+        result = subprocess.run(
+            [sys.executable, "-c", script],
+            cwd=ROOT,
+            env=self.env,
+            capture_output=True,
+            text=True,
+            timeout=300,
+        )
+        if result.returncode != 0:
+            raise RuntimeError(result.stderr)
+        return json.loads(result.stdout.strip().splitlines()[-1])
+
+    def stop(self) -> None:
+        for name in list(self.procs):
+            proc = self.procs[name]
+            if proc.poll() is None:
+                os.killpg(proc.pid, signal.SIGTERM)
+                try:
+                    proc.wait(timeout=10)
+                except subprocess.TimeoutExpired:
+                    os.killpg(proc.pid, signal.SIGKILL)
+                    proc.wait()
+            del self.procs[name]
+        if self.redis is not None:
+            self.redis.terminate()
+            self.redis.wait()
+        if self.pg_admin_url:
+            import psycopg
+
+            with psycopg.connect(self.pg_admin_url, autocommit=True) as conn:
+                conn.execute(f'DROP DATABASE IF EXISTS "{self.db_name}" WITH (FORCE)')
+        shutil.rmtree(self.tmp, ignore_errors=True)
