@@ -1,0 +1,105 @@
+"""``./run`` starts every service, serves the site, and Ctrl-C stops all of them (no orphans)."""
+
+import json
+import os
+import pty
+import select
+import signal
+import socket
+import time
+import urllib.request
+import uuid
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def free_port():
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def processes_with_marker(marker):
+    found = []
+    for proc in Path("/proc").iterdir():
+        if not proc.name.isdigit():
+            continue
+        try:
+            if marker.encode() in (proc / "environ").read_bytes():
+                found.append(int(proc.name))
+        except OSError:
+            continue
+    return found
+
+
+def read_until(fd, needle, timeout):
+    output = b""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        ready, _, _ = select.select([fd], [], [], 0.5)
+        if ready:
+            try:
+                chunk = os.read(fd, 65536)
+            except OSError:
+                break
+            if not chunk:
+                break
+            output += chunk
+            if needle in output:
+                return output
+    raise AssertionError(f"{needle!r} not seen; output:\n{output.decode(errors='replace')[-3000:]}")
+
+
+def run_once(tmp_path, marker, port):
+    env = {
+        k: v
+        for k, v in os.environ.items()
+        if k not in {"DATABASE_URL", "REDIS_URL", "SECRET_KEY", "ALLOWED_HOSTS", "DEBUG"}
+    }
+    env.update(
+        {
+            "PORT": str(port),
+            "VAR_DIR": str(tmp_path / "var"),
+            "EMBEDDED_REDIS_DIR": str(tmp_path / "redis"),
+            "RUN_TEST_MARKER": marker,
+        }
+    )
+    pid, fd = pty.fork()
+    if pid == 0:  # child: becomes ./run in a terminal of its own
+        os.chdir(ROOT)
+        os.execve(str(ROOT / "run"), [str(ROOT / "run")], env)
+    try:
+        output = read_until(fd, b"== running", timeout=240)
+        assert b"laowang" in output  # the demo logins are printed
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=10) as response:
+            health = json.loads(response.read())
+        assert health["status"] == "ok" and health["redis"]["embedded"] is True
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}/clubs/demo/", timeout=10) as page:
+            assert "保2示范俱乐部" in page.read().decode()
+        assert len(processes_with_marker(marker)) >= 5  # run, redis, daphne, worker, beat
+        os.write(fd, b"\x03")  # Ctrl-C, as a person would type it
+        read_until(fd, b"== stopped", timeout=30)
+        _, status = os.waitpid(pid, 0)
+        assert os.waitstatus_to_exitcode(status) == 0
+    finally:
+        try:
+            os.kill(pid, signal.SIGKILL)
+            os.waitpid(pid, 0)
+        except (ProcessLookupError, ChildProcessError):
+            pass
+        os.close(fd)
+    deadline = time.monotonic() + 10
+    while processes_with_marker(marker) and time.monotonic() < deadline:
+        time.sleep(0.2)
+    assert processes_with_marker(marker) == []
+
+
+@pytest.mark.skipif(not Path("/proc").exists(), reason="needs /proc to find leftover processes")
+def test_run_starts_everything_and_ctrl_c_stops_it_twice(tmp_path):
+    marker = f"bao2-run-{uuid.uuid4().hex}"
+    port = free_port()
+    run_once(tmp_path, marker, port)
+    run_once(tmp_path, marker, port)  # running it again works (migrations, demo idempotent)
