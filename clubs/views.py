@@ -13,6 +13,8 @@ from django.core.exceptions import PermissionDenied
 from django.core.paginator import Paginator
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import get_object_or_404, redirect, render
+from django.template import TemplateDoesNotExist
+from django.template.loader import get_template
 from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
@@ -146,8 +148,25 @@ def club_create(request: HttpRequest) -> HttpResponse:
     return render(request, "clubs/club_form.html", {"form": form, "club": None})
 
 
+#: Sections other apps add to the club page: a template at one of these paths is included
+#: (with ``club``, ``membership`` and ``is_admin`` in its context) when it exists.
+CLUB_PAGE_SECTIONS = ("matches/_club_section.html", "ladder/_club_section.html")
+
+
+def club_page_sections() -> list[str]:
+    """The club-page section templates that exist."""
+    found = []
+    for name in CLUB_PAGE_SECTIONS:
+        try:
+            get_template(name)
+        except TemplateDoesNotExist:
+            continue
+        found.append(name)
+    return found
+
+
 def club_detail(request: HttpRequest, slug: str) -> HttpResponse:
-    """The public page of a club: details, members and the join/leave actions."""
+    """The public page of a club: details, other apps' sections, members, join/leave."""
     club = get_object_or_404(selectors.clubs_with_counts(), slug=slug)
     membership = selectors.membership_of(request.user, club)
     return render(
@@ -160,6 +179,7 @@ def club_detail(request: HttpRequest, slug: str) -> HttpResponse:
             "pending_request": selectors.pending_request_of(request.user, club),
             "is_admin": membership is not None and membership.is_admin,
             "request_form": forms.JoinRequestForm(),
+            "sections": club_page_sections(),
         },
     )
 

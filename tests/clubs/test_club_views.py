@@ -207,3 +207,14 @@ def test_admin_lists_and_search_for_every_model(admin_client, club):
         info = model._meta.app_label, model._meta.model_name
         response = admin_client.get(f"/admin/{info[0]}/{info[1]}/?q=a")
         assert response.status_code == 200, info
+
+
+def test_club_page_includes_sections_of_other_apps(client, club, settings, tmp_path):
+    section = tmp_path / "matches" / "_club_section.html"
+    section.parent.mkdir()
+    section.write_text("<section id='tables'>Tables of {{ club.name }}</section>")
+    settings.TEMPLATES = [
+        {**settings.TEMPLATES[0], "DIRS": [tmp_path, *settings.TEMPLATES[0]["DIRS"]]}
+    ]
+    page = client.get(f"/clubs/{club.slug}/").content.decode()
+    assert "<section id='tables'>Tables of Nanping Bao 2</section>" in page
