@@ -290,22 +290,37 @@ class Shuangkou2Rules(ReadingCache, ComboRules):
 
     # Bot moves: fast, jokers only where they are needed (smallest jokers first).
 
-    def moves(self, counts: Sequence[int], standing: Move | None = None) -> list[Move]:
+    def moves(
+        self, counts: Sequence[int], standing: Move | None = None, bombs: list[Move] | None = None
+    ) -> list[Move]:
         """Moves for bots from a 15-slot hand count array: all leads when ``standing`` is
         ``None``, else only moves that beat it. A subset of :meth:`all_moves`: jokers stand
         in only for missing cards (small jokers first) and a chain bomb takes every natural of
-        its ranks; every returned move is legal and read with its maximised key."""
+        its ranks; every returned move is legal and read with its maximised key. ``bombs`` may
+        pass :meth:`bot_bombs` of the same counts, already computed."""
         out: list[Move] = []
         st = standing
         st_type = st.type if st is not None else None
         nat = counts[:13]
         sb, hr = counts[G_SB], counts[G_HR]
-        j = sb + hr
         if st_type is None or st_type in _SIMPLE.values():
             self._bot_simple(nat, sb, hr, st, out)
         if st_type is None or st_type in _CHAIN_TYPES.values():
             self._bot_chains(nat, sb, hr, st, out)
-        # bombs
+        if bombs is None:
+            bombs = self.bot_bombs(counts)
+        if st_type in BOMB_TYPES:
+            s = strength(st)  # type: ignore[arg-type]
+            out.extend(m for m in bombs if strength(m) > s)
+        else:
+            out.extend(bombs)
+        return out
+
+    def bot_bombs(self, counts: Sequence[int]) -> list[Move]:
+        """The bombs among the bot moves of a 15-slot hand count array."""
+        nat = counts[:13]
+        sb, hr = counts[G_SB], counts[G_HR]
+        j = sb + hr
         bombs: list[Move] = []
         floor = 4 - j  # a rank needs this many natural cards to make a bomb
         rich = [g for g in range(13) if nat[g] >= floor and nat[g]]
@@ -324,16 +339,9 @@ class Shuangkou2Rules(ReadingCache, ComboRules):
             bombs.append(_new(Move, ("joker3", -1, 0, 3, 6, (), a, b)))
         if j == 4:
             bombs.append(_new(Move, ("joker4", -1, 0, 4, 7, (), sb, hr)))
-        if len(rich) >= 2 or (j == 4 and rich):
+        if len(rich) >= 2:
             self._bot_chain_bombs(nat, sb, hr, bombs)
-        if st_type is None:
-            out.extend(bombs)
-        elif st_type in BOMB_TYPES:
-            s = strength(st)
-            out.extend(m for m in bombs if strength(m) > s)
-        else:
-            out.extend(bombs)
-        return out
+        return bombs
 
     @staticmethod
     def _bot_simple(nat: Sequence[int], sb: int, hr: int, st: Move | None, out: list[Move]) -> None:
