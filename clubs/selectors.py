@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from django.db.models import Count, Q, QuerySet
+from django.db.models import Count, OuterRef, Q, QuerySet, Subquery
 
 from clubs.models import (
     ApiToken,
@@ -28,11 +28,17 @@ def role_of(user: User, club: Club) -> str | None:
     return Membership.objects.filter(club=club, user=user).values_list("role", flat=True).first()
 
 
-def clubs_with_counts() -> QuerySet[Club]:
-    """All clubs, each annotated with ``member_count``."""
-    return Club.objects.annotate(member_count=Count("memberships", distinct=True)).order_by(
-        "name", "id"
-    )
+def clubs_with_counts(viewer: User | None = None) -> QuerySet[Club]:
+    """All clubs annotated with ``member_count`` and, for a signed-in ``viewer``, ``viewer_role``
+    (their role in each club, or None), in one query."""
+    clubs = Club.objects.annotate(member_count=Count("memberships", distinct=True))
+    if viewer is not None and viewer.is_authenticated:
+        clubs = clubs.annotate(
+            viewer_role=Subquery(
+                Membership.objects.filter(club=OuterRef("pk"), user=viewer).values("role")[:1]
+            )
+        )
+    return clubs.order_by("name", "id")
 
 
 def search_clubs(query: str = "") -> QuerySet[Club]:

@@ -68,6 +68,8 @@ class ClubSerializer(serializers.ModelSerializer):
 
     def get_my_role(self, club: Club) -> str | None:
         """The requesting user's role in the club, or null."""
+        if hasattr(club, "viewer_role"):  # annotated by selectors.clubs_with_counts(viewer)
+            return club.viewer_role
         request = self.context.get("request")
         membership = selectors.membership_of(getattr(request, "user", None), club)
         return membership.role if membership else None

@@ -101,8 +101,8 @@ class ClubViewSet(viewsets.ModelViewSet):
     ordering = ["name"]
 
     def get_queryset(self) -> QuerySet[Club]:
-        """All clubs with their member counts."""
-        return selectors.clubs_with_counts().order_by("name", "id")
+        """All clubs with their member counts and the caller's role."""
+        return selectors.clubs_with_counts(self.request.user)
 
     def get_serializer_class(self) -> type[BaseSerializer]:
         """Updates may not change the slug."""

@@ -24,6 +24,7 @@ def test_club_list_mine_filter(api, club, member, owner):
     response = api.get("/api/v1/clubs/", {"mine": "true"})
     assert [c["slug"] for c in response.json()["results"]] == [club.slug]
     assert response.json()["results"][0]["my_role"] == "member"
+    assert response.json()["results"][0]["member_count"] == 3
 
 
 def test_create_club_requires_login_and_returns_json_errors(api, outsider):
@@ -232,3 +233,13 @@ def test_session_auth_requires_csrf(club, member):
     response = client.post(f"/api/v1/clubs/{club.slug}/leave/")
     assert response.status_code == 403
     assert selectors.membership_of(member, club) is not None
+
+
+def test_club_list_query_count_does_not_grow_with_clubs(api, owner, django_assert_max_num_queries):
+    for number in range(30):
+        services.create_club(owner, name=f"Club {number}")
+    api.force_authenticate(owner)
+    with django_assert_max_num_queries(6):
+        response = api.get("/api/v1/clubs/")
+    assert response.status_code == 200
+    assert {c["my_role"] for c in response.json()["results"]} == {"owner"}
