@@ -471,6 +471,7 @@
     let who;
     if (r.winner === null || r.winner === undefined) who = L.draw;
     else if (LEVELS || sheet.variant === "shuangkou2") who = SIDE_NAMES[r.winner] + " " + L.wins;
+    if (LEVELS && st.ranks) who += " · " + st.ranks.map(rankName).join(":");
     else who = player(r.winner).name + " " + L.wins;
     box.append(h("p", { class: "label" }, L.result), h("p", { class: "final", "data-testid": "final-score" }, scoreText()), h("p", { class: "winner" }, who));
   }
@@ -512,7 +513,7 @@
     for (const row of sheet.record) {
       const rec = row.record || {};
       const after = rec.after || {};
-      const afterText = LEVELS ? (after.ranks || []).map(rankName).join(" : ") : (after.totals || []).join(" / ");
+      const afterText = LEVELS ? (after.ranks || []).map(rankName).join(":") : (after.totals || []).join(" / ");
       let cells;
       if (row.kind === "deal") {
         if (LEVELS) {
@@ -532,7 +533,7 @@
           : L.time;
         cells = LEVELS ? ["", "", what, "", afterText] : ["", what, "", afterText];
       }
-      body.append(h("tr", { class: "kind-" + row.kind }, cells.map((c) => h("td", {}, c))));
+      body.append(h("tr", { class: "kind-" + row.kind }, cells.map((c, i) => h("td", { class: i === cells.length - 1 ? "after" : "" }, c))));
     }
     for (const item of loadQueue()) {
       const cells = LEVELS ? [item.label, "", L.pending, "", ""] : [item.label, L.pending, "", ""];
