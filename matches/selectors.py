@@ -3,6 +3,8 @@ to clients, each built from one recipient's observation only (never from the ful
 
 from __future__ import annotations
 
+import time
+from functools import lru_cache
 from typing import Any
 
 from django.db.models import Count, Q, QuerySet
@@ -35,6 +37,25 @@ def finished_tables(club: Club, limit: int = 20) -> QuerySet[Table]:
 def match_of_table(table: Table) -> Match | None:
     """The table's match, if it has started."""
     return Match.objects.filter(table=table).first()
+
+
+@lru_cache(maxsize=256)
+def _card_order(variant: str, level: str | None) -> tuple[tuple[int, ...], str | None]:
+    from engine.cards import card_str
+    from engine.combo import combo_rules
+
+    rules = combo_rules(variant, level)
+    value = getattr(rules, "value", None)
+    wild = getattr(rules, "wild", None)
+    wild_str = card_str(wild) if isinstance(wild, int) and 0 <= wild < 54 else None
+    return tuple(value) if value is not None else tuple(range(15)), wild_str
+
+
+def card_order(variant: str, level: str | None) -> dict[str, Any]:
+    """Public facts for sorting and marking a hand: each rank's value (index 0..14 = 2..A,
+    small joker, big joker) and the wild card, from the variant and the level only."""
+    value, wild = _card_order(variant, level)
+    return {"value": list(value), "wild": wild}
 
 
 def seat_of(match: Match, user: User | None) -> int | None:
@@ -71,6 +92,7 @@ def public_state(match: Match) -> dict[str, Any]:
         "deadline": deadline.timestamp() if deadline else None,
         "ends_at": match.ends_at.timestamp() if match.ends_at else None,
         "result": match.result,
+        "server_time": time.time(),
     }
 
 
@@ -84,12 +106,14 @@ def frame(
     events: list[MatchEvent] | None = None,
 ) -> dict[str, Any]:
     """One message to ``recipient`` (a seat, or None: a spectator) at ``match.version``."""
+    obs = engine.observation(recipient)
     data: dict[str, Any] = {
         "type": kind,
         "version": match.version,
         "you": recipient,
-        "obs": engine.observation(recipient),
+        "obs": obs,
         "table": public_state(match),
+        "cards": card_order(obs["variant"], obs.get("level")),
     }
     if event is not None:
         data["event"] = event_view(event, recipient)

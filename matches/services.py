@@ -674,20 +674,6 @@ def disconnected(channel_name: str) -> None:
 
 
 # ------------------------------------------------------------------------- helpers for clients
-def card_order(variant: str, level: str | None) -> dict[str, Any]:
-    """Public sorting facts for a hand: each rank's value (index 0..14 = 2..A, SB, HR) and the
-    wild card, derived from the variant and level only."""
-    rules = combo_rules(variant, level)
-    value = getattr(rules, "value", None)
-    wild = getattr(rules, "wild", None)
-    from engine.cards import card_str
-
-    return {
-        "value": list(value) if value is not None else list(range(15)),
-        "wild": card_str(wild) if isinstance(wild, int) and 0 <= wild < 54 else None,
-    }
-
-
 def check_selection(engine: EngineMatch, seat: int, cards: list[str]) -> list[dict[str, Any]]:
     """The legal plays the selected ``cards`` can make for ``seat`` (one per combo type);
     raises :class:`MatchError` explaining why the selection cannot be played."""

@@ -1,0 +1,14 @@
+"""Web routes of live play (served under ``/matches/``)."""
+
+from django.urls import path
+
+from matches import views
+
+app_name = "matches"
+
+urlpatterns = [
+    path("clubs/<slug:slug>/tables/", views.lobby, name="lobby"),
+    path("tables/<int:table_id>/", views.table, name="table"),
+    path("tables/<int:table_id>/seat/", views.seat, name="seat"),
+    path("tables/<int:table_id>/replay/", views.replay, name="replay"),
+]

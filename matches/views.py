@@ -1,0 +1,122 @@
+"""Pages of live play: a club's lobby of tables, a table (live), a finished match's replay.
+
+Thin: forms in, :mod:`matches.services` for changes, :mod:`matches.selectors` for reads.
+"""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.views.decorators.http import require_POST
+
+from clubs import selectors as club_selectors
+from clubs.models import Club
+from matches import selectors, services
+from matches.forms import SeatForm, TableForm
+from matches.messages import TABLE_WORDS
+from matches.models import MatchStatus, Table
+
+
+def lobby(request: HttpRequest, slug: str) -> HttpResponse:
+    """A club's tables: open and playing ones with their free seats, recent finished ones,
+    and (for members) the form to open a table."""
+    club = get_object_or_404(Club, slug=slug)
+    membership = club_selectors.membership_of(request.user, club)
+    form = TableForm(request.POST or None) if membership else None
+    if request.method == "POST":
+        if membership is None or form is None:
+            raise PermissionDenied
+        if form.is_valid():
+            try:
+                table = services.open_table(request.user, club, **form.service_kwargs())
+            except services.MatchError as error:
+                form.add_error(None, error.message)
+            else:
+                return redirect("matches:table", table_id=table.pk)
+    return render(
+        request,
+        "matches/lobby.html",
+        {
+            "club": club,
+            "membership": membership,
+            "tables": selectors.lobby_tables(club),
+            "finished": selectors.finished_tables(club),
+            "form": form,
+        },
+    )
+
+
+def table(request: HttpRequest, table_id: int) -> HttpResponse:
+    """A table: its seats before the match starts, then the live table (static/js/table.js)."""
+    table = get_object_or_404(Table.objects.select_related("club"), pk=table_id)
+    match = selectors.match_of_table(table)
+    seated = request.user.is_authenticated and table.seats.filter(user=request.user).exists()
+    is_member = club_selectors.membership_of(request.user, table.club) is not None
+    return render(
+        request,
+        "matches/table.html",
+        {
+            "table": table,
+            "match": match,
+            "seats": table.seats.select_related("user").order_by("index"),
+            "seated": seated,
+            "is_member": is_member,
+            "can_add_bots": request.user.is_authenticated
+            and (table.created_by_id == request.user.pk or _is_admin(request, table)),
+            "bot_choices": SeatForm.base_fields["bot"].choices,
+            "words": {key: str(value) for key, value in TABLE_WORDS.items()},
+        },
+    )
+
+
+def _is_admin(request: HttpRequest, table: Table) -> bool:
+    from clubs.permissions import is_club_admin
+
+    return is_club_admin(request.user, table.club)
+
+
+@login_required
+@require_POST
+def seat(request: HttpRequest, table_id: int) -> HttpResponse:
+    """Sit down, stand up or add a bot (a POST from the table page)."""
+    table = get_object_or_404(Table, pk=table_id)
+    form = SeatForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, services.MatchError("bad_message").message)
+        return redirect("matches:table", table_id=table.pk)
+    action, index = form.cleaned_data["action"], form.cleaned_data["seat"]
+    try:
+        if action == "sit":
+            services.take_seat(request.user, table, index if index is not None else -1)
+        elif action == "leave":
+            services.leave_seat(request.user, table)
+        else:
+            bot = form.cleaned_data["bot"] or "heuristic"
+            services.add_bot(request.user, table, index if index is not None else -1, bot)
+    except services.MatchError as error:
+        messages.error(request, error.message)
+    return redirect("matches:table", table_id=table.pk)
+
+
+def replay(request: HttpRequest, table_id: int) -> HttpResponse:
+    """Step through every action of a finished match with all hands shown."""
+    table = get_object_or_404(Table.objects.select_related("club"), pk=table_id)
+    match = selectors.match_of_table(table)
+    if match is None or match.status != MatchStatus.FINISHED:
+        raise Http404
+    return render(
+        request,
+        "matches/replay.html",
+        {
+            "table": table,
+            "match": match,
+            "steps": selectors.replay_frames(match),
+            "names": {
+                **{key: str(TABLE_WORDS[key]) for key in TABLE_WORDS},
+                "seats": [s.get("name") or str(TABLE_WORDS["bot"]) for s in match.seats],
+            },
+        },
+    )

@@ -1,0 +1,87 @@
+import pytest
+from django.test import override_settings
+from matchkit import run_until_over
+
+from matches import services
+from matches.models import Match, Table
+
+
+@pytest.fixture
+def logged_in(client, players):
+    client.force_login(players[0])
+    return client
+
+
+def test_lobby_lists_tables_and_opens_one(logged_in, club, players, scheduled):
+    page = logged_in.get(f"/matches/clubs/{club.slug}/tables/")
+    assert page.status_code == 200
+    response = logged_in.post(
+        f"/matches/clubs/{club.slug}/tables/",
+        {
+            "variant": "bao2",
+            "colour_twos": "on",
+            "clocks": "on",
+            "first_action_seconds": 30,
+            "action_seconds": 20,
+            "time_limit_minutes": 45,
+            "spectators_allowed": "on",
+        },
+    )
+    table = Table.objects.get()
+    assert response.status_code == 302 and response.url == f"/matches/tables/{table.pk}/"
+    assert table.options == {"first_action_seconds": 30, "action_seconds": 20, "colour_twos": True}
+    assert table.time_limit_seconds == 45 * 60 and table.seats.get(index=0).user == players[0]
+    page = logged_in.get(f"/matches/clubs/{club.slug}/tables/")
+    assert f"/matches/tables/{table.pk}/" in page.content.decode()
+    # bad input: refused with the form shown again, nothing created
+    response = logged_in.post(f"/matches/clubs/{club.slug}/tables/", {"variant": "chess"})
+    assert response.status_code == 200 and Table.objects.count() == 1
+
+
+def test_outsider_cannot_open_a_table(client, club, scheduled):
+    response = client.post(f"/matches/clubs/{club.slug}/tables/", {"variant": "bao2"})
+    assert response.status_code == 403
+    assert not Table.objects.exists()
+
+
+def test_seats_bots_and_start_from_the_table_page(logged_in, club, players, scheduled):
+    table = services.open_table(players[0], club, variant="bao2")
+    page = logged_in.get(f"/matches/tables/{table.pk}/")
+    assert page.status_code == 200 and "table-words" in page.content.decode()
+    for seat in (1, 2):
+        logged_in.post(
+            f"/matches/tables/{table.pk}/seat/", {"action": "bot", "seat": seat, "bot": "random"}
+        )
+    response = logged_in.post(f"/matches/tables/{table.pk}/seat/", {"action": "sit", "seat": 3})
+    assert response.status_code == 302  # already seated: refused with a message
+    logged_in.post(f"/matches/tables/{table.pk}/seat/", {"action": "garbage"})
+    logged_in.post(
+        f"/matches/tables/{table.pk}/seat/", {"action": "bot", "seat": 3, "bot": "heuristic"}
+    )
+    table.refresh_from_db()
+    assert table.status == "playing"
+    assert [s["bot"] for s in Match.objects.get(table=table).seats] == [
+        "",
+        "random",
+        "random",
+        "heuristic",
+    ]
+    page = logged_in.get(f"/matches/tables/{table.pk}/")
+    assert 'data-started="1"' in page.content.decode()
+
+
+@override_settings(MATCHES_BOT_DELAY_SECONDS=0)
+def test_replay_page_of_a_finished_match(logged_in, club, players, scheduled):
+    table = services.open_table(players[0], club, variant="bao2", sit=False, time_limit_seconds=1)
+    assert logged_in.get(f"/matches/tables/{table.pk}/replay/").status_code == 404
+    for seat in range(4):
+        services.add_bot(players[0], table, seat, "heuristic")
+    match = Match.objects.get(table=table)
+    Match.objects.filter(pk=match.pk).update(ends_at=match.ends_at.replace(year=2000))
+    services.apply_time_limit(match.pk)
+    match = run_until_over(match.pk)
+    page = logged_in.get(f"/matches/tables/{table.pk}/replay/")
+    assert page.status_code == 200
+    steps = page.context["steps"]
+    assert len(steps) == match.version + 1
+    assert all(len(v["hand"]) == 27 for v in steps[0]["views"])
