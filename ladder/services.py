@@ -165,6 +165,33 @@ def record_result(
     return result
 
 
+def red_two_sides(
+    seat_users: Sequence[int], seat_totals: Sequence[int], revealed_side: Sequence[int]
+) -> tuple[list[list[int]], list[int]]:
+    """Sides and scores of a Nanping Red Two (南平红二) match for :func:`record_result`.
+
+    Partnerships are hidden and change every deal, while the match is scored per seat; the
+    ladder rates each player against the opposing side *as revealed at the end*:
+    ``revealed_side`` holds the seats of one side of the last deal (the two ♥2 holders, or the
+    solo player alone), the other seats form the other side. A side's score is the sum of its
+    players' match totals. Raises :class:`LadderError` (``bad_sides``) for seats that do not
+    make two sides of 2 + 2 or 1 + 3.
+    """
+    if len(seat_users) != 4 or len(seat_totals) != 4:
+        raise LadderError("bad_sides", _("A Red Two result needs four players and four totals."))
+    first = sorted(set(revealed_side))
+    if (
+        len(first) != len(revealed_side)
+        or len(first) not in (1, 2, 3)
+        or not all(isinstance(seat, int) and 0 <= seat < 4 for seat in first)
+    ):
+        raise LadderError("bad_sides", _("A rated result needs exactly two sides."))
+    second = [seat for seat in range(4) if seat not in first]
+    sides = [[seat_users[seat] for seat in first], [seat_users[seat] for seat in second]]
+    scores = [sum(seat_totals[seat] for seat in first), sum(seat_totals[seat] for seat in second)]
+    return sides, scores
+
+
 def ladders_for(result: RatedResult) -> list[Ladder]:
     """The ladders a result counts for, created on first use: the platform ladder of its
     variant, then its club's ladder if it has a club."""

@@ -354,3 +354,34 @@ def test_a_crash_mid_update_leaves_nothing_and_the_retry_applies_once(
     assert actions == ["skipped", "applied"]
     assert RatingChange.objects.filter(result=result).count() == 8
     assert snapshot(platform) == snapshot(club_ladder)
+
+
+def test_red_two_sides_from_the_revealed_partnership():
+    users = [11, 12, 13, 14]
+    totals = [30, -10, 5, -25]
+    assert services.red_two_sides(users, totals, [0, 2]) == ([[11, 13], [12, 14]], [35, -35])
+    assert services.red_two_sides(users, totals, [3]) == ([[14], [11, 12, 13]], [-25, 25])
+    for bad in ([0, 0], [], [0, 1, 2, 3], [4], ["0"]):
+        with pytest.raises(services.LadderError):
+            services.red_two_sides(users, totals, bad)
+    with pytest.raises(services.LadderError):
+        services.red_two_sides(users[:3], totals, [0])
+
+
+@pytest.mark.django_db
+def test_red_two_match_is_recorded_and_rated_against_the_revealed_side(make_users):
+    seats = make_users(4)
+    sides, scores = services.red_two_sides([u.pk for u in seats], [30, -10, 5, -25], [1])
+    result = services.record_result(
+        source="live",
+        source_id="h1",
+        variant="honger",
+        sides=sides,
+        scores=scores,
+        ended_at=timezone.now(),
+        enqueue=False,
+    )
+    services.apply_result(result)
+    changes = {c.user_id: c for c in RatingChange.objects.filter(result=result)}
+    assert changes[seats[1].pk].score == 0.0 and changes[seats[1].pk].side == 0
+    assert all(changes[seats[i].pk].score == 1.0 for i in (0, 2, 3))
