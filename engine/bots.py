@@ -38,6 +38,18 @@ def _standing(cards: tuple[str, ...], type: str, key: str | None, size: int | No
     return Combo.from_json({"cards": list(cards), "type": type, "key": key, "size": size})
 
 
+class _Standing:
+    """The reading of the play standing, from an observation's ``standing`` entry (what
+    ``hand_moves(...).moves`` needs to compare: type, key, size)."""
+
+    __slots__ = ("type", "key", "size")
+
+    def __init__(self, entry: dict[str, Any]) -> None:
+        self.type: str = entry["type"]
+        self.key: str | None = entry.get("key")
+        self.size: int | None = entry.get("size")
+
+
 def _resolve(legal: LegalActions | None) -> list[Action]:
     if legal is None:
         return []
@@ -47,23 +59,46 @@ def _resolve(legal: LegalActions | None) -> list[Action]:
 
 
 class _Moves:
-    """Abstract (or card-level) plays of the seat to act, computed from its observation."""
+    """Abstract (or card-level) plays of the seat to act, computed from its observation.
 
-    def __init__(self, obs: dict[str, Any], legal: LegalActions | None) -> None:
+    ``memo`` (optional) is a bot's own memory of its hand: when the variant's combo rules
+    offer ``hand_moves`` (Guandan, Bao 2), the hand's analysis is kept there and reused while
+    the observed hand (and the little-2 restriction) stays the same, as a player who passes
+    still knows their hand. It holds nothing but what the bot's observations showed it."""
+
+    def __init__(
+        self, obs: dict[str, Any], legal: LegalActions | None, memo: list[Any] | None = None
+    ) -> None:
         self.obs = obs
         self.seat: int = obs["seat"]
-        self.rules = combo_rules(obs["variant"], obs["level"])
-        self.hand = parse_cards(obs["hand"])
+        self.rules = rules = combo_rules(obs["variant"], obs["level"])
         st = obs.get("standing")
-        self.standing: Combo | None = None
-        if st is not None and not obs["lead"]:
-            self.standing = _standing(tuple(st["cards"]), st["type"], st.get("key"), st.get("size"))
-        self.allow_two = obs["variant"] != "bao2" or bool(obs["initiative"][self.seat])
-        self.fast = hasattr(self.rules, "abstract_moves") and hasattr(self.rules, "materialize")
+        if obs["lead"]:
+            st = None
+        self.allow_two = allow_two = obs["variant"] != "bao2" or bool(obs["initiative"][self.seat])
         self._legal = legal
         self.moves: list[Any]
+        self.view: Any = None
+        if hasattr(rules, "hand_moves"):
+            self.fast = True
+            strs = obs["hand"]
+            if memo and memo[0] is rules and memo[1] is allow_two and memo[2] == strs:
+                self.hand, self.view = memo[3], memo[4]
+            else:
+                self.hand = parse_cards(strs)
+                self.view = rules.hand_moves(self.hand, allow_two)
+                if memo is not None:
+                    memo[:] = (rules, allow_two, list(strs), self.hand, self.view)
+            self.standing = None if st is None else _Standing(st)
+            self.moves = self.view.moves(self.standing)
+            return
+        self.hand = parse_cards(obs["hand"])
+        self.standing = None
+        if st is not None:
+            self.standing = _standing(tuple(st["cards"]), st["type"], st.get("key"), st.get("size"))
+        self.fast = hasattr(rules, "abstract_moves") and hasattr(rules, "materialize")
         if self.fast:
-            self.moves = self.rules.abstract_moves(self.hand, self.standing, self.allow_two)
+            self.moves = rules.abstract_moves(self.hand, self.standing, allow_two)
         else:
             self.moves = [a for a in _resolve(legal) if a.kind == "play"]
 
@@ -71,7 +106,10 @@ class _Moves:
         """The concrete action of one move."""
         if not self.fast:
             return move
-        combo = self.rules.materialize(self.hand, move)
+        if self.view is not None:
+            combo = self.view.materialize(move)
+        else:
+            combo = self.rules.materialize(self.hand, move)
         return Action("play", self.seat, combo.cards, combo.type)
 
     @staticmethod
@@ -97,12 +135,13 @@ class RandomBot:
     def __init__(self, seed: int | str | None = None) -> None:
         """A bot whose choices derive from ``seed``."""
         self.rng = random.Random(seed)
+        self._memo: list[Any] = []
 
     def choose(self, observation: dict[str, Any], legal_actions: LegalActions) -> Action:
         """A random legal action for the observing seat."""
         obs = observation
         if obs.get("phase") == "play" and obs.get("turn") == obs.get("seat"):
-            moves = _Moves(obs, legal_actions)
+            moves = _Moves(obs, legal_actions, self._memo)
             n = len(moves.moves) + (0 if obs["lead"] else 1)
             if n:
                 i = self.rng.randrange(n)

@@ -38,8 +38,10 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from engine.actions import Action, Refusal, parse_action
-from engine.cards import cards_str, parse_cards
+from engine.cards import card_str, cards_str, parse_cards
 from engine.combo import Combo, ComboRules, combo_rules
+
+_STR = [card_str(c) for c in range(54)]
 
 PHASES = ("tribute", "return", "choose", "play", "immune", "over")
 LEAD_KINDS = ("first", "trick", "jiefeng", "tribute")
@@ -221,7 +223,8 @@ class Deal:
         self.result: dict[str, Any] | None = None
         self.log: list[Action] = []
         #: Derived data memoised for speed (never serialised; safe to drop at any time; hands
-        #: change only through :meth:`remove_cards` / :meth:`add_cards`, which drop it).
+        #: change only through :meth:`remove_cards`, which updates the memoised hands, and
+        #: :meth:`add_cards`, which drops them).
         self.cache: dict[str, Any] = {}
 
     # ---------------------------------------------------------------- constructors
@@ -500,15 +503,21 @@ class Deal:
         self.log.append(act)
 
     def remove_cards(self, seat: int, cards: Iterable[int]) -> None:
-        """Take cards out of a seat's hand (already checked to be there)."""
+        """Take cards out of a seat's hand (already checked to be there). The memoised sorted
+        hand (and its card strings) lose the same cards, and stay sorted."""
         hand = self.hands[seat]
+        cache = self.cache
+        ids = cache.get(seat)
+        strs = cache.get(("str", seat))
         k = 0
         for c in cards:
             hand[c] -= 1
             k += 1
+            if ids is not None:
+                ids.remove(c)
+            if strs is not None:
+                strs.remove(_STR[c])
         self.sizes[seat] -= k
-        self.cache.pop(seat, None)
-        self.cache.pop(("str", seat), None)
 
     def add_cards(self, seat: int, cards: Iterable[int]) -> None:
         """Put cards into a seat's hand."""

@@ -11,7 +11,6 @@ seat may know. A spectator (``seat=None``) gets the same without any hand.
 
 from __future__ import annotations
 
-from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 from engine.cards import card_str
@@ -37,29 +36,56 @@ def _copy_flat(data: dict[str, Any]) -> dict[str, Any]:
     return {k: list(v) if isinstance(v, list) else v for k, v in data.items()}
 
 
-@lru_cache(maxsize=8192)
-def _combo_json(combo: Any) -> dict[str, Any]:
-    return combo.to_json()
-
-
 def _entry(seat: int, combo: Any) -> dict[str, Any]:
+    """A trick entry: ``combo.to_json()`` plus the seat, or a pass."""
     if combo is None:
         return {"seat": seat, "pass": True}
-    out = dict(_combo_json(combo))
-    out["cards"] = list(out["cards"])
+    out: dict[str, Any] = {"type": combo.type}
+    if combo.key is not None:
+        out["key"] = combo.key
+    if combo.size is not None:
+        out["size"] = combo.size
+    if combo.length is not None:
+        out["length"] = combo.length
+    if combo.lines is not None:
+        out["lines"] = combo.lines
+    out["cards"] = [_STR[c] for c in combo.cards]
     out["seat"] = seat
     return out
 
 
-def _trick_entries(deal: Deal) -> list[dict[str, Any]]:
-    """The current trick as JSON entries (fresh dicts; built once per trick state: a trick
-    list only grows, and a finished one stays alive in the history, so its id is not reused)."""
+def _copy_entry(e: dict[str, Any]) -> dict[str, Any]:
+    if "cards" in e:
+        return {**e, "cards": list(e["cards"])}
+    return {"seat": e["seat"], "pass": True}
+
+
+def _trick_entries(deal: Deal) -> tuple[list[dict[str, Any]], dict[str, Any] | None]:
+    """The current trick as JSON entries (fresh dicts) and the standing play's entry (fresh,
+    ``None`` when nothing stands). The entries are built once per play and kept on the deal:
+    a trick list only grows, and a new trick is a new list."""
     trick = deal.trick
-    key = (id(trick), len(trick))
-    cached = deal.cache.get("trick_json")
-    if cached is None or cached[0] != key:
-        cached = deal.cache["trick_json"] = (key, [_entry(s, c) for s, c in trick])
-    return [{**e, "cards": list(e["cards"])} if "cards" in e else dict(e) for e in cached[1]]
+    cache = deal.cache
+    cached = cache.get("trick_json")
+    if cached is None or cached[0] is not trick or len(cached[1]) > len(trick):
+        cached = cache["trick_json"] = (trick, [], [])
+    entries: list[dict[str, Any]] = cached[1]
+    combos: list[Any] = cached[2]
+    for i in range(len(entries), len(trick)):
+        s, c = trick[i]
+        entries.append(_entry(s, c))
+        combos.append(c)
+    standing = deal.standing
+    st_entry = None
+    if standing is not None:
+        seat = deal.standing_seat
+        for i in range(len(combos) - 1, -1, -1):
+            if combos[i] is standing and entries[i]["seat"] == seat:
+                st_entry = _copy_entry(entries[i])
+                break
+        else:
+            st_entry = _entry(seat, standing)  # type: ignore[arg-type]
+    return [_copy_entry(e) for e in entries], st_entry
 
 
 def deal_observation(deal: Deal, seat: int | None) -> dict[str, Any]:
@@ -72,7 +98,7 @@ def deal_observation(deal: Deal, seat: int | None) -> dict[str, Any]:
         k if (s == seat or k <= 6 or (k <= 10 and revealed[s])) else None
         for s, k in enumerate(sizes)
     ]
-    standing = deal.standing
+    trick, st_entry = _trick_entries(deal)
     obs: dict[str, Any] = {
         "variant": deal.variant,
         "seat": seat,
@@ -89,8 +115,8 @@ def deal_observation(deal: Deal, seat: int | None) -> dict[str, Any]:
         "initiative": list(deal.initiative),
         "stuck": list(deal.stuck),
         "suspended": list(deal.suspended),
-        "trick": _trick_entries(deal),
-        "standing": None if standing is None else _entry(deal.standing_seat, standing),
+        "trick": trick,
+        "standing": st_entry,
         "first_action": None if seat is None else not deal.acted[seat],
     }
     if seat is not None:

@@ -498,59 +498,15 @@ class GuandanRules(ComboRules):
         With ``standing``, only moves that beat it; with ``allow_two=False``, no move uses a
         natural 2 (the little-2 restriction). ``immune`` is never listed.
         """
-        wild = self.wild
-        cnt = [0] * 13
-        srank = [0, 0, 0, 0]
-        w = sb = hr = 0
-        for c in hand:
-            if c < 52 and c != wild:
-                r = c % 13
-                cnt[r] += 1
-                srank[c // 13] |= 1 << r
-            elif c == wild:
-                w += 1
-            elif c == SB:
-                sb += 1
-            else:
-                hr += 1
-        if not allow_two:
-            cnt[0] = 0
-            srank = [m & ~1 for m in srank]
-        a = _Abstract(self, cnt, srank, min(w, 2), sb, hr)
-        if standing is None:
-            a.single()
-            a.pair()
-            a.triple()
-            a.full_house()
-            a.straight()
-            a.chains(3, 2, "pair_chain")
-            a.chains(2, 3, "triple_chain")
-            a.bombs()
-            return a.out
-        st = standing.type
-        if st == "immune":
-            return []
-        beats = self.beats
-        if st in BOMB_TYPES:
-            a.bombs()
-            return [m for m in a.out if beats(m, standing)]  # type: ignore[arg-type]
-        if st == "pair_chain":
-            a.chains(3, 2, "pair_chain")
-        elif st == "triple_chain":
-            a.chains(2, 3, "triple_chain")
-        else:
-            getattr(a, st)()
-        out = a.out
-        if st in SEQUENCE_TYPES:
-            floor = _seq_pos(standing.key)  # type: ignore[arg-type]
-            out = [m for m in out if _seq_pos(m.key) > floor]  # type: ignore[arg-type]
-        else:
-            value = self._value_of
-            floor = value[standing.key]  # type: ignore[index]
-            out = [m for m in out if value[m.key] > floor]  # type: ignore[index]
-        a.out = out
-        a.bombs()  # every bomb beats every non-bomb
-        return out
+        return self.hand_moves(hand, allow_two).moves(standing)
+
+    def hand_moves(self, hand: Sequence[int], allow_two: bool = True) -> HandMoves:
+        """A :class:`HandMoves` bound to this hand: ``moves(standing)`` gives exactly what
+        :meth:`abstract_moves` gives for the same hand and ``allow_two``, and
+        ``materialize(move)`` what :meth:`materialize` gives. It memoises what depends on the
+        hand only (its bombs, its leads), so a caller that keeps it while the hand does not
+        change (a bot between two of its plays) pays for them once."""
+        return HandMoves(self, hand, allow_two)
 
     def materialize(self, hand: Sequence[int], move: Move) -> Combo:
         """Concrete cards for an abstract move from :meth:`abstract_moves` on this hand.
@@ -559,8 +515,11 @@ class GuandanRules(ComboRules):
         dragons), changes one card of a straight if its printed suits would all be the same,
         and adds the move's wild cards. Raises ``ValueError`` if the hand lacks the cards.
         """
+        return self._materialize(hand.count, move)
+
+    def _materialize(self, held: Callable[[int], int], move: Move) -> Combo:
+        """:meth:`materialize` with ``held(card)``: the number of copies of a card in the hand."""
         wild = self.wild
-        held = hand.count
         cards: list[int] = []
         if held(wild) < move.wilds:
             raise ValueError(f"the hand cannot play {move}")
@@ -934,30 +893,104 @@ def _chain_table(length: int, per_rank: int, typ: str) -> list[dict[tuple[int, .
     return table
 
 
-class _Abstract:
-    """One abstract-move enumeration on rank counts (state of a single call).
+class HandMoves:
+    """Abstract moves of one hand (see :meth:`GuandanRules.hand_moves`), on rank counts.
 
     The moves themselves come from tables built once per rules object or module (they depend
-    on ranks and counts only, never on a particular hand)."""
+    on ranks and counts only, never on a particular hand). The hand's bombs and leads are
+    computed on first use and kept: the object describes one hand and must be dropped when
+    the hand changes. Lists returned are fresh; the moves in them are immutable."""
 
-    __slots__ = ("rules", "cnt", "srank", "w", "sb", "hr", "out")
+    __slots__ = ("rules", "cnt", "srank", "w", "sb", "hr", "out", "held", "_bombs", "_leads")
 
-    def __init__(
-        self,
-        rules: GuandanRules,
-        cnt: list[int],
-        srank: list[int],
-        w: int,
-        sb: int,
-        hr: int,
-    ) -> None:
+    def __init__(self, rules: GuandanRules, hand: Sequence[int], allow_two: bool = True) -> None:
+        """Count the hand (``allow_two=False``: its natural 2s cannot be used)."""
+        wild = rules.wild
+        held = [0] * 54
+        cnt = [0] * 13
+        srank = [0, 0, 0, 0]
+        w = sb = hr = 0
+        for c in hand:
+            held[c] += 1
+            if c < 52 and c != wild:
+                r = c % 13
+                cnt[r] += 1
+                srank[c // 13] |= 1 << r
+            elif c == wild:
+                w += 1
+            elif c == SB:
+                sb += 1
+            else:
+                hr += 1
+        if not allow_two:
+            cnt[0] = 0
+            srank = [m & ~1 for m in srank]
         self.rules = rules
         self.cnt = cnt
         self.srank = srank
-        self.w = w
+        self.w = min(w, 2)
         self.sb = sb
         self.hr = hr
         self.out: list[Move] = []
+        #: Copies held per card id (54 slots).
+        self.held = held
+        self._bombs: list[Move] | None = None
+        self._leads: list[Move] | None = None
+
+    def moves(self, standing: Combo | Move | None = None) -> list[Move]:
+        """What :meth:`GuandanRules.abstract_moves` gives for this hand (``standing`` needs
+        only ``type``, ``key`` and ``size``)."""
+        if standing is None:
+            leads = self._leads
+            if leads is None:
+                self.out = []
+                self.single()
+                self.pair()
+                self.triple()
+                self.full_house()
+                self.straight()
+                self.chains(3, 2, "pair_chain")
+                self.chains(2, 3, "triple_chain")
+                leads = self._leads = self.out
+                leads.extend(self.bomb_moves())
+            return list(leads)
+        st = standing.type
+        if st == "immune":
+            return []
+        if st in BOMB_TYPES:
+            beats = self.rules.beats
+            return [m for m in self.bomb_moves() if beats(m, standing)]  # type: ignore[arg-type]
+        self.out = []
+        if st == "pair_chain":
+            self.chains(3, 2, "pair_chain")
+        elif st == "triple_chain":
+            self.chains(2, 3, "triple_chain")
+        else:
+            getattr(self, st)()
+        out = self.out
+        if st in SEQUENCE_TYPES:
+            floor = _seq_pos(standing.key)  # type: ignore[arg-type]
+            out = [m for m in out if _seq_pos(m.key) > floor]  # type: ignore[arg-type]
+        else:
+            value = self.rules._value_of
+            floor = value[standing.key]  # type: ignore[index]
+            out = [m for m in out if value[m.key] > floor]  # type: ignore[index]
+        out.extend(self.bomb_moves())  # every bomb beats every non-bomb
+        return out
+
+    def bomb_moves(self) -> list[Move]:
+        """The hand's bombs (as :meth:`bombs` lists them), computed once; do not mutate."""
+        bombs = self._bombs
+        if bombs is None:
+            saved = self.out
+            self.out = bombs = self._bombs = []
+            self.bombs()
+            self.out = saved
+        return bombs
+
+    def materialize(self, move: Move) -> Combo:
+        """What :meth:`GuandanRules.materialize` gives for this hand."""
+        return self.rules._materialize(self.held.__getitem__, move)
 
     def single(self) -> None:
         """Each rank held alone (the wild card only when no natural level card is held)."""
