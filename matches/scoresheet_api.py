@@ -124,17 +124,15 @@ class EntryInSerializer(serializers.Serializer):
         """The entry in the engine's form."""
         data = self.validated_data
         if "deal" in data and data["deal"] is not None:
-            deal = {k: v for k, v in data["deal"].items()}
+            deal = dict(data["deal"])
             for name in ("bao2", "twos_left"):
                 if name in deal:
                     deal[name] = [dict(x) if x is not None else None for x in deal[name]]
             return {"deal": deal}
         if data.get("card"):
             out: dict[str, Any] = {"card": data["card"]}
-            for name in ("team", "seat"):
-                if name in data:
-                    out[name] = data[name]
-            return {"card": out["card"], **{k: v for k, v in out.items() if k != "card"}}
+            out.update({k: data[k] for k in ("team", "seat") if k in data})
+            return out
         return {"time_up": True}
 
 

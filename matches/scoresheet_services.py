@@ -200,7 +200,7 @@ def _store(sheet: ScoreSheet, user: User, key: uuid.UUID, entry: dict, record: d
                 sheet=sheet, seq=sheet.version, key=key, entry=entry, record=record, user=user
             )
     except IntegrityError:
-        raise SheetError("conflict", _("Someone else changed the sheet; reload."), "key") from None
+        raise SheetError("conflict", _("Someone else changed the sheet; reload.")) from None
     return stored
 
 

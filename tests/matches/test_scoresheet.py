@@ -420,3 +420,46 @@ def test_pages(club, people, client):
     client.force_login(people["outsider"])
     assert client.get(f"/matches/sheets/{sheet.pk}/").status_code == 404
     assert client.get(f"/matches/sheets/new/{club.slug}/").status_code == 403
+
+
+@pytest.mark.integration
+@pytest.mark.django_db(transaction=True)
+def test_concurrent_resends_store_one_entry():
+    """Four requests with the same key (a phone resending its queue from several tabs) at once:
+    one entry is stored; on SQLite writers are serialised, on PostgreSQL the sheet row lock is."""
+    import threading
+
+    from django.db import connections
+
+    club = Club.objects.create(name="并发俱乐部", slug="concurrent")
+    players = [user(f"c{i}") for i in range(4)]
+    for p in players:
+        Membership.objects.create(club=club, user=p, role=Role.MEMBER)
+    sheet = start(club, players[0], players)
+    key = uuid.uuid4()
+    barrier = threading.Barrier(4)
+    created, errors = [], []
+
+    def worker():
+        try:
+            barrier.wait()
+            created.append(services.add_entry(players[0], sheet, deal([0, 2]), key).created)
+        except Exception as error:  # pragma: no cover - reported below
+            errors.append(error)
+        finally:
+            connections.close_all()
+
+    from django.db import connection
+
+    if connection.vendor != "postgresql":
+        pytest.skip("concurrent writers need PostgreSQL; SQLite serialises them")
+    threads = [threading.Thread(target=worker) for _ in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert errors == []
+    assert sorted(created) == [False, False, False, True]
+    sheet.refresh_from_db()
+    assert sheet.version == 1 and sheet.state["levels"] == [3, 0]
+    assert SheetEntry.objects.filter(sheet=sheet).count() == 1
