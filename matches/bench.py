@@ -77,3 +77,27 @@ def make_tables(
             }
         )
     return out
+
+
+def person_against_bots(
+    *,
+    variant: str = "bao2",
+    options: dict[str, Any] | None = None,
+    time_limit_seconds: int = 0,
+    bot: str = "heuristic",
+    prefix: str = "solo",
+) -> dict[str, Any]:
+    """One person (seat 0) against bots at a new table (the browser test uses it): returns the
+    table id and the person's session cookie value."""
+    with transaction.atomic():
+        person = _user(f"{prefix}-{Match.objects.count()}-person")
+        club = Club.objects.filter(slug=prefix).first()
+        if club is None:
+            club = Club.objects.create(name=prefix, slug=prefix)
+        Membership.objects.get_or_create(club=club, user=person)
+    table = services.open_table(
+        person, club, variant=variant, options=options or {}, time_limit_seconds=time_limit_seconds
+    )
+    for seat in range(1, table.seat_count):
+        services.add_bot(person, table, seat, bot)
+    return {"table": table.pk, "session": session_cookie(person).split("=", 1)[1]}

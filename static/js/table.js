@@ -397,6 +397,8 @@ function render() {
   app.dataset.version = String(state.version);
   app.dataset.phase = o.phase;
   app.dataset.turn = String(o.turn);
+  app.dataset.you = String(state.you);
+  app.dataset.deal = String(o.deal_no);
   app.dataset.over = o.match && o.match.over ? "1" : "0";
 }
 

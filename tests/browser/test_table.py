@@ -1,0 +1,103 @@
+"""A person plays a deal of Bao 2 against three bots on the table page (Playwright + the
+system's Chromium), against the real stack: daphne, a Celery worker (the bots' turns) and
+Redis."""
+
+import json
+import os
+import sys
+
+import pytest
+from playwright.sync_api import expect
+
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "e2e"))
+
+from stack import Stack  # noqa: E402
+
+
+@pytest.fixture(scope="module")
+def stack(browser):
+    stack = Stack(bot_delay=0.0, sweep_seconds=1.0).start()
+    yield stack
+    stack.stop()
+
+
+def open_table_page(browser, stack, mobile):
+    info = stack.query(
+        "from matches.bench import person_against_bots\n"
+        "out = person_against_bots(time_limit_seconds=1)"
+    )
+    options = {"locale": "zh-CN", "base_url": stack.http}
+    if mobile:
+        options.update(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
+    context = browser.new_context(**options)
+    context.set_default_timeout(20000)
+    context.add_cookies([{"name": "sessionid", "value": info["session"], "url": stack.http}])
+    page = context.new_page()
+    page.goto(f"/matches/tables/{info['table']}/")
+    return context, page, info
+
+
+def play_one_turn(page):
+    """Hint, then Play what it selected; Pass if there is nothing to play."""
+    version = page.locator("#table-app").get_attribute("data-version")
+    phase = page.locator("#table-app").get_attribute("data-phase")
+    if phase == "immune":
+        page.get_by_role("button", name="不要").click()
+    else:
+        page.get_by_role("button", name="提示").click()
+        try:
+            page.locator(".card-button.selected").first.wait_for(timeout=3000)
+        except Exception:
+            page.get_by_role("button", name="不要").click()
+        else:
+            page.get_by_role("button", name="出牌").click()
+            choice = page.locator(".choices button")
+            if choice.count():
+                choice.first.click()
+    page.wait_for_function(
+        "v => document.querySelector('#table-app').dataset.version !== v", arg=version
+    )
+
+
+@pytest.mark.parametrize("mobile", [True])
+def test_a_person_plays_a_deal_of_bao2_against_three_bots(browser, stack, mobile):
+    context, page, info = open_table_page(browser, stack, mobile)
+    app = page.locator("#table-app")
+    expect(app).to_have_attribute("data-you", "0")
+    # 27 cards, sorted by rank, the level card shown; Chinese labels
+    expect(page.locator(".hand .card-button")).to_have_count(27, timeout=20000)
+    expect(page.locator(".info-bar")).to_contain_text("级牌")
+    # an illegal selection is explained before anything is sent
+    page.wait_for_function("document.querySelector('#table-app').dataset.turn === '0'")
+    if app.get_attribute("data-phase") == "play":
+        cards = page.locator(".hand .card-button")
+        first = cards.nth(0).inner_text()
+        last = cards.nth(26).inner_text()
+        if first[-1] != last[-1]:
+            cards.nth(0).click()
+            cards.nth(26).click()
+            expect(page.locator(".refusal")).to_be_visible()
+            page.get_by_role("button", name="重选").click()
+    turns = 0
+    while app.get_attribute("data-over") != "1":
+        page.wait_for_function(
+            "() => { const d = document.querySelector('#table-app').dataset;"
+            " return d.over === '1' || d.turn === '0'; }",
+            timeout=60000,
+        )
+        if app.get_attribute("data-over") == "1":
+            break
+        play_one_turn(page)
+        turns += 1
+        assert turns < 200
+    # the match (limited to this one deal) ends with its summary
+    expect(page.locator(".modal")).to_contain_text("比赛结束")
+    data = stack.query(
+        "from matches.models import Match\n"
+        f"m = Match.objects.get(table_id={info['table']})\n"
+        "out = {'status': m.status, 'actors': sorted(set(m.events.filter(seat=0)"
+        ".values_list('actor', flat=True))), 'deals': m.result['deals']}"
+    )
+    assert data["status"] == "finished" and data["actors"] == ["player"], json.dumps(data)
+    assert data["deals"] >= 1 and turns > 3
+    context.close()
