@@ -22,7 +22,7 @@ from functools import lru_cache
 from typing import Any
 
 from engine.actions import Action
-from engine.cards import RANK_NAMES, parse_cards
+from engine.cards import RANK_NAMES, card_str, parse_cards
 from engine.combo import Combo, combo_rules
 
 LegalActions = Sequence[Action] | Callable[[], Sequence[Action]]
@@ -58,6 +58,29 @@ def _resolve(legal: LegalActions | None) -> list[Action]:
     return list(legal)
 
 
+_CARD_ID = {card_str(c): c for c in range(54)}
+
+
+def _parse_hand(strs: list[str]) -> list[int]:
+    """Card ids of an observed hand (``parse_cards``, with a fast path for valid cards)."""
+    try:
+        return [_CARD_ID[t] for t in strs]
+    except (KeyError, TypeError):
+        return parse_cards(strs)
+
+
+def _hand_view(strs: list[str], rules: Any, allow_two: bool, memo: list[Any] | None) -> list[Any]:
+    """``[rules, allow_two, hand strings, hand ids, rules.hand_moves(...)]`` for an observed
+    hand, from ``memo`` (a bot's memory of its last hand, updated) when it is the same."""
+    if memo and memo[0] is rules and memo[1] is allow_two and memo[2] == strs:
+        return memo
+    hand = _parse_hand(strs)
+    entry = [rules, allow_two, list(strs), hand, rules.hand_moves(hand, allow_two)]
+    if memo is not None:
+        memo[:] = entry
+    return entry
+
+
 class _Moves:
     """Abstract (or card-level) plays of the seat to act, computed from its observation.
 
@@ -81,14 +104,8 @@ class _Moves:
         self.view: Any = None
         if hasattr(rules, "hand_moves"):
             self.fast = True
-            strs = obs["hand"]
-            if memo and memo[0] is rules and memo[1] is allow_two and memo[2] == strs:
-                self.hand, self.view = memo[3], memo[4]
-            else:
-                self.hand = parse_cards(strs)
-                self.view = rules.hand_moves(self.hand, allow_two)
-                if memo is not None:
-                    memo[:] = (rules, allow_two, list(strs), self.hand, self.view)
+            entry = _hand_view(obs["hand"], rules, allow_two, memo)
+            self.hand, self.view = entry[3], entry[4]
             self.standing = None if st is None else _Standing(st)
             self.moves = self.view.moves(self.standing)
             return
@@ -141,6 +158,23 @@ class RandomBot:
         """A random legal action for the observing seat."""
         obs = observation
         if obs.get("phase") == "play" and obs.get("turn") == obs.get("seat"):
+            rules = combo_rules(obs["variant"], obs["level"])
+            if hasattr(rules, "hand_moves"):  # lean path of _Moves for Guandan and Bao 2
+                seat = obs["seat"]
+                lead = obs["lead"]
+                allow_two = obs["variant"] != "bao2" or bool(obs["initiative"][seat])
+                view = _hand_view(obs["hand"], rules, allow_two, self._memo)[4]
+                st = None if lead else obs.get("standing")
+                plays = view.moves(None if st is None else _Standing(st))
+                n = len(plays)
+                total = n if lead else n + 1  # a follower may pass
+                if total:
+                    i = self.rng.randrange(total)
+                    if i == n:
+                        return Action("pass", seat)
+                    combo = view.materialize(plays[i])
+                    return Action("play", seat, combo.cards, combo.type)
+                return self.rng.choice(_resolve(legal_actions))
             moves = _Moves(obs, legal_actions, self._memo)
             n = len(moves.moves) + (0 if obs["lead"] else 1)
             if n:
