@@ -71,6 +71,7 @@ def run_once(tmp_path, marker, port):
     if pid == 0:  # child: becomes ./run in a terminal of its own
         os.chdir(ROOT)
         os.execve(str(ROOT / "run"), [str(ROOT / "run")], env)
+    reaped = False
     try:
         output = read_until(fd, b"== running", timeout=240)
         assert b"laowang" in output  # the demo logins are printed
@@ -83,18 +84,42 @@ def run_once(tmp_path, marker, port):
         os.write(fd, b"\x03")  # Ctrl-C, as a person would type it
         read_until(fd, b"== stopped", timeout=30)
         _, status = os.waitpid(pid, 0)
+        reaped = True
         assert os.waitstatus_to_exitcode(status) == 0
     finally:
-        try:
-            os.kill(pid, signal.SIGKILL)
-            os.waitpid(pid, 0)
-        except (ProcessLookupError, ChildProcessError):
-            pass
+        if not reaped:
+            stop_leftovers(pid, marker)
         os.close(fd)
+    assert processes_with_marker(marker) == []
+
+
+def stop_leftovers(pid, marker):
+    """After a failure half-way: let ./run stop its services, then end whatever it left."""
+    try:
+        os.kill(pid, signal.SIGTERM)
+    except ProcessLookupError:
+        pass
+    deadline = time.monotonic() + 15
+    while time.monotonic() < deadline:
+        try:
+            done, _ = os.waitpid(pid, os.WNOHANG)
+        except ChildProcessError:
+            break
+        if done:
+            break
+        time.sleep(0.2)
     deadline = time.monotonic() + 10
     while processes_with_marker(marker) and time.monotonic() < deadline:
         time.sleep(0.2)
-    assert processes_with_marker(marker) == []
+    for leftover in processes_with_marker(marker):  # started by this test: safe to end
+        try:
+            os.kill(leftover, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+    try:
+        os.waitpid(pid, 0)
+    except ChildProcessError:
+        pass
 
 
 @pytest.mark.skipif(not Path("/proc").exists(), reason="needs /proc to find leftover processes")
