@@ -1,0 +1,368 @@
+"""Tournament pairings (编排), pure Python: no Django import.
+
+A *unit* is whatever plays one side of a game: a fixed partnership (pair) in the four-player
+games, a single player in two-player Shuangkou. Units are identified by ints.
+
+* :func:`swiss_round` pairs units by score groups with a minimum-weight perfect matching
+  (networkx): the cost of a game puts, in strict order of importance, a repeated bye, a
+  rematch, the score gap between the two units and the distance of their ranks (Monrad: 1 v 2,
+  3 v 4 within a score group). Each cost level outweighs every sum of the levels below it, so
+  the pairing has the fewest repeated byes, then the fewest rematches possible, then the
+  smallest score gaps.
+* :func:`round_robin` schedules every round with the circle method.
+* :func:`elimination_first_round` / :func:`elimination_next_round` run a single-elimination
+  bracket with standard seeding (1 v 16, 8 v 9, ...), byes to the top seeds and an optional
+  third-place game.
+* :func:`individual_round` seats single players at four-player tables for an *individual*
+  event (个人赛): partners rotate every round. First the players form partnerships (cost: a
+  repeated partner, then two members of the same team as partners, then the score gap), then
+  partnerships meet at tables (cost: opponents met before, then the score gap).
+
+Every pairing that had to break a preference carries a :class:`Note` saying which and why
+(``rematch``, ``repeat_bye``, ``score_gap``, ``repeat_partner``, ``same_team``,
+``repeat_opponent``); :func:`explain_games` recomputes them for a pairing edited by hand.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+
+import networkx as nx
+
+#: Node standing for "no opponent" when the number of units is odd.
+BYE = "bye"
+
+# Cost levels (each outweighs any sum of the ones below for up to 1000 units).
+W_RANK = 1
+W_SCORE = 10**7
+W_REMATCH = 10**15
+W_BYE = 10**22
+
+
+@dataclass(frozen=True)
+class Note:
+    """A broken preference of one game: ``code`` and the units concerned, with numbers
+    (``detail``: e.g. ``{"times": 2}`` for a rematch, ``{"scores": [4, 2]}``)."""
+
+    code: str
+    units: tuple[int, ...]
+    detail: Mapping[str, object] = field(default_factory=dict)
+
+    def to_json(self) -> dict[str, object]:
+        """JSON-ready form."""
+        return {"code": self.code, "units": list(self.units), "detail": dict(self.detail)}
+
+
+@dataclass(frozen=True)
+class Game:
+    """One game of a round: ``sides`` are tuples of unit ids (one unit per side for pairs and
+    singles, two partners per side in individual events); a bye has an empty second side."""
+
+    sides: tuple[tuple[int, ...], tuple[int, ...]]
+    notes: tuple[Note, ...] = ()
+
+    @property
+    def is_bye(self) -> bool:
+        """True when the first side plays nobody this round."""
+        return not self.sides[1]
+
+    @property
+    def units(self) -> tuple[int, ...]:
+        """Every unit of the game."""
+        return self.sides[0] + self.sides[1]
+
+
+@dataclass
+class History:
+    """What happened before this round: who met whom, byes, partners and teams.
+
+    ``met[(a, b)]`` (a < b) counts games of a against b; ``partnered[(a, b)]`` counts games of a
+    with b as partners (individual events); ``byes[u]`` counts byes; ``team[u]`` is a team
+    label (individual events: members of one team avoid being partners)."""
+
+    met: Counter = field(default_factory=Counter)
+    partnered: Counter = field(default_factory=Counter)
+    byes: Counter = field(default_factory=Counter)
+    team: dict[int, str] = field(default_factory=dict)
+
+    def add(self, game: Game) -> None:
+        """Count a played game (or bye) into the history."""
+        a, b = game.sides
+        if not b:
+            for unit in a:
+                self.byes[unit] += 1
+            return
+        for x in a:
+            for y in b:
+                self.met[_key(x, y)] += 1
+        for side in (a, b):
+            for i, x in enumerate(side):
+                for y in side[i + 1 :]:
+                    self.partnered[_key(x, y)] += 1
+
+    @classmethod
+    def of(cls, rounds: Iterable[Iterable[Game]], team: Mapping[int, str] | None = None) -> History:
+        """The history of the given rounds."""
+        history = cls(team=dict(team or {}))
+        for games in rounds:
+            for game in games:
+                history.add(game)
+        return history
+
+
+def _key(a: int, b: int) -> tuple[int, int]:
+    return (a, b) if a < b else (b, a)
+
+
+def _scaled(score: float) -> int:
+    return round(score * 2)
+
+
+def _order(units: Sequence[int], scores: Mapping[int, float]) -> list[int]:
+    """Units by score (highest first), keeping the given order (the seeding) among equals."""
+    position = {u: i for i, u in enumerate(units)}
+    return sorted(units, key=lambda u: (-scores.get(u, 0), position[u]))
+
+
+def _matching(nodes: Sequence[object], cost: dict[tuple[object, object], int]) -> list[tuple]:
+    """A minimum-cost perfect matching of ``nodes`` (an even number) on a complete graph."""
+    graph = nx.Graph()
+    graph.add_nodes_from(nodes)
+    top = max(cost.values(), default=0) + 1
+    for (a, b), c in cost.items():
+        graph.add_edge(a, b, weight=top - c)
+    matched = nx.max_weight_matching(graph, maxcardinality=True)
+    if len(matched) * 2 != len(nodes):  # cannot happen on a complete graph
+        raise ValueError("no perfect matching")
+    return [tuple(edge) for edge in matched]
+
+
+def swiss_round(units: Sequence[int], scores: Mapping[int, float], history: History) -> list[Game]:
+    """Pair ``units`` (in seeding order) for one Swiss round (瑞士制).
+
+    Returns the games, highest scores first, and at most one bye (odd number of units), which
+    goes to the lowest-ranked unit among those with the fewest byes. Raises ``ValueError`` for
+    duplicate units.
+    """
+    if len(set(units)) != len(units):
+        raise ValueError("a unit appears twice")
+    if not units:
+        return []
+    ranked = _order(units, scores)
+    rank = {u: i for i, u in enumerate(ranked)}
+    nodes: list[object] = list(ranked)
+    if len(nodes) % 2:
+        nodes.append(BYE)
+    cost: dict[tuple[object, object], int] = {}
+    low = min(_scaled(scores.get(u, 0)) for u in ranked)
+    for i, a in enumerate(nodes):
+        for b in nodes[i + 1 :]:
+            if b == BYE:
+                unit = a
+                cost[(a, b)] = (
+                    W_BYE * history.byes[unit]
+                    + W_SCORE * (_scaled(scores.get(unit, 0)) - low) ** 2
+                    + W_RANK * (len(ranked) - 1 - rank[unit])
+                )
+                continue
+            gap = _scaled(scores.get(a, 0)) - _scaled(scores.get(b, 0))
+            cost[(a, b)] = (
+                W_REMATCH * history.met[_key(a, b)]
+                + W_SCORE * gap * gap
+                + W_RANK * abs(rank[a] - rank[b])
+            )
+    games = []
+    for a, b in _matching(nodes, cost):
+        if a == BYE or b == BYE:
+            unit = b if a == BYE else a
+            games.append(Game(((unit,), ())))
+        else:
+            first, second = (a, b) if rank[a] < rank[b] else (b, a)
+            games.append(Game(((first,), (second,))))
+    games.sort(key=lambda g: (g.is_bye, min(rank[u] for u in g.units)))
+    return explain_games(games, scores, history)
+
+
+def explain_games(
+    games: Sequence[Game], scores: Mapping[int, float], history: History
+) -> list[Game]:
+    """The same games with their notes recomputed: every broken preference of each game."""
+    out = []
+    for game in games:
+        notes: list[Note] = []
+        a, b = game.sides
+        if not b:
+            for unit in a:
+                if history.byes[unit]:
+                    notes.append(Note("repeat_bye", (unit,), {"times": history.byes[unit] + 1}))
+            out.append(Game(game.sides, tuple(notes)))
+            continue
+        for side in (a, b):
+            for i, x in enumerate(side):
+                for y in side[i + 1 :]:
+                    times = history.partnered[_key(x, y)]
+                    if times:
+                        notes.append(Note("repeat_partner", (x, y), {"times": times + 1}))
+                    if history.team.get(x) and history.team.get(x) == history.team.get(y):
+                        notes.append(Note("same_team", (x, y), {"team": history.team[x]}))
+        for x in a:
+            for y in b:
+                times = history.met[_key(x, y)]
+                if times:
+                    code = "rematch" if len(a) == 1 and len(b) == 1 else "repeat_opponent"
+                    notes.append(Note(code, (x, y), {"times": times + 1}))
+        side_scores = [sum(scores.get(u, 0) for u in side) / len(side) for side in (a, b)]
+        if side_scores[0] != side_scores[1]:
+            notes.append(Note("score_gap", game.units, {"scores": side_scores}))
+        out.append(Game(game.sides, tuple(notes)))
+    return out
+
+
+# --------------------------------------------------------------------------- round robin
+def round_robin(units: Sequence[int]) -> list[list[Game]]:
+    """Every round of a round robin (循环赛) by the circle method: each unit meets each other
+    unit exactly once; with an odd number, each unit has exactly one bye."""
+    if len(set(units)) != len(units):
+        raise ValueError("a unit appears twice")
+    slots: list[int | None] = list(units)
+    if len(slots) % 2:
+        slots.append(None)
+    n = len(slots)
+    rounds = []
+    for r in range(n - 1):
+        games = []
+        for i in range(n // 2):
+            a, b = slots[i], slots[n - 1 - i]
+            if i == 0 and r % 2:
+                a, b = b, a  # the fixed unit alternates sides
+            if a is None or b is None:
+                unit = b if a is None else a
+                games.append(Game(((unit,), ())))  # type: ignore[arg-type]
+            else:
+                games.append(Game(((a,), (b,))))
+        games.sort(key=lambda g: g.is_bye)
+        rounds.append(games)
+        slots = [slots[0], slots[-1], *slots[1:-1]]
+    return rounds
+
+
+# --------------------------------------------------------------------------- elimination
+def bracket_order(size: int) -> list[int]:
+    """Seed numbers (1-based) in bracket order for a bracket of ``size`` (a power of two):
+    ``[1, 8, 4, 5, 2, 7, 3, 6]`` for 8, so seeds 1 and 2 can only meet in the final."""
+    if size < 1 or size & (size - 1):
+        raise ValueError("bracket size must be a power of two")
+    order = [1]
+    while len(order) < size:
+        total = len(order) * 2 + 1
+        order = [x for seed in order for x in (seed, total - seed)]
+    return order
+
+
+def elimination_first_round(seeds: Sequence[int]) -> list[Game]:
+    """First round of a single-elimination bracket (淘汰赛) for units in seeding order.
+
+    The bracket is the next power of two; the missing places are byes, which go to the top
+    seeds. Games are in bracket order: the winners of games ``2k`` and ``2k + 1`` meet next.
+    """
+    if len(set(seeds)) != len(seeds):
+        raise ValueError("a unit appears twice")
+    if len(seeds) < 2:
+        raise ValueError("an elimination needs two units")
+    size = 1
+    while size < len(seeds):
+        size *= 2
+    order = bracket_order(size)
+    games = []
+    for i in range(0, size, 2):
+        a, b = order[i], order[i + 1]
+        ua = seeds[a - 1] if a <= len(seeds) else None
+        ub = seeds[b - 1] if b <= len(seeds) else None
+        if ua is None:
+            ua, ub = ub, None
+        games.append(Game(((ua,), (ub,) if ub is not None else ())))  # type: ignore[arg-type]
+    return games
+
+
+def elimination_next_round(
+    winners: Sequence[int], losers: Sequence[int | None] = (), third_place: bool = False
+) -> list[Game]:
+    """The next elimination round: winners of games ``2k`` and ``2k + 1`` of the previous
+    round (in bracket order) meet. When the round is the final and ``third_place`` is set, the
+    two losers of the semi-finals play for third place (the game after the final)."""
+    if len(winners) < 2 or len(winners) % 2:
+        raise ValueError("an elimination round needs an even number of winners")
+    games = [Game(((winners[i],), (winners[i + 1],))) for i in range(0, len(winners), 2)]
+    real_losers = [u for u in losers if u is not None]
+    if len(winners) == 2 and third_place and len(real_losers) == 2:
+        games.append(Game(((real_losers[0],), (real_losers[1],))))
+    return games
+
+
+def elimination_rounds(count: int) -> int:
+    """How many rounds a single elimination of ``count`` units takes."""
+    rounds, size = 0, 1
+    while size < count:
+        size *= 2
+        rounds += 1
+    return rounds
+
+
+# --------------------------------------------------------------------------- individual
+W_TEAM = 10**14
+W_PARTNER = 10**18
+W_OPPONENT = 10**13
+
+
+def individual_round(
+    players: Sequence[int], scores: Mapping[int, float], history: History
+) -> list[Game]:
+    """Seat single players at four-player tables for one round of an individual event.
+
+    When the number of players is not a multiple of four, the remaining 1 to 3 players have a
+    bye (each a game with an empty second side): the lowest-ranked among those with the fewest
+    byes. Partnerships are then a minimum-cost perfect matching (a repeated partner costs most,
+    then two members of one team as partners, then the score gap), and the partnerships meet
+    at tables by a second matching (opponents met before, then the score gap).
+    """
+    if len(set(players)) != len(players):
+        raise ValueError("a player appears twice")
+    ranked = _order(players, scores)
+    rank = {u: i for i, u in enumerate(ranked)}
+    sitting_out = len(ranked) % 4
+    if len(ranked) < 4:
+        sitting_out = len(ranked)
+    byes = sorted(ranked, key=lambda u: (history.byes[u], -rank[u]))[:sitting_out]
+    playing = [u for u in ranked if u not in byes]
+    cost: dict[tuple[object, object], int] = {}
+    for i, a in enumerate(playing):
+        for b in playing[i + 1 :]:
+            gap = _scaled(scores.get(a, 0)) - _scaled(scores.get(b, 0))
+            same = bool(history.team.get(a)) and history.team.get(a) == history.team.get(b)
+            cost[(a, b)] = (
+                W_PARTNER * history.partnered[_key(a, b)]
+                + W_TEAM * same
+                + W_SCORE * gap * gap
+                + W_RANK * abs(rank[a] - rank[b])
+            )
+    pairs = [tuple(sorted(edge, key=rank.__getitem__)) for edge in _matching(playing, cost)]
+    pairs.sort(key=lambda p: rank[p[0]])
+    table_cost: dict[tuple[object, object], int] = {}
+    for i, p in enumerate(pairs):
+        for q in pairs[i + 1 :]:
+            met = sum(history.met[_key(x, y)] for x in p for y in q)
+            gap = sum(_scaled(scores.get(u, 0)) for u in p) - sum(
+                _scaled(scores.get(u, 0)) for u in q
+            )
+            table_cost[(p, q)] = (
+                W_OPPONENT * met + W_SCORE * gap * gap + W_RANK * abs(rank[p[0]] - rank[q[0]])
+            )
+    games = []
+    for p, q in _matching(pairs, table_cost):
+        first, second = (p, q) if rank[p[0]] < rank[q[0]] else (q, p)
+        games.append(Game((first, second)))
+    games.sort(key=lambda g: min(rank[u] for u in g.units))
+    games.extend(Game(((u,), ())) for u in byes)
+    return explain_games(games, scores, history)

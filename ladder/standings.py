@@ -1,0 +1,189 @@
+"""Tournament standings (名次) with configurable tie-breaks, pure Python: no Django import.
+
+The input is one :class:`Record` per unit and game: its opponents, the two sides' scores
+(levels or points) and the outcome. :func:`standings` orders the units by the tie-breaks in
+the order given and returns each unit's numbers behind its place:
+
+* ``match_points`` (积分): win / draw / loss points (a bye scores as a win by default);
+* ``level_diff`` (级差 / 分差): the unit's scores minus its opponents' scores over its games;
+* ``buchholz`` (对手分): the sum of the final match points of every opponent met;
+* ``sonneborn_berger`` (SB 分): the match points of each opponent beaten, plus half of
+  each opponent drawn;
+* ``head_to_head`` (胜负关系): match points scored in games among the units still tied on
+  the tie-breaks before it (computed inside each tied group only).
+
+Units equal on every tie-break share a place.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+
+TIEBREAKS = ("match_points", "level_diff", "buchholz", "sonneborn_berger", "head_to_head")
+DEFAULT_TIEBREAKS = ("match_points", "buchholz", "sonneborn_berger", "level_diff")
+
+
+@dataclass(frozen=True)
+class Points:
+    """Match points for a win, a draw, a loss and a bye."""
+
+    win: float = 2
+    draw: float = 1
+    loss: float = 0
+    bye: float = 2
+
+
+@dataclass(frozen=True)
+class Record:
+    """One game of one unit: ``opponents`` (empty for a bye), its score and the opponents'
+    score; ``outcome`` is ``win``, ``draw``, ``loss`` or ``bye``."""
+
+    unit: int
+    opponents: tuple[int, ...]
+    score_for: int
+    score_against: int
+    outcome: str
+
+
+@dataclass
+class Row:
+    """One line of the standings: place (shared by units equal on every tie-break), games,
+    wins, draws, losses, byes and the value of each tie-break."""
+
+    unit: int
+    place: int = 0
+    played: int = 0
+    wins: int = 0
+    draws: int = 0
+    losses: int = 0
+    byes: int = 0
+    values: dict[str, float] = field(default_factory=dict)
+
+
+def outcome_of(score_for: int, score_against: int) -> str:
+    """``win``, ``draw`` or ``loss`` from the two scores."""
+    if score_for > score_against:
+        return "win"
+    return "draw" if score_for == score_against else "loss"
+
+
+def records_of_game(
+    sides: Sequence[Sequence[int]], scores: tuple[int, int] | None, winner: int | None = None
+) -> list[Record]:
+    """The records of one finished game (``scores`` of side 0 and 1; a bye has one side).
+
+    ``winner`` overrides the outcome the scores give (a forfeit, or a knockout decided on a
+    tie), so scores may be equal with a winner."""
+    if len(sides) < 2 or not sides[1]:
+        return [Record(u, (), 0, 0, "bye") for u in sides[0]]
+    if scores is None:
+        return []
+    out = []
+    for i, side in enumerate(sides[:2]):
+        mine, theirs = scores[i], scores[1 - i]
+        if winner is None:
+            outcome = outcome_of(mine, theirs)
+        else:
+            outcome = "win" if winner == i else "loss"
+        for unit in side:
+            out.append(Record(unit, tuple(sides[1 - i]), mine, theirs, outcome))
+    return out
+
+
+def _points(record: Record, points: Points) -> float:
+    return {"win": points.win, "draw": points.draw, "loss": points.loss, "bye": points.bye}[
+        record.outcome
+    ]
+
+
+def standings(
+    units: Iterable[int],
+    records: Iterable[Record],
+    tiebreaks: Sequence[str] = DEFAULT_TIEBREAKS,
+    points: Points = Points(),  # noqa: B008  (frozen, so sharing the default is harmless)
+) -> list[Row]:
+    """The units in order with the numbers behind their places (see the module docstring).
+
+    Raises ``ValueError`` for an unknown tie-break name. Units without any record are listed
+    with zeros; records of units not in ``units`` are ignored.
+    """
+    unknown = [t for t in tiebreaks if t not in TIEBREAKS]
+    if unknown:
+        raise ValueError(f"unknown tie-break: {unknown[0]}")
+    rows = {u: Row(u) for u in units}
+    by_unit: dict[int, list[Record]] = defaultdict(list)
+    for record in records:
+        if record.unit in rows:
+            by_unit[record.unit].append(record)
+    mp: dict[int, float] = {}
+    for unit, row in rows.items():
+        mine = by_unit[unit]
+        row.played = sum(1 for r in mine if r.outcome != "bye")
+        row.wins = sum(1 for r in mine if r.outcome == "win")
+        row.draws = sum(1 for r in mine if r.outcome == "draw")
+        row.losses = sum(1 for r in mine if r.outcome == "loss")
+        row.byes = sum(1 for r in mine if r.outcome == "bye")
+        mp[unit] = sum(_points(r, points) for r in mine)
+    computed: dict[str, Mapping[int, float]] = {
+        "match_points": mp,
+        "level_diff": {u: sum(r.score_for - r.score_against for r in by_unit[u]) for u in rows},
+        "buchholz": {u: sum(mp.get(o, 0) for r in by_unit[u] for o in r.opponents) for u in rows},
+        "sonneborn_berger": {
+            u: sum(
+                mp.get(o, 0) * {"win": 1.0, "draw": 0.5}.get(r.outcome, 0.0)
+                for r in by_unit[u]
+                for o in r.opponents
+            )
+            for u in rows
+        },
+    }
+
+    def head_to_head(group: list[int]) -> dict[int, float]:
+        members = set(group)
+        return {
+            u: sum(
+                _points(r, points) / len(r.opponents)
+                for r in by_unit[u]
+                for o in r.opponents
+                if o in members
+            )
+            for u in group
+        }
+
+    def refine(group: list[int], remaining: Sequence[str]) -> list[list[int]]:
+        if not remaining:
+            return [group]
+        name = remaining[0]
+        if name == "head_to_head":
+            values = head_to_head(group) if len(group) > 1 else {group[0]: 0.0}
+        else:
+            values = {u: computed[name][u] for u in group}
+        for u in group:
+            rows[u].values[name] = values[u]
+        buckets: dict[float, list[int]] = defaultdict(list)
+        for u in group:
+            buckets[values[u]].append(u)
+        out: list[list[int]] = []
+        for value in sorted(buckets, reverse=True):
+            out.extend(refine(buckets[value], remaining[1:]))
+        return out
+
+    groups = refine(sorted(rows), list(tiebreaks))
+    ordered: list[Row] = []
+    place = 1
+    for group in groups:
+        for unit in group:
+            rows[unit].place = place
+            ordered.append(rows[unit])
+        place += len(group)
+    return ordered
+
+
+def match_points(records: Iterable[Record], points: Points = Points()) -> dict[int, float]:  # noqa: B008
+    """Match points of every unit that has a record (the score Swiss pairing uses)."""
+    out: dict[int, float] = defaultdict(float)
+    for record in records:
+        out[record.unit] += _points(record, points)
+    return dict(out)
