@@ -100,7 +100,7 @@ def test_swiss_is_optimal_against_brute_force(n, seed):
         nodes = list(units) + (["bye"] if n % 2 else [])
         low = min(scores.get(u, 0) for u in units)
 
-        def cost(pairs):
+        def cost(pairs, history=history, scores=scores, low=low):
             repeat_bye = rematch = gap = 0
             for a, b in pairs:
                 if "bye" in (a, b):
@@ -229,7 +229,7 @@ def test_individual_same_team_partners_avoided(rounds, seed, teams):
     """8 players: partnerships are optimal (fewest repeats, then fewest same-team pairs)."""
     for players, history, games in individual_tournament(8, rounds, seed, teams):
 
-        def cost(pairs):
+        def cost(pairs, history=history):
             return (
                 sum(history.partnered[(min(a, b), max(a, b))] for a, b in pairs),
                 sum(history.team[a] == history.team[b] for a, b in pairs),
