@@ -42,12 +42,14 @@ class _Standing:
     """The reading of the play standing, from an observation's ``standing`` entry (what
     ``hand_moves(...).moves`` needs to compare: type, key, size)."""
 
-    __slots__ = ("type", "key", "size")
+    __slots__ = ("type", "key", "size", "length", "lines")
 
     def __init__(self, entry: dict[str, Any]) -> None:
         self.type: str = entry["type"]
         self.key: str | None = entry.get("key")
         self.size: int | None = entry.get("size")
+        self.length: int | None = entry.get("length")  # chains (Red Two, Shuangkou)
+        self.lines: int | None = entry.get("lines")  # Shuangkou bombs
 
 
 def _resolve(legal: LegalActions | None) -> list[Action]:

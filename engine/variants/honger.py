@@ -177,6 +177,48 @@ def pick_cards(move: Move, hand: Sequence[int]) -> tuple[int, ...]:
     return tuple(out)
 
 
+_CHAIN_WIDTH = {"straight": 1, "pair_chain": 2, "triple_chain": 3}
+_SIZES = {"single": 1, "pair": 2, "triple": 3}
+_JOKER_LINES = {"joker3": 6, "joker4": 7}
+
+
+class HandMoves:
+    """Bot moves of one hand (what ``engine.bots`` keeps while the hand does not change):
+    ``moves(standing)`` and ``materialize(move)``. Leads and bombs are computed once. The
+    returned lists are shared: callers must not change them."""
+
+    __slots__ = ("rules", "hand", "counts", "_leads", "_bombs")
+
+    def __init__(self, rules: Any, hand: Sequence[int]) -> None:
+        """Moves of ``hand`` (card ids) under ``rules`` (:class:`HongerRules` or
+        ``Shuangkou2Rules``)."""
+        self.rules = rules
+        self.hand = list(hand)
+        self.counts = rules.hand_counts(hand)
+        self._leads: list[Move] | None = None
+        self._bombs: list[Move] | None = None
+
+    def moves(self, standing: Any = None) -> list[Move]:
+        """Every bot move of the hand, or those beating ``standing`` (a combo, a move or a
+        reading with ``type``, ``key``, ``size``, ``length``, ``lines``)."""
+        rules = self.rules
+        if standing is None:
+            if self._leads is None:
+                self._leads = rules.moves(self.counts)
+            return self._leads
+        st = rules.standing_move(standing)
+        bot_bombs = getattr(rules, "bot_bombs", None)
+        if bot_bombs is None:
+            return rules.moves(self.counts, st)
+        if self._bombs is None:
+            self._bombs = bot_bombs(self.counts)
+        return rules.moves(self.counts, st, self._bombs)
+
+    def materialize(self, move: Move) -> Combo:
+        """Concrete cards of the hand for a move."""
+        return self.rules.combo_of(move, self.hand)
+
+
 class ReadingCache:
     """Memoised ``read_as`` and ``move_of`` for a :class:`~engine.combo.ComboRules` (the same
     cards are read again and again: validation, bots reading the standing play). Bounded."""
@@ -204,6 +246,38 @@ class ReadingCache:
                 break
         cache[key] = found
         return found
+
+    def standing_move(self, standing: Any) -> Move:
+        """The :class:`Move` to beat, from a :class:`~engine.combo.Combo`, a :class:`Move`, or
+        a reading with ``type``, ``key`` (rank name) and ``size`` (plus ``length`` and
+        ``lines`` where the type has them; a chain's length follows from its size)."""
+        if isinstance(standing, Move):
+            return standing
+        if isinstance(standing, Combo):
+            return self.move_of(standing)
+        t = standing.type
+        key = GAME_RANK_OF_NAME[standing.key] if standing.key is not None else -1
+        size = getattr(standing, "size", None)
+        length = getattr(standing, "length", None) or 0
+        lines = getattr(standing, "lines", None) or 0
+        if t in _CHAIN_WIDTH:
+            width = _CHAIN_WIDTH[t]
+            length = length or size // width
+            size = size or length * width
+        elif t in _SIZES:
+            size = _SIZES[t]
+        if t == "bomb":
+            lines = lines or size
+        elif t in _JOKER_LINES:
+            lines = _JOKER_LINES[t]
+            size = size or lines - 3
+        return Move(t, key, length, size or 0, lines, ())
+
+    def hand_moves(self, hand: Sequence[int], allow_two: bool = True) -> HandMoves:
+        """A :class:`HandMoves` bound to this hand (the bots' lean path in ``engine.bots``):
+        ``moves(standing)`` is :meth:`abstract_moves`, ``materialize(move)`` is
+        :meth:`materialize`; what depends on the hand only is computed once."""
+        return HandMoves(self, hand)
 
     def move_of(self, combo: Combo) -> Move:
         """The abstract move of a combo (its cards read as its declared type)."""

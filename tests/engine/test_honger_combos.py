@@ -267,3 +267,24 @@ def test_legal_combos_reread_and_bot_moves(seed):
 def test_combo_json_round_trip():
     c = combo("S3 S3 S4 S4", "pair_chain")
     assert Combo.from_json(c.to_json()) == c
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.integers(0, 10_000))
+def test_hand_moves_view_matches_abstract_moves(seed):
+    from types import SimpleNamespace
+
+    hand = list(deal(seed, players=4, decks=2, jokers=False).hands[2])
+    view = RULES.hand_moves(hand)
+    assert view.moves(None) == RULES.abstract_moves(hand)
+    leads = RULES.legal_combos(hand)
+    for standing in leads[:: max(1, len(leads) // 15)]:
+        entry = standing.reading()
+        reading = SimpleNamespace(
+            type=entry["type"],
+            key=entry.get("key"),
+            size=entry.get("size"),
+            length=entry.get("length"),
+            lines=None,
+        )
+        assert view.moves(reading) == RULES.abstract_moves(hand, standing)

@@ -284,3 +284,28 @@ def test_joker_bomb_equals_natural_bomb():
     assert natural.reading() == soft.reading()
     assert not RULES.beats(natural, soft) and not RULES.beats(soft, natural)
     assert RULES.beats(combo("S6 H6 SB HR", "bomb"), natural)
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.integers(0, 10_000))
+def test_hand_moves_view_matches_abstract_moves(seed):
+    """The bots' lean path: a standing given as an observation's reading (type, key, size,
+    length, lines; no cards) selects exactly the moves a full combo selects."""
+    from types import SimpleNamespace
+
+    hand = list(deal(seed, players=2, decks=2, jokers=True, hands=4).hands[1])
+    view = RULES.hand_moves(hand)
+    assert view.moves(None) == RULES.abstract_moves(hand)
+    leads = RULES.legal_combos(hand[:12])
+    for standing in leads[:: max(1, len(leads) // 15)]:
+        entry = standing.reading()
+        reading = SimpleNamespace(
+            type=entry["type"],
+            key=entry.get("key"),
+            size=entry.get("size"),
+            length=entry.get("length"),
+            lines=entry.get("lines"),
+        )
+        assert view.moves(reading) == RULES.abstract_moves(hand, standing)
+    for move in view.moves(None):
+        assert view.materialize(move) == RULES.materialize(hand, move)
