@@ -218,3 +218,18 @@ def test_club_page_includes_sections_of_other_apps(client, club, settings, tmp_p
     ]
     page = client.get(f"/clubs/{club.slug}/").content.decode()
     assert "<section id='tables'>Tables of Nanping Bao 2</section>" in page
+
+
+def test_admin_can_add_a_user(admin_client):
+    assert admin_client.get("/admin/clubs/user/add/").status_code == 200
+    response = admin_client.post(
+        "/admin/clubs/user/add/",
+        {
+            "username": "made",
+            "password1": "Xy-long-pass-9",
+            "password2": "Xy-long-pass-9",
+            "usable_password": "true",
+        },
+    )
+    assert response.status_code == 302
+    assert User.objects.filter(username="made").exists()
