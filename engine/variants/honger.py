@@ -155,7 +155,10 @@ def expand_cards(
 
 def pick_cards(move: Move, hand: Sequence[int]) -> tuple[int, ...]:
     """One concrete multiset of the hand's cards for a move (lowest card ids first)."""
-    count = hand.count if isinstance(hand, list | tuple) else list(hand).count
+    try:
+        count = hand.count  # type: ignore[attr-defined]
+    except AttributeError:
+        count = list(hand).count
     out: list[int] = []
     for g, k in move.parts:
         for c in CARDS_OF_GAME_RANK[g]:
@@ -202,17 +205,20 @@ class HandMoves:
         """Every bot move of the hand, or those beating ``standing`` (a combo, a move or a
         reading with ``type``, ``key``, ``size``, ``length``, ``lines``)."""
         rules = self.rules
-        if standing is None:
-            if self._leads is None:
-                self._leads = rules.moves(self.counts)
+        if standing is not None:
+            standing = rules.standing_move(standing)
+        elif self._leads is not None:
             return self._leads
-        st = rules.standing_move(standing)
         bot_bombs = getattr(rules, "bot_bombs", None)
         if bot_bombs is None:
-            return rules.moves(self.counts, st)
-        if self._bombs is None:
-            self._bombs = bot_bombs(self.counts)
-        return rules.moves(self.counts, st, self._bombs)
+            moves = rules.moves(self.counts, standing)
+        else:
+            if self._bombs is None:
+                self._bombs = bot_bombs(self.counts)
+            moves = rules.moves(self.counts, standing, self._bombs)
+        if standing is None:
+            self._leads = moves
+        return moves
 
     def materialize(self, move: Move) -> Combo:
         """Concrete cards of the hand for a move."""
