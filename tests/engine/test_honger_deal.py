@@ -375,3 +375,19 @@ def test_a_plain_deal_sets_itself_up(seed):
         assert deal.result["mode"] == "solo"
     else:
         assert sorted(deal.result["sides"][0]) == sorted(holders)
+
+
+@pytest.mark.parametrize("choice", ["solo", "surrender", "compare"])
+def test_round_trip_through_a_choice(choice):
+    seed, hands, holders = both_h2_seed(want=True)
+    m = Match.new("honger", seed, {"deals": 2})
+    m.apply({"seat": holders[0], "choose": choice})
+    bots = [RandomBot(s) for s in range(4)]
+    for _ in range(20):
+        if m.over:
+            break
+        seat = m.to_move()
+        m.apply(bots[seat].choose(m.observation(seat), lambda s=seat: m.legal_actions(s)))
+    again = Match.from_json(json.loads(json.dumps(m.to_json())))
+    assert again.state_json() == m.state_json()
+    assert again.observation(None) == m.observation(None)
