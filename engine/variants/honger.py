@@ -8,11 +8,18 @@ rank, suits never rank. Combos: ``single``, ``pair``, ``triple``, ``pair_chain``
 Besides the :class:`~engine.combo.ComboRules` interface, :class:`HongerRules` offers a fast
 *abstract move* API for bots, working on rank-count arrays in game order (see :class:`Move`):
 ``hand_counts(cards)``, ``moves(counts, standing)``, ``move_of(combo)``,
-``combo_of(move, hand)``, ``move_beats(play, standing)``.
+``combo_of(move, hand)``, ``move_beats(play, standing)``; and what ``engine.bots`` calls:
+``abstract_moves(hand, standing)`` / ``materialize(hand, move)`` and the per-hand view
+``hand_moves(hand)`` (:class:`HandMoves`, whose ``moves`` also take the standing play as an
+observation's reading: ``type``, ``key``, ``size``, ``length``, ``lines``).
 
 This module also holds what both point-scored variants share: the game rank order
-(``3 4 … A 2 SB HR``, index 0..14), :class:`Move`, and the expansion of an abstract move into
-every distinct multiset of cards of a hand (:func:`expand_cards`).
+(``3 4 … A 2 SB HR``, index 0..14), :class:`Move`, :class:`HandMoves`, the reading memo, and
+the expansion of an abstract move into every distinct multiset of cards of a hand
+(:func:`expand_cards`). The deal and match rules are in :mod:`engine.variants._honger_deal`,
+the heuristic bot in :mod:`engine.variants._honger_bots`; the fans and the four settlements
+(:func:`score_partnership`, :func:`score_solo`, :func:`score_surrender`,
+:func:`score_compare`, plus :func:`big_bomb_rewards`) are below.
 """
 
 from __future__ import annotations
