@@ -75,3 +75,25 @@ def test_language_switch_and_invitation_link(new_page, live_server):
     guest.goto(link)
     guest.get_by_role("button", name="加入这个俱乐部").click()
     expect(guest.locator(".messages")).to_contain_text("欢迎加入Invite Only")
+
+
+UNLABELLED_FIELDS_JS = """
+() => Array.from(document.querySelectorAll('input, select, textarea'))
+  .filter(el => el.type !== 'hidden' && el.type !== 'submit')
+  .filter(el => !(el.labels && el.labels.length) && !el.getAttribute('aria-label'))
+  .map(el => el.outerHTML)
+"""
+
+
+def test_every_form_field_has_a_label_and_pages_have_one_h1(new_page, live_server):
+    page = new_page(locale="zh-CN", mobile=True)
+    for url in ("/accounts/signup/", "/accounts/login/", "/accounts/password_reset/", "/clubs/"):
+        page.goto(url)
+        assert page.evaluate(UNLABELLED_FIELDS_JS) == [], url
+        assert page.locator("h1").count() == 1, url
+        assert page.evaluate("document.documentElement.lang") == "zh-hans"
+    sign_up(page, "labels", "Labels")
+    for url in ("/accounts/profile/", "/clubs/new/", "/accounts/password_change/"):
+        page.goto(url)
+        assert page.evaluate(UNLABELLED_FIELDS_JS) == [], url
+        assert page.evaluate("document.documentElement.scrollWidth") <= 390, url
