@@ -258,6 +258,16 @@ def join_club(user: User, club: Club, *, message: str = "") -> Membership | Join
     )
 
 
+def request_to_join(user: User, club: Club, *, message: str = "") -> JoinRequest:
+    """File a join request; only clubs whose policy is *by request* take them."""
+    if club.join_policy != JoinPolicy.REQUEST:
+        raise ClubError(
+            "not_by_request",
+            _("This club does not take join requests; use its join action."),
+        )
+    return join_club(user, club, message=message)
+
+
 def _add_member(user: User, club: Club, role: str = Role.MEMBER) -> Membership:
     try:
         with transaction.atomic():

@@ -291,17 +291,13 @@ class JoinRequestViewSet(
         return selectors.join_requests_visible_to(self.request.user).order_by("-created_at")
 
     def create(self, request: Request, *args: object, **kwargs: object) -> Response:
-        """File a join request through ``services.join_club`` (by-request clubs only)."""
+        """File a join request through ``services.request_to_join``."""
         serializer = self.get_serializer(data=request.data)
         serializer.is_valid(raise_exception=True)
-        club = serializer.validated_data["club"]
-        if club.join_policy != JoinPolicy.REQUEST:
-            raise services.ClubError(
-                "not_by_request",
-                services._("This club does not take join requests; use its join action."),
-            )
-        join_request = services.join_club(
-            request.user, club, message=serializer.validated_data.get("message", "")
+        join_request = services.request_to_join(
+            request.user,
+            serializer.validated_data["club"],
+            message=serializer.validated_data.get("message", ""),
         )
         return Response(self.get_serializer(join_request).data, status=status.HTTP_201_CREATED)
 

@@ -254,3 +254,13 @@ def test_api_tokens_create_and_revoke(member, outsider):
     assert not ApiToken.objects.exists()
     with pytest.raises(services.ClubError):
         services.create_api_token(member, "  ")
+
+
+def test_request_to_join_only_for_clubs_that_take_requests(club, owner, outsider):
+    join_request = services.request_to_join(outsider, club, message="hi")
+    assert join_request.status == JoinRequestStatus.PENDING
+    open_club = services.create_club(owner, name="Open", join_policy=JoinPolicy.OPEN)
+    with pytest.raises(services.ClubError) as error:
+        services.request_to_join(outsider, open_club)
+    assert error.value.code == "not_by_request"
+    assert selectors.membership_of(outsider, open_club) is None
