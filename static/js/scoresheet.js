@@ -16,6 +16,7 @@
   let draft = freshDraft();
   let flushing = false;
   let lastError = "";
+  let disputeReason = "";
 
   // ------------------------------------------------------------------ helpers
   function h(tag, attrs, ...children) {
@@ -158,9 +159,13 @@
     try {
       const res = await fetch(api, { credentials: "same-origin", headers: { Accept: "application/json" } });
       if (res.ok) {
-        sheet = await res.json();
+        const fresh = await res.json();
         setOffline(false);
-        render();
+        // Re-render only when something changed, so typing in a field is never interrupted.
+        if (JSON.stringify(fresh) !== JSON.stringify(sheet)) {
+          sheet = fresh;
+          render();
+        }
       }
     } catch (e) {
       setOffline(true);
@@ -491,7 +496,9 @@
     const row = h("div", { class: "tools" });
     if (sheet.can.confirm) row.append(h("button", { type: "button", "data-action": "confirm", onclick: () => verdict("confirm/") }, L.confirm));
     if (sheet.can.dispute) {
-      const reason = h("textarea", { rows: 2, "aria-label": L.dispute_reason, placeholder: L.dispute_reason });
+      const reason = h("textarea", { rows: 2, "aria-label": L.dispute_reason, placeholder: L.dispute_reason,
+        oninput: (e) => { disputeReason = e.target.value; } });
+      reason.value = disputeReason;
       row.append(reason, h("button", { type: "button", class: "danger", "data-action": "dispute", onclick: () => verdict("dispute/", { reason: reason.value }) }, L.dispute));
     }
     if (sheet.can.void) row.append(h("button", { type: "button", class: "danger", onclick: () => verdict("void/") }, L.void));
