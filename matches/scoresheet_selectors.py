@@ -14,7 +14,7 @@ from django.db.models import QuerySet
 
 from clubs.models import Club, User
 from matches import scoresheet_permissions as perms
-from matches.scoresheet_models import ScoreSheet, SheetStatus
+from matches.scoresheet_models import ScoreSheet, SheetStatus, SheetVerdict
 
 
 @dataclass(frozen=True)
@@ -157,6 +157,10 @@ def sheet_json(sheet: ScoreSheet, user: User | None) -> dict[str, Any]:
         for v in sheet.verdicts.select_related("user").order_by("created_at", "id")
     ]
     open_ = sheet.status in (SheetStatus.PLAYING, SheetStatus.FINISHED, SheetStatus.DISPUTED)
+    uid = getattr(user, "pk", None)
+    confirmed_by_me = sheet.verdicts.filter(
+        user_id=uid, version=sheet.version, kind=SheetVerdict.Kind.CONFIRM
+    ).exists()
     return {
         "id": sheet.pk,
         "club": sheet.club.slug,
@@ -187,6 +191,7 @@ def sheet_json(sheet: ScoreSheet, user: User | None) -> dict[str, Any]:
         "can": {
             "score": open_ and perms.can_score(user, sheet),
             "confirm": sheet.status in (SheetStatus.FINISHED, SheetStatus.DISPUTED)
+            and not confirmed_by_me
             and perms.can_confirm(user, sheet)
             and (sheet.status == SheetStatus.FINISHED or perms.is_admin(user, sheet)),
             "dispute": sheet.status == SheetStatus.FINISHED and perms.can_dispute(user, sheet),

@@ -4,6 +4,7 @@ import uuid
 
 import pytest
 from django.core import mail
+from django.test import Client
 from rest_framework.test import APIClient
 
 from clubs.models import Club, Membership, Role, User
@@ -169,7 +170,10 @@ def test_confirmation_needs_both_sides_then_records_in_ladder(club, people, monk
         services.add_entry(p[0], sheet, deal([0, 2]), uuid.uuid4())
     with pytest.raises(services.NotAllowed):
         services.confirm(people["outsider"], sheet)
+    assert selectors.sheet_json(sheet, p[0])["can"]["confirm"]
     services.confirm(p[0], sheet)
+    assert not selectors.sheet_json(sheet, p[0])["can"]["confirm"]  # once is enough
+    assert selectors.sheet_json(sheet, p[1])["can"]["confirm"]
     services.confirm(p[2], sheet)  # the same side twice is not enough
     sheet.refresh_from_db()
     assert sheet.status == SheetStatus.FINISHED
@@ -211,6 +215,15 @@ def test_dispute_emails_admins_and_admin_settles(club, people, django_capture_on
     assert "Deal 8" in mail.outbox[0].body
     with pytest.raises(services.SheetError):
         services.confirm(p[0], sheet)  # players cannot override a dispute
+    admin_client = Client()
+    admin_client.force_login(people["owner"])
+    page = admin_client.get(f"/matches/sheets/club/{club.slug}/").content.decode()
+    assert "disputes-h" in page and f"/matches/sheets/{sheet.pk}/" in page
+    member_client = Client()
+    member_client.force_login(p[0])
+    assert (
+        "disputes-h" not in member_client.get(f"/matches/sheets/club/{club.slug}/").content.decode()
+    )
     services.confirm(people["owner"], sheet)
     sheet.refresh_from_db()
     assert sheet.status == SheetStatus.CONFIRMED
