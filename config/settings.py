@@ -178,11 +178,17 @@ CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_BEAT_SCHEDULER = "django_celery_beat.schedulers:DatabaseScheduler"
 CELERY_TIMEZONE = "UTC"
+CELERY_IMPORTS = ("ladder.tournament_tasks",)  # task modules not named tasks.py
 CELERY_BEAT_SCHEDULE = {
     # Live play: apply any overdue clock / bot deadline or match time limit a lost task missed.
     "matches-sweep": {
         "task": "matches.tasks.sweep_task",
         "schedule": float(os.environ.get("MATCHES_SWEEP_SECONDS", "2")),
+    },
+    # Tournaments: start rounds at their time, collect results, forfeit no-shows.
+    "tournaments-tick": {
+        "task": "ladder.tournament_tasks.tournament_tick_task",
+        "schedule": float(os.environ.get("TOURNAMENT_TICK_SECONDS", "10")),
     },
 }
 # Seconds a bot (or a seat on auto-play) waits before acting, so people can follow the play.

@@ -1,6 +1,6 @@
 """Ladder pages, served under ``/ladder/`` by ``config.urls``."""
 
-from django.urls import path
+from django.urls import include, path
 
 from ladder import views
 
@@ -10,4 +10,5 @@ urlpatterns = [
     path("", views.ladder_list, name="list"),
     path("<int:ladder_id>/", views.leaderboard, name="leaderboard"),
     path("<int:ladder_id>/players/<int:user_id>/", views.player, name="player"),
+    path("", include("ladder.tournament_urls")),  # tournaments
 ]

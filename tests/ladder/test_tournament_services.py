@@ -1,0 +1,416 @@
+"""Tournament services: windows, entries, rounds, results, corrections, scheduling by beat."""
+
+import uuid
+from datetime import UTC, datetime, timedelta
+
+import pytest
+import time_machine
+
+from clubs.models import Membership, Role
+from ladder import tournament_selectors as selectors
+from ladder import tournament_services as services
+from ladder.tournament_models import (
+    EntryStatus,
+    Game,
+    GameStatus,
+    Round,
+    RoundStatus,
+    TournamentNotice,
+    TournamentStatus,
+)
+
+START = datetime(2030, 5, 1, 9, 0, tzinfo=UTC)
+
+
+@pytest.fixture
+def members(club, make_users):
+    def make(n):
+        users = make_users(n)
+        Membership.objects.bulk_create(
+            Membership(club=club, user=u, role=Role.MEMBER) for u in users
+        )
+        return users
+
+    return make
+
+
+def make_tournament(club, admin, **extra):
+    fields = {
+        "name": "春季瑞士赛",
+        "variant": "bao2",
+        "format": "swiss",
+        "unit_kind": "pair",
+        "rounds_planned": 3,
+        "starts_at": START,
+        "registration_closes": START - timedelta(minutes=5),
+        "round_minutes": 60,
+        "online": False,
+    }
+    fields.update(extra)
+    return services.create_tournament(admin, club, **fields)
+
+
+def register_pairs(tournament, people, checkin=True, now=None):
+    now = now or START - timedelta(hours=1)
+    entries = []
+    for a, b in zip(people[0::2], people[1::2], strict=True):
+        entry = services.register(a, tournament, partner=b, now=now)
+        if checkin:
+            services.check_in(b, tournament, now=START - timedelta(minutes=10))
+        entries.append(entry)
+    return entries
+
+
+def test_windows_and_entry_refusals(club, club_admin, members):
+    people = members(6)
+    outsider = members(0) or None
+    t = make_tournament(club, club_admin)
+    early = START - timedelta(days=2)
+    with pytest.raises(services.TournamentError) as err:
+        services.register(people[0], t, partner=people[1], now=early)
+    assert err.value.code == "registration_closed"  # still a draft
+    services.publish(club_admin, t, now=early)
+    entry = services.register(people[0], t, partner=people[1], now=early)
+    assert entry.name and entry.user_ids == [people[0].pk, people[1].pk]
+    for kwargs, code in [
+        ({"partner": None}, "partner_needed"),
+        ({"partner": people[2]}, "already_registered"),
+    ]:
+        with pytest.raises(services.TournamentError) as err:
+            services.register(people[0], t, now=early, **kwargs)
+        assert err.value.code == code
+    with pytest.raises(services.TournamentError) as err:
+        services.register(people[2], t, partner=people[2], now=early)
+    assert err.value.code == "bad_partner"
+    with pytest.raises(services.TournamentError) as err:
+        services.register(people[2], t, partner=people[3], now=START)
+    assert err.value.code == "registration_closed"
+    with pytest.raises(services.TournamentError) as err:
+        services.check_in(people[1], t, now=early)
+    assert err.value.code == "checkin_closed"
+    assert services.check_in(people[1], t, now=START - timedelta(minutes=20)).status == (
+        EntryStatus.CHECKED_IN
+    )
+    with pytest.raises(services.TournamentError) as err:
+        services.check_in(people[4], t, now=START - timedelta(minutes=20))
+    assert err.value.code == "not_registered"
+    assert services.withdraw(people[0], t).status == EntryStatus.WITHDRAWN
+    assert outsider is None
+
+
+def test_only_admins_manage(club, club_admin, members):
+    (member,) = members(1)
+    with pytest.raises(services.NotAllowed):
+        make_tournament(club, member)
+    t = make_tournament(club, club_admin)
+    for call in (
+        lambda: services.publish(member, t),
+        lambda: services.update_tournament(member, t, name="x"),
+        lambda: services.pause(member, t),
+        lambda: services.start_round(member, t),
+        lambda: services.pair_next_round(member, t),
+    ):
+        with pytest.raises(services.NotAllowed):
+            call()
+
+
+@pytest.mark.parametrize(
+    "fields, code",
+    [
+        ({"variant": "honger"}, "bad_variant"),
+        ({"variant": "shuangkou2", "unit_kind": "pair"}, "bad_unit_kind"),
+        ({"unit_kind": "individual", "format": "round_robin"}, "bad_format"),
+        ({"rounds_planned": 0}, "bad_number"),
+        ({"tiebreaks": ["nope"]}, "bad_tiebreaks"),
+        ({"match_options": {"colour": 1}}, "bad_options"),
+        ({"name": ""}, "bad_name"),
+        ({"starts_at": datetime(2030, 1, 1)}, "bad_time"),
+        ({"bogus": 1}, "bad_field"),
+    ],
+)
+def test_bad_settings_are_refused(club, club_admin, fields, code):
+    with pytest.raises(services.TournamentError) as err:
+        make_tournament(club, club_admin, **fields)
+    assert err.value.code == code
+
+
+def test_in_person_swiss_with_sheet_results_corrections_and_edits(club, club_admin, members):
+    from matches import scoresheet_services as sheets
+
+    people = members(10)
+    t = make_tournament(club, club_admin, rated=True)
+    services.publish(club_admin, t, now=START - timedelta(days=1))
+    entries = register_pairs(t, people)
+    assert services.tick(START - timedelta(minutes=1)) == {}
+    # pair by hand, edit, then the beat starts the round at its time
+    rnd = services.pair_next_round(club_admin, t, now=START - timedelta(minutes=1))
+    games = list(rnd.games.order_by("number"))
+    assert [g.status for g in games] == ["pending", "pending", "bye"]
+    a, b = games[0].side0[0], games[1].side0[0]
+    services.swap_entries(club_admin, rnd, a, b)
+    games = list(rnd.games.order_by("number"))
+    assert games[0].side0 == [b] and games[1].side0 == [a]
+    assert any(n["code"] == "edited" for n in games[0].notes)
+    assert services.tick(START) == {t.pk: ["started:1"]}
+    rnd.refresh_from_db()
+    assert rnd.status == RoundStatus.PLAYING
+    with pytest.raises(services.TournamentError):
+        services.swap_entries(club_admin, rnd, a, b)
+    # each table scores in person on a sheet confirmed by both sides
+    by_entry = {e.pk: e for e in entries}
+    clock = time_machine.travel(START + timedelta(minutes=10), tick=False)
+    clock.start()
+    for game in rnd.games.filter(status=GameStatus.PLAYING):
+        e0, e1 = by_entry[game.side0[0]], by_entry[game.side1[0]]
+        seats = [e0.player1, e1.player1, e0.player2, e1.player2]
+        sheet = sheets.start_sheet(
+            e0.player1,
+            club,
+            variant="bao2",
+            players=[sheets.PlayerSpec(user_id=u.pk) for u in seats],
+            rated=False,
+        )
+        sheets.add_entry(e0.player1, sheet, {"deal": {"finish": [1, 3]}}, uuid.uuid4())
+        sheets.add_entry(e0.player1, sheet, {"time_up": True}, uuid.uuid4())
+        for who in (e0.player1, e1.player1):
+            sheet = sheets.confirm(who, sheet)
+        assert sheet.status == "confirmed"
+    clock.stop()
+    later = START + timedelta(minutes=30)
+    with time_machine.travel(later, tick=False):
+        done = services.tick(later)
+    assert "finished:1" in done[t.pk] and "started:2" in done[t.pk]
+    first = list(Round.objects.get(tournament=t, number=1).games.order_by("number"))
+    assert all(g.source in ("sheet", "") for g in first)
+    assert all(g.sheet_id for g in first if not g.is_bye)
+    # a correction of round 1 updates the standings at once
+    target = first[0]
+    before = {line.entry.pk: line.row.values["match_points"] for line in selectors.standings(t)}
+    services.set_result(club_admin, target, 3, 9, now=later)
+    after = {line.entry.pk: line.row.values["match_points"] for line in selectors.standings(t)}
+    assert after[target.side1[0]] >= before[target.side1[0]]
+    assert sum(after.values()) == sum(before.values())
+    with pytest.raises(services.TournamentError) as err:
+        services.set_result(club_admin, target, 9, 3, winner=1)
+    assert err.value.code == "bad_winner"
+
+
+def test_elimination_bracket_follows_a_correction(club, club_admin, members):
+    people = members(12)
+    t = make_tournament(
+        club, club_admin, format="elimination", third_place=True, start_when_ready=True
+    )
+    services.publish(club_admin, t, now=START - timedelta(days=1))
+    entries = register_pairs(t, people)
+    assert services.total_rounds(t) == 3
+    services.tick(START)
+    r1 = Round.objects.get(tournament=t, number=1)
+    played = [g for g in r1.games.order_by("slot") if not g.is_bye]
+    assert len(played) == 2 and r1.games.filter(status="bye").count() == 2
+    for g in played:
+        services.set_result(club_admin, g, 10, 5, now=START)
+    services.tick(START + timedelta(minutes=1))
+    r2 = Round.objects.get(tournament=t, number=2)
+    assert r2.status == RoundStatus.PLAYING
+    semis = list(r2.games.order_by("slot"))
+    winners_r1 = {g.side0[0] for g in played}
+    assert winners_r1 <= {u for g in semis for u in g.side0 + g.side1}
+    # correct a first-round game: its new winner replaces the old one in the semi-final
+    wrong = played[0]
+    services.set_result(club_admin, wrong, 4, 11, now=START + timedelta(minutes=2))
+    semis = list(r2.games.order_by("slot"))
+    in_semis = {u for g in semis for u in g.side0 + g.side1}
+    assert wrong.side1[0] in in_semis and wrong.side0[0] not in in_semis
+    fixed = next(g for g in semis if wrong.side1[0] in g.side0 + g.side1)
+    assert any(n["code"] == "bracket_corrected" for n in fixed.notes)
+    for g in semis:
+        services.set_result(club_admin, g, 7, 7, winner=0, now=START + timedelta(minutes=3))
+    services.tick(START + timedelta(minutes=4))
+    final_round = Round.objects.get(tournament=t, number=3)
+    final, third = final_round.games.order_by("number")
+    assert third.third_place and not final.third_place
+    assert set(final.side0 + final.side1) == {g.side0[0] for g in semis}
+    assert set(third.side0 + third.side1) == {g.side1[0] for g in semis}
+    services.set_result(club_admin, final, 12, 3, now=START + timedelta(minutes=5))
+    services.set_result(club_admin, third, 3, 12, now=START + timedelta(minutes=5))
+    services.tick(START + timedelta(minutes=6))
+    t.refresh_from_db()
+    assert t.status == TournamentStatus.FINISHED
+    assert len(entries) == 6
+    bracket = selectors.bracket(t)
+    assert [len(r) for r in bracket] == [4, 2, 2]
+
+
+def test_round_robin_runs_all_rounds(club, club_admin, members):
+    people = members(10)
+    t = make_tournament(club, club_admin, format="round_robin", checkin_required=False)
+    services.publish(club_admin, t, now=START - timedelta(days=1))
+    register_pairs(t, people, checkin=False)
+    assert services.total_rounds(t) == 5
+    now = START
+    for number in range(1, 6):
+        services.tick(now)
+        rnd = Round.objects.get(tournament=t, number=number)
+        for g in rnd.games.filter(status="playing"):
+            services.set_result(club_admin, g, 5 + number, 5, now=now)
+        now += timedelta(minutes=1)
+    services.tick(now)
+    t.refresh_from_db()
+    assert t.status == TournamentStatus.FINISHED
+    met = [tuple(sorted(g.side0 + g.side1)) for g in Game.objects.filter(round__tournament=t)]
+    pairs = [m for m in met if len(m) == 2]
+    assert len(pairs) == len(set(pairs)) == 10
+    assert sum(1 for m in met if len(m) == 1) == 5
+
+
+def test_pause_resume_and_start_by_hand(club, club_admin, members):
+    people = members(8)
+    t = make_tournament(club, club_admin, start_when_ready=False)
+    services.publish(club_admin, t, now=START - timedelta(days=1))
+    register_pairs(t, people)
+    services.tick(START)
+    t.refresh_from_db()
+    assert t.status == TournamentStatus.RUNNING
+    r1 = Round.objects.get(tournament=t, number=1)
+    for g in r1.games.all():
+        services.set_result(club_admin, g, 6, 2, now=START)
+    services.pause(club_admin, t)
+    assert services.tick(START + timedelta(hours=2)).get(t.pk, []) == ["finished:1"]
+    assert not Round.objects.filter(tournament=t, number=2).exists()
+    services.resume(club_admin, t)
+    assert services.tick(START + timedelta(minutes=5)) == {}  # round 2 is due at 10:00
+    services.start_round(club_admin, t, now=START + timedelta(minutes=6))
+    assert Round.objects.get(tournament=t, number=2).status == RoundStatus.PLAYING
+    with pytest.raises(services.TournamentError) as err:
+        services.start_round(club_admin, t)
+    assert err.value.code == "round_running"
+
+
+def test_individual_event_rotates_partners(club, club_admin, members):
+    people = members(8)
+    t = make_tournament(club, club_admin, unit_kind="individual", rounds_planned=3)
+    services.publish(club_admin, t, now=START - timedelta(days=1))
+    for i, person in enumerate(people):
+        services.register(person, t, team=f"T{i % 2}", now=START - timedelta(hours=1))
+        services.check_in(person, t, now=START - timedelta(minutes=10))
+    now = START
+    partners = set()
+    for number in range(1, 4):
+        services.tick(now)
+        rnd = Round.objects.get(tournament=t, number=number)
+        for g in rnd.games.all():
+            for side in g.sides:
+                key = tuple(sorted(side))
+                assert key not in partners
+                partners.add(key)
+            services.set_result(club_admin, g, 5, 3, now=now)
+        now += timedelta(minutes=1)
+    rows = selectors.standings(t)
+    assert len(rows) == 8 and sum(r.row.played for r in rows) == 24
+
+
+# ----------------------------------------------------------------- full Swiss, bots, beat
+@pytest.fixture
+def no_deadline_tasks(monkeypatch):
+    """Live play is driven by its beat task (matches' sweep) as time moves forward, not by
+    countdown tasks (which an eager Celery would run at once)."""
+    from matches import services as match_services
+    from matches import tasks
+
+    monkeypatch.setattr(tasks, "schedule_deadline", lambda *a: None)
+    monkeypatch.setattr(tasks, "schedule_time_limit", lambda *a: None)
+    match_services._engines.clear()
+
+
+@pytest.mark.integration
+def test_full_swiss_of_16_pairs_played_by_bots_through_beat(
+    club,
+    club_admin,
+    members,
+    celery_eager,
+    no_deadline_tasks,
+    settings,
+    mailoutbox,
+    django_capture_on_commit_callbacks,
+):
+    from ladder.tournament_tasks import tournament_tick_task
+    from matches import services as match_services
+    from matches.models import Match
+    from matches.tasks import sweep_task
+
+    settings.MATCHES_BOT_DELAY_SECONDS = 0
+    people = members(34)
+    t = make_tournament(
+        club,
+        club_admin,
+        online=True,
+        rounds_planned=4,
+        time_limit_minutes=1,
+        round_minutes=30,
+        tiebreaks=["buchholz", "sonneborn_berger", "level_diff"],
+    )
+    services.publish(club_admin, t, now=START - timedelta(days=1))
+    entries = register_pairs(t, people[:32])
+    late = services.register(people[32], t, partner=people[33], now=START - timedelta(hours=1))
+    assert late.status == EntryStatus.REGISTERED  # never checks in: not paired
+    now = START - timedelta(minutes=2)
+    with time_machine.travel(now, tick=False) as clock:
+        tournament_tick_task.delay()
+        assert not t.rounds.exists()
+        clock.shift(timedelta(minutes=2))
+        for number in range(1, 5):
+            with django_capture_on_commit_callbacks(execute=True):
+                tournament_tick_task.delay()  # round 1 at its time, then each when ready
+            rnd = Round.objects.get(tournament=t, number=number)
+            assert rnd.status == RoundStatus.PLAYING
+            games = list(rnd.games.select_related("table"))
+            assert len(games) == 8 and all(g.table_id for g in games)
+            matches = list(Match.objects.filter(table__in=[g.table_id for g in games]))
+            assert len(matches) == 8
+            for match in matches:  # the players leave it to auto-play (bots)
+                for seat in range(4):
+                    match_services.set_autoplay(match.pk, seat, "disconnect")
+            clock.shift(timedelta(minutes=1, seconds=1))  # the match time limit passes
+            for _ in range(3000):
+                sweep_task.delay()
+                if not Match.objects.filter(pk__in=[m.pk for m in matches], status="playing"):
+                    break
+                clock.shift(timedelta(seconds=1))
+            else:
+                raise AssertionError("matches did not finish")
+            with django_capture_on_commit_callbacks(execute=True):
+                tournament_tick_task.delay()  # results in: the next round starts at once
+            rnd.refresh_from_db()
+            assert rnd.status == RoundStatus.FINISHED
+        tournament_tick_task.delay()
+    t.refresh_from_db()
+    assert t.status == TournamentStatus.FINISHED
+    games = list(Game.objects.filter(round__tournament=t).select_related("table"))
+    assert len(games) == 32 and all(g.status == GameStatus.FINISHED for g in games)
+    met = [tuple(sorted(g.side0 + g.side1)) for g in games]
+    assert len(set(met)) == 32, "no rematch in 4 Swiss rounds of 16"
+    # standings agree with the live matches' own results
+    points = {e.pk: 0 for e in entries}
+    diff = {e.pk: 0 for e in entries}
+    for g in games:
+        result = Match.objects.get(table_id=g.table_id).result
+        s0, s1 = result["score"]
+        assert (g.score0, g.score1) == (s0, s1)
+        for side, mine, theirs in ((g.side0, s0, s1), (g.side1, s1, s0)):
+            points[side[0]] += 2 if mine > theirs else 1 if mine == theirs else 0
+            diff[side[0]] += mine - theirs
+    late.refresh_from_db()
+    assert late.status == EntryStatus.WITHDRAWN  # no check-in before round 1
+    lines = selectors.standings(t)
+    lines = [line for line in lines if line.entry.pk != late.pk]
+    assert {line.entry.pk: line.row.values["match_points"] for line in lines} == points
+    assert {line.entry.pk: line.row.values["level_diff"] for line in lines} == diff
+    keys = [
+        tuple(line.row.values[k] for k in ("match_points", "buchholz", "sonneborn_berger"))
+        for line in lines
+    ]
+    assert keys == sorted(keys, reverse=True)
+    assert all(line.row.played == 4 for line in lines)
+    # every player was told about every round, on the site and by email
+    assert TournamentNotice.objects.filter(tournament=t).count() == 4 * 32
+    assert len(mailoutbox) == 4 * 32
