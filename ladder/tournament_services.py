@@ -862,14 +862,21 @@ def _forfeit_no_shows(tournament: Tournament, rnd: Round, now: datetime) -> int:
             continue
         match = Match.objects.get(table_id=game.table_id)
         if len(sides_absent) == 2:
+            # Both sides lose. The live match still ends through its event log (a referee
+            # forfeit), at a table made unrated first so the ladder does not count it.
+            from matches.models import Table
+
+            Table.objects.filter(pk=game.table_id).update(rated=False)
+            try:
+                match_services.submit_action(
+                    match.pk,
+                    {"sanction": "forfeit", "target": absent[0]},
+                    seat=None,
+                    actor=Actor.SYSTEM,
+                )
+            except match_services.MatchError:
+                log.exception("no-show forfeit of match %s refused", match.pk)
             _finish_game(game, 0, 0, None, GameSource.FORFEIT, now)
-            Match.objects.filter(pk=match.pk, status="playing").update(
-                status="finished",
-                finished_at=now,
-                deadline=None,
-                ends_at=None,
-                result={"over": True, "winner": None, "score": [0, 0], "reason": "no_show"},
-            )
         else:
             try:
                 match_services.submit_action(

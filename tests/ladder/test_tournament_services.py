@@ -183,6 +183,9 @@ def test_in_person_swiss_with_sheet_results_corrections_and_edits(club, club_adm
     first = list(Round.objects.get(tournament=t, number=1).games.order_by("number"))
     assert all(g.source in ("sheet", "") for g in first)
     assert all(g.sheet_id for g in first if not g.is_bye)
+    from ladder.models import RatedResult
+
+    assert RatedResult.objects.filter(source="sheet").count() == 2  # rated: fed the ladder
     # a correction of round 1 updates the standings at once
     target = first[0]
     before = {line.entry.pk: line.row.values["match_points"] for line in selectors.standings(t)}
@@ -414,3 +417,73 @@ def test_full_swiss_of_16_pairs_played_by_bots_through_beat(
     # every player was told about every round, on the site and by email
     assert TournamentNotice.objects.filter(tournament=t).count() == 4 * 32
     assert len(mailoutbox) == 4 * 32
+
+
+def test_no_show_forfeits_after_grace_and_rated_results_feed_the_ladder(
+    club, club_admin, members, no_deadline_tasks
+):
+    from ladder.models import RatedResult
+    from matches.models import Match, Presence
+
+    people = members(12)
+    t = make_tournament(club, club_admin, online=True, rated=True, no_show_minutes=5)
+    services.publish(club_admin, t, now=START - timedelta(days=1))
+    register_pairs(t, people)
+    with time_machine.travel(START, tick=False):
+        services.tick(START)
+    rnd = Round.objects.get(tournament=t, number=1)
+    games = list(rnd.games.order_by("number"))
+    assert len(games) == 3 and all(g.table_id for g in games)
+    present_all, one_side, nobody = games
+    for game, seats in ((present_all, range(4)), (one_side, (1, 3)), (nobody, ())):
+        match = Match.objects.get(table_id=game.table_id)
+        for seat in seats:
+            Presence.objects.create(match=match, seat=seat, channel_name=f"c{game.pk}-{seat}")
+    with time_machine.travel(START + timedelta(minutes=4), tick=False):
+        assert "forfeits:1" not in services.tick(START + timedelta(minutes=4)).get(t.pk, [])
+    later = START + timedelta(minutes=6)
+    with time_machine.travel(later, tick=False):
+        done = services.tick(later)[t.pk]
+    assert "forfeits:1" in done
+    one_side.refresh_from_db()
+    nobody.refresh_from_db()
+    present_all.refresh_from_db()
+    assert present_all.status == GameStatus.PLAYING
+    assert (one_side.status, one_side.source, one_side.winner) == ("finished", "forfeit", 1)
+    assert (nobody.status, nobody.source, nobody.winner) == ("finished", "forfeit", None)
+    rows = {line.entry.pk: line.row for line in selectors.standings(t)}
+    assert rows[nobody.side0[0]].losses == 1 and rows[nobody.side1[0]].losses == 1
+    assert rows[one_side.side1[0]].wins == 1
+    # the forfeited live match of people at a rated table fed the club ladder
+    forfeited = Match.objects.get(table_id=one_side.table_id)
+    assert forfeited.result["reason"] == "forfeit"
+    rated = RatedResult.objects.get(source="live", source_id=str(forfeited.pk))
+    assert rated.club_id == club.pk and rated.winning_side == 1
+    double = Match.objects.get(table_id=nobody.table_id)
+    assert double.status == "finished" and double.events.count() == 1  # the log ends it
+    assert not RatedResult.objects.filter(source_id=str(double.pk)).exists()
+    nobody.refresh_from_db()
+    assert (nobody.source, nobody.winner, nobody.score0, nobody.score1) == ("forfeit", None, 0, 0)
+    notices = TournamentNotice.objects.filter(tournament=t, text__contains="弃权")
+    assert notices.count() == 8  # the players of the two forfeited games
+
+
+def test_individual_event_seats_partners_opposite_at_live_tables(
+    club, club_admin, members, no_deadline_tasks
+):
+    from matches.models import Match
+
+    people = members(8)
+    t = make_tournament(club, club_admin, online=True, unit_kind="individual")
+    services.publish(club_admin, t, now=START - timedelta(days=1))
+    entries = {}
+    for person in people:
+        entry = services.register(person, t, now=START - timedelta(hours=1))
+        services.check_in(person, t, now=START - timedelta(minutes=10))
+        entries[entry.pk] = person.pk
+    with time_machine.travel(START, tick=False):
+        services.tick(START)
+    for game in Game.objects.filter(round__tournament=t):
+        seats = [s["user"] for s in Match.objects.get(table_id=game.table_id).seats]
+        assert {seats[0], seats[2]} == {entries[e] for e in game.side0}
+        assert {seats[1], seats[3]} == {entries[e] for e in game.side1}
