@@ -1,0 +1,89 @@
+"""An organiser creates and runs a tournament on the web; players register and check in on a
+phone; pairings, standings (with their numbers) and the bracket show up in the browser."""
+
+from datetime import timedelta
+
+from django.utils import timezone
+from playwright.sync_api import expect
+
+from clubs.models import Club, Membership, Role, User
+from ladder import tournament_services as services
+from ladder.tournament_models import Entry, Tournament
+
+PASSWORD = "Long-Pass-phrase-77"
+
+
+def log_in(page, username):
+    page.goto("/accounts/login/")
+    page.fill("#id_username", username)
+    page.fill("#id_password", PASSWORD)
+    page.locator("main form button[type=submit]").click()
+
+
+def test_organiser_runs_a_tournament_players_register_on_phones(new_page, live_server):
+    owner = User.objects.create_user("laowang", password=PASSWORD, display_name="老王")
+    club = Club.objects.create(name="南平保二会", slug="nanping")
+    Membership.objects.create(club=club, user=owner, role=Role.OWNER)
+    players = [
+        User.objects.create_user(f"p{i}", password=PASSWORD, display_name=f"选手{i}")
+        for i in range(8)
+    ]
+    Membership.objects.bulk_create(Membership(club=club, user=u, role=Role.MEMBER) for u in players)
+
+    admin = new_page(locale="zh-CN")
+    log_in(admin, "laowang")
+    admin.goto(f"/clubs/{club.slug}/")
+    admin.get_by_role("link", name="新建比赛").click()
+    admin.fill("#id_name", "周六瑞士赛")
+    admin.select_option("#id_variant", "bao2")
+    admin.select_option("#id_format", "swiss")
+    admin.fill("#id_rounds_planned", "2")
+    admin.locator("#id_online").uncheck()
+    starts = timezone.localtime() + timedelta(minutes=10)
+    admin.fill("#id_starts_at", starts.strftime("%Y-%m-%dT%H:%M"))
+    admin.get_by_label("对手分", exact=True).check()
+    admin.get_by_role("button", name="保存").click()
+    expect(admin.locator(".messages")).to_contain_text("比赛已创建为草稿")
+    admin.get_by_role("button", name="发布并开放报名").click()
+    expect(admin.locator(".status").first).to_contain_text("已排期")
+    tournament = Tournament.objects.get(name="周六瑞士赛")
+
+    # The first pair registers and checks in from a phone.
+    phone = new_page(locale="zh-CN", mobile=True)
+    log_in(phone, "p0")
+    phone.goto(f"/ladder/tournaments/{tournament.pk}/")
+    phone.select_option("#partner", str(players[1].pk))
+    phone.get_by_role("button", name="报名").click()
+    expect(phone.locator(".messages")).to_contain_text("已完成")
+    phone.get_by_role("button", name="签到").click()
+    expect(phone.locator("#my-entry").locator("..")).to_contain_text("已签到")
+    assert phone.evaluate("document.documentElement.scrollWidth") <= 390
+    for i in range(2, 8, 2):
+        services.register(players[i], tournament, partner=players[i + 1])
+        services.check_in(players[i], tournament)
+    assert Entry.objects.filter(tournament=tournament, status="checked_in").count() == 4
+
+    # The organiser pairs round 1, swaps two entries, starts it and enters the results.
+    admin.goto(f"/ladder/tournaments/{tournament.pk}/run/")
+    admin.get_by_role("button", name="编排下一轮").click()
+    expect(admin.locator("main")).to_contain_text("调整编排")
+    admin.get_by_role("button", name="立即开始下一轮").click()
+    forms = admin.locator("form[action$='/do/result/']")
+    expect(forms).to_have_count(2)
+    for index in range(2):
+        form = admin.locator("form[action$='/do/result/']").nth(index)
+        form.locator("input[name=score0]").fill("9")
+        form.locator("input[name=score1]").fill("4")
+        form.get_by_role("button", name="保存").click()
+        expect(admin.locator(".messages")).to_contain_text("已完成")
+
+    # Standings show the numbers behind each place.
+    phone.goto(f"/ladder/tournaments/{tournament.pk}/standings/")
+    table = phone.locator("table.standings")
+    expect(table.locator("thead")).to_contain_text("积分")
+    expect(table.locator("thead")).to_contain_text("对手分")
+    expect(table.locator("tbody tr")).to_have_count(4)
+    expect(table.locator("tbody tr").first.locator("td").nth(4)).to_have_text("2")
+    assert phone.evaluate("document.documentElement.scrollWidth") <= 390
+    phone.goto(f"/ladder/tournaments/{tournament.pk}/rounds/1/")
+    expect(phone.locator("main")).to_contain_text("9 : 4")
