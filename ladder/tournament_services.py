@@ -692,18 +692,26 @@ def _open_tables(tournament: Tournament, rnd: Round) -> None:
         for uid in seat_ids:
             if uid not in users:
                 users[uid] = User.objects.get(pk=uid)
-        table = match_services.open_table(
-            opener,
-            tournament.club,
-            variant=tournament.variant,
-            options=dict(tournament.match_options or {}),
-            clocks=True,
-            time_limit_seconds=tournament.time_limit_minutes * 60,
-            rated=tournament.rated,
-            sit=False,
-        )
-        for index, uid in enumerate(seat_ids):
-            match_services.take_seat(users[uid], table, index)
+        try:
+            table = match_services.open_table(
+                opener,
+                tournament.club,
+                variant=tournament.variant,
+                options=dict(tournament.match_options or {}),
+                clocks=True,
+                time_limit_seconds=tournament.time_limit_minutes * 60,
+                rated=tournament.rated,
+                sit=False,
+            )
+            for index, uid in enumerate(seat_ids):
+                match_services.take_seat(users[uid], table, index)
+        except match_services.MatchError as error:
+            # e.g. a player left the club: nothing of the round is kept (one transaction)
+            raise _refuse(
+                "table_failed",
+                _("The table of game %(n)d could not be opened: %(reason)s")
+                % {"n": game.number, "reason": error.message},
+            ) from None
         game.table = table
         game.status = GameStatus.PLAYING
         game.save(update_fields=["table", "status"])
@@ -1014,6 +1022,8 @@ def advance(tournament: Tournament, now: datetime) -> list[str]:
         ):
             return done
         last = tournament.rounds.order_by("-number").first()
+        if last is None and _notify_checkin(tournament, now):
+            done.append("checkin_open")
         if last is not None and last.status == RoundStatus.PLAYING:
             if collect_results(tournament, last, now):
                 done.append(f"results:{last.number}")
@@ -1065,7 +1075,7 @@ def tick(now: datetime | None = None) -> dict[int, list[str]]:
     out = {}
     due = Tournament.objects.filter(
         status__in=[TournamentStatus.SCHEDULED, TournamentStatus.RUNNING, TournamentStatus.PAUSED],
-        starts_at__lte=now + timedelta(minutes=1),
+        starts_at__lte=now + timedelta(days=1),  # check-in opens at most a day before
     ).values_list("pk", flat=True)
     for pk in list(due):
         tournament = Tournament.objects.get(pk=pk)
@@ -1087,6 +1097,28 @@ def _notify_users(
         TournamentNotice(tournament=tournament, user_id=uid, text=text[:300], url=url)
         for uid in dict.fromkeys(user_ids)
     )
+
+
+def _notify_checkin(tournament: Tournament, now: datetime) -> bool:
+    """Once check-in opens, tell each registered player (on the site) that it is open."""
+    if not tournament.checkin_required or not checkin_open(tournament, now):
+        return False
+    from django.urls import reverse
+
+    url = reverse("ladder:tournament", args=[tournament.pk]) + "#check-in"
+    if TournamentNotice.objects.filter(tournament=tournament, url=url).exists():
+        return False
+    from django.conf import settings
+    from django.utils import translation
+
+    ids = [u for e in tournament.entries.filter(status=EntryStatus.REGISTERED) for u in e.user_ids]
+    notices = []
+    for person in User.objects.filter(pk__in=ids):
+        with translation.override(person.language or settings.LANGUAGE_CODE):
+            text = _("%(t)s: check-in is open until round 1 starts.") % {"t": tournament.name}
+        notices.append(TournamentNotice(tournament=tournament, user=person, text=text, url=url))
+    TournamentNotice.objects.bulk_create(notices)
+    return bool(notices)
 
 
 def notify_round(round_id: int) -> int:

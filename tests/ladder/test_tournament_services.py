@@ -415,7 +415,9 @@ def test_full_swiss_of_16_pairs_played_by_bots_through_beat(
     assert keys == sorted(keys, reverse=True)
     assert all(line.row.played == 4 for line in lines)
     # every player was told about every round, on the site and by email
-    assert TournamentNotice.objects.filter(tournament=t).count() == 4 * 32
+    notices = TournamentNotice.objects.filter(tournament=t)
+    assert notices.filter(url__contains="#round-").count() == 4 * 32
+    assert notices.filter(url__endswith="#check-in").count() == 2  # the pair not checked in
     assert len(mailoutbox) == 4 * 32
 
 
@@ -487,3 +489,29 @@ def test_individual_event_seats_partners_opposite_at_live_tables(
         seats = [s["user"] for s in Match.objects.get(table_id=game.table_id).seats]
         assert {seats[0], seats[2]} == {entries[e] for e in game.side0}
         assert {seats[1], seats[3]} == {entries[e] for e in game.side1}
+
+
+def test_checkin_notice_once_and_table_failures_refuse_the_round(
+    club, club_admin, members, no_deadline_tasks
+):
+    people = members(4)
+    t = make_tournament(club, club_admin, online=True)
+    services.publish(club_admin, t, now=START - timedelta(days=1))
+    register_pairs(t, people, checkin=False)
+    assert services.tick(START - timedelta(hours=1)) == {}
+    assert services.tick(START - timedelta(minutes=20)) == {t.pk: ["checkin_open"]}
+    assert services.tick(START - timedelta(minutes=19)) == {}
+    notices = TournamentNotice.objects.filter(tournament=t)
+    assert notices.count() == 4 and "签到" in notices.first().text
+    for person in people[::2]:
+        services.check_in(person, t, now=START - timedelta(minutes=10))
+    # a player left the club: the round cannot open its table, nothing is kept
+    from clubs.models import Membership
+
+    Membership.objects.filter(user=people[3]).delete()
+    with pytest.raises(services.TournamentError) as err:
+        services.start_round(club_admin, t, now=START)
+    assert err.value.code == "table_failed"
+    assert not Round.objects.filter(tournament=t).exists()
+    with time_machine.travel(START, tick=False):
+        assert services.tick(START) == {t.pk: ["not_started:table_failed"]}
