@@ -496,7 +496,37 @@ class TournamentGameViewSet(viewsets.GenericViewSet):
         return Response(_games_json(game.round.tournament, [game])[0])
 
 
+class NoticeSerializer(serializers.Serializer):
+    """An on-site notice: a round started, a bye, check-in open, a forfeit."""
+
+    id = serializers.IntegerField()
+    tournament = serializers.IntegerField(source="tournament_id")
+    text = serializers.CharField()
+    url = serializers.CharField()
+    created_at = serializers.DateTimeField()
+    read_at = serializers.DateTimeField(allow_null=True)
+
+
+@extend_schema_view(list=extend_schema(summary="Your tournament notices, newest first"))
+class TournamentNoticeViewSet(viewsets.GenericViewSet):
+    """The caller's on-site tournament notices."""
+
+    permission_classes = AUTH
+    serializer_class = NoticeSerializer
+    filter_backends: list = []
+
+    def get_queryset(self) -> QuerySet[Any]:
+        """The caller's notices."""
+        return self.request.user.tournament_notices.all()
+
+    def list(self, request: Request) -> Response:
+        """A page of notices."""
+        page = self.paginate_queryset(self.get_queryset())
+        return self.get_paginated_response(NoticeSerializer(page, many=True).data)
+
+
 router = SimpleRouter()
 router.register("tournaments", TournamentViewSet, basename="tournament")
 router.register("tournament-games", TournamentGameViewSet, basename="tournament-game")
+router.register("tournament-notices", TournamentNoticeViewSet, basename="tournament-notice")
 urlpatterns = router.urls

@@ -167,6 +167,8 @@ def _check_fields(data: dict[str, Any], partial: Tournament | None) -> dict[str,
     options = merged.get("match_options") or {}
     if not isinstance(options, dict):
         raise _refuse("bad_options", _("Match options must be an object."))
+    merged["match_options"] = options
+    merged["tiebreaks"] = tiebreaks
     from engine.match import Match as EngineMatch
 
     try:

@@ -41,6 +41,16 @@ class TournamentForm(forms.ModelForm):
         required=False,
         widget=forms.CheckboxSelectMultiple,
     )
+    match_options = forms.JSONField(
+        label=gettext_lazy("Match options"),
+        help_text=gettext_lazy(
+            'Engine options of each match, e.g. {"deals": 4} for Shuangkou, '
+            '{"colour_twos": true} for Bao 2. Empty: the game\'s defaults (Bao 2 to 2A, '
+            "Guandan to A)."
+        ),
+        required=False,
+        widget=forms.Textarea(attrs={"rows": 2}),
+    )
     variant = forms.ChoiceField(
         label=gettext_lazy("Game"),
         choices=[
@@ -63,6 +73,7 @@ class TournamentForm(forms.ModelForm):
             "online",
             "rated",
             "time_limit_minutes",
+            "match_options",
             "tiebreaks",
             "registration_opens",
             "registration_closes",

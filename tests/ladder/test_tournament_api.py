@@ -308,3 +308,41 @@ def test_icalendar_feed_of_a_clubs_rounds(client, tournament, club, club_admin):
     assert f"DTSTART:{start.strftime('%Y%m%dT%H%M%SZ')}" in text
     assert all(len(line.encode()) <= 75 for line in text.split("\r\n"))
     assert f"UID:tournament-{tournament.pk}-round-1@testserver" in text
+
+
+def test_notices_api_lists_only_your_own(club, club_admin, people):
+    from ladder.tournament_models import TournamentNotice
+
+    t = services.create_tournament(
+        club_admin, club, name="通知", variant="bao2", starts_at=timezone.now()
+    )
+    TournamentNotice.objects.create(tournament=t, user=people[0], text="第 1 轮已开始", url="/x")
+    TournamentNotice.objects.create(tournament=t, user=people[1], text="other", url="/y")
+    assert client_for().get("/api/v1/tournament-notices/").status_code in (401, 403)
+    data = client_for(people[0]).get("/api/v1/tournament-notices/").json()
+    assert [n["text"] for n in data["results"]] == ["第 1 轮已开始"]
+
+
+def test_web_form_takes_match_options_and_refuses_bad_ones(client, club, club_admin):
+    client.force_login(club_admin)
+    starts = (timezone.localtime() + timedelta(hours=2)).strftime("%Y-%m-%dT%H:%M")
+    base = {
+        "name": "双扣个人赛",
+        "variant": "shuangkou2",
+        "format": "round_robin",
+        "unit_kind": "single",
+        "rounds_planned": 3,
+        "time_limit_minutes": 0,
+        "checkin_minutes": 30,
+        "late_until_round": 0,
+        "starts_at": starts,
+        "round_minutes": 30,
+        "no_show_minutes": 5,
+    }
+    url = f"/ladder/clubs/{club.slug}/tournaments/new/"
+    response = client.post(url, {**base, "match_options": '{"deals": "four"}'})
+    assert response.status_code == 200 and not Tournament.objects.exists()
+    assert "deals" in response.content.decode()
+    response = client.post(url, {**base, "match_options": '{"deals": 4}'})
+    assert response.status_code == 302
+    assert Tournament.objects.get().match_options == {"deals": 4}
