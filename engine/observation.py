@@ -33,7 +33,7 @@ def visible_count(deal: Deal, seat: int | None, other: int) -> int | None:
 
 def _copy_flat(data: dict[str, Any]) -> dict[str, Any]:
     """Copy of a dict whose values are scalars or lists of scalars."""
-    return {k: list(v) if isinstance(v, list) else v for k, v in data.items()}
+    return {k: v[:] if isinstance(v, list) else v for k, v in data.items()}
 
 
 def _entry(seat: int, combo: Any) -> dict[str, Any]:
@@ -54,50 +54,49 @@ def _entry(seat: int, combo: Any) -> dict[str, Any]:
     return out
 
 
-def _copy_entry(e: dict[str, Any]) -> dict[str, Any]:
-    if "cards" in e:
-        return {**e, "cards": list(e["cards"])}
-    return {"seat": e["seat"], "pass": True}
-
-
 def _trick_entries(deal: Deal) -> tuple[list[dict[str, Any]], dict[str, Any] | None]:
     """The current trick as JSON entries (fresh dicts) and the standing play's entry (fresh,
     ``None`` when nothing stands). The entries are built once per play and kept on the deal:
     a trick list only grows, and a new trick is a new list."""
     trick = deal.trick
-    cache = deal.cache
-    cached = cache.get("trick_json")
+    cached = deal.cache.get("trick_json")
     if cached is None or cached[0] is not trick or len(cached[1]) > len(trick):
-        cached = cache["trick_json"] = (trick, [], [])
+        cached = deal.cache["trick_json"] = (trick, [], [])
     entries: list[dict[str, Any]] = cached[1]
     combos: list[Any] = cached[2]
-    for i in range(len(entries), len(trick)):
-        s, c = trick[i]
-        entries.append(_entry(s, c))
-        combos.append(c)
-    standing = deal.standing
+    n = len(entries)
+    if n < len(trick):
+        for s, c in trick[n:]:
+            entries.append(_entry(s, c))
+            combos.append(c)
+        n = len(entries)
     st_entry = None
+    standing = deal.standing
     if standing is not None:
         seat = deal.standing_seat
-        for i in range(len(combos) - 1, -1, -1):
+        for i in range(n - 1, -1, -1):
             if combos[i] is standing and entries[i]["seat"] == seat:
-                st_entry = _copy_entry(entries[i])
+                st_entry = entries[i].copy()
+                st_entry["cards"] = st_entry["cards"][:]
                 break
         else:
             st_entry = _entry(seat, standing)  # type: ignore[arg-type]
-    return [_copy_entry(e) for e in entries], st_entry
+    out = []
+    for e in entries:
+        if "cards" in e:
+            e = e.copy()
+            e["cards"] = e["cards"][:]
+            out.append(e)
+        else:
+            out.append({"seat": e["seat"], "pass": True})
+    return out, st_entry
 
 
 def deal_observation(deal: Deal, seat: int | None) -> dict[str, Any]:
     """The observation of one deal for ``seat`` (``None``: spectator)."""
     turn = deal.to_move()
     phase = deal.phase
-    sizes = deal.sizes
     revealed = deal.revealed
-    counts = [
-        k if (s == seat or k <= 6 or (k <= 10 and revealed[s])) else None
-        for s, k in enumerate(sizes)
-    ]
     trick, st_entry = _trick_entries(deal)
     obs: dict[str, Any] = {
         "variant": deal.variant,
@@ -110,24 +109,28 @@ def deal_observation(deal: Deal, seat: int | None) -> dict[str, Any]:
         else ([] if turn is None else [turn]),
         "lead": phase == "play" and deal.leading and turn is not None,
         "lead_kind": deal.lead_kind if phase == "play" else None,
-        "counts": counts,
-        "finished": list(deal.finished),
-        "initiative": list(deal.initiative),
-        "stuck": list(deal.stuck),
-        "suspended": list(deal.suspended),
+        "counts": [
+            k if (s == seat or k <= 6 or (k <= 10 and revealed[s])) else None
+            for s, k in enumerate(deal.sizes)
+        ],
+        "finished": deal.finished[:],
+        "initiative": deal.initiative[:],
+        "stuck": deal.stuck[:],
+        "suspended": deal.suspended[:],
         "trick": trick,
         "standing": st_entry,
         "first_action": None if seat is None else not deal.acted[seat],
     }
     if seat is not None:
-        key = ("str", seat)
-        hand = deal.cache.get(key)
+        hand = deal.cache.get(("str", seat))
         if hand is None:
-            hand = deal.cache[key] = [_STR[c] for c in deal.hand(seat)]
-        obs["hand"] = list(hand)
+            hand = deal.cache["str", seat] = [_STR[c] for c in deal.hand(seat)]
+        obs["hand"] = hand[:]
     if deal.options.get("show_history"):
         obs["history"] = [[_entry(s, c) for s, c in t] for t in deal.history]
-    obs.update(deal.rules.public_info(deal, seat))
+    info = deal.rules.public_info(deal, seat)
+    if info:
+        obs.update(info)
     if deal.result is not None:
         obs["result"] = _copy_flat(deal.result)
     return obs
@@ -138,11 +141,11 @@ def match_observation(match: Match, seat: int | None) -> dict[str, Any]:
     state (levels, level team, attempts, the previous deal's settlement, the result)."""
     obs = deal_observation(match.deal, seat)
     obs["deal_no"] = match.deal_no
-    obs["levels"] = list(match.levels)
+    obs["levels"] = match.levels[:]
     obs["level_team"] = match.level_team
-    obs["attempts"] = list(match.attempts)
+    obs["attempts"] = match.attempts[:]
     obs["previous"] = _copy_flat(match.deals[-1]) if match.deals else None
-    obs["cards"] = {"yellow": list(match.yellows), "red": list(match.reds)}
+    obs["cards"] = {"yellow": match.yellows[:], "red": match.reds[:]}
     obs["match"] = match.result()
     if match.over:
         obs["turn"] = None
