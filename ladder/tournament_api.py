@@ -96,6 +96,7 @@ class GameSerializer(serializers.Serializer):
     number = serializers.IntegerField()
     sides = serializers.ListField(child=GameUnitSerializer(many=True))
     status = serializers.CharField()
+    status_text = serializers.CharField()
     score = serializers.ListField(child=serializers.IntegerField(), allow_null=True)
     winner = serializers.IntegerField(allow_null=True)
     source = serializers.CharField()

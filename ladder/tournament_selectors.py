@@ -16,6 +16,7 @@ from ladder import tournament_services as services
 from ladder.tournament_models import (
     Entry,
     Game,
+    GameStatus,
     RoundStatus,
     Tournament,
     TournamentFormat,
@@ -135,6 +136,7 @@ def game_json(game: Game, names: dict[int, str]) -> dict[str, Any]:
         "number": game.number,
         "sides": [[{"entry": e, "name": names.get(e, "")} for e in side] for side in game.sides],
         "status": game.status,
+        "status_text": str(GameStatus(game.status).label),
         "score": None if game.score0 is None else [game.score0, game.score1],
         "winner": game.winner,
         "source": game.source,

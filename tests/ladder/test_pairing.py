@@ -321,3 +321,10 @@ def test_standings_places_follow_the_numbers(n, seed):
     )
     for a, b in zip(rows, rows[1:], strict=False):
         assert (a.place == b.place) == (keys[rows.index(a)] == keys[rows.index(b)])
+
+
+def test_bench_runs():
+    from ladder import tournament_bench
+
+    assert tournament_bench.bench("swiss", 9, rounds=2) >= 0
+    assert tournament_bench.bench("individual", 10, rounds=2) >= 0
