@@ -1057,7 +1057,7 @@ def advance(tournament: Tournament, now: datetime) -> list[str]:
             return done
         due = round_time(tournament, number)
         ready = last is not None and tournament.start_when_ready
-        if now < tournament.starts_at or (now < due and not ready):
+        if (last is None and now < tournament.starts_at) or (now < due and not ready):
             return done
         try:
             with transaction.atomic():

@@ -87,3 +87,47 @@ def test_organiser_runs_a_tournament_players_register_on_phones(new_page, live_s
     assert phone.evaluate("document.documentElement.scrollWidth") <= 390
     phone.goto(f"/ladder/tournaments/{tournament.pk}/rounds/1/")
     expect(phone.locator("main")).to_contain_text("9 : 4")
+
+
+def test_bracket_is_drawn_as_a_bracket(new_page, live_server):
+    owner = User.objects.create_user("judge", password=PASSWORD, display_name="裁判")
+    club = Club.objects.create(name="淘汰赛俱乐部", slug="ko")
+    Membership.objects.create(club=club, user=owner, role=Role.OWNER)
+    players = [User.objects.create_user(f"k{i}", display_name=f"队员{i}") for i in range(16)]
+    Membership.objects.bulk_create(Membership(club=club, user=u, role=Role.MEMBER) for u in players)
+    tournament = services.create_tournament(
+        owner,
+        club,
+        name="八强淘汰",
+        variant="guandan",
+        format="elimination",
+        third_place=True,
+        online=False,
+        checkin_required=False,
+        starts_at=timezone.now() + timedelta(minutes=5),
+    )
+    services.publish(owner, tournament)
+    for i in range(0, 16, 2):
+        services.register(players[i], tournament, partner=players[i + 1])
+    services.start_round(owner, tournament)
+    for game in tournament.rounds.get(number=1).games.all():
+        services.set_result(owner, game, 12, 6)
+    services.tick(timezone.now())  # round 1 is complete: the semi-finals start
+    assert tournament.rounds.get(number=2).games.count() == 2
+
+    page = new_page(locale="en-GB")
+    page.goto(f"/ladder/tournaments/{tournament.pk}/bracket/")
+    columns = page.locator(".bracket .column")
+    expect(columns).to_have_count(2)
+    first = columns.nth(0).locator(".match")
+    second = columns.nth(1).locator(".match")
+    expect(first).to_have_count(4)
+    expect(second).to_have_count(2)
+    boxes = [first.nth(i).bounding_box() for i in range(4)]
+    semis = [second.nth(i).bounding_box() for i in range(2)]
+    assert all(s["x"] > b["x"] + b["width"] for s in semis for b in boxes)  # rounds side by side
+    for k, semi in enumerate(semis):  # each semi-final sits between the two games feeding it
+        top, bottom = boxes[2 * k], boxes[2 * k + 1]
+        middle = semi["y"] + semi["height"] / 2
+        assert top["y"] <= middle <= bottom["y"] + bottom["height"]
+    expect(first.nth(0).locator(".winner")).to_have_count(1)
