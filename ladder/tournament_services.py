@@ -1123,6 +1123,18 @@ def _notify_checkin(tournament: Tournament, now: datetime) -> bool:
     return bool(notices)
 
 
+def site_url(path: str) -> str:
+    """An absolute link for emails: the first configured host (``ALLOWED_HOSTS``), https
+    unless in DEBUG; the bare path when no host is configured."""
+    from django.conf import settings
+
+    hosts = [h.lstrip(".") for h in settings.ALLOWED_HOSTS if h not in ("*", "")]
+    if not hosts:
+        return path
+    scheme = "http" if settings.DEBUG else "https"
+    return f"{scheme}://{hosts[0]}{path}"
+
+
 def notify_round(round_id: int) -> int:
     """Tell every player of a started round where they play: an on-site notice and an email
     in their own language. Returns the number of emails sent (safe to run twice: it sends
@@ -1165,7 +1177,8 @@ def notify_round(round_id: int) -> int:
             )
             if person.email:
                 try:
-                    send_mail(text, text + "\n" + url, settings.DEFAULT_FROM_EMAIL, [person.email])
+                    body = f"{text}\n\n{site_url(url + marker)}\n"
+                    send_mail(text, body, settings.DEFAULT_FROM_EMAIL, [person.email])
                     sent += 1
                 except Exception:  # an unreachable mail server must not stop the round
                     log.exception("round email to %s failed", person.pk)

@@ -187,6 +187,14 @@ def tournament_detail(request: HttpRequest, pk: int) -> HttpResponse:
     tournament = _tournament(request, pk)
     now = timezone.now()
     user = request.user if request.user.is_authenticated else None
+    own = services.entry_of(user, tournament)
+    current = None
+    if own is not None:
+        names = _names(tournament)
+        for game in reversed(selectors.all_games(tournament)):
+            if own.pk in game.side0 + game.side1:
+                current = selectors.game_json(game, names)
+                break
     return render(
         request,
         "ladder/tournaments/detail.html",
@@ -194,7 +202,8 @@ def tournament_detail(request: HttpRequest, pk: int) -> HttpResponse:
             "tournament": tournament,
             "schedule": selectors.rounds_schedule(tournament),
             "entries": selectors.entries(tournament),
-            "own": services.entry_of(user, tournament),
+            "own": own,
+            "current": current,
             "registration_open": services.registration_open(tournament, now),
             "checkin_open": services.checkin_open(tournament, now),
             "can_manage": services.can_manage(user, tournament),

@@ -515,3 +515,31 @@ def test_checkin_notice_once_and_table_failures_refuse_the_round(
     assert not Round.objects.filter(tournament=t).exists()
     with time_machine.travel(START, tick=False):
         assert services.tick(START) == {t.pk: ["not_started:table_failed"]}
+
+
+def test_players_find_their_table_and_get_an_email_with_a_link(
+    club,
+    club_admin,
+    members,
+    no_deadline_tasks,
+    client,
+    mailoutbox,
+    settings,
+    celery_eager,
+    django_capture_on_commit_callbacks,
+):
+    settings.ALLOWED_HOSTS = ["bao2.example.org"]
+    settings.DEBUG = False
+    people = members(4)
+    t = make_tournament(club, club_admin, online=True)
+    services.publish(club_admin, t, now=START - timedelta(days=1))
+    register_pairs(t, people)
+    with time_machine.travel(START, tick=False):
+        with django_capture_on_commit_callbacks(execute=True):
+            services.tick(START)
+    game = Game.objects.get(round__tournament=t)
+    client.force_login(people[0])
+    page = client.get(f"/ladder/tournaments/{t.pk}/", HTTP_HOST="bao2.example.org")
+    assert f"/matches/tables/{game.table_id}/" in page.content.decode()
+    assert len(mailoutbox) == 4
+    assert f"https://bao2.example.org/ladder/tournaments/{t.pk}/#round-1" in mailoutbox[0].body
