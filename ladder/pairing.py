@@ -19,8 +19,8 @@ games, a single player in two-player Shuangkou. Units are identified by ints.
   partnerships meet at tables (cost: opponents met before, then the score gap).
 
 Every pairing that had to break a preference carries a :class:`Note` saying which and why
-(``rematch``, ``repeat_bye``, ``score_gap``, ``repeat_partner``, ``same_team``,
-``repeat_opponent``); :func:`explain_games` recomputes them for a pairing edited by hand.
+(``rematch``, ``repeat_bye``, ``bye_above_lowest``, ``score_gap``, ``repeat_partner``,
+``same_team``, ``repeat_opponent``); :func:`explain_games` recomputes them for a pairing edited by hand.
 """
 
 from __future__ import annotations
@@ -190,6 +190,8 @@ def explain_games(
 ) -> list[Game]:
     """The same games with their notes recomputed: every broken preference of each game."""
     out = []
+    everyone = [u for game in games for u in game.units]
+    lowest = min((scores.get(u, 0) for u in everyone), default=0)
     for game in games:
         notes: list[Note] = []
         a, b = game.sides
@@ -197,6 +199,8 @@ def explain_games(
             for unit in a:
                 if history.byes[unit]:
                     notes.append(Note("repeat_bye", (unit,), {"times": history.byes[unit] + 1}))
+                if scores.get(unit, 0) > lowest:
+                    notes.append(Note("bye_above_lowest", (unit,), {"score": scores.get(unit, 0)}))
             out.append(Game(game.sides, tuple(notes)))
             continue
         for side in (a, b):

@@ -106,6 +106,10 @@ NOTE_TEXT = {
         if d.get("times") == 2
         else _("Bye no. %(n)s.") % {"n": d.get("times")}
     ),
+    "bye_above_lowest": lambda d: (
+        _("Bye at %(s)s points: the entries below have had theirs or had to play.")
+        % {"s": d.get("score")}
+    ),
     "score_gap": lambda d: (
         _("Different scores (%(a)s and %(b)s): paired across score groups.")
         % {"a": d["scores"][0], "b": d["scores"][1]}

@@ -328,3 +328,13 @@ def test_bench_runs():
 
     assert tournament_bench.bench("swiss", 9, rounds=2) >= 0
     assert tournament_bench.bench("individual", 10, rounds=2) >= 0
+
+
+def test_bye_to_a_higher_score_is_explained():
+    history = History()
+    history.add(Game(((3,), ())))
+    games = pairing.swiss_round([1, 2, 3], {1: 2, 2: 2, 3: 0}, history)
+    bye = next(g for g in games if g.is_bye)
+    assert bye.units != (3,)
+    assert [n.code for n in bye.notes] == ["bye_above_lowest"]
+    assert bye.notes[0].detail == {"score": 2}
