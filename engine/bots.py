@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Sequence
+from dataclasses import fields
 from functools import lru_cache
 from typing import Any
 
@@ -60,7 +61,37 @@ def _resolve(legal: LegalActions | None) -> list[Action]:
     return list(legal)
 
 
-_CARD_ID = {card_str(c): c for c in range(54)}
+_new = object.__new__
+_ACTION_SLOTS = tuple(f.name for f in fields(Action))
+if _ACTION_SLOTS == ("kind", "seat", "cards", "type", "target", "choice", "sanction"):
+    _set_kind, _set_seat, _set_cards, _set_type, _set_target, _set_choice, _set_sanction = (
+        getattr(Action, name).__set__ for name in _ACTION_SLOTS
+    )
+
+    def _play(seat: int, cards: tuple[int, ...], type: str) -> Action:
+        """``Action("play", seat, cards, type)``, without the frozen dataclass's overhead."""
+        act = _new(Action)
+        _set_kind(act, "play")
+        _set_seat(act, seat)
+        _set_cards(act, cards)
+        _set_type(act, type)
+        _set_target(act, None)
+        _set_choice(act, None)
+        _set_sanction(act, None)
+        return act
+
+else:  # pragma: no cover - Action changed its fields: the plain constructor
+
+    def _play(seat: int, cards: tuple[int, ...], type: str) -> Action:
+        """``Action("play", seat, cards, type)``."""
+        return Action("play", seat, cards, type)
+
+
+#: ``Action("pass", seat)`` per seat (actions are immutable values).
+_PASS = tuple(Action("pass", s) for s in range(8))
+
+_CARD_STR = [card_str(c) for c in range(54)]
+_CARD_ID = {t: c for c, t in enumerate(_CARD_STR)}
 
 
 def _parse_hand(strs: list[str]) -> list[int]:
@@ -78,9 +109,24 @@ def _hand_view(strs: list[str], rules: Any, allow_two: bool, memo: list[Any] | N
         return memo
     hand = _parse_hand(strs)
     entry = [rules, allow_two, list(strs), hand, rules.hand_moves(hand, allow_two)]
-    if memo is not None:
-        memo[:] = entry
-    return entry
+    if memo is None:
+        return entry
+    memo[:] = entry
+    return memo
+
+
+def _remember_play(memo: list[Any], cards: Sequence[int]) -> None:
+    """Update a bot's memory of its hand (see :func:`_hand_view`) for the cards it plays: the
+    next observation will show that hand if the play is applied (checked there)."""
+    without = getattr(memo[4], "without", None)
+    if without is None:  # the variant cannot update its moves: recount the next hand
+        memo.clear()
+        return
+    strs, hand = memo[2], memo[3]
+    for c in cards:
+        strs.remove(_CARD_STR[c])
+        hand.remove(c)
+    memo[4] = without(cards)
 
 
 class _Moves:
@@ -165,7 +211,8 @@ class RandomBot:
                 seat = obs["seat"]
                 lead = obs["lead"]
                 allow_two = obs["variant"] != "bao2" or bool(obs["initiative"][seat])
-                view = _hand_view(obs["hand"], rules, allow_two, self._memo)[4]
+                memo = _hand_view(obs["hand"], rules, allow_two, self._memo)
+                view = memo[4]
                 st = None if lead else obs.get("standing")
                 plays = view.moves(None if st is None else _Standing(st))
                 n = len(plays)
@@ -173,9 +220,10 @@ class RandomBot:
                 if total:
                     i = self.rng.randrange(total)
                     if i == n:
-                        return Action("pass", seat)
+                        return _PASS[seat]
                     combo = view.materialize(plays[i])
-                    return Action("play", seat, combo.cards, combo.type)
+                    _remember_play(memo, combo.cards)
+                    return _play(seat, combo.cards, combo.type)
                 return self.rng.choice(_resolve(legal_actions))
             moves = _Moves(obs, legal_actions, self._memo)
             n = len(moves.moves) + (0 if obs["lead"] else 1)

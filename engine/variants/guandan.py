@@ -901,7 +901,19 @@ class HandMoves:
     computed on first use and kept: the object describes one hand and must be dropped when
     the hand changes. Lists returned are fresh; the moves in them are immutable."""
 
-    __slots__ = ("rules", "cnt", "srank", "w", "sb", "hr", "out", "held", "_bombs", "_leads")
+    __slots__ = (
+        "rules",
+        "allow_two",
+        "cnt",
+        "srank",
+        "w",
+        "sb",
+        "hr",
+        "out",
+        "held",
+        "_bombs",
+        "_leads",
+    )
 
     def __init__(self, rules: GuandanRules, hand: Sequence[int], allow_two: bool = True) -> None:
         """Count the hand (``allow_two=False``: its natural 2s cannot be used)."""
@@ -926,6 +938,7 @@ class HandMoves:
             cnt[0] = 0
             srank = [m & ~1 for m in srank]
         self.rules = rules
+        self.allow_two = allow_two
         self.cnt = cnt
         self.srank = srank
         self.w = min(w, 2)
@@ -991,6 +1004,39 @@ class HandMoves:
     def materialize(self, move: Move) -> Combo:
         """What :meth:`GuandanRules.materialize` gives for this hand."""
         return self.rules._materialize(self.held.__getitem__, move)
+
+    def without(self, cards: Sequence[int]) -> HandMoves:
+        """The :class:`HandMoves` of this hand minus ``cards`` (held), as if built from the
+        smaller hand, without recounting it."""
+        rules = self.rules
+        wild = rules.wild
+        held = self.held[:]
+        cnt = self.cnt[:]
+        srank = self.srank[:]
+        allow_two = self.allow_two
+        for c in cards:
+            if held[c] <= 0:
+                raise ValueError(f"the hand does not hold {c}")
+            held[c] -= 1
+            if c < 52 and c != wild:
+                r = c % 13
+                if r or allow_two:
+                    cnt[r] -= 1
+                    if not held[c]:
+                        srank[c // 13] &= ~(1 << r)
+        new = HandMoves.__new__(HandMoves)
+        new.rules = rules
+        new.allow_two = allow_two
+        new.cnt = cnt
+        new.srank = srank
+        new.w = min(held[wild], 2)
+        new.sb = held[SB]
+        new.hr = held[HR]
+        new.out = []
+        new.held = held
+        new._bombs = None
+        new._leads = None
+        return new
 
     def single(self) -> None:
         """Each rank held alone (the wild card only when no natural level card is held)."""
