@@ -260,6 +260,8 @@ SPECTACULAR_SETTINGS = {
         "RoleEnum": "clubs.models.Role",
         "JoinPolicyEnum": "clubs.models.JoinPolicy",
         "JoinRequestStatusEnum": "clubs.models.JoinRequestStatus",
+        "VariantEnum": "ladder.models.Variant",
+        "TournamentVariantEnum": "ladder.tournament_models.TournamentVariant",
     },
 }
 

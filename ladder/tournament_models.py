@@ -14,6 +14,14 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 
+class TournamentVariant(models.TextChoices):
+    """The games a tournament can be played in (the engine's variant ids)."""
+
+    BAO2 = "bao2", _("Bao 2")
+    GUANDAN = "guandan", _("Guandan")
+    SHUANGKOU2 = "shuangkou2", _("Two-player Shuangkou")
+
+
 class TournamentFormat(models.TextChoices):
     """How units are paired round after round."""
 
@@ -51,7 +59,7 @@ class Tournament(models.Model):
     )
     name = models.CharField(_("name"), max_length=120)
     description = models.TextField(_("description"), blank=True)
-    variant = models.CharField(_("game"), max_length=16)
+    variant = models.CharField(_("game"), max_length=16, choices=TournamentVariant.choices)
     format = models.CharField(
         _("format"), max_length=12, choices=TournamentFormat.choices, default="swiss"
     )

@@ -51,14 +51,6 @@ class TournamentForm(forms.ModelForm):
         required=False,
         widget=forms.Textarea(attrs={"rows": 2}),
     )
-    variant = forms.ChoiceField(
-        label=gettext_lazy("Game"),
-        choices=[
-            ("bao2", gettext_lazy("Bao 2")),
-            ("guandan", gettext_lazy("Guandan")),
-            ("shuangkou2", gettext_lazy("Two-player Shuangkou")),
-        ],
-    )
 
     class Meta:
         model = Tournament

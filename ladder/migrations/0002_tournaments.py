@@ -22,7 +22,7 @@ class Migration(migrations.Migration):
                 ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
                 ('name', models.CharField(max_length=120, verbose_name='name')),
                 ('description', models.TextField(blank=True, verbose_name='description')),
-                ('variant', models.CharField(max_length=16, verbose_name='game')),
+                ('variant', models.CharField(choices=[('bao2', 'Bao 2'), ('guandan', 'Guandan'), ('shuangkou2', 'Two-player Shuangkou')], max_length=16, verbose_name='game')),
                 ('format', models.CharField(choices=[('swiss', 'Swiss'), ('round_robin', 'Round robin'), ('elimination', 'Single elimination')], default='swiss', max_length=12, verbose_name='format')),
                 ('unit_kind', models.CharField(choices=[('pair', 'Fixed pairs'), ('single', 'Single players'), ('individual', 'Individual (rotating partners)')], default='pair', max_length=12, verbose_name='entries')),
                 ('rounds_planned', models.PositiveSmallIntegerField(default=5, verbose_name='rounds')),

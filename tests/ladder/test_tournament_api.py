@@ -72,7 +72,7 @@ def test_create_needs_a_club_admin(club, club_admin, people, outsider):
 @pytest.mark.parametrize(
     "extra, key",
     [
-        ({"variant": "poker"}, "code"),
+        ({"variant": "poker"}, "variant"),
         ({"rounds_planned": "many"}, "rounds_planned"),
         ({"starts_at": "tomorrow"}, "starts_at"),
         ({"tiebreaks": ["luck"]}, "code"),
