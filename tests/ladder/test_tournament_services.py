@@ -579,3 +579,31 @@ def test_concurrent_ticks_start_a_round_once(club, club_admin, members):
     assert sorted(r.get(t.pk, []) for r in results) == [[], [], [], ["started:1"]]
     assert Round.objects.filter(tournament=t).count() == 1
     assert Game.objects.filter(round__tournament=t).count() == 2
+
+
+def test_late_registration_until_a_set_round_and_withdrawal(club, club_admin, members):
+    people = members(10)
+    t = make_tournament(
+        club,
+        club_admin,
+        late_until_round=2,
+        registration_closes=None,
+        rounds_planned=3,
+    )
+    services.publish(club_admin, t, now=START - timedelta(days=1))
+    entries = register_pairs(t, people[:6])
+    services.tick(START)
+    assert Game.objects.filter(round__number=1, round__tournament=t).count() == 2  # 3 + bye
+    # during round 1 a late pair registers (no check-in needed) and one pair withdraws
+    late = services.register(people[6], t, partner=people[7], now=START + timedelta(minutes=5))
+    services.withdraw(people[0], t)
+    for g in Round.objects.get(tournament=t, number=1).games.filter(status="playing"):
+        services.set_result(club_admin, g, 8, 2, now=START + timedelta(minutes=10))
+    services.tick(START + timedelta(minutes=11))
+    r2 = Round.objects.get(tournament=t, number=2)
+    paired = {u for g in r2.games.all() for u in g.side0 + g.side1}
+    assert late.pk in paired and entries[0].pk not in paired
+    assert paired == {entries[1].pk, entries[2].pk, late.pk}
+    with pytest.raises(services.TournamentError) as err:
+        services.register(people[8], t, partner=people[9], now=START + timedelta(minutes=12))
+    assert err.value.code == "registration_closed"  # round 2 exists: too late
