@@ -84,6 +84,8 @@ class SeatClient:
         self.refusals: list[dict[str, Any]] = []
         self.errors: list[str] = []
         self.connects = 0
+        self.resyncs = 0
+        self.idle_resync = 5.0
         self.ws: Any = None
         self._stop = False
         self._ids = 0
@@ -112,7 +114,15 @@ class SeatClient:
                     if self.version >= 0:
                         self.acted_at_version = -1  # an action lost in a crash is sent again
                         await self._send({"type": "hello", "version": self.version})
-                    async for text in ws:
+                    while True:
+                        try:
+                            text = await asyncio.wait_for(ws.recv(), self.idle_resync)
+                        except TimeoutError:
+                            # nothing for a while: ask for anything missed (a lost frame
+                            # must not stall a player)
+                            self.resyncs += 1
+                            await self._send({"type": "hello", "version": self.version})
+                            continue
                         now = time.perf_counter()
                         await self._handle(json.loads(text), now)
                         if self._stop or (until_over and self.over):

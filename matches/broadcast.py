@@ -8,6 +8,9 @@ the spectator) observation only. Called after the commit (``transaction.on_commi
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
+import logging
+import threading
 
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
@@ -15,6 +18,8 @@ from channels.layers import get_channel_layer
 from engine.match import Match as EngineMatch
 from matches import selectors
 from matches.models import Match, MatchEvent
+
+log = logging.getLogger(__name__)
 
 
 def seat_group(match_id: int, seat: int | None) -> str:
@@ -29,13 +34,62 @@ def table_group(table_id: int) -> str:
     return f"table.{table_id}"
 
 
+_server_loop: asyncio.AbstractEventLoop | None = None
+_chains: dict[object, concurrent.futures.Future] = {}
+_chains_lock = threading.Lock()
+
+
+def use_server_loop(loop: asyncio.AbstractEventLoop) -> None:
+    """Send from now on through the ASGI server's event loop without waiting (called by the
+    consumer): a worker thread of the server hands its broadcast over and goes on."""
+    global _server_loop
+    _server_loop = loop
+
+
+#: Seconds one group send may take before it is given up (logged; clients resync with hello).
+SEND_TIMEOUT = 10.0
+
+
 async def _send_all(messages: list[tuple[str, dict]]) -> None:
     layer = get_channel_layer()
-    await asyncio.gather(*(layer.group_send(group, message) for group, message in messages))
+
+    async def one(group: str, message: dict) -> None:
+        try:
+            await asyncio.wait_for(layer.group_send(group, message), SEND_TIMEOUT)
+        except TimeoutError:
+            log.error("group_send to %s timed out", group)
+
+    await asyncio.gather(*(one(group, message) for group, message in messages))
 
 
-def _send(messages: list[tuple[str, dict]]) -> None:
-    async_to_sync(_send_all)(messages)
+async def _after(previous: concurrent.futures.Future | None, messages: list) -> None:
+    if previous is not None:
+        try:
+            await asyncio.wrap_future(previous)
+        except Exception:  # the previous broadcast failed; this one still goes out
+            pass
+    await _send_all(messages)
+
+
+def _send(messages: list[tuple[str, dict]], key: object = None) -> None:
+    """Send ``messages``; broadcasts with the same ``key`` (a match) go out in order."""
+    loop = _server_loop
+    if loop is None or not loop.is_running() or loop.is_closed():
+        async_to_sync(_send_all)(messages)
+        return
+    with _chains_lock:
+        previous = _chains.get(key) if key is not None else None
+        future = asyncio.run_coroutine_threadsafe(_after(previous, messages), loop)
+        if key is not None:
+            _chains[key] = future
+
+    def forget(done: concurrent.futures.Future) -> None:
+        with _chains_lock:
+            if _chains.get(key) is done:
+                del _chains[key]
+
+    if key is not None:
+        future.add_done_callback(forget)
 
 
 def match_updated(match: Match, engine: EngineMatch, event: MatchEvent | None) -> None:
@@ -55,7 +109,7 @@ def match_updated(match: Match, engine: EngineMatch, event: MatchEvent | None) -
                 {"type": "match.frame", "text": text, "version": match.version},
             )
         )
-    _send(messages)
+    _send(messages, key=("match", match.pk))
 
 
 def table_changed(table_id: int) -> None:
@@ -80,5 +134,6 @@ def seats_changed(match_id: int) -> None:
         [
             (seat_group(match_id, r), {"type": "match.frame", "text": text, "version": -1})
             for r in recipients
-        ]
+        ],
+        key=("match", match_id),
     )

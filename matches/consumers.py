@@ -8,11 +8,12 @@ the match go on.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import time
 from typing import Any
 
-from channels.db import database_sync_to_async
+from channels.db import DatabaseSyncToAsync, database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 from django.utils import translation
@@ -24,7 +25,13 @@ from matches.models import Match, MatchStatus, Table
 #: Largest text frame accepted (bytes); larger ones are refused unread.
 MAX_FRAME = 8192
 #: Messages per second a connection may send (a burst of twice that is tolerated).
-RATE = 20.0
+RATE = 50.0
+
+
+def _in_thread(func: Any) -> Any:
+    """Run a database function in the thread pool (not the one shared thread), so actions of
+    different tables proceed side by side; the database serialises what must be."""
+    return DatabaseSyncToAsync(func, thread_sensitive=False)
 
 
 class TableConsumer(AsyncWebsocketConsumer):
@@ -32,6 +39,7 @@ class TableConsumer(AsyncWebsocketConsumer):
 
     async def connect(self) -> None:
         """Accept, work out the seat, join the groups; refuse spectators where not allowed."""
+        broadcast.use_server_loop(asyncio.get_running_loop())
         self.table_id = int(self.scope["url_route"]["kwargs"]["table_id"])
         self.user = self.scope.get("user")
         self.language = await database_sync_to_async(self._language)()
@@ -181,7 +189,7 @@ class TableConsumer(AsyncWebsocketConsumer):
             return
         self.match_id, self.seat = match_id, seat
         await self._join(broadcast.seat_group(match_id, seat))
-        await self._send_json(await database_sync_to_async(self._sync_frame)(None))
+        await self._send_json(await _in_thread(self._sync_frame)(None))
 
     async def disconnect(self, code: int) -> None:
         """Leave the groups; a player with no connection left goes on auto-play."""
@@ -216,12 +224,12 @@ class TableConsumer(AsyncWebsocketConsumer):
             if self.match_id is None:
                 await self._attach()
                 return
-            answer = await database_sync_to_async(self._sync_frame)(data.get("version"))
+            answer = await _in_thread(self._sync_frame)(data.get("version"))
             await self._send_json(answer)
         elif kind == "action":
-            await self._send_json(await database_sync_to_async(self._submit)(data))
+            await self._send_json(await _in_thread(self._submit)(data))
         elif kind in ("check", "hint"):
-            await self._send_json(await database_sync_to_async(self._check)(data))
+            await self._send_json(await _in_thread(self._check)(data))
         elif kind == "autoplay":
             await self._send_json(await database_sync_to_async(self._autoplay)(data))
         else:

@@ -16,6 +16,7 @@ const state = {
 let ws = null;
 let retry = 500;
 let nextId = 1;
+let lastFrame = Date.now();
 
 const fmt = (text, vars = {}) => text.replace(/%\((\w+)\)s/g, (_, k) => (vars[k] ?? ""));
 const esc = (text) => String(text).replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" }[c]));
@@ -32,7 +33,7 @@ function connect() {
     state.connected = true;
     if (state.version >= 0) send({ type: "hello", version: state.version });
   };
-  ws.onmessage = (e) => handle(JSON.parse(e.data));
+  ws.onmessage = (e) => { lastFrame = Date.now(); handle(JSON.parse(e.data)); };
   ws.onclose = () => {
     state.connected = false;
     if (app.dataset.started === "1") render();
@@ -404,6 +405,11 @@ function render() {
 
 setInterval(() => {
   for (const el of app.querySelectorAll("[data-clock]")) el.textContent = clockText(Number(el.dataset.clock));
+  // quiet for a while: ask for anything missed (the server answers with the missing events)
+  if (state.version >= 0 && Date.now() - lastFrame > 10000) {
+    lastFrame = Date.now();
+    send({ type: "hello", version: state.version });
+  }
 }, 500);
 
 if (app.dataset.started === "1" || document.querySelector(".seat-setup")) connect();

@@ -47,6 +47,7 @@ class Stack:
             "MATCHES_SWEEP_SECONDS": str(sweep_seconds),
             "PYTHONUNBUFFERED": "1",
             "LOG_LEVEL": "WARNING",
+            "DB_CONN_MAX_AGE": "300",
         }
         self.env.pop("EMBEDDED_REDIS_DIR", None)
         self.pg_admin_url: str | None = None

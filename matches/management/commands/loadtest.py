@@ -34,6 +34,18 @@ def _percentile(values: list[float], q: float) -> float:
     return values[index]
 
 
+async def _quiet(count: Any, seconds: float = 2.0, limit: float = 30.0) -> None:
+    """Wait until ``count()`` has not changed for ``seconds`` (at most ``limit``)."""
+    last, since, started = count(), time.perf_counter(), time.perf_counter()
+    while time.perf_counter() - started < limit:
+        await asyncio.sleep(0.2)
+        now = count()
+        if now != last:
+            last, since = now, time.perf_counter()
+        elif time.perf_counter() - since >= seconds:
+            return
+
+
 class _Table:
     """Latency bookkeeping of one table: when each version's action was sent and when each
     seat received the update."""
@@ -104,7 +116,7 @@ async def _run_tables(
     elapsed = time.perf_counter() - started
     for client in clients:
         client.act = False
-    await asyncio.sleep(2.0)  # drain the updates in flight
+    await _quiet(lambda: sum(b.updates for b in books))  # drain the updates in flight
     for client in clients:
         client.stop()
         if client.ws is not None:
@@ -133,14 +145,12 @@ async def _run_baseline(url: str, origin: str, groups: int, seconds: float) -> d
         ) as ws:
             sockets[seat] = ws
             await ready.wait()
-            seen: dict[int, int] = {}
             sent_at: dict[int, float] = shared[group]
             async for text in ws:
                 data = json.loads(text)
                 version = data["v"]
                 now = time.perf_counter()
                 state["received"] += 1
-                seen[version] = 1
                 counts = receipts[group]
                 counts[version] = counts.get(version, 0) + 1
                 if counts[version] == 4:
@@ -155,12 +165,9 @@ async def _run_baseline(url: str, origin: str, groups: int, seconds: float) -> d
                         state["actions"] += 1
                     state["sent"] += 4
                     await ws.send(json.dumps({"v": nxt, "pad": payload}))
-                if stop.is_set() and version >= last.get(group, 0):
-                    last[group] = version
 
     shared: dict[str, dict[int, float]] = {}
     receipts: dict[str, dict[int, int]] = {}
-    last: dict[str, int] = {}
     tasks = []
     starters = []
     for g in range(groups):
@@ -172,7 +179,9 @@ async def _run_baseline(url: str, origin: str, groups: int, seconds: float) -> d
         for seat in range(4):
             tasks.append(asyncio.create_task(member(group, seat, sockets, ready)))
         starters.append((group, sockets, ready))
-    await asyncio.sleep(min(5.0, 1 + groups * 4 / 200))
+    deadline = time.perf_counter() + 60
+    while any(None in sockets for _, sockets, _ in starters) and time.perf_counter() < deadline:
+        await asyncio.sleep(0.2)
     for group, sockets, ready in starters:
         ready.set()
         if sockets[0] is not None:
@@ -186,7 +195,7 @@ async def _run_baseline(url: str, origin: str, groups: int, seconds: float) -> d
     state["counting"] = False
     elapsed = time.perf_counter() - started
     stop.set()
-    await asyncio.sleep(2.0)
+    await _quiet(lambda: state["received"])
     for task in tasks:
         task.cancel()
     await asyncio.gather(*tasks, return_exceptions=True)
