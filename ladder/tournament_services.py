@@ -299,8 +299,9 @@ def registration_open(tournament: Tournament, now: datetime) -> bool:
 
 
 def checkin_open(tournament: Tournament, now: datetime) -> bool:
-    """Whether entries may check in now: from ``checkin_minutes`` before the start until
-    round 1 is paired (late entrants: until their first round is paired)."""
+    """Whether entries may check in now: from ``checkin_minutes`` before the start while the
+    tournament is scheduled or running. Entries not checked in when round 1 is paired are
+    withdrawn; late entries (after round 1) play without checking in."""
     if tournament.status not in (
         TournamentStatus.SCHEDULED,
         TournamentStatus.RUNNING,
