@@ -799,13 +799,17 @@ def _collect_live(game: Game, now: datetime) -> bool:
     return _finish_game(game, int(score[0]), int(score[1]), winner, source, now)
 
 
-def _collect_sheet(tournament: Tournament, rnd: Round, game: Game, now: datetime) -> bool:
-    from matches.scoresheet_selectors import confirmed_results
-
-    entries = {e.pk: e for e in tournament.entries.all()}
+def _collect_sheet(
+    tournament: Tournament,
+    game: Game,
+    entries: dict[int, Entry],
+    results: Sequence[Any],
+    now: datetime,
+) -> bool:
+    """Take the result of the confirmed sheet (among ``results``) with the game's players."""
     seat_users = _seat_users(tournament, game, entries)
     want = [set(seat_users[0::2]), set(seat_users[1::2])]
-    for result in confirmed_results(tournament.club, tournament.variant, since=rnd.started_at):
+    for result in results:
         if result.sides is None or result.scores is None:
             continue
         got = [set(result.sides[0]), set(result.sides[1])]
@@ -920,11 +924,18 @@ def collect_results(tournament: Tournament, rnd: Round, now: datetime) -> int:
     """Pick up the results of the round's games (live matches, confirmed sheets); return how
     many changed."""
     changed = 0
-    for game in rnd.games.filter(status=GameStatus.PLAYING):
-        if game.table_id:
-            changed += _collect_live(game, now)
-        elif not tournament.online:
-            changed += _collect_sheet(tournament, rnd, game, now)
+    playing = rnd.games.filter(status=GameStatus.PLAYING)
+    # live games: only those whose match has finished (one query for the whole round)
+    for game in playing.filter(table__isnull=False, table__match__status="finished"):
+        changed += _collect_live(game, now)
+    sheet_games = list(playing.filter(table__isnull=True)) if not tournament.online else []
+    if sheet_games:
+        from matches.scoresheet_selectors import confirmed_results
+
+        results = confirmed_results(tournament.club, tournament.variant, since=rnd.started_at)
+        entries = {e.pk: e for e in tournament.entries.all()}
+        for game in sheet_games:
+            changed += _collect_sheet(tournament, game, entries, results, now)
     return changed
 
 
