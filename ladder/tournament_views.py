@@ -299,6 +299,7 @@ def tournament_run(request: HttpRequest, pk: int) -> HttpResponse:
             "entries": selectors.entries(tournament),
             "schedule": selectors.rounds_schedule(tournament),
             "total": services.total_rounds(tournament),
+            "members": _club_members(tournament),
         },
     )
 
@@ -320,6 +321,16 @@ def _int_post(request: HttpRequest, name: str) -> int:
         raise services.TournamentError("bad_number", _("Enter a whole number.")) from None
 
 
+def _entry_post(request: HttpRequest, tournament: Tournament) -> Entry | None:
+    """The entry named by the form (organisers act for any entry), or None: the caller's."""
+    if not request.POST.get("entry"):
+        return None
+    entry = Entry.objects.filter(tournament=tournament, pk=_int_post(request, "entry")).first()
+    if entry is None:
+        raise services.TournamentError("not_registered", _("This entry is not in the tournament."))
+    return entry
+
+
 @login_required
 @require_POST
 def tournament_action(request: HttpRequest, pk: int, action: str) -> HttpResponse:
@@ -334,10 +345,11 @@ def tournament_action(request: HttpRequest, pk: int, action: str) -> HttpRespons
             user,
             tournament,
             partner=_user_param(request, "partner"),
+            player=_user_param(request, "player"),
             team=request.POST.get("team", ""),
         ),
-        "check_in": lambda: services.check_in(user, tournament),
-        "withdraw": lambda: services.withdraw(user, tournament),
+        "check_in": lambda: services.check_in(user, tournament, _entry_post(request, tournament)),
+        "withdraw": lambda: services.withdraw(user, tournament, _entry_post(request, tournament)),
         "publish": lambda: services.publish(user, tournament),
         "pause": lambda: services.pause(user, tournament),
         "resume": lambda: services.resume(user, tournament),

@@ -346,3 +346,31 @@ def test_web_form_takes_match_options_and_refuses_bad_ones(client, club, club_ad
     response = client.post(url, {**base, "match_options": '{"deals": 4}'})
     assert response.status_code == 302
     assert Tournament.objects.get().match_options == {"deals": 4}
+
+
+def test_organisers_register_check_in_and_withdraw_entries_on_the_web(
+    client, tournament, club_admin, people
+):
+    services.publish(club_admin, tournament)
+    url = f"/ladder/tournaments/{tournament.pk}/"
+    client.force_login(people[2])
+    client.post(url + "do/register/", {"player": people[3].pk, "partner": people[4].pk})
+    assert not Entry.objects.filter(tournament=tournament).exists()  # members: only themselves
+    client.force_login(club_admin)
+    page = client.get(url + "run/").content.decode()
+    assert 'name="player"' in page
+    client.post(url + "do/register/", {"player": people[3].pk, "partner": people[4].pk})
+    entry = Entry.objects.get(tournament=tournament, player1=people[3])
+    assert entry.player2 == people[4]
+    client.post(url + "do/check_in/", {"entry": entry.pk})
+    entry.refresh_from_db()
+    assert entry.status == "checked_in"
+    client.force_login(people[0])
+    client.post(url + "do/withdraw/", {"entry": entry.pk})
+    entry.refresh_from_db()
+    assert entry.status == "checked_in"  # not their entry: refused
+    client.force_login(club_admin)
+    client.post(url + "do/withdraw/", {"entry": entry.pk})
+    entry.refresh_from_db()
+    assert entry.status == "withdrawn"
+    assert client.post(url + "do/withdraw/", {"entry": "x"}).status_code == 302
