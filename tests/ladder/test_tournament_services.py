@@ -605,3 +605,45 @@ def test_late_registration_until_a_set_round_and_withdrawal(club, club_admin, me
     with pytest.raises(services.TournamentError) as err:
         services.register(people[8], t, partner=people[9], now=START + timedelta(minutes=12))
     assert err.value.code == "registration_closed"  # round 2 exists: too late
+
+
+def test_two_player_shuangkou_singles_online(club, club_admin, members, no_deadline_tasks):
+    from matchkit import run_until_over
+
+    from matches import services as match_services
+    from matches.models import Match
+
+    people = members(4)
+    t = make_tournament(
+        club,
+        club_admin,
+        variant="shuangkou2",
+        unit_kind="single",
+        online=True,
+        rounds_planned=2,
+        match_options={"deals": 1},
+        checkin_required=False,
+    )
+    services.publish(club_admin, t, now=START - timedelta(days=1))
+    entries = {services.register(p, t, now=START - timedelta(hours=1)).pk: p.pk for p in people}
+    now = START
+    for number in (1, 2):
+        with time_machine.travel(now, tick=False):
+            services.tick(now)
+            games = list(Game.objects.filter(round__tournament=t, round__number=number))
+            assert len(games) == 2
+            for game in games:
+                match = Match.objects.get(table_id=game.table_id)
+                seats = [s["user"] for s in match.seats]
+                assert seats == [entries[game.side0[0]], entries[game.side1[0]]]
+                for seat in (0, 1):
+                    match_services.set_autoplay(match.pk, seat, "disconnect")
+                run_until_over(match.pk)
+        now += timedelta(minutes=1)
+    with time_machine.travel(now, tick=False):
+        services.tick(now)
+    t.refresh_from_db()
+    assert t.status == TournamentStatus.FINISHED
+    rows = selectors.standings(t)
+    assert sum(r.row.played for r in rows) == 8
+    assert all(g.source == "live" for g in Game.objects.filter(round__tournament=t))
