@@ -278,15 +278,14 @@ class GuandanRules(ComboRules):
         n = len(cards)
         if n == 0:
             return []
+        if n == 1:
+            c = cards[0]
+            if type(c) is int and 0 <= c <= HR:
+                return [_SINGLE_COMBOS[c]]
         for c in cards:
             if type(c) is not int or not 0 <= c <= HR:
                 raise InvalidCard(f"no card has id {c!r}")
         srt = tuple(sorted(cards))
-        if n == 1:
-            c = srt[0]
-            return [
-                _combo("single", NAMES[c % 13 if c < 52 else (13 if c == SB else 14)], srt, None)
-            ]
         wild = self.wild
         j = 0
         sb = hr = 0
@@ -913,6 +912,7 @@ class HandMoves:
         "held",
         "_bombs",
         "_leads",
+        "_ge",
     )
 
     def __init__(self, rules: GuandanRules, hand: Sequence[int], allow_two: bool = True) -> None:
@@ -949,6 +949,7 @@ class HandMoves:
         self.held = held
         self._bombs: list[Move] | None = None
         self._leads: list[Move] | None = None
+        self._ge: tuple[int, int, int, int, int] | None = None
 
     def moves(self, standing: Combo | Move | None = None) -> list[Move]:
         """What :meth:`GuandanRules.abstract_moves` gives for this hand (``standing`` needs
@@ -1036,7 +1037,28 @@ class HandMoves:
         new.held = held
         new._bombs = None
         new._leads = None
+        new._ge = None
         return new
+
+    def masks(self) -> tuple[int, int, int, int, int]:
+        """``ge[k]`` (k = 1..4): bit r set when rank index r is held at least k times (as
+        natural cards); computed once."""
+        ge = self._ge
+        if ge is None:
+            m1 = m2 = m3 = m4 = 0
+            bit = 1
+            for c in self.cnt:
+                if c:
+                    m1 |= bit
+                    if c >= 2:
+                        m2 |= bit
+                        if c >= 3:
+                            m3 |= bit
+                            if c >= 4:
+                                m4 |= bit
+                bit <<= 1
+            ge = self._ge = (0, m1, m2, m3, m4)
+        return ge
 
     def single(self) -> None:
         """Each rank held alone (the wild card only when no natural level card is held)."""
@@ -1093,7 +1115,8 @@ class HandMoves:
         out = self.out
         order = [r for r in rules.order if cnt[r]]
         pairs = [r for r in order if cnt[r] >= 2]
-        joker = (13, 2) if self.sb == 2 else (14, 2) if self.hr == 2 else None
+        joker = 13 if self.sb == 2 else 14 if self.hr == 2 else -1
+        table = _FH_T
         for k in order:
             nk = cnt[k]
             kt = 3 if nk >= 3 else nk
@@ -1101,30 +1124,27 @@ class HandMoves:
             if jt > w:
                 continue
             vk = value[k]
-            spec = None
+            row = table[k][kt]
+            move = None
             for p in pairs:
                 if p != k:
                     if kt < 3 and value[p] > vk:
                         break
-                    spec = ((k, kt), (p, 2))
-                    total = jt
+                    move = row[p][2]
                     break
-            if spec is None and joker is not None:
-                spec = ((k, kt), joker)
-                total = jt
-            if spec is None and jt < w:
+            if move is None and joker >= 0:
+                move = row[joker][2]
+            if move is None and jt < w:
                 for p in order:
                     if p != k:
                         if kt < 3 and value[p] > vk:
                             break
-                        spec = ((k, kt), (p, 1))
-                        total = jt + 1
+                        move = row[p][1]
                         break
-            if spec is None and kt == 3 and w == 2 and k != lvl:
-                spec = ((k, 3),)
-                total = 2
-            if spec is not None:
-                out.append(_mk(("full_house", NAMES[k], None, spec, total, None)))
+            if move is None and kt == 3 and w == 2 and k != lvl:
+                move = _FH_BARE[k]
+            if move is not None:
+                out.append(move)
 
     def straight(self) -> None:
         """Straights, one per key. When every natural card of the window is of one suit, a
@@ -1134,31 +1154,39 @@ class HandMoves:
         s0, s1, s2, s3 = self.srank
         m = s0 | s1 | s2 | s3
         pm = (m << 1) | (m >> 12 & 1)
-        # ranks held in one suit only, per suit, as sequence positions
-        single = []
-        for m in (
-            s0 & ~(s1 | s2 | s3),
-            s1 & ~(s0 | s2 | s3),
-            s2 & ~(s0 | s1 | s3),
-            s3 & ~(s0 | s1 | s2),
-        ):
-            single.append((m << 1) | (m >> 12 & 1))
+        # ranks held in two suits or more, as sequence positions: a window holding one is
+        # not all of one suit
+        m = (s0 & (s1 | s2 | s3)) | (s1 & (s2 | s3)) | (s2 & s3)
+        multi = (m << 1) | (m >> 12 & 1)
+        single: list[int] | None = None
         table = _STRAIGHT_T
         for s in range(10):
             win = pm >> s & 31
             move = table[s][win]
             if move is None or move.wilds > w:
                 continue
-            for suit in range(4):
-                if single[suit] >> s & win == win:
-                    # every natural is of this one suit
-                    if suit == HEART:
-                        move = None
-                    elif move.wilds == 0:
-                        move = _STRAIGHT_POP_T[s] if w else None
-                    break
-            if move is not None:
-                out.append(move)
+            if not multi >> s & win:
+                if single is None:
+                    # ranks held in one suit only, per suit, as sequence positions
+                    single = []
+                    for m in (
+                        s0 & ~(s1 | s2 | s3),
+                        s1 & ~(s0 | s2 | s3),
+                        s2 & ~(s0 | s1 | s3),
+                        s3 & ~(s0 | s1 | s2),
+                    ):
+                        single.append((m << 1) | (m >> 12 & 1))
+                for suit in range(4):
+                    if single[suit] >> s & win == win:
+                        # every natural is of this one suit
+                        if suit == HEART:
+                            move = None
+                        elif move.wilds == 0:
+                            move = _STRAIGHT_POP_T[s] if w else None
+                        break
+                if move is None:
+                    continue
+            out.append(move)
 
     def straight_flush(self) -> None:
         """Straight flushes, one per key (the first suit that has it)."""
@@ -1171,13 +1199,29 @@ class HandMoves:
             if m.bit_count() < need:
                 continue
             pm = (m << 1) | (m >> 12 & 1)
+            # window starts holding at least `need` of their five positions (all at once,
+            # bit-sliced: z1, z2, z3 = positions missing at least 1, 2, 3 cards)
+            if w == 0:
+                cand = pm & pm >> 1 & pm >> 2 & pm >> 3 & pm >> 4
+            else:
+                z1 = z2 = z3 = 0
+                for j in range(5):
+                    z = ~(pm >> j)
+                    z3 |= z2 & z
+                    z2 |= z1 & z
+                    z1 |= z
+                cand = ~(z2 if w == 1 else z3)
+            cand &= 1023 & ~done
+            if not cand:
+                continue
             table = _SFLUSH_T[suit]
-            for s in range(10):
-                if done >> s & 1:
-                    continue
+            while cand:
+                low = cand & -cand
+                cand ^= low
+                s = low.bit_length() - 1
                 move = table[s][pm >> s & 31]
                 if move is not None and move.wilds <= w:
-                    done |= 1 << s
+                    done |= low
                     out.append(move)
 
     def dragon(self) -> None:
@@ -1202,18 +1246,41 @@ class HandMoves:
 
     def chains(self, length: int, per_rank: int, typ: str) -> None:
         """Pair chains (3 x 2) or triple chains (2 x 3), one per key, fewest wild cards."""
-        cnt = self.cnt
         w = self.w
-        out = self.out
-        if sum(cnt) < length * per_rank - w:
+        if sum(self.cnt) < length * per_rank - w:
             return
-        cpos = [c if c < per_rank else per_rank for c in cnt]
-        cpos.insert(0, cpos[12])
-        table = _PAIR_CHAIN_T if per_rank == 2 else _TRIPLE_CHAIN_T
-        top = 14 - length
-        for s in range(top + 1):
-            if cpos[s] or s == top:
-                move = table[s].get(tuple(cpos[s : s + length]))
+        out = self.out
+        _, m1, m2, m3, _ = self.masks()
+        # as sequence positions (rank index r is position r + 1, the A also position 0)
+        m1 = (m1 << 1) | (m1 >> 12 & 1)
+        m2 = (m2 << 1) | (m2 >> 12 & 1)
+        # window starts that may hold a chain (a superset: the table decides)
+        if per_rank == 2:
+            if w == 0:
+                cand = m2 & m2 >> 1 & m2 >> 2
+            elif w == 1:
+                cand = m1 & m1 >> 1 & m1 >> 2
+            else:
+                cand = (m1 & m1 >> 1) | (m1 & m1 >> 2) | (m1 >> 1 & m1 >> 2)
+            cand &= 0xFFF
+            table = _PAIR_CHAIN_BITS
+            while cand:
+                low = cand & -cand
+                cand ^= low
+                s = low.bit_length() - 1
+                move = table[s][(m1 >> s & 7) | (m2 >> s & 7) << 3]
+                if move is not None and move.wilds <= w:
+                    out.append(move)
+        else:
+            m3 = (m3 << 1) | (m3 >> 12 & 1)
+            m = m3 if w == 0 else m2 if w == 1 else m1
+            cand = m & m >> 1 & 0x1FFF
+            table = _TRIPLE_CHAIN_BITS
+            while cand:
+                low = cand & -cand
+                cand ^= low
+                s = low.bit_length() - 1
+                move = table[s][(m1 >> s & 3) | (m2 >> s & 3) << 2 | (m3 >> s & 3) << 4]
                 if move is not None and move.wilds <= w:
                     out.append(move)
 
@@ -1227,12 +1294,14 @@ class HandMoves:
             if self.sb == 2 and self.hr == 2:
                 out.append(_JOKER_BOMB)
             return
-        if max(cnt) + w >= 4:
+        mask = self.masks()[4 - w]  # ranks whose naturals and the wild cards make 4 cards
+        if mask:
             table = self.rules._t_bomb
-            for r in range(13):
-                n = cnt[r]
-                if n + w >= 4 and n:
-                    out.extend(table[r][n][w])
+            while mask:
+                low = mask & -mask
+                mask ^= low
+                r = low.bit_length() - 1
+                out.extend(table[r][cnt[r]][w])
         if naturals + w >= 5:
             self.straight_flush()
         if self.sb == 2 and self.hr == 2:
@@ -1242,6 +1311,11 @@ class HandMoves:
 
 
 _POS_RANK = tuple(_pos_rank(p) for p in range(14))
+#: The reading of each card alone (combos are immutable values).
+_SINGLE_COMBOS = tuple(
+    _combo("single", NAMES[c % 13 if c < 52 else (13 if c == SB else 14)], (c,), None)
+    for c in range(HR + 1)
+)
 
 
 (_STRAIGHT_T,) = _seq_bits(5, (None,), "straight")
@@ -1250,7 +1324,50 @@ _STRAIGHT_POP_T = [row[15] for row in _STRAIGHT_T]
 _SFLUSH_T = _seq_bits(5, (0, 1, 2, 3), "straight_flush")
 _DRAGON_T = _seq_bits(10, (0, 1, 2, 3), "dragon")
 _PAIR_CHAIN_T = _chain_table(3, 2, "pair_chain")
+#: Full-house moves: ``_FH_T[k][kt][p][pc]`` is ``kt`` natural cards of rank ``k`` and ``pc``
+#: of rank ``p`` (13, 14: the jokers), wild cards completing the five; ``_FH_BARE[k]`` is a
+#: natural triple of ``k`` with the two wild cards as the pair.
+_FH_T = [
+    [
+        [
+            [
+                None
+                if kt == 0 or pc == 0
+                else _mk(
+                    ("full_house", NAMES[k], None, ((k, kt), (p, pc)), (3 - kt) + (2 - pc), None)
+                )
+                for pc in range(3)
+            ]
+            for p in range(15)
+        ]
+        for kt in range(4)
+    ]
+    for k in range(13)
+]
+_FH_BARE = [_mk(("full_house", NAMES[k], None, ((k, 3),), 2, None)) for k in range(13)]
 _TRIPLE_CHAIN_T = _chain_table(2, 3, "triple_chain")
+
+
+def _chain_bits(table: list[dict[tuple[int, ...], Move]], per_rank: int) -> list[list[Move | None]]:
+    """:func:`_chain_table` indexed by bits: for a window start, bit ``(k - 1) * length + i``
+    set when position ``i`` of the window holds at least ``k`` natural cards (k = 1..per_rank)."""
+    out = []
+    for row in table:
+        length = len(next(iter(row)))
+        lst: list[Move | None] = [None] * (1 << (length * per_rank))
+        for shape, move in row.items():
+            key = 0
+            for k in range(1, per_rank + 1):
+                for i, c in enumerate(shape):
+                    if c >= k:
+                        key |= 1 << ((k - 1) * length + i)
+            lst[key] = move
+        out.append(lst)
+    return out
+
+
+_PAIR_CHAIN_BITS = _chain_bits(_PAIR_CHAIN_T, 2)
+_TRIPLE_CHAIN_BITS = _chain_bits(_TRIPLE_CHAIN_T, 3)
 _JOKER_BOMB = _mk(("joker_bomb", None, None, ((13, 2), (14, 2)), 0, None))
 
 
