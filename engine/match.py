@@ -176,7 +176,9 @@ class Match:
         return [] if self.over else self.deal.actors()
 
     def _seat_ok(self, seat: Any) -> bool:
-        return isinstance(seat, int) and not isinstance(seat, bool) and 0 <= seat < self.deal.n
+        if type(seat) is not int and (not isinstance(seat, int) or isinstance(seat, bool)):
+            return False
+        return 0 <= seat < self.deal.n
 
     def legal_actions(self, seat: int | None = None) -> list[Action]:
         """Every legal action of ``seat`` (default: the seat to act), card level; ``[]`` for a

@@ -36,6 +36,24 @@ def _copy_flat(data: dict[str, Any]) -> dict[str, Any]:
     return {k: v[:] if isinstance(v, list) else v for k, v in data.items()}
 
 
+#: The last deal summary copied and its keys holding lists (a summary is never changed once
+#: recorded: ``Match.deals`` only grows). Replaced as a whole, so threads may share it.
+_PREVIOUS: tuple[Any, tuple[str, ...]] = (None, ())
+
+
+def _copy_previous(summary: dict[str, Any]) -> dict[str, Any]:
+    """:func:`_copy_flat` of a recorded deal summary."""
+    global _PREVIOUS
+    cached = _PREVIOUS
+    if cached[0] is not summary:
+        keys = tuple(k for k, v in summary.items() if isinstance(v, list))
+        cached = _PREVIOUS = (summary, keys)
+    out = summary.copy()
+    for k in cached[1]:
+        out[k] = out[k][:]
+    return out
+
+
 def _entry(seat: int, combo: Any) -> dict[str, Any]:
     """A trick entry: ``combo.to_json()`` plus the seat, or a pass."""
     if combo is None:
@@ -144,7 +162,7 @@ def match_observation(match: Match, seat: int | None) -> dict[str, Any]:
     obs["levels"] = match.levels[:]
     obs["level_team"] = match.level_team
     obs["attempts"] = match.attempts[:]
-    obs["previous"] = _copy_flat(match.deals[-1]) if match.deals else None
+    obs["previous"] = _copy_previous(match.deals[-1]) if match.deals else None
     obs["cards"] = {"yellow": match.yellows[:], "red": match.reds[:]}
     obs["match"] = match.result()
     if match.over:

@@ -385,9 +385,11 @@ class GuandanDealRules(DealRules):
 
 
 def _copy_view(view: dict[str, Any]) -> dict[str, Any]:
-    out = dict(view)
-    for key in ("givers", "receivers", "paid", "returned"):
-        out[key] = list(out[key])
+    out = view.copy()
+    out["givers"] = view["givers"][:]
+    out["receivers"] = view["receivers"][:]
+    out["paid"] = view["paid"][:]
+    out["returned"] = view["returned"][:]
     return out
 
 
