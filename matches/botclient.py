@@ -52,7 +52,8 @@ class SeatClient:
     """One seat's (or a spectator's) websocket client; see the module docstring.
 
     ``act``: play when it is this seat's turn (False: never act, the clock and auto-play do).
-    ``on_frame(client, frame, received_at)`` is called for every frame.
+    ``on_frame(client, frame, received_at)`` is called for every frame; ``think`` seconds pass
+    before each action.
     """
 
     def __init__(
@@ -65,6 +66,7 @@ class SeatClient:
         on_frame: Callable[[SeatClient, dict[str, Any], float], None] | None = None,
         on_send: Callable[[SeatClient, int, float], None] | None = None,
         record: bool = False,
+        think: float = 0.0,
     ) -> None:
         """Prepare a client for ``url`` with the session ``cookie``."""
         self.url = url
@@ -74,6 +76,7 @@ class SeatClient:
         self.on_frame = on_frame
         self.on_send = on_send
         self.record = record
+        self.think = think
         self.frames: list[dict[str, Any]] = []
         self.version = -1
         self.obs: dict[str, Any] | None = None
@@ -184,6 +187,11 @@ class SeatClient:
             return
         self.acted_at_version = self.version
         self._ids += 1
+        if self.think:
+            version = self.version
+            await asyncio.sleep(self.think)  # a person's thinking time
+            if self.version != version:
+                return
         if self.on_send is not None:
             self.on_send(self, self.version, time.perf_counter())
         await self._send({"type": "action", "id": self._ids, "seq": self.version, "action": action})

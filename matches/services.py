@@ -122,11 +122,17 @@ _engines = _EngineCache()
 def snapshot_of(engine: EngineMatch) -> dict[str, Any]:
     """The stored snapshot: ``Match.to_json()`` with the actions as a list of compact strings
     (:meth:`engine.actions.Action.to_compact`), which :meth:`EngineMatch.from_json` replays."""
+    # the compact strings are kept on the engine object and extended, not rebuilt, per action
+    compact: list[str] = engine.__dict__.setdefault("_platform_compact", [])
+    if len(compact) > len(engine.log):
+        del compact[len(engine.log) :]
+    for action in engine.log[len(compact) :]:
+        compact.append(action.to_compact())
     return {
         "variant": engine.variant,
         "seed": engine.seed,
         "options": engine.options,
-        "actions": [action.to_compact() for action in engine.log],
+        "actions": list(compact),
         "levels": list(engine.levels),
         "over": engine.over,
     }

@@ -48,6 +48,7 @@ class Stack:
             "PYTHONUNBUFFERED": "1",
             "LOG_LEVEL": "WARNING",
             "DB_CONN_MAX_AGE": "300",
+            "MATCHES_BENCH_WEBSOCKET": "1",
         }
         self.env.pop("EMBEDDED_REDIS_DIR", None)
         self.pg_admin_url: str | None = None

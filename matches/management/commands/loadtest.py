@@ -20,6 +20,7 @@ import statistics
 import time
 from typing import Any
 
+from asgiref.sync import sync_to_async
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from matches.bench import make_tables
@@ -34,7 +35,7 @@ def _percentile(values: list[float], q: float) -> float:
     return values[index]
 
 
-async def _quiet(count: Any, seconds: float = 2.0, limit: float = 30.0) -> None:
+async def _quiet(count: Any, seconds: float = 5.0, limit: float = 60.0) -> None:
     """Wait until ``count()`` has not changed for ``seconds`` (at most ``limit``)."""
     last, since, started = count(), time.perf_counter(), time.perf_counter()
     while time.perf_counter() - started < limit:
@@ -76,7 +77,12 @@ class _Table:
 
 
 async def _run_tables(
-    url: str, origin: str, tables: list[dict[str, Any]], seconds: float
+    url: str,
+    origin: str,
+    tables: list[dict[str, Any]],
+    seconds: float,
+    versions_now: Any,
+    think: float = 0.0,
 ) -> dict[str, Any]:
     from matches.botclient import SeatClient
 
@@ -105,9 +111,14 @@ async def _run_tables(
                     origin,
                     on_frame=on_frame,
                     on_send=on_send,
+                    think=think,
                 )
             )
-    tasks = [asyncio.create_task(c.run(reconnect=False)) for c in clients]
+    tasks = []
+    for k, client in enumerate(clients):  # in batches: a burst of handshakes overflows the backlog
+        tasks.append(asyncio.create_task(client.run(reconnect=False)))
+        if k % 40 == 39:
+            await asyncio.sleep(0.25)
     await asyncio.sleep(min(5.0, 1 + len(clients) / 200))  # connections settle
     state["counting"] = True
     started = time.perf_counter()
@@ -117,6 +128,8 @@ async def _run_tables(
     for client in clients:
         client.act = False
     await _quiet(lambda: sum(b.updates for b in books))  # drain the updates in flight
+    final = await sync_to_async(versions_now)()  # what the server accepted, then drain again
+    await _quiet(lambda: sum(b.updates for b in books))
     for client in clients:
         client.stop()
         if client.ws is not None:
@@ -128,6 +141,7 @@ async def _run_tables(
         "latencies": latencies,
         "books": books,
         "clients": clients,
+        "final": final,
     }
 
 
@@ -179,6 +193,8 @@ async def _run_baseline(url: str, origin: str, groups: int, seconds: float) -> d
         for seat in range(4):
             tasks.append(asyncio.create_task(member(group, seat, sockets, ready)))
         starters.append((group, sockets, ready))
+        if g % 10 == 9:
+            await asyncio.sleep(0.25)
     deadline = time.perf_counter() + 60
     while any(None in sockets for _, sockets, _ in starters) and time.perf_counter() < deadline:
         await asyncio.sleep(0.2)
@@ -196,10 +212,12 @@ async def _run_baseline(url: str, origin: str, groups: int, seconds: float) -> d
     elapsed = time.perf_counter() - started
     stop.set()
     await _quiet(lambda: state["received"])
+    errors = [repr(t.exception()) for t in tasks if t.done() and t.exception() is not None]
     for task in tasks:
         task.cancel()
     await asyncio.gather(*tasks, return_exceptions=True)
     return {
+        "errors": errors,
         "actions_per_s": state["actions"] / elapsed,
         "latencies": latencies,
         "sent": state["sent"],
@@ -225,6 +243,9 @@ class Command(BaseCommand):
         parser.add_argument("--prefix", default="bench")
         parser.add_argument("--setup-only", action="store_true")
         parser.add_argument("--no-baseline", action="store_true")
+        parser.add_argument(
+            "--think", type=float, default=0.0, help="seconds each bot waits before acting"
+        )
 
     def handle(self, *args: Any, **options: Any) -> None:
         """Set up the tables, play them, then the baseline; print the figures."""
@@ -246,17 +267,26 @@ class Command(BaseCommand):
             return
         http = options["url"].rstrip("/")
         ws_url = "ws" + http[len("http") :]
-        versions = {t["match"]: Match.objects.get(pk=t["match"]).version for t in tables}  # before
-        result = asyncio.run(_run_tables(ws_url, http, tables, options["seconds"]))
-        sent = 0
-        for t in tables:
-            match = Match.objects.get(pk=t["match"])
-            sent += (match.version - versions[t["match"]]) * len(t["cookies"])
-        received = sum(b.updates for b in result["books"])
+        match_ids = [t["match"] for t in tables]
+
+        def versions_now() -> dict[int, int]:
+            return dict(Match.objects.filter(pk__in=match_ids).values_list("pk", "version"))
+
+        before = versions_now()
+        result = asyncio.run(
+            _run_tables(ws_url, http, tables, options["seconds"], versions_now, options["think"])
+        )
+        final = result["final"]
+        sent = sum((final[t["match"]] - before[t["match"]]) * len(t["cookies"]) for t in tables)
+        received = 0
+        for t, book in zip(tables, result["books"], strict=True):
+            for seen in book.versions:
+                received += sum(1 for v in seen if before[t["match"]] < v <= final[t["match"]])
         lat = result["latencies"]
         failed = sum(1 for c in result["clients"] if c.connects == 0)
         self.stdout.write(
-            f"bot tables: {len(tables)} tables, {len(result['clients'])} sockets "
+            f"bot tables (think {options['think']:g} s): "
+            f"{len(tables)} tables, {len(result['clients'])} sockets "
             f"({failed} failed to connect), {options['seconds']:.0f} s\n"
             f"  actions/s {result['actions_per_s']:.1f}  "
             f"p50 {_percentile(lat, 0.5) * 1e3:.1f} ms  p99 {_percentile(lat, 0.99) * 1e3:.1f} ms"
@@ -275,6 +305,8 @@ class Command(BaseCommand):
             f"  deliveries sent {base['sent']}  received {base['received']}  "
             f"lost {base['sent'] - base['received']}"
         )
+        if base["errors"]:
+            self.stdout.write(f"  {len(base['errors'])} sockets failed: {base['errors'][:3]}")
         if base["actions_per_s"]:
             ratio = result["actions_per_s"] / base["actions_per_s"]
             self.stdout.write(f"throughput vs baseline: {ratio:.2f}")
