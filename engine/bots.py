@@ -53,6 +53,17 @@ class _Standing:
         self.lines: int | None = entry.get("lines")  # Shuangkou bombs
 
 
+def _standing_of(entry: dict[str, Any]) -> _Standing:
+    """``_Standing(entry)``, built without a constructor call."""
+    st = _new(_Standing)
+    st.type = entry["type"]
+    st.key = entry.get("key")
+    st.size = entry.get("size")
+    st.length = entry.get("length")
+    st.lines = entry.get("lines")
+    return st
+
+
 def _resolve(legal: LegalActions | None) -> list[Action]:
     if legal is None:
         return []
@@ -201,20 +212,28 @@ class RandomBot:
         """A bot whose choices derive from ``seed``."""
         self.rng = random.Random(seed)
         self._memo: list[Any] = []
+        self._rules: tuple[Any, Any, Any] = (None, None, None)  # (variant, level, rules)
 
     def choose(self, observation: dict[str, Any], legal_actions: LegalActions) -> Action:
         """A random legal action for the observing seat."""
         obs = observation
         if obs.get("phase") == "play" and obs.get("turn") == obs.get("seat"):
-            rules = combo_rules(obs["variant"], obs["level"])
-            if hasattr(rules, "hand_moves"):  # lean path of _Moves for Guandan and Bao 2
+            variant = obs["variant"]
+            level = obs["level"]
+            known = self._rules
+            if known[0] == variant and known[1] == level:
+                rules = known[2]
+            else:
+                rules = combo_rules(variant, level)
+                self._rules = (variant, level, rules)
+            if hasattr(rules, "hand_moves"):  # lean path of _Moves
                 seat = obs["seat"]
                 lead = obs["lead"]
-                allow_two = obs["variant"] != "bao2" or bool(obs["initiative"][seat])
+                allow_two = variant != "bao2" or bool(obs["initiative"][seat])
                 memo = _hand_view(obs["hand"], rules, allow_two, self._memo)
                 view = memo[4]
                 st = None if lead else obs.get("standing")
-                plays = view.moves(None if st is None else _Standing(st))
+                plays = view.moves(None if st is None else _standing_of(st))
                 n = len(plays)
                 total = n if lead else n + 1  # a follower may pass
                 if total:

@@ -225,7 +225,7 @@ class Match:
     def apply(self, action: Action | dict[str, Any] | str) -> Action:
         """Apply an action (atomic: a :class:`Refusal` leaves the match unchanged). Returns the
         parsed :class:`Action`, the form to store in the log."""
-        act = parse_action(action)
+        act = action if type(action) is Action else parse_action(action)
         plan = self._validate(act)
         if act.kind == "time_up":
             self.time_up = True
@@ -240,9 +240,10 @@ class Match:
                 return act
             self._card(act.target % 2, act.sanction)  # type: ignore[operator, arg-type]
             return act
-        self.deal._execute(act, plan)
+        deal = self.deal
+        deal._execute(act, plan)
         self.log.append(act)
-        if self.deal.over:
+        if deal.phase == "over":
             self._close_deal()
         return act
 
