@@ -116,7 +116,7 @@ async def _run_tables(
             )
     tasks = []
     for k, client in enumerate(clients):  # in batches: a burst of handshakes overflows the backlog
-        tasks.append(asyncio.create_task(client.run(reconnect=False)))
+        tasks.append(asyncio.create_task(client.run()))
         if k % 40 == 39:
             await asyncio.sleep(0.25)
     await asyncio.sleep(min(5.0, 1 + len(clients) / 200))  # connections settle
@@ -153,10 +153,21 @@ async def _run_baseline(url: str, origin: str, groups: int, seconds: float) -> d
     stop = asyncio.Event()
     payload = "x" * 1500  # about the size of a table update
 
+    async def connect(group: str) -> Any:
+        for attempt in range(6):  # the server may still be busy with the last run's sockets
+            try:
+                return await websockets.connect(
+                    f"{url}/ws/bench/{group}/",
+                    additional_headers={"Origin": origin},
+                    ping_interval=None,
+                )
+            except (OSError, websockets.InvalidMessage, websockets.InvalidStatus):
+                if attempt == 5:
+                    raise
+                await asyncio.sleep(1 + attempt)
+
     async def member(group: str, seat: int, sockets: list, ready: asyncio.Event) -> None:
-        async with websockets.connect(
-            f"{url}/ws/bench/{group}/", additional_headers={"Origin": origin}, ping_interval=None
-        ) as ws:
+        async with await connect(group) as ws:
             sockets[seat] = ws
             await ready.wait()
             sent_at: dict[int, float] = shared[group]
@@ -295,6 +306,7 @@ class Command(BaseCommand):
         )
         if options["no_baseline"]:
             return
+        time.sleep(10)  # let the server finish closing the tables' sockets
         base = asyncio.run(_run_baseline(ws_url, http, len(tables), options["seconds"]))
         blat = base["latencies"]
         self.stdout.write(
