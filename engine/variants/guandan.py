@@ -519,6 +519,12 @@ class GuandanRules(ComboRules):
     def _materialize(self, held: Callable[[int], int], move: Move) -> Combo:
         """:meth:`materialize` with ``held(card)``: the number of copies of a card in the hand."""
         wild = self.wild
+        if move.type == "single" and len(move.naturals) == 1 and not move.wilds:
+            r = move.naturals[0][0]  # the lowest card id of the rank (a joker: itself)
+            for c in (r, 13 + r, 26 + r, 39 + r) if r < 13 else (SB if r == 13 else HR,):
+                if c != wild and held(c):
+                    return _SINGLE_COMBOS[c]
+            raise ValueError(f"the hand cannot play {move}")
         cards: list[int] = []
         if held(wild) < move.wilds:
             raise ValueError(f"the hand cannot play {move}")
