@@ -919,6 +919,7 @@ class HandMoves:
         "_bombs",
         "_leads",
         "_ge",
+        "_typed",
     )
 
     def __init__(self, rules: GuandanRules, hand: Sequence[int], allow_two: bool = True) -> None:
@@ -956,6 +957,8 @@ class HandMoves:
         self._bombs: list[Move] | None = None
         self._leads: list[Move] | None = None
         self._ge: tuple[int, int, int, int, int] | None = None
+        #: Per non-bomb type followed: its moves and the order of each key.
+        self._typed: dict[str, tuple[list[Move], list[int]]] = {}
 
     def moves(self, standing: Combo | Move | None = None) -> list[Move]:
         """What :meth:`GuandanRules.abstract_moves` gives for this hand (``standing`` needs
@@ -980,21 +983,27 @@ class HandMoves:
         if st in BOMB_TYPES:
             beats = self.rules.beats
             return [m for m in self.bomb_moves() if beats(m, standing)]  # type: ignore[arg-type]
-        self.out = []
-        if st == "pair_chain":
-            self.chains(3, 2, "pair_chain")
-        elif st == "triple_chain":
-            self.chains(2, 3, "triple_chain")
-        else:
-            getattr(self, st)()
-        out = self.out
+        typed = self._typed.get(st)
+        if typed is None:
+            self.out = moves = []
+            if st == "pair_chain":
+                self.chains(3, 2, "pair_chain")
+            elif st == "triple_chain":
+                self.chains(2, 3, "triple_chain")
+            else:
+                getattr(self, st)()
+            self.out = []
+            if st in SEQUENCE_TYPES:
+                orders = [_seq_pos(m.key) for m in moves]  # type: ignore[arg-type]
+            else:
+                value = self.rules._value_of
+                orders = [value[m.key] for m in moves]  # type: ignore[index]
+            typed = self._typed[st] = (moves, orders)
         if st in SEQUENCE_TYPES:
             floor = _seq_pos(standing.key)  # type: ignore[arg-type]
-            out = [m for m in out if _seq_pos(m.key) > floor]  # type: ignore[arg-type]
         else:
-            value = self.rules._value_of
-            floor = value[standing.key]  # type: ignore[index]
-            out = [m for m in out if value[m.key] > floor]  # type: ignore[index]
+            floor = self.rules._value_of[standing.key]  # type: ignore[index]
+        out = [m for m, o in zip(*typed, strict=True) if o > floor]
         out.extend(self.bomb_moves())  # every bomb beats every non-bomb
         return out
 
@@ -1044,6 +1053,7 @@ class HandMoves:
         new._bombs = None
         new._leads = None
         new._ge = None
+        new._typed = {}
         return new
 
     def masks(self) -> tuple[int, int, int, int, int]:
