@@ -37,3 +37,13 @@ def server_error(request: HttpRequest) -> HttpResponse:
     return _error(
         request, 500, "server_error", _("Something went wrong on our side. Please try again.")
     )
+
+
+def nul_character(request: HttpRequest) -> HttpResponse:
+    """400: the request carries a NUL character, which no field of this site accepts."""
+    return _error(
+        request,
+        400,
+        "nul_character",
+        _("The request contains a NUL character, which is not allowed. Remove it and try again."),
+    )
