@@ -230,7 +230,10 @@ class RandomBot:
                 seat = obs["seat"]
                 lead = obs["lead"]
                 allow_two = variant != "bao2" or bool(obs["initiative"][seat])
-                memo = _hand_view(obs["hand"], rules, allow_two, self._memo)
+                memo = self._memo
+                strs = obs["hand"]
+                if not (memo and memo[0] is rules and memo[1] is allow_two and memo[2] == strs):
+                    _hand_view(strs, rules, allow_two, memo)
                 view = memo[4]
                 st = None if lead else obs.get("standing")
                 plays = view.moves(None if st is None else _standing_of(st))

@@ -116,6 +116,10 @@ def deal_observation(deal: Deal, seat: int | None) -> dict[str, Any]:
     phase = deal.phase
     revealed = deal.revealed
     trick, st_entry = _trick_entries(deal)
+    counts = deal.sizes[:]
+    for s, k in enumerate(counts):
+        if k > 6 and s != seat and (k > 10 or not revealed[s]):
+            counts[s] = None
     obs: dict[str, Any] = {
         "variant": deal.variant,
         "seat": seat,
@@ -127,10 +131,7 @@ def deal_observation(deal: Deal, seat: int | None) -> dict[str, Any]:
         else ([] if turn is None else [turn]),
         "lead": phase == "play" and deal.leading and turn is not None,
         "lead_kind": deal.lead_kind if phase == "play" else None,
-        "counts": [
-            k if (s == seat or k <= 6 or (k <= 10 and revealed[s])) else None
-            for s, k in enumerate(deal.sizes)
-        ],
+        "counts": counts,
         "finished": deal.finished[:],
         "initiative": deal.initiative[:],
         "stuck": deal.stuck[:],

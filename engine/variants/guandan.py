@@ -967,9 +967,7 @@ class HandMoves:
             leads = self._leads
             if leads is None:
                 self.out = []
-                self.single()
-                self.pair()
-                self.triple()
+                self._basic()
                 self.full_house()
                 self.straight()
                 self.chains(3, 2, "pair_chain")
@@ -1075,6 +1073,43 @@ class HandMoves:
                 bit <<= 1
             ge = self._ge = (0, m1, m2, m3, m4)
         return ge
+
+    def _basic(self) -> None:
+        """:meth:`single`, :meth:`pair` then :meth:`triple` (one pass over the ranks)."""
+        out = self.out
+        cnt = self.cnt
+        w = self.w
+        rules = self.rules
+        no_level = not cnt[rules.level_index]
+        t = rules._t_single
+        out.extend(compress(t, cnt))
+        if w and no_level:
+            out.append(t[15])
+        if self.sb:
+            out.append(t[13])
+        if self.hr:
+            out.append(t[14])
+        nat, wil = rules._t_pair
+        t3 = rules._t_triple
+        triples = []
+        for r in range(13):
+            n = cnt[r]
+            if n:
+                if n >= 2:
+                    out.append(nat[r])
+                    if n + w >= 3:
+                        triples.append(t3[r][3 if n >= 3 else n])
+                elif w:
+                    out.append(wil[r])
+                    if w == 2:
+                        triples.append(t3[r][1])
+        if w == 2 and no_level:
+            out.append(nat[15])
+        if self.sb == 2:
+            out.append(nat[13])
+        if self.hr == 2:
+            out.append(nat[14])
+        out.extend(triples)
 
     def single(self) -> None:
         """Each rank held alone (the wild card only when no natural level card is held)."""
