@@ -17,6 +17,7 @@ let ws = null;
 let retry = 500;
 let nextId = 1;
 let lastFrame = Date.now();
+let stopped = false;
 
 const fmt = (text, vars = {}) => text.replace(/%\((\w+)\)s/g, (_, k) => (vars[k] ?? ""));
 const esc = (text) => String(text).replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" }[c]));
@@ -36,6 +37,7 @@ function connect() {
   ws.onmessage = (e) => { lastFrame = Date.now(); handle(JSON.parse(e.data)); };
   ws.onclose = () => {
     state.connected = false;
+    if (stopped) return;
     if (app.dataset.started === "1") render();
     setTimeout(connect, retry);
     retry = Math.min(retry * 2, 5000);
@@ -59,6 +61,11 @@ function handle(m) {
       state.message = "";
       return render();
     case "refused": case "error":
+      if (["login_required", "no_spectators", "not_allowed"].includes(m.code)) {
+        stopped = true;
+        app.innerHTML = `<p class="refusal" role="alert">${esc(m.message)}</p>`;
+        return;
+      }
       if (m.id && m.id === state.checkId) { state.plays = null; state.ok = ""; state.playAfterCheck = false; }
       state.message = m.message;
       return render();
