@@ -1028,6 +1028,7 @@ class HandMoves:
         cnt = self.cnt[:]
         srank = self.srank[:]
         allow_two = self.allow_two
+        ge = None if self._ge is None else list(self._ge)
         for c in cards:
             if held[c] <= 0:
                 raise ValueError(f"the hand does not hold {c}")
@@ -1035,9 +1036,12 @@ class HandMoves:
             if c < 52 and c != wild:
                 r = c % 13
                 if r or allow_two:
-                    cnt[r] -= 1
+                    n = cnt[r]
+                    cnt[r] = n - 1
                     if not held[c]:
                         srank[c // 13] &= ~(1 << r)
+                    if ge is not None and n <= 4:
+                        ge[n] &= ~(1 << r)  # no longer held n times
         new = HandMoves.__new__(HandMoves)
         new.rules = rules
         new.allow_two = allow_two
@@ -1050,7 +1054,7 @@ class HandMoves:
         new.held = held
         new._bombs = None
         new._leads = None
-        new._ge = None
+        new._ge = None if ge is None else tuple(ge)  # type: ignore[assignment]
         new._typed = {}
         return new
 
