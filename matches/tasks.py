@@ -2,20 +2,73 @@
 the sweeper. Thin and idempotent: each calls :mod:`matches.services`, which acts only if the
 match is still at the version the task was scheduled for, so a duplicate, late or redelivered
 task does nothing.
+
+Deadline tasks are coalesced per match: a countdown task is published only when no task of
+that match is already queued to run at or before the new deadline (its ETA is kept in
+Redis under :func:`pending_key`). A queued task that finds its match moved on
+queues the task for the match's current version and deadline, so at most one deadline task
+per match is in flight while people play faster than their clocks, instead of one per action.
+The beat sweeper still applies any deadline a lost task missed.
 """
 
 from __future__ import annotations
 
+import threading
+import time
+
+import redis
 from celery import shared_task
+from django.conf import settings
 from django.db import OperationalError
+from django.utils import timezone
 
 from matches import services
+from matches.models import Match, MatchStatus
+
+#: A queued task this many seconds overdue is presumed lost (a new one is published).
+LOST_AFTER = 2.0
+
+
+def pending_key(match_id: int) -> str:
+    """The Redis key holding the ETA (epoch seconds) of the match's queued deadline task."""
+    prefix = settings.CACHES["default"].get("KEY_PREFIX", "")
+    return f"{prefix}:matches:deadline:{match_id}"
+
+
+_redis: redis.Redis | None = None
+_redis_lock = threading.Lock()
+
+
+def _client() -> redis.Redis:
+    """One Redis client (and connection pool) per process: Django's cache object is per
+    context, so it would open a connection for every action."""
+    global _redis
+    if _redis is None:
+        with _redis_lock:
+            if _redis is None:
+                _redis = redis.Redis.from_url(settings.REDIS_URL)
+    return _redis
 
 
 @shared_task(acks_late=True, autoretry_for=(OperationalError,), max_retries=5, retry_backoff=True)
-def deadline_task(match_id: int, version: int) -> str:
-    """Act for the seat to move of match ``match_id`` if it is still at ``version``."""
-    return services.act_on_deadline(match_id, version)
+def deadline_task(match_id: int, version: int, eta: float | None = None) -> str:
+    """Act for the seat to move of match ``match_id`` if it is still at ``version``; if the
+    match moved on (or the deadline is not yet due), queue the task for its current deadline.
+    Returns what :func:`matches.services.act_on_deadline` did."""
+    if eta is not None:
+        _client().delete(pending_key(match_id))  # this task is no longer pending
+    outcome = services.act_on_deadline(match_id, version)
+    if outcome in ("stale", "early"):
+        current = (
+            Match.objects.filter(pk=match_id, status=MatchStatus.PLAYING)
+            .values_list("version", "deadline_version", "deadline")
+            .first()
+        )
+        if current is not None and current[2] is not None and current[0] == current[1]:
+            delay = max(0.0, (current[2] - timezone.now()).total_seconds())
+            if outcome == "early" or current[0] != version:
+                schedule_deadline(match_id, current[0], delay)
+    return outcome
 
 
 @shared_task(acks_late=True, autoretry_for=(OperationalError,), max_retries=5, retry_backoff=True)
@@ -31,11 +84,23 @@ def sweep_task() -> dict[str, int]:
 
 
 def schedule_deadline(match_id: int, version: int, delay: float) -> None:
-    """Queue :func:`deadline_task` to run ``delay`` seconds from now."""
-    if delay <= 0.001:
+    """Make sure a :func:`deadline_task` of match ``match_id`` runs ``delay`` seconds from now
+    (or earlier: an earlier queued task moves on to this deadline itself)."""
+    if settings.CELERY_TASK_ALWAYS_EAGER:
         deadline_task.delay(match_id, version)
+        return
+    now = time.time()
+    eta = now + max(0.0, delay)
+    key = pending_key(match_id)
+    client = _client()
+    pending = client.get(key)
+    if pending is not None and now - LOST_AFTER <= float(pending) <= eta + 0.01:
+        return
+    client.set(key, repr(eta), ex=int(max(delay, 0.0)) + 60)
+    if delay <= 0.001:
+        deadline_task.delay(match_id, version, eta)
     else:
-        deadline_task.apply_async((match_id, version), countdown=delay)
+        deadline_task.apply_async((match_id, version, eta), countdown=delay)
 
 
 def schedule_time_limit(match_id: int, delay: float) -> None:

@@ -1,0 +1,66 @@
+"""Deadline tasks are coalesced per match (the ETA of the queued task is kept in Redis), and a
+task that finds its match moved on queues the task for the match's current version."""
+
+import pytest
+from django.utils import timezone
+
+from matches import services, tasks
+from matches.models import Match
+
+
+@pytest.fixture
+def published(monkeypatch):
+    """The deadline tasks published to the broker: (match, version, countdown)."""
+    calls = []
+    monkeypatch.setattr(
+        tasks.deadline_task,
+        "apply_async",
+        lambda args, countdown=0: calls.append((args[0], args[1], countdown)),
+    )
+    monkeypatch.setattr(tasks.deadline_task, "delay", lambda *args: calls.append((*args[:2], 0)))
+    monkeypatch.setattr(tasks, "schedule_time_limit", lambda *a: None)
+    services._engines.clear()
+    return calls
+
+
+def full_match(club, players):
+    table = services.open_table(players[0], club, variant="bao2")
+    for i in (1, 2, 3):
+        services.take_seat(players[i], table, i)
+    return Match.objects.get(table=table)
+
+
+def test_one_queued_task_per_match(club, players, published):
+    match = full_match(club, players)
+    assert [(m, v) for m, v, _ in published] == [(match.pk, 0)]  # the first clock
+    published.clear()
+    tasks.schedule_deadline(match.pk, 1, 40)  # later than the queued task: not published
+    assert published == []
+    tasks.schedule_deadline(match.pk, 2, 1)  # earlier: published
+    assert [(m, v) for m, v, _ in published] == [(match.pk, 2)]
+    assert float(tasks._client().get(tasks.pending_key(match.pk))) > 0
+
+
+def test_task_of_an_old_version_queues_the_current_deadline(club, players, published):
+    match = full_match(club, players)
+    seat = match.to_move
+    engine = services.engine_of(match)
+    action = engine.legal_actions(seat)[0].to_json()
+    services.submit_action(match.pk, action, seat=seat, user=players[seat], expected_version=0)
+    match.refresh_from_db()
+    assert match.version == 1 and match.deadline_version == 1
+    published.clear()
+    eta = timezone.now().timestamp()
+    # the queued task of version 0 runs: version 0 is gone, so it queues version 1's task
+    assert tasks.deadline_task(match.pk, 0, eta) == "stale"
+    assert [(m, v) for m, v, _ in published] == [(match.pk, 1)]
+    assert 0 < published[0][2] <= 30
+    assert Match.objects.get(pk=match.pk).version == 1  # nothing was played
+    # version 1's task before its deadline: nothing is played, the task is queued again
+    published.clear()
+    assert tasks.deadline_task(match.pk, 1, eta) == "early"
+    assert [(m, v) for m, v, _ in published] == [(match.pk, 1)]
+    # after the deadline the clock acts
+    Match.objects.filter(pk=match.pk).update(deadline=timezone.now().replace(year=2000))
+    assert tasks.deadline_task(match.pk, 1, eta) == "clock"
+    assert Match.objects.get(pk=match.pk).version == 2
