@@ -12,6 +12,7 @@ import json
 from collections.abc import Callable, Iterable, Iterator
 
 from django.http import HttpRequest, HttpResponse, QueryDict
+from django.http.multipartparser import MultiPartParserError
 from django.utils import translation
 
 NUL = "\x00"
@@ -87,20 +88,28 @@ def request_has_nul(request: HttpRequest) -> bool:
 
 
 class RejectNulMiddleware:
-    """Answer 400 (code ``nul_character``) for requests containing NUL characters."""
+    """Answer 400 (code ``nul_character``) for requests containing NUL characters.
+
+    A multipart body that cannot be parsed (e.g. no boundary) gets the plain 400 answer
+    (code ``bad_request``) here too, since reading its fields is the only way to check them.
+    """
 
     def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
         self.get_response = get_response
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
         """Refuse the request if it carries NUL anywhere, else pass it on."""
-        if not request_has_nul(request):
-            return self.get_response(request)
-        from config.errors import nul_character
+        from config import errors
 
+        try:
+            refuse, answer = request_has_nul(request), errors.nul_character
+        except MultiPartParserError:
+            refuse, answer = True, errors.bad_request
+        if not refuse:
+            return self.get_response(request)
         # Runs before the locale middleware: choose the language from the cookie or the
         # browser, as LocaleMiddleware would for this request.
         language = translation.get_language_from_request(request)
         with translation.override(language):
             request.LANGUAGE_CODE = language
-            return nul_character(request)
+            return answer(request)

@@ -6,11 +6,10 @@ web pages; a refused action answers with JSON ``{"detail", "code"}`` and status 
 
 import django_filters
 from django.db.models import QuerySet
-from django.shortcuts import get_object_or_404
 from drf_spectacular.utils import extend_schema, extend_schema_view
 from rest_framework import mixins, permissions, status, viewsets
 from rest_framework.decorators import action
-from rest_framework.generics import RetrieveUpdateAPIView
+from rest_framework.generics import RetrieveUpdateAPIView, get_object_or_404
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.serializers import BaseSerializer
@@ -302,8 +301,9 @@ class JoinRequestViewSet(
         return Response(self.get_serializer(join_request).data, status=status.HTTP_201_CREATED)
 
     def _answer(self, decide: object, pk: str | None) -> Response:
-        get_object_or_404(self.get_queryset(), pk=pk)
-        result = decide(self.request.user, int(pk))
+        # DRF's lookup answers 404 for an id that is not a number (Django's raises ValueError).
+        join_request = get_object_or_404(self.get_queryset(), pk=pk)
+        result = decide(self.request.user, join_request.pk)
         if isinstance(result, Membership):
             result = JoinRequest.objects.get(pk=pk)
         return Response(self.get_serializer(result).data)
