@@ -77,6 +77,7 @@ TABLE_WORDS = {
     "lead": _("You lead"),
     "level": _("Level card"),
     "levels": _("Levels"),
+    "level_round": _("%(rank)s (round %(n)s)"),
     "team": _("Team %(n)s"),
     "level_team": _("playing its level"),
     "deal": _("Deal %(n)s"),

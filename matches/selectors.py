@@ -51,11 +51,29 @@ def _card_order(variant: str, level: str | None) -> tuple[tuple[int, ...], str |
     return tuple(value) if value is not None else tuple(range(15)), wild_str
 
 
+@lru_cache(maxsize=16)
+def level_names(variant: str) -> tuple[tuple[str, int], ...]:
+    """Each team level index of ``variant`` as ``(rank name, round)``: Bao 2 climbs 3..A
+    twice (index 12 is "3" of round 2), Guandan 2..A once; empty for variants without team
+    levels. Rank names as on the cards ("10" for T)."""
+    from engine.deal import deal_rules
+
+    rules = deal_rules(variant)
+    ranks = getattr(rules, "level_ranks", None)
+    if not ranks:
+        return ()
+    return tuple(
+        (str(rules.level_rank(i)).replace("T", "10"), i // len(ranks) + 1)
+        for i in range(rules.max_level + 1)
+    )
+
+
 def card_order(variant: str, level: str | None) -> dict[str, Any]:
     """Public facts for sorting and marking a hand: each rank's value (index 0..14 = 2..A,
-    small joker, big joker) and the wild card, from the variant and the level only."""
+    small joker, big joker) and the wild card, from the variant and the level only; and the
+    names of the team levels (:func:`level_names`)."""
     value, wild = _card_order(variant, level)
-    return {"value": list(value), "wild": wild}
+    return {"value": list(value), "wild": wild, "levels": [list(n) for n in level_names(variant)]}
 
 
 def seat_of(match: Match, user: User | None) -> int | None:
@@ -145,3 +163,10 @@ def replay_frames(match: Match) -> list[dict[str, Any]]:
             }
         )
     return steps
+
+
+def replay_card_orders(match: Match, steps: list[dict[str, Any]]) -> dict[str, Any]:
+    """The :func:`card_order` of every deal level met in ``steps`` (:func:`replay_frames`),
+    keyed by the level ("" for none), so the replay sorts hands as the table page does."""
+    levels = {step["views"][0].get("level") for step in steps if step["views"]}
+    return {level or "": card_order(match.variant, level) for level in levels}

@@ -107,13 +107,15 @@ def replay(request: HttpRequest, table_id: int) -> HttpResponse:
     match = selectors.match_of_table(table)
     if match is None or match.status != MatchStatus.FINISHED:
         raise Http404
+    steps = selectors.replay_frames(match)
     return render(
         request,
         "matches/replay.html",
         {
             "table": table,
             "match": match,
-            "steps": selectors.replay_frames(match),
+            "steps": steps,
+            "orders": selectors.replay_card_orders(match, steps),
             "names": {
                 **{key: str(TABLE_WORDS[key]) for key in TABLE_WORDS},
                 "seats": [s.get("name") or str(TABLE_WORDS["bot"]) for s in match.seats],

@@ -3,6 +3,8 @@ import { cardLabel, isRed, sortHand } from "./cards.js";
 
 const steps = JSON.parse(document.getElementById("replay-steps").textContent);
 const names = JSON.parse(document.getElementById("replay-names").textContent);
+// the variant's card order (and wild card) per deal level, as on the table page
+const orders = JSON.parse(document.getElementById("replay-orders").textContent);
 const slider = document.getElementById("replay-slider");
 const esc = (t) => String(t).replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" }[c]));
 const card = (c, level) => `<span class="card small${isRed(c) ? " red" : ""}${level && c[1] === level ? " level" : ""}">${cardLabel(c)}</span>`;
@@ -29,7 +31,7 @@ function show(i) {
   document.querySelector("#replay-trick .center").innerHTML = (view0.trick || []).map((e) =>
     `<div class="trick-entry"><span class="who">${esc(names.seats[e.seat])}</span> ${e.pass ? names.pass : e.cards.map((c) => card(c, view0.level)).join("")}</div>`).join("") || "&nbsp;";
   document.getElementById("replay-hands").innerHTML = step.views.map((v, s) =>
-    `<div class="replay-hand${s === step.seat ? " acted" : ""}"><strong>${esc(names.seats[s])}</strong> (${v.hand.length})<br>${sortHand(v.hand, null, v.level).map((c) => card(c, v.level)).join("")}</div>`).join("");
+    `<div class="replay-hand${s === step.seat ? " acted" : ""}"><strong>${esc(names.seats[s])}</strong> (${v.hand.length})<br>${sortHand(v.hand, orders[v.level || ""] || null, v.level).map((c) => card(c, v.level)).join("")}</div>`).join("");
 }
 
 document.querySelectorAll("[data-step]").forEach((b) => b.addEventListener("click", () => {

@@ -282,12 +282,19 @@ function seatHtml(s) {
     <div class="seat-info">${esc(countText)}${ask} <span class="clock" data-clock="${s}">${esc(clockText(s))}</span></div>
     <div class="seat-last">${lastHtml}</div></div>`;
 }
+// A team level index as its rank name (Bao 2's second climb marked with its round).
+function levelName(index) {
+  const names = state.cards && state.cards.levels;
+  const entry = names && names[index];
+  if (!entry) return String(index);
+  return entry[1] > 1 ? fmt(W.level_round, { rank: entry[0], n: entry[1] }) : entry[0];
+}
 function infoHtml() {
   const o = state.obs;
   const parts = [`<span>${esc(fmt(W.deal, { n: o.deal_no + 1 }))}</span>`];
   if (o.level) parts.push(`<span>${esc(W.level)}: <strong class="level-card">${esc(o.level === "T" ? "10" : o.level)}</strong></span>`);
   if (o.levels && o.levels.length === 2 && seats() === 4 && o.variant !== "honger") {
-    const names = o.levels.map((lv, t) => `${esc(fmt(W.team, { n: t + 1 }))} ${lv}${o.level_team === t ? " ★" : ""}`);
+    const names = o.levels.map((lv, t) => `${esc(fmt(W.team, { n: t + 1 }))} ${esc(levelName(lv))}${o.level_team === t ? " ★" : ""}`);
     parts.push(`<span>${esc(W.levels)}: ${names.join(" / ")}</span>`);
   }
   if (o.match && o.match.score && o.variant !== "bao2" && o.variant !== "guandan") {
@@ -382,7 +389,7 @@ function modalHtml() {
     body += `<p>${esc(W.finished)}: ${(prev.finish || []).map((s) => esc(seatName(s))).join(" → ")}</p>`;
     if (prev.bao2 && prev.bao2.some((n) => n)) body += `<p>${esc(W.bao2)} ${prev.bao2.map((n, t) => n ? esc(fmt(W.team, { n: t + 1 })) + " ×" + n : "").filter(Boolean).join(" · ")}</p>`;
     if (prev.closed && prev.closed.some((n) => n)) body += `<p>${esc(W.guan2)} ${prev.closed.map((n, t) => n ? esc(fmt(W.team, { n: t + 1 })) + " ×" + n : "").filter(Boolean).join(" · ")}</p>`;
-    if (prev.levels) body += `<p>${esc(W.levels)}: ${prev.levels.join(" / ")}</p>`;
+    if (prev.levels) body += `<p>${esc(W.levels)}: ${prev.levels.map((lv) => esc(levelName(lv))).join(" / ")}</p>`;
     if (prev.points) body += `<p>${esc(W.points)}: ${prev.points.join(" / ")}</p>`;
   }
   let title = W.deal_over;

@@ -2,7 +2,7 @@ import pytest
 from django.test import override_settings
 from matchkit import run_until_over
 
-from matches import services
+from matches import selectors, services
 from matches.models import Match, Table
 
 
@@ -85,3 +85,24 @@ def test_replay_page_of_a_finished_match(logged_in, club, players, scheduled):
     steps = page.context["steps"]
     assert len(steps) == match.version + 1
     assert all(len(v["hand"]) == 27 for v in steps[0]["views"])
+    # hands are sorted by the variant's card order of each deal's level, as at the table
+    orders = page.context["orders"]
+    levels = {step["views"][0].get("level") or "" for step in steps}
+    assert set(orders) == levels
+    first = steps[0]["views"][0]["level"]
+    assert orders[first] == selectors.card_order("bao2", first)
+    value = orders[first]["value"]
+    rank = "23456789TJQKA".index(first)
+    assert value[rank] > value[12]  # the level rank ranks above the ace
+    assert 'id="replay-orders"' in page.content.decode()
+
+
+def test_team_levels_named_by_rank_and_round():
+    bao2 = selectors.level_names("bao2")
+    assert len(bao2) == 24
+    assert bao2[0] == ("3", 1) and bao2[7] == ("10", 1) and bao2[11] == ("A", 1)
+    assert bao2[12] == ("3", 2) and bao2[23] == ("A", 2)
+    guandan = selectors.level_names("guandan")
+    assert guandan[0] == ("2", 1) and guandan[12] == ("A", 1) and len(guandan) == 13
+    assert selectors.level_names("honger") == ()
+    assert selectors.card_order("bao2", "3")["levels"][12] == ["3", 2]
