@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
+import random
 import time
 from typing import Any
 
@@ -21,6 +23,8 @@ from django.utils import translation
 from matches import broadcast, selectors, services
 from matches.messages import refusal_message
 from matches.models import Match, MatchStatus, Table
+
+log = logging.getLogger(__name__)
 
 #: Largest text frame accepted (bytes); larger ones are refused unread.
 MAX_FRAME = 8192
@@ -188,11 +192,24 @@ class TableConsumer(AsyncWebsocketConsumer):
             await self.send(text_data=json.dumps({"type": "waiting", "table": self.table_id}))
             return
         self.match_id, self.seat = match_id, seat
+        self.heartbeat = asyncio.create_task(self._heartbeat())
         await self._join(broadcast.seat_group(match_id, seat))
         await self._send_json(await _in_thread(self._sync_frame)(None))
 
+    async def _heartbeat(self) -> None:
+        """Confirm this connection's presence now and then (a crashed server's rows expire)."""
+        while True:
+            await asyncio.sleep(services.PRESENCE_HEARTBEAT * random.uniform(0.8, 1.0))
+            try:
+                await database_sync_to_async(services.heartbeat)(self.channel_name)
+            except Exception:  # a busy database: the next beat tries again
+                log.warning("presence heartbeat of %s failed", self.channel_name)
+
     async def disconnect(self, code: int) -> None:
         """Leave the groups; a player with no connection left goes on auto-play."""
+        beat = getattr(self, "heartbeat", None)
+        if beat is not None:
+            beat.cancel()
         for group in self.groups_joined:
             await self.channel_layer.group_discard(group, self.channel_name)
         if self.match_id is not None:

@@ -664,10 +664,17 @@ def set_autoplay(match_id: int, seat: int, reason: str) -> bool:
     return True
 
 
+#: A live connection confirms itself (:func:`heartbeat`) this often (seconds)...
+PRESENCE_HEARTBEAT = 60.0
+#: ...and a presence row not confirmed for this long is a leftover of a crashed server.
+PRESENCE_TTL = timedelta(seconds=3 * PRESENCE_HEARTBEAT)
+
+
 def connected(match_id: int, seat: int | None, channel_name: str) -> None:
     """Record a live connection; a seat back from a disconnect leaves auto-play."""
     Presence.objects.update_or_create(
-        channel_name=channel_name, defaults={"match_id": match_id, "seat": seat}
+        channel_name=channel_name,
+        defaults={"match_id": match_id, "seat": seat, "connected_at": timezone.now()},
     )
     if seat is not None:
         autoplay = Match.objects.filter(pk=match_id).values_list("autoplay", flat=True).first()
@@ -675,8 +682,16 @@ def connected(match_id: int, seat: int | None, channel_name: str) -> None:
             set_autoplay(match_id, seat, "")
 
 
+def heartbeat(channel_name: str) -> None:
+    """Confirm that a connection is alive (its presence row's ``connected_at`` is now)."""
+    Presence.objects.filter(channel_name=channel_name).update(connected_at=timezone.now())
+
+
 def disconnected(channel_name: str) -> None:
-    """Forget a connection; a seat with no connection left goes on auto-play (托管)."""
+    """Forget a connection; a seat with no live connection left goes on auto-play (托管).
+
+    Rows not confirmed by a :func:`heartbeat` within :data:`PRESENCE_TTL` (left behind by a
+    server that crashed) do not count as live and are removed."""
     presence = Presence.objects.filter(channel_name=channel_name).first()
     if presence is None:
         return
@@ -684,6 +699,8 @@ def disconnected(channel_name: str) -> None:
     seat = presence.seat
     if seat is None:
         return
+    alive_since = timezone.now() - PRESENCE_TTL
+    Presence.objects.filter(match_id=presence.match_id, connected_at__lt=alive_since).delete()
     if Presence.objects.filter(match_id=presence.match_id, seat=seat).exists():
         return
     autoplay = Match.objects.filter(pk=presence.match_id).values_list("autoplay", flat=True).first()

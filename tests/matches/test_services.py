@@ -221,3 +221,31 @@ def test_disconnect_and_reconnect_autoplay(club, players, scheduled):
     services.connected(match.pk, 1, "chan-c")
     match.refresh_from_db()
     assert match.autoplay[1] == ""
+
+
+def test_stale_presence_of_a_crashed_server_does_not_block_autoplay(club, players, scheduled):
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from matches.models import Presence
+
+    table = full_table(club, players)
+    match = table.match
+    # a server crashed: its connection of seat 1 never said goodbye
+    services.connected(match.pk, 1, "chan-dead")
+    long_ago = timezone.now() - services.PRESENCE_TTL - timedelta(seconds=1)
+    Presence.objects.filter(channel_name="chan-dead").update(connected_at=long_ago)
+    # a live second tab keeps confirming itself with heartbeats
+    services.connected(match.pk, 1, "chan-live")
+    Presence.objects.filter(channel_name="chan-live").update(connected_at=long_ago)
+    services.heartbeat("chan-live")
+    assert Presence.objects.get(channel_name="chan-live").connected_at > long_ago
+    services.connected(match.pk, 1, "chan-new")
+    services.disconnected("chan-new")
+    match.refresh_from_db()
+    assert match.autoplay[1] == ""  # the live tab is still there
+    services.disconnected("chan-live")
+    match.refresh_from_db()
+    assert match.autoplay[1] == "disconnect"  # the dead row did not count
+    assert not Presence.objects.filter(channel_name="chan-dead").exists()
