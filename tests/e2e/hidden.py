@@ -29,6 +29,8 @@ def card_tokens(data, skip_hand=False):
 def check_frames(variant, seed, options, actions, frames):
     """``actions``: the event log's actions in seq order; ``frames``: {recipient: [frame]}
     (recipient = seat or None). Raises AssertionError on any leak; returns frames checked."""
+    from matches.selectors import level_names
+
     engine = EngineMatch.new(variant, seed, options)
     recipients = list(frames)
     states = []  # per version: obs, true hands, public faces, faces held
@@ -94,9 +96,11 @@ def check_frames(variant, seed, options, actions, frames):
                         action = event["action"]
                         if "return" in action and action["return"] is not None:
                             assert event["seat"] == r, "a returned card shown to another seat"
-                # "cards" names the wild card of the level (public) for sorting the hand
+                # "cards" names the wild card of the level (public) for sorting the hand, and
+                # the variant's team level names (public)
                 public_frame = {k: v for k, v in frame.items() if k != "cards"}
-                assert set(frame["cards"]) == {"value", "wild"}
+                assert set(frame["cards"]) == {"value", "wild", "levels"}
+                assert frame["cards"]["levels"] == [list(n) for n in level_names(variant)]
                 leaked = [t for t in card_tokens(public_frame, skip_hand=True) if t not in allowed]
                 assert not leaked, (r, version, leaked)
                 checked += 1
