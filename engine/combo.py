@@ -108,6 +108,12 @@ def register(variant: str, factory: Callable[[str | None], ComboRules]) -> None:
     _REGISTRY[variant] = factory
 
 
+def clear_combo_rules_cache() -> None:
+    """Forget every cached :class:`ComboRules` (and the readings they memoised), so that a
+    benchmark run starts as cold as a fresh process."""
+    _CACHE.clear()
+
+
 def combo_rules(variant: str, level: str | None = None) -> ComboRules:
     """The (cached, immutable) combo rules of a variant at a level rank (``None`` if no levels)."""
     key = (variant, level)
