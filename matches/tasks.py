@@ -36,6 +36,9 @@ def pending_key(match_id: int) -> str:
 
 
 _redis: redis.Redis | None = None
+#: ETAs of the deadline tasks this process published, by match: a hint that saves the Redis
+#: round trip while that task is still in the future (Redis stays the shared truth).
+_published: dict[int, float] = {}
 _redis_lock = threading.Lock()
 
 
@@ -56,6 +59,7 @@ def deadline_task(match_id: int, version: int, eta: float | None = None) -> str:
     match moved on (or the deadline is not yet due), queue the task for its current deadline.
     Returns what :func:`matches.services.act_on_deadline` did."""
     if eta is not None:
+        _published.pop(match_id, None)
         _client().delete(pending_key(match_id))  # this task is no longer pending
     outcome = services.act_on_deadline(match_id, version)
     if outcome in ("stale", "early"):
@@ -91,12 +95,18 @@ def schedule_deadline(match_id: int, version: int, delay: float) -> None:
         return
     now = time.time()
     eta = now + max(0.0, delay)
+    known = _published.get(match_id)
+    if known is not None and now < known <= eta + 0.01:
+        return  # the task this process queued is still to come and will move on itself
     key = pending_key(match_id)
     client = _client()
     pending = client.get(key)
     if pending is not None and now - LOST_AFTER <= float(pending) <= eta + 0.01:
         return
     client.set(key, repr(eta), ex=int(max(delay, 0.0)) + 60)
+    if len(_published) > 100_000:
+        _published.clear()
+    _published[match_id] = eta
     if delay <= 0.001:
         deadline_task.delay(match_id, version, eta)
     else:

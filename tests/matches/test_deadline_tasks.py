@@ -20,6 +20,7 @@ def published(monkeypatch):
     monkeypatch.setattr(tasks.deadline_task, "delay", lambda *args: calls.append((*args[:2], 0)))
     monkeypatch.setattr(tasks, "schedule_time_limit", lambda *a: None)
     services._engines.clear()
+    monkeypatch.setattr(tasks, "_published", {})
     return calls
 
 
