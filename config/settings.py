@@ -157,6 +157,15 @@ CHANNEL_LAYERS = {
         },
     }
 }
+# CHANNEL_LAYER=pubsub: Redis pub/sub (group sends are one PUBLISH; no per-channel queues).
+if os.environ.get("CHANNEL_LAYER", "core") == "pubsub":
+    CHANNEL_LAYERS["default"] = {
+        "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
+        "CONFIG": {
+            "hosts": [{"address": REDIS_URL}],
+            "prefix": os.environ.get("CHANNEL_LAYER_PREFIX", "asgi"),
+        },
+    }
 
 CACHES = {
     "default": {

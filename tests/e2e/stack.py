@@ -49,6 +49,8 @@ class Stack:
             "LOG_LEVEL": "WARNING",
             "DB_CONN_MAX_AGE": "300",
             "MATCHES_BENCH_WEBSOCKET": "1",
+            # the layer ./run uses (CHANNEL_LAYER=core for channels-redis' default layer)
+            "CHANNEL_LAYER": os.environ.get("CHANNEL_LAYER", "pubsub"),
         }
         self.env.pop("EMBEDDED_REDIS_DIR", None)
         self.pg_admin_url: str | None = None
