@@ -249,7 +249,13 @@ class Command(BaseCommand):
         parser.add_argument("--variant", default="bao2")
         parser.add_argument("--options", default="{}", help="engine options as JSON")
         parser.add_argument("--no-clocks", action="store_true")
-        parser.add_argument("--time-limit", type=int, default=0, help="seconds (0: none)")
+        parser.add_argument(
+            "--time-limit",
+            type=int,
+            default=None,
+            help="match time limit in seconds (0: none; default: the run's length plus 120 s, so "
+            "the tables end instead of being auto-played on after the run)",
+        )
         parser.add_argument("--spectators", type=int, default=0)
         parser.add_argument("--prefix", default="bench")
         parser.add_argument("--setup-only", action="store_true")
@@ -264,6 +270,8 @@ class Command(BaseCommand):
             engine_options = json.loads(options["options"])
         except ValueError as error:
             raise CommandError(f"--options is not JSON: {error}") from None
+        if options["time_limit"] is None:
+            options["time_limit"] = 0 if options["setup_only"] else int(options["seconds"]) + 120
         tables = make_tables(
             options["tables"],
             variant=options["variant"],
