@@ -62,7 +62,7 @@ def deadline_task(match_id: int, version: int, eta: float | None = None) -> str:
         _published.pop(match_id, None)
         _client().delete(pending_key(match_id))  # this task is no longer pending
     outcome = services.act_on_deadline(match_id, version)
-    if outcome in ("stale", "early"):
+    if eta is not None and outcome in ("stale", "early"):  # a queued task (not eager, not a call)
         current = (
             Match.objects.filter(pk=match_id, status=MatchStatus.PLAYING)
             .values_list("version", "deadline_version", "deadline")
