@@ -292,6 +292,32 @@ class ReadingCache:
         :meth:`materialize`; what depends on the hand only is computed once."""
         return HandMoves(self, hand)
 
+    def abstract_moves(
+        self, hand: Sequence[int], standing: Combo | Move | None = None, allow_two: bool = True
+    ) -> list[Move]:
+        """The bots' interface (as ``engine.bots`` expects): :meth:`moves` of a hand of card
+        ids, beating ``standing`` (a combo or a move) if given. ``allow_two`` is ignored (no
+        little-2 rule in these variants)."""
+        st = standing
+        if isinstance(st, Combo):
+            st = self.move_of(st)
+        return self.moves(self.hand_counts(hand), st)  # type: ignore[attr-defined]
+
+    def materialize(self, hand: Sequence[int], move: Move) -> Combo:
+        """The bots' interface: concrete cards for a move (see :meth:`combo_of`)."""
+        return self.combo_of(move, hand)  # type: ignore[attr-defined]
+
+    def legal_combos(self, hand: Sequence[int], standing: Combo | None = None) -> list[Combo]:
+        """Every distinct combo (multiset of cards x reading) the hand can play; with a
+        ``standing`` combo, exactly those that beat it."""
+        st = None if standing is None else self.move_of(standing)
+        items = hand_items(hand)
+        out: list[Combo] = []
+        for move in self.all_moves(self.hand_counts(hand), st):  # type: ignore[attr-defined]
+            for cards in expand_cards(move, items):
+                out.append(self._combo(move, cards))  # type: ignore[attr-defined]
+        return out
+
     def move_of(self, combo: Combo) -> Move:
         """The abstract move of a combo (its cards read as its declared type)."""
         key = (combo.cards, combo.type)
@@ -454,31 +480,9 @@ class HongerRules(ReadingCache, ComboRules):
                 append(_new(Move, ("bomb", g, 0, size, 0, ((g, size),), 0, 0)))
         return out
 
-    def abstract_moves(
-        self, hand: Sequence[int], standing: Combo | Move | None = None, allow_two: bool = True
-    ) -> list[Move]:
-        """The bots' interface (as ``engine.bots`` expects): :meth:`moves` of a hand of card
-        ids, beating ``standing`` (a combo or a move) if given. ``allow_two`` is ignored (no
-        little-2 rule here)."""
-        st = standing
-        if isinstance(st, Combo):
-            st = self.move_of(st)
-        return self.moves(self.hand_counts(hand), st)
-
-    def materialize(self, hand: Sequence[int], move: Move) -> Combo:
-        """The bots' interface: concrete cards for a move (see :meth:`combo_of`)."""
-        return self.combo_of(move, hand)
-
-    def legal_combos(self, hand: Sequence[int], standing: Combo | None = None) -> list[Combo]:
-        """Every distinct combo (multiset of cards x reading) the hand can play; with a
-        ``standing`` combo, exactly those that beat it."""
-        st = None if standing is None else self.move_of(standing)
-        items = hand_items(hand)
-        out: list[Combo] = []
-        for move in self.moves(self.hand_counts(hand), st):
-            for cards in expand_cards(move, items):
-                out.append(self._combo(move, cards))
-        return out
+    def all_moves(self, counts: Sequence[int], standing: Move | None = None) -> list[Move]:
+        """Every move at card level: without wild cards these are exactly the bot moves."""
+        return self.moves(counts, standing)
 
 
 register(VARIANT, lambda level: HongerRules())

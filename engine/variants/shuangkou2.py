@@ -34,8 +34,6 @@ from engine.variants.honger import (
     TWO,
     Move,
     ReadingCache,
-    expand_cards,
-    hand_items,
     make_combo,
     pick_cards,
 )
@@ -626,32 +624,6 @@ class Shuangkou2Rules(ReadingCache, ComboRules):
                             parts.pop()
 
                 walk(0, 0, [])
-
-    def abstract_moves(
-        self, hand: Sequence[int], standing: Combo | Move | None = None, allow_two: bool = True
-    ) -> list[Move]:
-        """The bots' interface (as ``engine.bots`` expects): :meth:`moves` of a hand of card
-        ids, beating ``standing`` (a combo or a move) if given. ``allow_two`` is ignored (no
-        little-2 rule here); bot moves spend jokers only where needed."""
-        st = standing
-        if isinstance(st, Combo):
-            st = self.move_of(st)
-        return self.moves(self.hand_counts(hand), st)
-
-    def materialize(self, hand: Sequence[int], move: Move) -> Combo:
-        """The bots' interface: concrete cards for a move (see :meth:`combo_of`)."""
-        return self.combo_of(move, hand)
-
-    def legal_combos(self, hand: Sequence[int], standing: Combo | None = None) -> list[Combo]:
-        """Every distinct combo (multiset of cards x reading) the hand can play; with a
-        ``standing`` combo, exactly those that beat it."""
-        st = None if standing is None else self.move_of(standing)
-        items = hand_items(hand)
-        out: list[Combo] = []
-        for move in self.all_moves(self.hand_counts(hand), st):
-            for cards in expand_cards(move, items):
-                out.append(self._combo(move, cards))
-        return out
 
     @staticmethod
     def max_lines(counts: Sequence[int]) -> int:
