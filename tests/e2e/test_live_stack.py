@@ -119,7 +119,8 @@ def test_a_seat_timing_out_every_action_is_auto_played_to_the_end(stack):
     clients = clients_for(stack, table, idle_seats=(2,), spectators=False)
     asyncio.run(play(clients, timeout=200))
     data = check_match(stack, table["match"])
-    assert data["status"] == "finished" and data["result"]["reason"] == "time"
+    # auto-play is fast: the deal in progress when the limit passes may also pass 2A
+    assert data["status"] == "finished" and data["result"]["reason"] in ("time", "last_level")
     by_seat2 = [e["actor"] for e in data["events"] if e["seat"] == 2]
     assert by_seat2[:2] == ["clock", "clock"]
     assert set(by_seat2[2:]) == {"auto"} and len(by_seat2) > 2
