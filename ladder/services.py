@@ -192,6 +192,35 @@ def red_two_sides(
     return sides, scores
 
 
+def red_two_match_sides(
+    seat_users: Sequence[int], seat_totals: Sequence[int], deals: Sequence[dict]
+) -> tuple[list[list[int]], list[int]] | None:
+    """Sides and scores of a finished Nanping Red Two match, from the engine's deal summaries.
+
+    The rule a club would expect, in one place (live matches use it; a score sheet may too):
+
+    * "The opposing side as revealed at the end" is the sides of the **last deal played to its
+      end** (``deals[-1]["sides"]``, shown to everyone when that deal finished). A deal cut
+      short by a forfeit or by the time limit revealed nothing, so it does not count.
+    * A partnership deal gives 2 against 2 (the two ♥2 holders against the others). A solo
+      deal (独打, or a surrender / compare by the seat dealt both ♥2) gives **1 against 3**:
+      the solo player is rated against the mean rating of the three, and the three are each
+      rated against the solo player -- the same team-average Elo as a partnership.
+    * Each side's score is the sum of its players' match totals (:func:`red_two_sides`);
+      Red Two points are zero-sum, so the side ahead wins and equal sums are a draw.
+    * A match in which no deal finished (forfeited or out of time in the first deal) revealed
+      no sides and is not rated: ``None``.
+
+    Raises :class:`LadderError` (``bad_sides``) for seats that do not make two sides.
+    """
+    if not deals:
+        return None
+    revealed = deals[-1].get("sides")
+    if not revealed:
+        return None
+    return red_two_sides(seat_users, seat_totals, revealed[0])
+
+
 def ladders_for(result: RatedResult) -> list[Ladder]:
     """The ladders a result counts for, created on first use: the platform ladder of its
     variant, then its club's ladder if it has a club."""

@@ -485,18 +485,24 @@ def _record_rated_result(match: Match) -> None:
         sides = [[users[0], users[2]], [users[1], users[3]]]
     elif match.variant == "shuangkou2":
         sides = [[users[0]], [users[1]]]
-    else:  # Red Two's partnerships change every deal: its match score is per seat
+    elif match.variant != "honger":
         return
-    score = result.get("score") or [0, 0]
+    score = [int(points) for points in result.get("score") or [0, 0]]
     from ladder import services as ladder_services
 
     try:
+        if match.variant == "honger":  # per-seat totals; sides as revealed by the last deal
+            deals = EngineMatch.from_json(match.snapshot).deals
+            picked = ladder_services.red_two_match_sides(users, score, deals)
+            if picked is None:
+                return
+            sides, score = picked
         ladder_services.record_result(
             source="live",
             source_id=str(match.pk),
             variant=match.variant,
             sides=sides,
-            scores=[int(score[0]), int(score[1])],
+            scores=score,
             ended_at=match.finished_at or timezone.now(),
             club_id=match.table.club_id,
         )
