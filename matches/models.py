@@ -140,6 +140,9 @@ class Match(models.Model):
     #: ``[{"user": id or None, "bot": "" | "random" | "heuristic", "name": str}, ...]``
     seats = models.JSONField(_("seats"), default=list)
     version = models.PositiveIntegerField(_("version"), default=0)
+    #: Bumped by every write of this row (an action, or a seat put on or taken off auto-play):
+    #: a writer that read revision r updates only ``WHERE revision = r`` (optimistic locking).
+    revision = models.PositiveIntegerField(default=0)
     snapshot = models.JSONField(_("snapshot"), default=dict)
     status = models.CharField(
         _("status"), max_length=10, choices=MatchStatus.choices, default=MatchStatus.PLAYING

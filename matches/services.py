@@ -4,12 +4,14 @@ Tables: :func:`open_table`, :func:`take_seat`, :func:`leave_seat`, :func:`add_bo
 whose seats are all taken starts its match (:func:`start_match`).
 
 Matches: every action of a person, a bot, auto-play (托管), the clock or the system goes
-through :func:`submit_action`. In one transaction it loads the state at the stored version,
-lets the engine apply the action (a :class:`~engine.actions.Refusal` changes nothing), bumps
-the version with ``UPDATE ... WHERE version = v`` (optimistic concurrency: a second writer for
-the same version updates no row and is refused ``stale``) and appends the event
-``(match, seq = v + 1)``. Only after the commit (``transaction.on_commit``) are the updates
-broadcast, each built from one seat's observation, and the next deadline task queued.
+through :func:`submit_action`. It reads the match (no lock), lets the engine apply the action
+to the state at the stored version (a :class:`~engine.actions.Refusal` changes nothing), then,
+in one short transaction, bumps the version with ``UPDATE ... WHERE version = v AND revision =
+r`` (optimistic concurrency: a second writer for the same version updates no row and is
+refused ``stale``) and appends the event ``(match, seq = v + 1)``. The engine's work is done
+outside the transaction, so SQLite's single write lock is held only for the two statements.
+Only after the commit (``transaction.on_commit``) are the updates broadcast, each built from
+one seat's observation, and the next deadline task queued.
 
 The server acts for the seat to move when :attr:`Match.deadline` passes (:func:`act_on_deadline`):
 a bot or a seat on auto-play plays the heuristic's choice; a person whose clock ran out gets the
@@ -61,6 +63,13 @@ TIMEOUTS_FOR_AUTOPLAY = 2
 MAX_MISSING_EVENTS = 200
 #: Hook for tests: called with ``(match_id, version, engine_match)`` after every commit.
 after_commit_hooks: list[Any] = []
+#: Attempts of an action whose match row changed under it at the same version (a seat put on
+#: or taken off auto-play), or of a system action that lost the race to a player.
+ATTEMPTS = 5
+
+
+class _Moved(Exception):
+    """The match row changed between the read and the write, at the same version: read again."""
 
 
 class MatchError(Exception):
@@ -374,9 +383,17 @@ def submit_action(
         if parsed.seat != seat:
             raise MatchError("not_your_seat")
         action = parsed
-    with transaction.atomic():
-        match = Match.objects.select_related("table").get(pk=match_id)
-        return _apply(match, action, seat=seat, actor=actor, user=user, expected=expected_version)
+    for _attempt in range(ATTEMPTS):
+        match = Match.objects.select_related("table").filter(pk=match_id).first()
+        if match is None:
+            raise MatchError("not_started")
+        try:
+            return _apply(
+                match, action, seat=seat, actor=actor, user=user, expected=expected_version
+            )
+        except _Moved:
+            continue
+    raise MatchError("stale")
 
 
 def _apply(
@@ -388,13 +405,18 @@ def _apply(
     user: User | None,
     expected: int | None,
     extra: dict[str, Any] | None = None,
+    engine: EngineMatch | None = None,
 ) -> Accepted:
+    """Apply ``action`` to ``match`` as read (``engine``: its state, if the caller has it) and
+    write it in one short transaction; raise :class:`MatchError` (nothing changed) or
+    :class:`_Moved` (the row changed at the same version: read it again and retry)."""
     if match.status != MatchStatus.PLAYING:
         raise MatchError("match_over")
     version = match.version
     if expected is not None and expected != version:
         raise MatchError("stale")
-    engine = engine_of(match)
+    if engine is None:
+        engine = engine_of(match)
     try:
         act = engine.apply(action)
     except Refusal as refusal:
@@ -412,10 +434,12 @@ def _apply(
         for key, value in extra.items():
             setattr(match, key, value)
     match.version = version + 1
+    match.revision = match.revision + 1
     match.snapshot = snapshot_of(engine)
     _plan_deadline(match, engine, match.table, now)
     fields = {
         "version": match.version,
+        "revision": match.revision,
         "snapshot": match.snapshot,
         "to_move": match.to_move,
         "deadline": match.deadline,
@@ -430,23 +454,30 @@ def _apply(
         match.result = engine.result()
         match.finished_at = now
         fields.update(status=match.status, result=match.result, finished_at=now, ends_at=None)
-    updated = Match.objects.filter(pk=match.pk, version=version).update(**fields)
-    if updated != 1:
-        raise MatchError("stale")
-    event = MatchEvent.objects.create(
-        match=match,
-        seq=match.version,
-        action=act.to_json(),
-        seat=act.seat,
-        actor=actor,
-        user=user if user is not None and user.is_authenticated else None,
-        created_at=now,
-    )
-    if engine.over:
-        Table.objects.filter(pk=match.table_id).update(status=TableStatus.FINISHED)
-        _record_rated_result(match)
-    new_version = match.version
-    transaction.on_commit(lambda: _after_commit(match, new_version, engine, event, match.table_id))
+    with transaction.atomic():
+        updated = Match.objects.filter(
+            pk=match.pk, version=version, revision=match.revision - 1
+        ).update(**fields)
+        if updated != 1:
+            if Match.objects.filter(pk=match.pk, version=version).exists():
+                raise _Moved
+            raise MatchError("stale")
+        event = MatchEvent.objects.create(
+            match=match,
+            seq=match.version,
+            action=act.to_json(),
+            seat=act.seat,
+            actor=actor,
+            user=user if user is not None and user.is_authenticated else None,
+            created_at=now,
+        )
+        if engine.over:
+            Table.objects.filter(pk=match.table_id).update(status=TableStatus.FINISHED)
+            _record_rated_result(match)
+        new_version = match.version
+        transaction.on_commit(
+            lambda: _after_commit(match, new_version, engine, event, match.table_id)
+        )
     return Accepted(new_version, event)
 
 
@@ -505,6 +536,8 @@ def _record_rated_result(match: Match) -> None:
             scores=score,
             ended_at=match.finished_at or timezone.now(),
             club_id=match.table.club_id,
+            # levels: a match won by passing the top level may end level (23:23)
+            winner=result.get("winner") if match.variant in ("bao2", "guandan") else None,
         )
     except ladder_services.LadderError:
         log.exception("match %s could not be recorded for the ladder", match.pk)
@@ -538,7 +571,7 @@ def act_on_deadline(match_id: int, version: int, *, force: bool = False) -> str:
         return "stale"
     if state[3] is None or (not force and state[3] > timezone.now()):
         return "early"
-    with transaction.atomic():
+    for _attempt in range(ATTEMPTS):
         match = Match.objects.select_related("table").filter(pk=match_id).first()
         if match is None or match.status != MatchStatus.PLAYING:
             return "over"
@@ -565,23 +598,36 @@ def act_on_deadline(match_id: int, version: int, *, force: bool = False) -> str:
                 autoplay = list(match.autoplay)
                 autoplay[seat] = "timeout"
                 match.autoplay = autoplay
-        fallback = engine.legal_actions(seat)[:1]
-        _engines.put(match.pk, version, engine)
+        apply = {"seat": seat, "actor": actor, "user": None, "expected": version, "engine": engine}
         try:
-            with transaction.atomic():
-                _apply(match, action, seat=seat, actor=actor, user=None, expected=version)
+            _apply(match, action, **apply)
+            return actor
+        except _Moved:
+            continue
         except MatchError as error:
-            if error.code == "stale" or not fallback:
-                return "stale" if error.code == "stale" else "refused"
-            log.error("match %s: %s action %s refused (%s)", match_id, actor, action, error.code)
-            _apply(match, fallback[0], seat=seat, actor=actor, user=None, expected=version)
-    return actor
+            if error.code == "stale":
+                return "stale"
+        # refused (the engine is unchanged): play the first legal action instead
+        fallback = engine.legal_actions(seat)[:1]
+        if not fallback:
+            return "refused"
+        log.error("match %s: %s action %s refused", match_id, actor, action)
+        try:
+            _apply(match, fallback[0], **apply)
+            return actor
+        except _Moved:
+            continue
+        except MatchError:
+            return "stale"
+    return "stale"
 
 
 def apply_time_limit(match_id: int) -> bool:
     """Apply the match time limit (the engine's ``time_up``) once it has passed; True if it
-    was applied now. Idempotent: ``ends_at`` is cleared in the same transaction."""
-    with transaction.atomic():
+    was applied now. Idempotent: ``ends_at`` is cleared in the same write. A table that moves
+    on between the read and the write (players acting fast) is read again, up to
+    :data:`ATTEMPTS` times; the sweeper retries after that."""
+    for _attempt in range(ATTEMPTS):
         match = Match.objects.select_related("table").filter(pk=match_id).first()
         if match is None or match.status != MatchStatus.PLAYING or match.ends_at is None:
             return False
@@ -597,11 +643,13 @@ def apply_time_limit(match_id: int) -> bool:
                 expected=match.version,
                 extra={"ends_at": None},
             )
+            return True
+        except _Moved:
+            continue
         except MatchError as error:
-            if error.code == "stale":
-                return False
-            raise
-    return True
+            if error.code != "stale":
+                raise
+    return False
 
 
 def sweep(now: datetime | None = None) -> dict[str, int]:
@@ -644,7 +692,7 @@ def set_autoplay(match_id: int, seat: int, reason: str) -> bool:
         autoplay = list(match.autoplay)
         autoplay[seat] = reason
         match.autoplay = autoplay
-        fields: dict[str, Any] = {"autoplay": autoplay}
+        fields: dict[str, Any] = {"autoplay": autoplay, "revision": match.revision + 1}
         if reason == "":
             timeouts = list(match.timeouts)
             timeouts[seat] = 0

@@ -249,3 +249,63 @@ def test_stale_presence_of_a_crashed_server_does_not_block_autoplay(club, player
     match.refresh_from_db()
     assert match.autoplay[1] == "disconnect"  # the dead row did not count
     assert not Presence.objects.filter(channel_name="chan-dead").exists()
+
+
+def _interleave(monkeypatch, between):
+    """Run ``between()`` once, after the next action has read the match and before it writes."""
+    real = services.engine_of
+    calls = []
+
+    def engine_of(match):
+        engine = real(match)
+        if not calls:
+            calls.append(match.version)
+            between()
+        return engine
+
+    monkeypatch.setattr(services, "engine_of", engine_of)
+    return calls
+
+
+def test_action_retried_when_a_seat_goes_on_autoplay_between_read_and_write(
+    club, players, scheduled, monkeypatch
+):
+    table = full_table(club, players)
+    match = table.match
+    seat = match.to_move
+    other = (seat + 1) % 4
+    engine = services.engine_of(match)
+    action = engine.legal_actions(seat)[0].to_json()
+    calls = _interleave(monkeypatch, lambda: services.set_autoplay(match.pk, other, "disconnect"))
+    accepted = services.submit_action(
+        match.pk, action, seat=seat, user=players[seat], expected_version=0
+    )
+    assert calls == [0] and accepted.version == 1
+    match.refresh_from_db()
+    # the write that lost the race was redone from a fresh read: the auto-play flag survives
+    assert match.autoplay[other] == "disconnect"
+    assert match.revision == 2 and match.events.count() == 1
+
+
+def test_time_limit_applied_even_when_the_table_moves_on_between_read_and_write(
+    club, players, scheduled, monkeypatch
+):
+    table = full_table(club, players, time_limit_seconds=1)
+    match = table.match
+    Match.objects.filter(pk=match.pk).update(ends_at=match.ends_at.replace(year=2000))
+    seat = match.to_move
+    action = services.engine_of(match).legal_actions(seat)[0].to_json()
+
+    def player_acts():
+        services.submit_action(match.pk, action, seat=seat, user=players[seat])
+
+    calls = _interleave(monkeypatch, player_acts)
+    assert services.apply_time_limit(match.pk) is True
+    assert calls == [0]
+    match.refresh_from_db()
+    assert match.ends_at is None and match.version == 2
+    assert list(match.events.order_by("seq").values_list("actor", flat=True)) == [
+        "player",
+        "system",
+    ]
+    assert match.events.get(seq=2).action == {"time_up": True}

@@ -47,6 +47,29 @@ async def _quiet(count: Any, seconds: float = 5.0, limit: float = 60.0) -> None:
             return
 
 
+def _end_tables(match_ids: list[int]) -> None:
+    """End the bench matches (a referee forfeit), so auto-play does not go on loading the
+    server after the run."""
+    from matches import services
+    from matches.models import Actor
+
+    for match_id in match_ids:
+        try:
+            services.submit_action(
+                match_id, {"sanction": "forfeit", "target": 0}, seat=None, actor=Actor.SYSTEM
+            )
+        except services.MatchError:  # already over
+            pass
+
+
+async def _loop_lag(lags: list[float], stop: asyncio.Event, every: float = 0.01) -> None:
+    """Record how late the load client's own event loop wakes up (its share of the latency)."""
+    while not stop.is_set():
+        started = time.perf_counter()
+        await asyncio.sleep(every)
+        lags.append(time.perf_counter() - started - every)
+
+
 class _Table:
     """Latency bookkeeping of one table: when each version's action was sent and when each
     seat received the update."""
@@ -121,10 +144,15 @@ async def _run_tables(
             await asyncio.sleep(0.25)
     await asyncio.sleep(min(5.0, 1 + len(clients) / 200))  # connections settle
     state["counting"] = True
+    lags: list[float] = []
+    stop_lag = asyncio.Event()
+    lag_task = asyncio.create_task(_loop_lag(lags, stop_lag))
     started = time.perf_counter()
     await asyncio.sleep(seconds)
     state["counting"] = False
     elapsed = time.perf_counter() - started
+    stop_lag.set()
+    await lag_task
     for client in clients:
         client.act = False
     await _quiet(lambda: sum(b.updates for b in books))  # drain the updates in flight
@@ -135,6 +163,7 @@ async def _run_tables(
         if client.ws is not None:
             await client.ws.close()
     await asyncio.gather(*tasks, return_exceptions=True)
+    await sync_to_async(_end_tables)(list(final))
     latencies = [x for b in books for x in b.latencies]
     return {
         "actions_per_s": state["actions"] / elapsed,
@@ -142,6 +171,7 @@ async def _run_tables(
         "books": books,
         "clients": clients,
         "final": final,
+        "lags": lags,
     }
 
 
@@ -310,7 +340,9 @@ class Command(BaseCommand):
             f"  actions/s {result['actions_per_s']:.1f}  "
             f"p50 {_percentile(lat, 0.5) * 1e3:.1f} ms  p99 {_percentile(lat, 0.99) * 1e3:.1f} ms"
             f"  (n={len(lat)})\n"
-            f"  updates sent {sent}  received {received}  lost {sent - received}"
+            f"  updates sent {sent}  received {received}  lost {sent - received}\n"
+            f"  load client's event loop late by p50 {_percentile(result['lags'], 0.5) * 1e3:.1f}"
+            f" ms  p99 {_percentile(result['lags'], 0.99) * 1e3:.1f} ms"
         )
         if options["no_baseline"]:
             return
