@@ -131,6 +131,29 @@ def margin_multiplier(margin: float, winner_minus_loser: float) -> float:
     return math.log1p(margin) * 2.2 / (2.2 + 0.001 * gap)
 
 
+def decided_scores(scores: Sequence[int], winner: int | None) -> tuple[int, int]:
+    """The two scores a finished match is rated with, given the side that won it (or None).
+
+    The ratings read the outcome from the scores (equal scores are a draw). A level game can
+    be won with level scores: in Bao 2 and Guandan both teams may stand at the top level when
+    the winner passes it (about one engine-played Bao 2 match in six ends 23:23). Such a match
+    is rated as the win it was, by the smallest margin: the winner one level ahead. Otherwise
+    the scores stand. Raises :class:`RatingInputError` (``bad_score``) if ``winner`` is not 0,
+    1 or None, or is the side with the lower score.
+    """
+    first, second = int(scores[0]), int(scores[1])
+    if winner is None:
+        return first, second
+    if winner not in (0, 1) or isinstance(winner, bool):
+        raise RatingInputError("bad_score", f"the winner must be side 0 or 1, not {winner!r}")
+    own, other = (first, second) if winner == 0 else (second, first)
+    if own < other:
+        raise RatingInputError("bad_score", "the winner cannot have the lower score")
+    if own == other:
+        return (first + 1, second) if winner == 0 else (first, second + 1)
+    return first, second
+
+
 def _check_score(score: float) -> float:
     if isinstance(score, bool) or not isinstance(score, int | float) or not math.isfinite(score):
         raise RatingInputError("bad_score", f"a score must be a finite number, not {score!r}")

@@ -35,7 +35,7 @@ from ladder.models import (
     ResultSource,
     Variant,
 )
-from ladder.ratings import PlayerState, rate_match
+from ladder.ratings import PlayerState, RatingInputError, decided_scores, rate_match
 
 #: How many past ratings a :class:`Rating` keeps in ``recent`` (the leaderboard trend).
 RECENT_KEPT = 10
@@ -108,11 +108,15 @@ def record_result(
     ended_at: datetime,
     club_id: int | None = None,
     enqueue: bool = True,
+    winner: int | None = None,
 ) -> RatedResult:
     """Store a finished rated match and queue its rating update; idempotent.
 
     ``sides`` are two lists of user ids (for Red Two, the partnerships as revealed at the end),
-    ``scores`` the two sides' final levels or points. Recording the same ``(source,
+    ``scores`` the two sides' final levels or points. ``winner`` (the side that won, if the
+    source knows it) makes a match won with level scores count as won by one level
+    (:func:`ladder.ratings.decided_scores`: stored and rated that way, not as a draw); a
+    winner with the lower score is refused. Recording the same ``(source,
     source_id)`` again returns the stored result and changes nothing. Raises
     :class:`LadderError` for invalid input, having stored nothing. When ``enqueue`` is true the
     Celery task :func:`ladder.tasks.apply_result_task` is queued after the commit.
@@ -126,6 +130,10 @@ def record_result(
         return existing
     clean_sides = _validate_sides(variant, sides)
     clean_scores = _validate_scores(scores)
+    try:
+        clean_scores = decided_scores(clean_scores, winner)
+    except RatingInputError:
+        raise LadderError("bad_score", _("The winner cannot have the lower score.")) from None
     if not isinstance(ended_at, datetime) or timezone.is_naive(ended_at):
         raise LadderError("bad_time", _("The end time must be a time with a zone."))
     if ended_at > timezone.now() + timedelta(minutes=5):
