@@ -8,13 +8,35 @@ Simulation (all seeded, so a run is reproducible):
   at random into two sides of two (random partners every match).
 * The winning side is drawn with the **true** probability the ratings assume: the Elo logistic
   ``1 / (1 + 10 ** ((T_other - T_own) / 400))`` on the mean true skill of each side.
-* The margin is a Bao 2 level margin, an integer 1..23: ``m = round(exp(L) - 1)`` clamped to
-  1..23 with ``L = s * G``, ``G ~ Gamma(shape 4, scale 0.4)`` (typical margin 3-5 levels,
-  occasionally a 23:0 rout; ``--margin-shape 6`` for margins of 8-12 levels) and ``s = (2.2 + 0.001 * dT) / 2.2``, ``dT`` the winner's true
-  side skill minus the loser's. That is the margin model FiveThirtyEight's factor corrects
-  for (stronger winners win by more, in proportion to ``2.2 + 0.001 * dT``); with
-  ``--margin-model flat`` the margin ignores skill (``s = 1``), which the factor then
-  over-corrects, compressing the ratings slightly.
+* The margin is a Bao 2 level margin, an integer 1..23, ``m = round(exp(s * L) - 1)`` clamped
+  to 1..23, with ``s = (2.2 + 0.001 * dT) / 2.2`` (``dT`` the winner's true side skill minus the
+  loser's: stronger winners win by more, the form FiveThirtyEight's factor corrects for) and
+  ``L = ln(1 + m0)``. The default ``--margin-model engine`` draws ``m0`` from
+  :data:`ENGINE_MARGINS`, margins **measured** by playing Bao 2 matches to the end with the
+  engine's bots (:func:`engine_margins`; ``--margins-from-engine N`` measures N matches per
+  pairing afresh and uses them). Measured, 1,200 matches between evenly matched sides (400
+  each of four heuristic bots, heuristic + random bot per side, four random bots), margins as
+  the ladder rates them (:func:`ladder.ratings.decided_scores`):
+
+  ===========  =====  ==============================================================
+  margin       share  what it is
+  ===========  =====  ==============================================================
+  1            20.4%  23:23, won by passing 2A (rated as won by one level)
+  4-12         13.7%  (4: 0.3%, 8: 1.6%, 12: 2.3%)
+  13-22        33.1%  about 3.3% per level
+  23           32.8%  23:0, the loser pushed back to level 0
+  ===========  =====  ==============================================================
+
+  mean 14.8 levels, mean ``ln(1 + m)`` 2.46 (so ``M`` ≈ 2.5). By pairing (mean margin, share
+  won 23:23, share 23:0): four heuristic bots 16.1, 22%, 45%; heuristic + random per side
+  15.3, 20%, 37%; four random bots 13.2, 19%, 17%. Uneven sides
+  (heuristic + random against two random bots, or two heuristic against heuristic + random)
+  win every match, 88-92% of them 23:0, which the gap scaling ``s`` only points towards (the
+  bots give no intermediate skill gaps to fit it with; it stays the FiveThirtyEight form).
+  Bao 2 margins are thus large and mostly set by the level rules (rises of 1-3 levels plus
+  保2 bonuses, the excess taken off the other team), not the 3-5 levels first assumed: the
+  earlier Gamma model stays as ``--margin-model proportional`` (``G ~ Gamma(--margin-shape 4,
+  scale 0.4)`` in place of ``L``; mean margin 6) and ``flat`` (the same with ``s = 1``).
 * Ratings start at 1500 with the ladder defaults (K 16 for 30 matches, then 8).
 
 Figures: ``spearman`` between final ratings and true skills; ``log_loss`` of the pre-match
@@ -38,11 +60,44 @@ from ladder.ratings import (
     DEFAULT_PARAMS,
     PlayerState,
     RatingParams,
+    decided_scores,
     expected_score,
     rate_match,
 )
 
 MAX_LEVEL_MARGIN = 23
+
+#: The pairings whose Bao 2 margins make the ``engine`` margin model: four heuristic players,
+#: heuristic + random on each side, four random players (``h``/``r`` per seat 0..3; seats 0
+#: and 2 are one team): evenly matched sides at three strengths of play.
+ENGINE_PAIRINGS = ("hhhh", "hhrr", "rrrr")
+
+#: Level margins the ladder sees (margin: matches) in 1,200 Bao 2 matches played to the end by
+#: the engine's bots, 400 per pairing of :data:`ENGINE_PAIRINGS`
+#: (``python -m ladder.bench --margins-from-engine 400`` measures them again).
+ENGINE_MARGINS: dict[int, int] = {
+    1: 245,
+    4: 4,
+    5: 8,
+    6: 12,
+    7: 16,
+    8: 19,
+    9: 25,
+    10: 25,
+    11: 28,
+    12: 27,
+    13: 35,
+    14: 40,
+    15: 28,
+    16: 50,
+    17: 43,
+    18: 31,
+    19: 47,
+    20: 35,
+    21: 41,
+    22: 47,
+    23: 394,
+}
 
 
 def spearman(xs: Sequence[float], ys: Sequence[float]) -> float:
@@ -78,18 +133,59 @@ def log_loss(probabilities: Sequence[float], outcomes: Sequence[int]) -> float:
     return total / len(outcomes)
 
 
+def engine_margins(matches_per_pairing: int, seed: str = "margins") -> dict[int, int]:
+    """Play ``matches_per_pairing`` Bao 2 matches of each of :data:`ENGINE_PAIRINGS` to the end
+    with the engine's bots and count the level margins the ladder rates them with
+    (:func:`ladder.ratings.decided_scores` of the final levels and the winner, as a live match
+    is recorded: a 23:23 match won by passing 2A has margin 1). Returns ``{margin: matches}``.
+    """
+    from engine.bots import HeuristicBot, RandomBot
+    from engine.match import Match
+
+    counts: dict[int, int] = {}
+    for kinds in ENGINE_PAIRINGS:
+        for index in range(matches_per_pairing):
+            match_seed = f"{seed}/{kinds}/{index}"
+            match = Match.new("bao2", match_seed)
+            bots = [
+                HeuristicBot() if kind == "h" else RandomBot(f"{match_seed}/{seat}")
+                for seat, kind in enumerate(kinds)
+            ]
+            while not match.over:
+                seat = match.to_move()
+                assert seat is not None
+                match.apply(
+                    bots[seat].choose(
+                        match.observation(seat), lambda s=seat, m=match: m.legal_actions(s)
+                    )
+                )
+            assert match.score is not None
+            first, second = decided_scores(match.score, match.winner)
+            margin = abs(first - second)
+            counts[margin] = counts.get(margin, 0) + 1
+    return dict(sorted(counts.items()))
+
+
 def simulate(
     players: int = 200,
     matches: int = 20_000,
     skill_sd: float = 200.0,
-    margin_model: str = "proportional",
+    margin_model: str = "engine",
     seed: int = 20261130,
     params: RatingParams = DEFAULT_PARAMS,
     margin_shape: float = 4.0,
+    margins: dict[int, int] | None = None,
 ) -> dict[str, float]:
-    """Run the simulation described in the module docstring; return the figures."""
+    """Run the simulation described in the module docstring; return the figures.
+
+    ``margins`` is the measured margin distribution of the ``engine`` model (default
+    :data:`ENGINE_MARGINS`).
+    """
     rng = random.Random(seed)
     skills = [rng.gauss(1500.0, skill_sd) for _ in range(players)]
+    measured = margins or ENGINE_MARGINS
+    values = list(measured)
+    weights = [measured[v] for v in values]
     fixtures: list[tuple[tuple[int, int], tuple[int, int], tuple[int, int], float]] = []
     for _ in range(matches):
         a, b, c, d = rng.sample(range(players), 4)
@@ -98,8 +194,12 @@ def simulate(
         p_a = expected_score(true_a, true_b)
         a_wins = rng.random() < p_a
         gap = (true_a - true_b) if a_wins else (true_b - true_a)
-        scale = (2.2 + 0.001 * gap) / 2.2 if margin_model == "proportional" else 1.0
-        margin = round(math.exp(scale * rng.gammavariate(margin_shape, 0.4)) - 1.0)
+        scale = (2.2 + 0.001 * gap) / 2.2 if margin_model != "flat" else 1.0
+        if margin_model == "engine":
+            log_margin = math.log1p(rng.choices(values, weights)[0])
+        else:
+            log_margin = rng.gammavariate(margin_shape, 0.4)
+        margin = round(math.exp(scale * log_margin) - 1.0)
         margin = min(max(margin, 1), MAX_LEVEL_MARGIN)
         scores = (margin, 0) if a_wins else (0, margin)
         fixtures.append(((a, b), (c, d), scores, p_a))
@@ -163,7 +263,7 @@ def simulate(
         "updates_per_s": round(updates / elapsed),
         "matches_per_s": round(len(fixtures) / elapsed),
         "rating_rms_error": round(rms, 1),
-        "margin_shape": margin_shape,
+        "margin_shape": margin_shape if margin_model != "engine" else None,
         "mean_margin": round(sum(abs(f[2][0] - f[2][1]) for f in fixtures) / len(fixtures), 2),
         "k_provisional": params.k_provisional,
         "k_established": params.k_established,
@@ -181,7 +281,17 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--players", type=int, default=200)
     parser.add_argument("--matches", type=int, default=20_000)
     parser.add_argument("--skill-sd", type=float, default=200.0)
-    parser.add_argument("--margin-model", choices=("proportional", "flat"), default="proportional")
+    parser.add_argument(
+        "--margin-model", choices=("engine", "proportional", "flat"), default="engine"
+    )
+    parser.add_argument(
+        "--margins-from-engine",
+        type=int,
+        default=0,
+        metavar="N",
+        help="play N Bao 2 matches per bot pairing now and use their margins (engine model); "
+        "the distribution is printed as margin_distribution",
+    )
     parser.add_argument("--seed", type=int, default=20261130)
     parser.add_argument(
         "--margin-shape",
@@ -194,6 +304,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--k-established", type=float, default=DEFAULT_PARAMS.k_established)
     args = parser.parse_args(argv)
     params = RatingParams(k_provisional=args.k_provisional, k_established=args.k_established)
+    margins = engine_margins(args.margins_from_engine) if args.margins_from_engine > 0 else None
     figures = simulate(
         args.players,
         args.matches,
@@ -202,7 +313,13 @@ def main(argv: Sequence[str] | None = None) -> None:
         args.seed,
         params,
         args.margin_shape,
+        margins,
     )
+    if margins is not None:
+        total = sum(margins.values())
+        figures["margin_distribution"] = margins  # type: ignore[assignment]
+        figures["engine_matches"] = total
+        figures["engine_mean_margin"] = round(sum(m * n for m, n in margins.items()) / total, 2)
     json.dump(figures, sys.stdout)
     sys.stdout.write("\n")
 

@@ -136,7 +136,7 @@ def decided_scores(scores: Sequence[int], winner: int | None) -> tuple[int, int]
 
     The ratings read the outcome from the scores (equal scores are a draw). A level game can
     be won with level scores: in Bao 2 and Guandan both teams may stand at the top level when
-    the winner passes it (about one engine-played Bao 2 match in six ends 23:23). Such a match
+    the winner passes it (about one engine-played Bao 2 match in five ends 23:23). Such a match
     is rated as the win it was, by the smallest margin: the winner one level ahead. Otherwise
     the scores stand. Raises :class:`RatingInputError` (``bad_score``) if ``winner`` is not 0,
     1 or None, or is the side with the lower score.
