@@ -11,8 +11,10 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import os
 import random
 import time
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 from channels.db import DatabaseSyncToAsync, database_sync_to_async
@@ -32,10 +34,18 @@ MAX_FRAME = 8192
 RATE = 50.0
 
 
+#: The threads that run the tables' database and engine work (``MATCHES_THREADS``, default 1).
+#: Few on purpose: the work holds the GIL, and every extra busy thread takes it away from the
+#: event loop that reads and writes the sockets, which lengthens every table's latency.
+_executor = ThreadPoolExecutor(
+    max_workers=int(os.environ.get("MATCHES_THREADS", "1")), thread_name_prefix="matches"
+)
+
+
 def _in_thread(func: Any) -> Any:
-    """Run a database function in the thread pool (not the one shared thread), so actions of
-    different tables proceed side by side; the database serialises what must be."""
-    return DatabaseSyncToAsync(func, thread_sensitive=False)
+    """Run a database function on the tables' own thread(s) (see ``_executor``), not on the
+    loop and not on Channels' one shared thread."""
+    return DatabaseSyncToAsync(func, thread_sensitive=False, executor=_executor)
 
 
 class TableConsumer(AsyncWebsocketConsumer):

@@ -25,12 +25,14 @@ import logging
 import secrets
 import threading
 from collections import OrderedDict
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
 from django.conf import settings
-from django.db import transaction
+from django.db import connection, transaction
 from django.utils import timezone
 
 from clubs import selectors as club_selectors
@@ -66,6 +68,22 @@ after_commit_hooks: list[Any] = []
 #: Attempts of an action whose match row changed under it at the same version (a seat put on
 #: or taken off auto-play), or of a system action that lost the race to a player.
 ATTEMPTS = 5
+
+
+_sqlite_writers = threading.RLock()
+
+
+@contextmanager
+def _writing() -> Iterator[None]:
+    """A write transaction of a match row. SQLite allows one writer at a time and a waiting
+    writer polls in its busy handler, sleeping up to 100 ms between tries; so on SQLite the
+    writers of this process queue on a lock instead, which is handed over at once."""
+    if connection.vendor == "sqlite":
+        with _sqlite_writers, transaction.atomic():
+            yield
+    else:
+        with transaction.atomic():
+            yield
 
 
 class _Moved(Exception):
@@ -454,7 +472,7 @@ def _apply(
         match.result = engine.result()
         match.finished_at = now
         fields.update(status=match.status, result=match.result, finished_at=now, ends_at=None)
-    with transaction.atomic():
+    with _writing():
         updated = Match.objects.filter(
             pk=match.pk, version=version, revision=match.revision - 1
         ).update(**fields)
@@ -474,10 +492,9 @@ def _apply(
         if engine.over:
             Table.objects.filter(pk=match.table_id).update(status=TableStatus.FINISHED)
             _record_rated_result(match)
-        new_version = match.version
-        transaction.on_commit(
-            lambda: _after_commit(match, new_version, engine, event, match.table_id)
-        )
+    new_version = match.version
+    # after the write lock is released (at once, or when the caller's transaction commits)
+    transaction.on_commit(lambda: _after_commit(match, new_version, engine, event, match.table_id))
     return Accepted(new_version, event)
 
 
@@ -677,7 +694,7 @@ def sweep(now: datetime | None = None) -> dict[str, int]:
 def set_autoplay(match_id: int, seat: int, reason: str) -> bool:
     """Put ``seat`` on auto-play (``reason`` "timeout"/"disconnect") or take it off (""),
     re-planning the deadline if it is that seat's turn. Returns True if anything changed."""
-    with transaction.atomic():
+    with _writing():
         match = (
             Match.objects.select_for_update().select_related("table").filter(pk=match_id).first()
         )

@@ -18,6 +18,7 @@ import asyncio
 import json
 import statistics
 import time
+from collections import Counter
 from typing import Any
 
 from asgiref.sync import sync_to_async
@@ -81,6 +82,9 @@ class _Table:
         self.latencies: list[float] = []
         self.updates = 0
         self.versions: list[set[int]] = [set() for _ in range(seats)]
+        #: per seat, the highest version a snapshot or a resync's events brought (a seat that
+        #: connects after its table's first action gets that action in its snapshot)
+        self.synced: list[int] = [-1] * seats
 
     def on_send(self, version: int, at: float) -> None:
         self.sent[version] = at
@@ -100,7 +104,7 @@ class _Table:
 
 
 async def _run_tables(
-    url: str,
+    urls: list[str],
     origin: str,
     tables: list[dict[str, Any]],
     seconds: float,
@@ -120,6 +124,9 @@ async def _run_tables(
         def on_frame(client: SeatClient, frame: dict, at: float, book: _Table = book) -> None:
             if frame.get("type") == "update" and client.you is not None:
                 book.on_update(frame["you"], frame["version"], at, state["counting"])
+            elif frame.get("type") in ("snapshot", "events") and frame.get("you") is not None:
+                seat = frame["you"]
+                book.synced[seat] = max(book.synced[seat], frame["version"])
 
         def on_send(client: SeatClient, version: int, at: float, book: _Table = book) -> None:
             book.on_send(version, at)
@@ -129,7 +136,7 @@ async def _run_tables(
         for cookie in info["cookies"]:
             clients.append(
                 SeatClient(
-                    f"{url}/ws/tables/{info['table']}/",
+                    f"{urls[len(clients) % len(urls)]}/ws/tables/{info['table']}/",
                     cookie,
                     origin,
                     on_frame=on_frame,
@@ -175,7 +182,9 @@ async def _run_tables(
     }
 
 
-async def _run_baseline(url: str, origin: str, groups: int, seconds: float) -> dict[str, Any]:
+async def _run_baseline(
+    urls: list[str], origin: str, groups: int, seconds: float
+) -> dict[str, Any]:
     import websockets
 
     latencies: list[float] = []
@@ -183,7 +192,8 @@ async def _run_baseline(url: str, origin: str, groups: int, seconds: float) -> d
     stop = asyncio.Event()
     payload = "x" * 1500  # about the size of a table update
 
-    async def connect(group: str) -> Any:
+    async def connect(group: str, seat: int) -> Any:
+        url = urls[(groups_started[group] * 4 + seat) % len(urls)]
         for attempt in range(6):  # the server may still be busy with the last run's sockets
             try:
                 return await websockets.connect(
@@ -197,7 +207,7 @@ async def _run_baseline(url: str, origin: str, groups: int, seconds: float) -> d
                 await asyncio.sleep(1 + attempt)
 
     async def member(group: str, seat: int, sockets: list, ready: asyncio.Event) -> None:
-        async with await connect(group) as ws:
+        async with await connect(group, seat) as ws:
             sockets[seat] = ws
             await ready.wait()
             sent_at: dict[int, float] = shared[group]
@@ -222,6 +232,7 @@ async def _run_baseline(url: str, origin: str, groups: int, seconds: float) -> d
                     await ws.send(json.dumps({"v": nxt, "pad": payload}))
 
     shared: dict[str, dict[int, float]] = {}
+    groups_started: dict[str, int] = {}
     receipts: dict[str, dict[int, int]] = {}
     tasks = []
     starters = []
@@ -229,6 +240,7 @@ async def _run_baseline(url: str, origin: str, groups: int, seconds: float) -> d
         group = f"g{g}-{int(time.time() * 1000) % 10**8}"
         shared[group] = {}
         receipts[group] = {}
+        groups_started[group] = g
         sockets: list = [None] * 4
         ready = asyncio.Event()
         for seat in range(4):
@@ -275,7 +287,12 @@ class Command(BaseCommand):
         """Options: tables, seconds, server URL, variant, setup only, baseline."""
         parser.add_argument("--tables", type=int, default=10)
         parser.add_argument("--seconds", type=float, default=20.0)
-        parser.add_argument("--url", default="http://127.0.0.1:8000")
+        parser.add_argument(
+            "--url",
+            action="append",
+            help="server URL (default http://127.0.0.1:8000); give it once per ASGI process "
+            "to spread the sockets over them as a proxy would",
+        )
         parser.add_argument("--variant", default="bao2")
         parser.add_argument("--options", default="{}", help="engine options as JSON")
         parser.add_argument("--no-clocks", action="store_true")
@@ -314,8 +331,9 @@ class Command(BaseCommand):
         if options["setup_only"]:
             self.stdout.write(json.dumps(tables))
             return
-        http = options["url"].rstrip("/")
-        ws_url = "ws" + http[len("http") :]
+        https = [u.rstrip("/") for u in options["url"] or ["http://127.0.0.1:8000"]]
+        http = https[0]
+        ws_urls = ["ws" + u[len("http") :] for u in https]
         match_ids = [t["match"] for t in tables]
 
         def versions_now() -> dict[int, int]:
@@ -323,14 +341,23 @@ class Command(BaseCommand):
 
         before = versions_now()
         result = asyncio.run(
-            _run_tables(ws_url, http, tables, options["seconds"], versions_now, options["think"])
+            _run_tables(ws_urls, http, tables, options["seconds"], versions_now, options["think"])
         )
         final = result["final"]
         sent = sum((final[t["match"]] - before[t["match"]]) * len(t["cookies"]) for t in tables)
-        received = 0
+        received = synced = 0
+        missing: list[tuple[int, int, int]] = []  # (match, seat, version) never received
         for t, book in zip(tables, result["books"], strict=True):
-            for seen in book.versions:
-                received += sum(1 for v in seen if before[t["match"]] < v <= final[t["match"]])
+            expected = range(before[t["match"]] + 1, final[t["match"]] + 1)
+            for seat, seen in enumerate(book.versions):
+                received += sum(1 for v in seen if v in expected)
+                for v in expected:
+                    if v in seen:
+                        continue
+                    if v <= book.synced[seat]:
+                        synced += 1
+                    else:
+                        missing.append((t["match"], seat, v))
         lat = result["latencies"]
         failed = sum(1 for c in result["clients"] if c.connects == 0)
         self.stdout.write(
@@ -340,14 +367,20 @@ class Command(BaseCommand):
             f"  actions/s {result['actions_per_s']:.1f}  "
             f"p50 {_percentile(lat, 0.5) * 1e3:.1f} ms  p99 {_percentile(lat, 0.99) * 1e3:.1f} ms"
             f"  (n={len(lat)})\n"
-            f"  updates sent {sent}  received {received}  lost {sent - received}\n"
+            f"  updates sent {sent}  received {received} live + {synced} in a snapshot or "
+            f"resync  lost {len(missing)}\n"
             f"  load client's event loop late by p50 {_percentile(result['lags'], 0.5) * 1e3:.1f}"
-            f" ms  p99 {_percentile(result['lags'], 0.99) * 1e3:.1f} ms"
+            f" ms  p99 {_percentile(result['lags'], 0.99) * 1e3:.1f} ms\n"
+            f"  reconnects {sum(max(0, c.connects - 1) for c in result['clients'])}  "
+            f"resyncs {sum(c.resyncs for c in result['clients'])}  refusals "
+            f"{dict(Counter(r.get('code') for c in result['clients'] for r in c.refusals))}"
         )
+        if missing:
+            self.stdout.write(f"  missing (match, seat, version): {missing[:10]}")
         if options["no_baseline"]:
             return
         time.sleep(10)  # let the server finish closing the tables' sockets
-        base = asyncio.run(_run_baseline(ws_url, http, len(tables), options["seconds"]))
+        base = asyncio.run(_run_baseline(ws_urls, http, len(tables), options["seconds"]))
         blat = base["latencies"]
         self.stdout.write(
             f"baseline (bare group broadcast): {len(tables)} groups x 4 sockets\n"
