@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import random
 import time
 from collections.abc import Callable
 from typing import Any
@@ -52,8 +53,9 @@ class SeatClient:
     """One seat's (or a spectator's) websocket client; see the module docstring.
 
     ``act``: play when it is this seat's turn (False: never act, the clock and auto-play do).
-    ``on_frame(client, frame, received_at)`` is called for every frame; ``think`` seconds pass
-    before each action.
+    ``on_frame(client, frame, received_at)`` is called for every frame; before each action the
+    client thinks for ``think`` seconds on average (uniformly 0.5-1.5 times that, as people do;
+    a fixed time would keep tables that started together acting in lockstep).
     """
 
     def __init__(
@@ -189,7 +191,7 @@ class SeatClient:
         self._ids += 1
         if self.think:
             version = self.version
-            await asyncio.sleep(self.think)  # a person's thinking time
+            await asyncio.sleep(self.think * random.uniform(0.5, 1.5))  # a person's thinking
             if self.version != version:
                 return
         if self.on_send is not None:

@@ -165,6 +165,18 @@ def snapshot_of(engine: EngineMatch) -> dict[str, Any]:
     }
 
 
+def _read(match_id: int) -> Match | None:
+    """The match row and its table as stored now. The snapshot is left out: it is loaded
+    (one more query) only when this process has no engine state of that version cached."""
+    return (
+        Match.objects.select_related("table")
+        .defer("snapshot")
+        .filter(pk=match_id)
+        .order_by()
+        .first()
+    )
+
+
 def engine_of(match: Match) -> EngineMatch:
     """The engine state of ``match`` at its version (a private copy the caller may change)."""
     engine = _engines.take(match.pk, match.version)
@@ -402,7 +414,7 @@ def submit_action(
             raise MatchError("not_your_seat")
         action = parsed
     for _attempt in range(ATTEMPTS):
-        match = Match.objects.select_related("table").filter(pk=match_id).first()
+        match = _read(match_id)
         if match is None:
             raise MatchError("not_started")
         try:
@@ -589,7 +601,7 @@ def act_on_deadline(match_id: int, version: int, *, force: bool = False) -> str:
     if state[3] is None or (not force and state[3] > timezone.now()):
         return "early"
     for _attempt in range(ATTEMPTS):
-        match = Match.objects.select_related("table").filter(pk=match_id).first()
+        match = _read(match_id)
         if match is None or match.status != MatchStatus.PLAYING:
             return "over"
         if match.version != version or match.deadline_version != version:
@@ -645,7 +657,7 @@ def apply_time_limit(match_id: int) -> bool:
     on between the read and the write (players acting fast) is read again, up to
     :data:`ATTEMPTS` times; the sweeper retries after that."""
     for _attempt in range(ATTEMPTS):
-        match = Match.objects.select_related("table").filter(pk=match_id).first()
+        match = _read(match_id)
         if match is None or match.status != MatchStatus.PLAYING or match.ends_at is None:
             return False
         if match.ends_at > timezone.now():

@@ -205,3 +205,12 @@ def test_debug_stays_off_when_served_beyond_localhost(tmp_path):
     )
     assert result.returncode == 0, result.stderr
     assert result.stdout.strip() == "False"
+
+
+def test_asgi_server_tunes_garbage_collection_for_latency():
+    import gc
+
+    import config.asgi  # noqa: F401
+
+    assert gc.get_threshold()[2] >= 10_000
+    assert gc.get_freeze_count() > 0

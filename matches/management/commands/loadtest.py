@@ -308,7 +308,10 @@ class Command(BaseCommand):
         parser.add_argument("--setup-only", action="store_true")
         parser.add_argument("--no-baseline", action="store_true")
         parser.add_argument(
-            "--think", type=float, default=0.0, help="seconds each bot waits before acting"
+            "--think",
+            type=float,
+            default=0.0,
+            help="mean seconds each bot thinks before acting (uniformly 0.5-1.5 times that)",
         )
 
     def handle(self, *args: Any, **options: Any) -> None:
