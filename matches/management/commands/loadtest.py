@@ -115,7 +115,7 @@ async def _run_tables(
 
     books: list[_Table] = []
     clients: list[SeatClient] = []
-    state = {"counting": False, "actions": 0}
+    state: dict[str, Any] = {"counting": False, "actions": 0, "connect_s": 0.0}
 
     for info in tables:
         book = _Table(len(info["cookies"]))
@@ -149,7 +149,12 @@ async def _run_tables(
         tasks.append(asyncio.create_task(client.run()))
         if k % 40 == 39:
             await asyncio.sleep(0.25)
-    await asyncio.sleep(min(5.0, 1 + len(clients) / 200))  # connections settle
+    # measure the steady state: every socket connected and attached, then a few seconds more
+    connecting = time.perf_counter()
+    while time.perf_counter() - connecting < 120 and any(c.version < 0 for c in clients):
+        await asyncio.sleep(0.2)
+    state["connect_s"] = time.perf_counter() - connecting
+    await asyncio.sleep(5.0)
     state["counting"] = True
     lags: list[float] = []
     stop_lag = asyncio.Event()
@@ -179,6 +184,7 @@ async def _run_tables(
         "clients": clients,
         "final": final,
         "lags": lags,
+        "connect_s": state["connect_s"],
     }
 
 
@@ -366,7 +372,8 @@ class Command(BaseCommand):
         self.stdout.write(
             f"bot tables (think {options['think']:g} s): "
             f"{len(tables)} tables, {len(result['clients'])} sockets "
-            f"({failed} failed to connect), {options['seconds']:.0f} s\n"
+            f"({failed} failed to connect; all attached {result['connect_s']:.1f} s after the "
+            f"last was opened), {options['seconds']:.0f} s\n"
             f"  actions/s {result['actions_per_s']:.1f}  "
             f"p50 {_percentile(lat, 0.5) * 1e3:.1f} ms  p99 {_percentile(lat, 0.99) * 1e3:.1f} ms"
             f"  (n={len(lat)})\n"
