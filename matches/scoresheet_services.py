@@ -371,8 +371,16 @@ def notify_dispute(sheet_id: int, by_user_id: int) -> int:
     return sent
 
 
+#: Games scored in levels: a match of them can be won with level scores (both teams at the top
+#: level when one passes it), so the ladder is told the engine's winner.
+LEVEL_VARIANTS = ("bao2", "guandan")
+
+
 def _record_in_ladder(sheet: ScoreSheet) -> None:
-    """Hand a confirmed rated sheet of club members to the ladder, as a live match is."""
+    """Hand a confirmed rated sheet of club members to the ladder, as a live match is.
+
+    For the level games the engine's winner goes with the levels: a Bao 2 sheet that ends
+    23:23 because one team passed 2A is rated as that team's win, not a draw."""
     from matches.scoresheet_selectors import confirmed_result
 
     result = confirmed_result(sheet)
@@ -389,6 +397,7 @@ def _record_in_ladder(sheet: ScoreSheet) -> None:
             scores=list(result.scores),
             ended_at=result.ended_at,
             club_id=sheet.club_id,
+            winner=result.winner if sheet.variant in LEVEL_VARIANTS else None,
         )
     except ladder_services.LadderError:
         log.exception("sheet %s could not be recorded for the ladder", sheet.pk)
