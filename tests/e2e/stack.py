@@ -2,6 +2,10 @@
 (daphne) and a Celery worker with beat, as separate processes that can be SIGKILLed and
 restarted.
 
+Run as a script it is the load test's stack: ``python tests/e2e/stack.py --asgi 2 -- --tables
+200 --seconds 20 --think 1`` starts it with DEBUG off and two daphne processes, runs
+``manage.py loadtest`` against them with the arguments after ``--``, and stops it.
+
 The database is a fresh SQLite file, or, when ``DATABASE_URL`` points at PostgreSQL (the
 second ./test run), a fresh database created on that server.
 """
@@ -119,26 +123,22 @@ class Stack:
             start_new_session=True,
         )
 
-    def start_asgi(self) -> None:
+    def start_asgi(self, name: str = "asgi", port: int | None = None) -> str:
+        """Start a daphne process (another one: a new ``name`` and ``port``); return its URL."""
+        port = port or self.port
         self._spawn(
-            "asgi",
-            [
-                str(BIN / "daphne"),
-                "-b",
-                "127.0.0.1",
-                "-p",
-                str(self.port),
-                "config.asgi:application",
-            ],
+            name,
+            [str(BIN / "daphne"), "-b", "127.0.0.1", "-p", str(port), "config.asgi:application"],
         )
+        url = f"http://127.0.0.1:{port}"
         deadline = time.monotonic() + 30
         while True:
             try:
-                urllib.request.urlopen(self.http + "/healthz", timeout=2).read()
-                return
+                urllib.request.urlopen(url + "/healthz", timeout=2).read()
+                return url
             except OSError as error:
-                if self.procs["asgi"].poll() is not None or time.monotonic() > deadline:
-                    log = self.logs["asgi"].read_text()
+                if self.procs[name].poll() is not None or time.monotonic() > deadline:
+                    log = self.logs[name].read_text()
                     raise RuntimeError("daphne did not start:\n" + log) from error
                 time.sleep(0.1)
 
@@ -225,3 +225,30 @@ class Stack:
             with psycopg.connect(self.pg_admin_url, autocommit=True) as conn:
                 conn.execute(f'DROP DATABASE IF EXISTS "{self.db_name}" WITH (FORCE)')
         shutil.rmtree(self.tmp, ignore_errors=True)
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Start a stack with ``--asgi`` daphne processes, run the load test against it, stop it."""
+    import argparse
+
+    parser = argparse.ArgumentParser(prog="python tests/e2e/stack.py")
+    parser.add_argument("--asgi", type=int, default=2, help="daphne processes (default 2)")
+    parser.add_argument("loadtest", nargs="*", help="arguments of manage.py loadtest")
+    args = parser.parse_args(argv)
+    os.environ.setdefault("DEBUG", "0")
+    stack = Stack(bot_delay=0.8, sweep_seconds=5.0).start()
+    try:
+        urls = [stack.http]
+        for k in range(1, args.asgi):
+            urls.append(stack.start_asgi(f"asgi{k}", free_port()))
+        command = [sys.executable, "manage.py", "loadtest", *args.loadtest]
+        for url in urls:
+            command += ["--url", url]
+        return subprocess.run(command, cwd=ROOT, env=stack.env).returncode
+    finally:
+        stack.stop()
+
+
+if __name__ == "__main__":
+    sys.path.insert(0, str(ROOT))
+    raise SystemExit(main())
