@@ -503,7 +503,7 @@ def _apply(
         )
         if engine.over:
             Table.objects.filter(pk=match.table_id).update(status=TableStatus.FINISHED)
-            _record_rated_result(match)
+            _record_rated_result(match, engine)
     new_version = match.version
     # after the write lock is released (at once, or when the caller's transaction commits)
     transaction.on_commit(lambda: _after_commit(match, new_version, engine, event, match.table_id))
@@ -535,8 +535,9 @@ def _after_commit(
         hook(match_id, version, engine)
 
 
-def _record_rated_result(match: Match) -> None:
-    """Hand a finished rated match of people to the ladder (its Celery task rates it)."""
+def _record_rated_result(match: Match, engine: EngineMatch | None = None) -> None:
+    """Hand a finished rated match of people to the ladder (its Celery task rates it);
+    ``engine``: its final state, if the caller has it (else it is rebuilt for Red Two)."""
     if not match.table.rated or any(s.get("bot") for s in match.seats):
         return
     result = match.result or {}
@@ -552,7 +553,7 @@ def _record_rated_result(match: Match) -> None:
 
     try:
         if match.variant == "honger":  # per-seat totals; sides as revealed by the last deal
-            deals = EngineMatch.from_json(match.snapshot).deals
+            deals = (engine or EngineMatch.from_json(match.snapshot)).deals
             picked = ladder_services.red_two_match_sides(users, score, deals)
             if picked is None:
                 return
