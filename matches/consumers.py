@@ -244,13 +244,20 @@ class TableConsumer(AsyncWebsocketConsumer):
             return
         try:
             data = json.loads(text_data)
-        except ValueError:
+        except (ValueError, RecursionError):  # RecursionError: nesting too deep to decode
             await self._error("bad_json")
             return
-        if not isinstance(data, dict) or not isinstance(data.get("type"), str):
+        if (
+            not isinstance(data, dict)
+            or not isinstance(data.get("type"), str)
+            or not self._clean(data)
+        ):
             await self._error("bad_message")
             return
         kind = data["type"]
+        if kind == "autoplay" and not isinstance(data.get("on"), bool):
+            await self._send_json(await database_sync_to_async(self._refusal)("bad_message", data))
+            return
         if kind == "ping":
             await self._send_json({"type": "pong", "id": data.get("id")})
         elif kind == "hello":
@@ -267,6 +274,38 @@ class TableConsumer(AsyncWebsocketConsumer):
             await self._send_json(await database_sync_to_async(self._autoplay)(data))
         else:
             await self._send_json(await database_sync_to_async(self._refusal)("unknown_type", data))
+
+    @staticmethod
+    def _clean(data: Any) -> bool:
+        """True if decoded frame ``data`` holds only what a message may: no NUL character or
+        lone surrogate in any string or key (PostgreSQL cannot store them; UTF-8 cannot
+        encode a lone surrogate), no integer outside 64 bits, no NaN or infinity, and
+        nesting at most 16 deep."""
+        stack = [(data, 0)]
+        while stack:
+            value, depth = stack.pop()
+            if isinstance(value, str):
+                if "\x00" in value:
+                    return False
+                try:
+                    value.encode("utf-8")
+                except UnicodeEncodeError:  # a lone surrogate ("\ud800")
+                    return False
+            elif isinstance(value, bool) or value is None:
+                continue
+            elif isinstance(value, int):
+                if not -(2**63) <= value < 2**63:
+                    return False
+            elif isinstance(value, float):
+                if value != value or value in (float("inf"), float("-inf")):
+                    return False
+            elif depth >= 16:
+                return False
+            elif isinstance(value, dict):
+                stack.extend((item, depth + 1) for pair in value.items() for item in pair)
+            else:
+                stack.extend((item, depth + 1) for item in value)
+        return True
 
     def _allowed(self) -> bool:
         now = time.monotonic()
