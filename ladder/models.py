@@ -104,6 +104,8 @@ class ResultSource(models.TextChoices):
 
     LIVE = "live", _("Live match")
     SHEET = "sheet", _("Score sheet")
+    #: A tournament game's result entered by an organiser (source id: the game's id).
+    ADMIN = "admin", _("Entered by an organiser")
 
 
 class RatedResult(models.Model):

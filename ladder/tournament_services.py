@@ -47,6 +47,7 @@ from ladder.tournament_models import (
     TournamentStatus,
     UnitKind,
 )
+from matches.scoresheet_services import LEVEL_VARIANTS
 
 log = logging.getLogger(__name__)
 
@@ -807,6 +808,25 @@ def _collect_sheet(
     now: datetime,
 ) -> bool:
     """Take the result of the confirmed sheet (among ``results``) with the game's players."""
+    found = _matching_sheet(tournament, game, entries, results)
+    if found is None:
+        return False
+    result, flip = found
+    scores = result.scores[::-1] if flip else result.scores
+    winner = result.winner if result.winner is None or not flip else 1 - result.winner
+    if game.sheet_id != result.sheet_id:
+        game.sheet_id = result.sheet_id
+        game.save(update_fields=["sheet"])
+    if tournament.rated:
+        _rate_sheet(tournament, result)
+    return _finish_game(game, scores[0], scores[1], winner, GameSource.SHEET, now)
+
+
+def _matching_sheet(
+    tournament: Tournament, game: Game, entries: dict[int, Entry], results: Sequence[Any]
+) -> tuple[Any, bool] | None:
+    """The first confirmed sheet result (among ``results``) with the game's players on its
+    two sides, and whether its sides are the game's the other way round."""
     seat_users = _seat_users(tournament, game, entries)
     want = [set(seat_users[0::2]), set(seat_users[1::2])]
     for result in results:
@@ -814,25 +834,16 @@ def _collect_sheet(
             continue
         got = [set(result.sides[0]), set(result.sides[1])]
         if got == want:
-            flip = False
-        elif got == want[::-1]:
-            flip = True
-        else:
-            continue
-        scores = result.scores[::-1] if flip else result.scores
-        winner = result.winner if result.winner is None or not flip else 1 - result.winner
-        if game.sheet_id != result.sheet_id:
-            game.sheet_id = result.sheet_id
-            game.save(update_fields=["sheet"])
-        if tournament.rated:
-            _rate_sheet(tournament, result)
-        return _finish_game(game, scores[0], scores[1], winner, GameSource.SHEET, now)
-    return False
+            return result, False
+        if got == want[::-1]:
+            return result, True
+    return None
 
 
 def _rate_sheet(tournament: Tournament, result: Any) -> None:
     """A rated tournament's in-person result feeds the club ladder (idempotent: same source
-    id as the score sheet's own recording)."""
+    id as the score sheet's own recording). In Bao 2 and Guandan the sheet's winner goes with
+    the levels, so a sheet won with level scores (23:23 after passing 2A) is rated a win."""
     from ladder import services as ladder_services
 
     try:
@@ -844,9 +855,48 @@ def _rate_sheet(tournament: Tournament, result: Any) -> None:
             scores=list(result.scores),
             ended_at=result.ended_at,
             club_id=tournament.club_id,
+            winner=result.winner if result.variant in LEVEL_VARIANTS else None,
         )
     except ladder_services.LadderError:
         log.exception("sheet %s could not be rated", result.sheet_id)
+
+
+def organiser_rated_game(sheet: Any) -> Game | None:
+    """The game a confirmed score sheet records if an organiser's result already rated it.
+
+    That is a finished game of a rated in-person tournament of the sheet's club and game,
+    with the sheet's players on its two sides, whose result an organiser entered (and the
+    ladder took, :func:`_rate_organiser_result`) after the sheet was started, in a round that
+    had started before it. The sheet is linked to the game, and the caller does not rate it
+    again: a game counts once. None when there is no such game.
+    """
+    from matches.scoresheet_selectors import confirmed_result
+
+    result = confirmed_result(sheet)
+    if result is None or result.sides is None or result.scores is None:
+        return None
+    candidates = Game.objects.filter(
+        round__tournament__club_id=sheet.club_id,
+        round__tournament__variant=sheet.variant,
+        round__tournament__online=False,
+        round__tournament__rated=True,
+        round__started_at__lte=sheet.started_at,
+        source=GameSource.ADMIN,
+        status=GameStatus.FINISHED,
+        sheet__isnull=True,
+        finished_at__gte=sheet.started_at,
+    ).select_related("round__tournament")
+    for game in candidates.order_by("-finished_at", "-id"):
+        tournament = game.round.tournament
+        entries = {e.pk: e for e in tournament.entries.filter(pk__in=game.side0 + game.side1)}
+        if _matching_sheet(tournament, game, entries, [result]) is None:
+            continue
+        if not _rated_already("admin", game.pk):
+            continue
+        game.sheet_id = sheet.pk
+        game.save(update_fields=["sheet"])
+        return game
+    return None
 
 
 def _absent_seats(game: Game, now: datetime) -> list[int]:
@@ -974,15 +1024,116 @@ def set_result(
         raise _refuse("bye", _("A bye has no result to enter."))
     if game.round.status == RoundStatus.PAIRED or game.status == GameStatus.PENDING:
         raise _refuse("not_started", _("This game has not started."))
+    if tournament.variant in LEVEL_VARIANTS:
+        from engine.deal import deal_rules
+
+        top = deal_rules(tournament.variant).max_level
+        if not (0 <= score0 <= top and 0 <= score1 <= top):
+            raise _refuse(
+                "bad_score", _("Levels are whole numbers from 0 to %(top)d.") % {"top": top}
+            )
     natural = None if score0 == score1 else (0 if score0 > score1 else 1)
     if winner is not None and natural is not None and winner != natural:
         raise _refuse("bad_winner", _("The winner must have the higher score."))
     final_winner = natural if winner is None else winner
     before = _winner_entry(game)
     _finish_game(game, score0, score1, final_winner, GameSource.ADMIN, now)
+    _rate_organiser_result(tournament, game, now)
     if tournament.format == TournamentFormat.ELIMINATION and before != _winner_entry(game):
         _rebracket(tournament, game.round.number, now)
     return game
+
+
+def _rated_already(source: str, source_id: object) -> bool:
+    from ladder.models import RatedResult
+
+    return RatedResult.objects.filter(source=source, source_id=str(source_id)).exists()
+
+
+def _rate_organiser_result(tournament: Tournament, game: Game, now: datetime) -> None:
+    """Feed an organiser-entered result to the club ladder, keeping each game rated once.
+
+    What a club would expect, decided here:
+
+    * Only a **rated** tournament feeds the ladder (``Tournament.rated``, fixed once round 1
+      is paired); an unrated one never does, whoever enters its results.
+    * A game counts for the ladder **once**, by the record of what was played when there is
+      one: a live match that finished and was rated, or a confirmed score sheet of the
+      game's players (linked to the game and rated here if the tick has not yet collected
+      it). The organiser's result then only changes the standings (and the bracket).
+    * Otherwise the organiser's result is the game's rating (source ``admin``, source id the
+      game's id): an in-person game scored without a sheet, a live match that broke off, a
+      walkover. A live match still being played is taken off the ladder first (its table
+      becomes unrated, and its row's revision moves so a move being written at this instant
+      re-reads the table), so it cannot be rated a second time when it ends.
+    * A correction of a game already rated (by any source) does not rate it again: the
+      ladder keeps its first rating; standings and the bracket follow the correction.
+    * Bao 2 and Guandan are scored in levels, so the organiser's winner goes with the levels:
+      23:23 with a winner (it passed 2A first) is rated as that side's win. In Shuangkou the
+      points decide; equal points are a draw for the ladder even when a winner is named
+      (a knockout tie decided off the table is not a win on it).
+    """
+    if not tournament.rated or game.is_bye or game.score0 is None or game.score1 is None:
+        return
+    if _rated_already("admin", game.pk):
+        return
+    if game.table_id is not None and not _take_live_match_off_the_ladder(game):
+        return
+    if game.table_id is None:
+        if game.sheet_id is not None and _rated_already("sheet", game.sheet_id):
+            return
+        if game.sheet_id is None and _link_confirmed_sheet(tournament, game):
+            return
+    from ladder import services as ladder_services
+
+    level = tournament.variant in LEVEL_VARIANTS
+    try:
+        ladder_services.record_result(
+            source="admin",
+            source_id=str(game.pk),
+            variant=tournament.variant,
+            sides=_game_users(tournament, game),
+            scores=[game.score0, game.score1],
+            ended_at=min(now, timezone.now()),
+            club_id=tournament.club_id,
+            winner=game.winner if level else None,
+        )
+    except ladder_services.LadderError:
+        log.exception("organiser result of game %s could not be rated", game.pk)
+
+
+def _take_live_match_off_the_ladder(game: Game) -> bool:
+    """For a live game: False if its match has finished and was rated (the ladder has the
+    game); else make sure the match never will be, and return True."""
+    from django.db.models import F
+
+    from matches.models import Match, MatchStatus, Table
+
+    match = Match.objects.select_for_update().filter(table_id=game.table_id).first()
+    if match is None:
+        return True
+    if match.status == MatchStatus.FINISHED:
+        return not _rated_already("live", match.pk)
+    Table.objects.filter(pk=game.table_id).update(rated=False)
+    Match.objects.filter(pk=match.pk).update(revision=F("revision") + 1)
+    return True
+
+
+def _link_confirmed_sheet(tournament: Tournament, game: Game) -> bool:
+    """For an in-person game: link the confirmed sheet of its players (since the round
+    started), if any, and rate it as the tick would; True when one was found."""
+    from matches.scoresheet_selectors import confirmed_results
+
+    results = confirmed_results(tournament.club, tournament.variant, since=game.round.started_at)
+    entries = {e.pk: e for e in tournament.entries.all()}
+    found = _matching_sheet(tournament, game, entries, results)
+    if found is None:
+        return False
+    result, _flip = found
+    game.sheet_id = result.sheet_id
+    game.save(update_fields=["sheet"])
+    _rate_sheet(tournament, result)
+    return True
 
 
 def _rebracket(tournament: Tournament, from_round: int, now: datetime) -> None:

@@ -380,13 +380,21 @@ def _record_in_ladder(sheet: ScoreSheet) -> None:
     """Hand a confirmed rated sheet of club members to the ladder, as a live match is.
 
     For the level games the engine's winner goes with the levels: a Bao 2 sheet that ends
-    23:23 because one team passed 2A is rated as that team's win, not a draw."""
+    23:23 because one team passed 2A is rated as that team's win, not a draw. A sheet of a
+    tournament game whose organiser-entered result the ladder already took is not rated
+    again (:func:`ladder.tournament_services.organiser_rated_game`)."""
     from matches.scoresheet_selectors import confirmed_result
 
     result = confirmed_result(sheet)
     if result is None or not sheet.rated or result.sides is None:
         return
     from ladder import services as ladder_services
+    from ladder.tournament_services import organiser_rated_game
+
+    game = organiser_rated_game(sheet)
+    if game is not None:  # a tournament game the organiser's result already rated: once only
+        log.info("sheet %s records tournament game %s, already rated", sheet.pk, game.pk)
+        return
 
     try:
         ladder_services.record_result(
