@@ -4,7 +4,8 @@
   :func:`update_tournament`, :func:`publish` (opens registration by its window),
   :func:`cancel`, :func:`pause`, :func:`resume`, :func:`pair_next_round` (pair now, edit with
   :func:`swap_entries`, then start), :func:`start_round` (by hand), :func:`set_result`
-  (enter or correct a result; in elimination the bracket after it follows).
+  (enter or correct a result; in elimination the bracket after it follows; in a rated
+  tournament it feeds the club ladder, once per game: see :func:`_rate_organiser_result`).
 * Players (club members): :func:`register` (a pair registers both partners), :func:`check_in`,
   :func:`withdraw`.
 * Scheduling (:func:`tick`, run by Celery beat with the current time): starts a tournament at
@@ -1009,7 +1010,11 @@ def set_result(
 ) -> Game:
     """Enter or correct a game's result (organisers). Standings follow at once (they are
     computed from the games); in elimination a changed winner replaces the entry in the games
-    after it, whose results are cleared. ``winner`` decides a knockout tie or a forfeit."""
+    after it, whose results are cleared. ``winner`` decides a knockout tie or a forfeit, or
+    names the side that won a Bao 2 / Guandan game with level scores (it passed the top level
+    first). Bao 2 and Guandan scores are levels (0 to the top level). In a rated tournament
+    the result feeds the club ladder unless the game is already rated
+    (:func:`_rate_organiser_result`)."""
     tournament = _locked(game.round.tournament)
     if not can_manage(user, tournament):
         raise _not_allowed()
