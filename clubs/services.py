@@ -129,6 +129,16 @@ def create_api_token(user: User, name: str) -> tuple[ApiToken, str]:
     return token, key
 
 
+def issue_login_token(user: User, name: str = "api") -> tuple[ApiToken, str]:
+    """Issue a fresh key for the user's token called ``name`` (``POST /api/v1/auth/token/``):
+    a token of that name is replaced, since only digests are stored and an existing key cannot
+    be shown again. Return the token with the raw key; raise ``ClubError`` like
+    :func:`create_api_token`."""
+    with transaction.atomic():
+        ApiToken.objects.filter(user=user, name=(name or "").strip()[:60]).delete()
+        return create_api_token(user, name)
+
+
 def revoke_api_token(user: User, token_id: int) -> None:
     """Delete one of the user's own API tokens."""
     deleted, _count = ApiToken.objects.filter(user=user, pk=token_id).delete()

@@ -193,3 +193,22 @@ class InvitationAcceptSerializer(serializers.Serializer):
     """The token of the invitation link to accept."""
 
     token = serializers.CharField(max_length=64)
+
+
+class TokenLoginSerializer(serializers.Serializer):
+    """Credentials for ``POST /api/v1/auth/token/``; ``name`` names the token (default ``api``;
+    a token of that name is replaced)."""
+
+    username = serializers.CharField(max_length=150, write_only=True)
+    password = serializers.CharField(
+        max_length=4096, trim_whitespace=False, write_only=True, style={"input_type": "password"}
+    )
+    name = serializers.CharField(max_length=60, required=False, default="api")
+
+
+class IssuedTokenSerializer(serializers.Serializer):
+    """A newly issued API key: shown once, only its digest is stored."""
+
+    token = serializers.CharField(read_only=True, help_text="Send as `Authorization: Token <key>`.")
+    name = serializers.CharField(read_only=True)
+    prefix = serializers.CharField(read_only=True, help_text="First characters of the key.")

@@ -13,5 +13,6 @@ router.register("invitations", views.InvitationViewSet, basename="invitation")
 
 urlpatterns = [
     path("me/", views.CurrentUserView.as_view(), name="api-me"),
+    path("auth/token/", views.TokenView.as_view(), name="api-token"),
     *router.urls,
 ]

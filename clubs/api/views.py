@@ -5,17 +5,23 @@ web pages; a refused action answers with JSON ``{"detail", "code"}`` and status 
 """
 
 import django_filters
+from django.conf import settings
+from django.contrib.auth import authenticate
 from django.db.models import QuerySet
+from django.utils.translation import gettext as _
 from drf_spectacular.utils import extend_schema, extend_schema_view
 from rest_framework import mixins, permissions, status, viewsets
 from rest_framework.decorators import action
+from rest_framework.exceptions import ValidationError
 from rest_framework.generics import RetrieveUpdateAPIView, get_object_or_404
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.serializers import BaseSerializer
+from rest_framework.views import APIView
 
 from clubs import selectors, services
 from clubs.api import serializers as s
+from clubs.authentication import ApiTokenAuthentication
 from clubs.models import (
     Club,
     Invitation,
@@ -53,6 +59,60 @@ class CurrentUserView(RetrieveUpdateAPIView):
             time_zone=data.get("time_zone"),
             email=data.get("email"),
         )
+
+
+class TokenView(APIView):
+    """``/api/v1/auth/token/``: sign in with a username and password for an API key (POST), or
+    revoke the key the request is authenticated with (DELETE). Failed sign-ins count towards
+    django-axes' lockout exactly like the web login."""
+
+    authentication_classes = [ApiTokenAuthentication]
+
+    def get_permissions(self) -> list[permissions.BasePermission]:
+        """Anyone may sign in; only a request authenticated by a token may revoke it."""
+        if self.request.method == "DELETE":
+            return [permissions.IsAuthenticated()]
+        return [permissions.AllowAny()]
+
+    @extend_schema(
+        summary="Sign in for an API key (a token of the same name is replaced). Permission: any.",
+        request=s.TokenLoginSerializer,
+        responses={200: s.IssuedTokenSerializer},
+        auth=[],
+    )
+    def post(self, request: Request) -> Response:
+        """Check the credentials through ``authenticate`` (so django-axes counts failures and
+        locks the username from this address) and answer a fresh key; 400 with field-keyed
+        errors for bad credentials, the lockout status (429) when locked out."""
+        serializer = s.TokenLoginSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        data = serializer.validated_data
+        user = authenticate(request=request, username=data["username"], password=data["password"])
+        if getattr(request, "axes_locked_out", False):
+            message = _(
+                "Too many failed log-in attempts. Wait 15 minutes and try again, or reset "
+                "your password."
+            )
+            return Response(
+                {"detail": message, "code": "locked_out"},
+                status=getattr(settings, "AXES_HTTP_RESPONSE_CODE", 429),
+            )
+        if user is None:
+            message = _("Unable to log in with that username and password.")
+            raise ValidationError({"non_field_errors": [message]}, code="invalid_credentials")
+        token, key = services.issue_login_token(user, data["name"])
+        issued = s.IssuedTokenSerializer({"token": key, "name": token.name, "prefix": token.prefix})
+        return Response(issued.data)
+
+    @extend_schema(
+        summary="Revoke the API key this request is authenticated with. Permission: token.",
+        request=None,
+        responses={204: None},
+    )
+    def delete(self, request: Request) -> Response:
+        """Delete the token in ``Authorization: Token <key>``; it is refused from then on."""
+        services.revoke_api_token(request.user, request.auth.pk)
+        return Response(status=status.HTTP_204_NO_CONTENT)
 
 
 class ClubFilter(django_filters.FilterSet):
