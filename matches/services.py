@@ -401,7 +401,10 @@ def submit_action(
         if seat is None:
             raise MatchError("spectator")
         if isinstance(action, dict):
-            if "seat" in action and action["seat"] != seat:
+            named = action.get("seat", seat)
+            if isinstance(named, bool) or not isinstance(named, int):
+                raise MatchError("invalid_action")
+            if named != seat:
                 raise MatchError("not_your_seat")
             action = {**action, "seat": seat}
         try:

@@ -309,3 +309,16 @@ def test_time_limit_applied_even_when_the_table_moves_on_between_read_and_write(
         "system",
     ]
     assert match.events.get(seq=2).action == {"time_up": True}
+
+
+def test_a_seat_named_by_a_non_integer_is_refused(club, players, scheduled):
+    table = full_table(club, players)
+    match = table.match
+    seat = match.to_move
+    action = services.engine_of(match).legal_actions(seat)[0].to_json()
+    for bad in (seat == 1, str(seat), float(seat), [seat], None):
+        with pytest.raises(MatchError) as refused:
+            services.submit_action(match.pk, {**action, "seat": bad}, seat=seat, user=players[seat])
+        assert refused.value.code == "invalid_action"
+    match.refresh_from_db()
+    assert match.version == 0
