@@ -39,6 +39,20 @@ def club(db):
 
 
 @pytest.fixture
+def members(club, make_users):
+    """``members(n)``: n new members of ``club``."""
+
+    def make(n):
+        users = make_users(n)
+        Membership.objects.bulk_create(
+            Membership(club=club, user=u, role=Role.MEMBER) for u in users
+        )
+        return users
+
+    return make
+
+
+@pytest.fixture
 def club_admin(club, make_users):
     (admin,) = make_users(1, prefix="admin")
     Membership.objects.create(club=club, user=admin, role=Role.OWNER)

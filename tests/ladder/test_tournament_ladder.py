@@ -15,25 +15,12 @@ from datetime import UTC, datetime, timedelta
 import pytest
 import time_machine
 
-from clubs.models import Membership, Role
 from ladder import services as ladder_services
 from ladder import tournament_services as services
 from ladder.models import RatedResult, RatingChange
 from ladder.tournament_models import Game, GameStatus, Round
 
 START = datetime(2030, 5, 1, 9, 0, tzinfo=UTC)
-
-
-@pytest.fixture
-def members(club, make_users):
-    def make(n):
-        users = make_users(n)
-        Membership.objects.bulk_create(
-            Membership(club=club, user=u, role=Role.MEMBER) for u in users
-        )
-        return users
-
-    return make
 
 
 @pytest.fixture

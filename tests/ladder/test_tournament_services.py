@@ -6,7 +6,7 @@ from datetime import UTC, datetime, timedelta
 import pytest
 import time_machine
 
-from clubs.models import Membership, Role
+from clubs.models import Membership
 from ladder import tournament_selectors as selectors
 from ladder import tournament_services as services
 from ladder.tournament_models import (
@@ -20,18 +20,6 @@ from ladder.tournament_models import (
 )
 
 START = datetime(2030, 5, 1, 9, 0, tzinfo=UTC)
-
-
-@pytest.fixture
-def members(club, make_users):
-    def make(n):
-        users = make_users(n)
-        Membership.objects.bulk_create(
-            Membership(club=club, user=u, role=Role.MEMBER) for u in users
-        )
-        return users
-
-    return make
 
 
 def make_tournament(club, admin, **extra):
@@ -504,7 +492,6 @@ def test_checkin_notice_once_and_table_failures_refuse_the_round(
     for person in people[::2]:
         services.check_in(person, t, now=START - timedelta(minutes=10))
     # a player left the club: the round cannot open its table, nothing is kept
-    from clubs.models import Membership
 
     Membership.objects.filter(user=people[3]).delete()
     with pytest.raises(services.TournamentError) as err:
