@@ -166,15 +166,9 @@ def snapshot_of(engine: EngineMatch) -> dict[str, Any]:
 
 
 def _read(match_id: int) -> Match | None:
-    """The match row and its table as stored now. The snapshot is left out: it is loaded
-    (one more query) only when this process has no engine state of that version cached."""
-    return (
-        Match.objects.select_related("table")
-        .defer("snapshot")
-        .filter(pk=match_id)
-        .order_by()
-        .first()
-    )
+    """The match row and its table as stored now, snapshot included (read with the version:
+    a snapshot loaded later could already be a newer one)."""
+    return Match.objects.select_related("table").filter(pk=match_id).order_by().first()
 
 
 def engine_of(match: Match) -> EngineMatch:
