@@ -21,6 +21,9 @@ from engine.actions import Action
 from engine.bots import HeuristicBot
 
 _BOT = HeuristicBot()
+#: Least time between two messages of one client: 40 a second, under the server's limit of 50
+#: (``matches.consumers.RATE``), which a bot at machine speed on a fast table would exceed.
+MIN_GAP = 1 / 40
 
 
 def choose(obs: dict[str, Any], hints: list[dict[str, Any]] | None) -> dict[str, Any] | None:
@@ -94,6 +97,7 @@ class SeatClient:
         self.ws: Any = None
         self._stop = False
         self._ids = 0
+        self._last_send = 0.0
 
     def stop(self) -> None:
         """Ask :meth:`run` to return."""
@@ -146,6 +150,11 @@ class SeatClient:
             delay = min(delay * 2, 2.0)
 
     async def _send(self, data: dict[str, Any]) -> None:
+        # keep under the server's limit of messages per second per connection, as a person does
+        wait = self._last_send + MIN_GAP - time.perf_counter()
+        if wait > 0:
+            await asyncio.sleep(wait)
+        self._last_send = time.perf_counter()
         if self.ws is not None:
             await self.ws.send(json.dumps(data))
 
