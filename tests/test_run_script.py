@@ -65,6 +65,7 @@ def run_once(tmp_path, marker, port):
             "VAR_DIR": str(tmp_path / "var"),
             "EMBEDDED_REDIS_DIR": str(tmp_path / "redis"),
             "RUN_TEST_MARKER": marker,
+            "ASGI_PROCESSES": "2",
         }
     )
     pid, fd = pty.fork()
@@ -80,7 +81,13 @@ def run_once(tmp_path, marker, port):
         assert health["status"] == "ok" and health["redis"]["embedded"] is True
         with urllib.request.urlopen(f"http://127.0.0.1:{port}/clubs/demo/", timeout=10) as page:
             assert "保2示范俱乐部" in page.read().decode()
-        assert len(processes_with_marker(marker)) >= 5  # run, redis, daphne, worker, beat
+        assert len(processes_with_marker(marker)) >= 6  # run, redis, 2 daphne, worker, beat
+        daphnes = [
+            p
+            for p in processes_with_marker(marker)
+            if b"daphne" in Path(f"/proc/{p}/cmdline").read_bytes()
+        ]
+        assert len(daphnes) == 2  # both accept on the one port (config.serve)
         os.write(fd, b"\x03")  # Ctrl-C, as a person would type it
         read_until(fd, b"== stopped", timeout=30)
         _, status = os.waitpid(pid, 0)
