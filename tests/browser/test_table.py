@@ -24,7 +24,7 @@ def stack(browser):
 def open_table_page(browser, stack, mobile):
     info = stack.query(
         "from matches.bench import person_against_bots\n"
-        "out = person_against_bots(time_limit_seconds=15)"
+        "out = person_against_bots(time_limit_seconds=5)"
     )
     options = {"locale": "zh-CN", "base_url": stack.http}
     if mobile:
@@ -38,7 +38,11 @@ def open_table_page(browser, stack, mobile):
 
 
 def play_one_turn(page):
-    """Hint, then Play what it selected; Pass if there is nothing to play."""
+    """Hint, then Play what it selected; Pass if there is nothing to play. A deal's summary
+    (the deal ended before the match's time limit: another deal follows) is closed first."""
+    summary = page.locator(".modal button[data-act=close]")
+    if summary.count():
+        summary.click()
     version = page.locator("#table-app").get_attribute("data-version")
     phase = page.locator("#table-app").get_attribute("data-phase")
     if phase == "immune":
