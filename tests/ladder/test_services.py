@@ -281,31 +281,13 @@ def test_concurrent_workers_apply_a_result_exactly_once(make_users, club, record
 
     if connection.vendor != "postgresql":
         pytest.skip("row locks (select_for_update) need PostgreSQL; SQLite serialises writers")
-    import threading
-
-    from django.db import connections
+    from matchkit import at_once
 
     users = make_users(4)
     first = record([users[:2], users[2:]], (9, 4), club=club)
     services.apply_result(first)
     second = record([[users[0], users[2]], [users[1], users[3]]], (3, 8), club=club)
-    barrier = threading.Barrier(4)
-    errors = []
-
-    def worker():
-        try:
-            barrier.wait()
-            services.apply_result(second)
-        except Exception as error:  # pragma: no cover - reported below
-            errors.append(error)
-        finally:
-            connections.close_all()
-
-    threads = [threading.Thread(target=worker) for _ in range(4)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
+    _, errors = at_once(lambda: services.apply_result(second))
     assert errors == []
     assert RatingChange.objects.filter(result=second).count() == 8
     for ladder in Ladder.objects.all():

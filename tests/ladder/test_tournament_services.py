@@ -533,33 +533,17 @@ def test_players_find_their_table_and_get_an_email_with_a_link(
 @pytest.mark.integration
 @pytest.mark.django_db(transaction=True)
 def test_concurrent_ticks_start_a_round_once(club, club_admin, members):
-    from django.db import connection, connections
+    from django.db import connection
+    from matchkit import at_once
 
     if connection.vendor != "postgresql":
         pytest.skip("row locks (select_for_update) need PostgreSQL; SQLite serialises writers")
-    import threading
 
     people = members(8)
     t = make_tournament(club, club_admin)
     services.publish(club_admin, t, now=START - timedelta(days=1))
     register_pairs(t, people)
-    barrier = threading.Barrier(4)
-    results, errors = [], []
-
-    def worker():
-        try:
-            barrier.wait()
-            results.append(services.tick(START))
-        except Exception as error:  # pragma: no cover - reported below
-            errors.append(error)
-        finally:
-            connections.close_all()
-
-    threads = [threading.Thread(target=worker) for _ in range(4)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
+    results, errors = at_once(lambda: services.tick(START))
     assert errors == []
     assert sorted(r.get(t.pk, []) for r in results) == [[], [], [], ["started:1"]]
     assert Round.objects.filter(tournament=t).count() == 1

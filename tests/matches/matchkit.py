@@ -1,4 +1,8 @@
-"""Helpers shared by the live-play tests."""
+"""Helpers shared by the live-play tests (and the ladder's concurrency tests)."""
+
+import threading
+
+from django.db import connections
 
 from clubs.models import User
 from engine.match import Match as EngineMatch
@@ -30,3 +34,26 @@ def run_until_over(match_id, limit=5000):
         assert match.deadline_version == match.version
         services.act_on_deadline(match_id, match.version, force=True)
     raise AssertionError("match did not finish")
+
+
+def at_once(task, count=4):
+    """Run ``task()`` in ``count`` threads released together; return (results, errors). Each
+    thread closes its database connections when done."""
+    barrier = threading.Barrier(count)
+    results, errors = [], []
+
+    def worker():
+        try:
+            barrier.wait()
+            results.append(task())
+        except Exception as error:  # pragma: no cover - reported to the caller
+            errors.append(error)
+        finally:
+            connections.close_all()
+
+    threads = [threading.Thread(target=worker) for _ in range(count)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    return results, errors

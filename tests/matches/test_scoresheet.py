@@ -440,37 +440,20 @@ def test_pages(club, people, client):
 def test_concurrent_resends_store_one_entry():
     """Four requests with the same key (a phone resending its queue from several tabs) at once:
     one entry is stored; on SQLite writers are serialised, on PostgreSQL the sheet row lock is."""
-    import threading
-
-    from django.db import connections
-
     club = Club.objects.create(name="并发俱乐部", slug="concurrent")
     players = [user(f"c{i}") for i in range(4)]
     for p in players:
         Membership.objects.create(club=club, user=p, role=Role.MEMBER)
     sheet = start(club, players[0], players)
     key = uuid.uuid4()
-    barrier = threading.Barrier(4)
-    created, errors = [], []
-
-    def worker():
-        try:
-            barrier.wait()
-            created.append(services.add_entry(players[0], sheet, deal([0, 2]), key).created)
-        except Exception as error:  # pragma: no cover - reported below
-            errors.append(error)
-        finally:
-            connections.close_all()
-
     from django.db import connection
+    from matchkit import at_once
 
     if connection.vendor != "postgresql":
         pytest.skip("concurrent writers need PostgreSQL; SQLite serialises them")
-    threads = [threading.Thread(target=worker) for _ in range(4)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
+    created, errors = at_once(
+        lambda: services.add_entry(players[0], sheet, deal([0, 2]), key).created
+    )
     assert errors == []
     assert sorted(created) == [False, False, False, True]
     sheet.refresh_from_db()
