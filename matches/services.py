@@ -586,18 +586,6 @@ def act_on_deadline(match_id: int, version: int, *, force: bool = False) -> str:
     """Act for the seat to move if match ``match_id`` is still at ``version`` and its deadline
     has passed (``force``: without waiting for it). Idempotent: a late or duplicate call finds
     another version (or no deadline) and does nothing. Returns what happened."""
-    # a plain read first: a late or duplicate task must not take the (SQLite) write lock
-    state = (
-        Match.objects.filter(pk=match_id)
-        .values_list("status", "version", "deadline_version", "deadline")
-        .first()
-    )
-    if state is None or state[0] != MatchStatus.PLAYING:
-        return "over"
-    if state[1] != version or state[2] != version:
-        return "stale"
-    if state[3] is None or (not force and state[3] > timezone.now()):
-        return "early"
     for _attempt in range(ATTEMPTS):
         match = _read(match_id)
         if match is None or match.status != MatchStatus.PLAYING:
