@@ -1,8 +1,9 @@
 """Sending committed changes to the connected clients through the Channels layer.
 
-Each seat has its own group (``match.<id>.seat.<k>``; every tab of that player joins it) and the
-spectators share ``match.<id>.spectators``: what a group receives is built from that seat's (or
-the spectator) observation only. Called after the commit (``transaction.on_commit``).
+Every connection to a match joins its group (``match.<id>``). An update is one group message
+(one Redis PUBLISH) carrying one frame per recipient, each built from that seat's (or the
+spectator) observation only; each connection forwards the frame of its own seat and no other.
+Called after the commit (``transaction.on_commit``).
 """
 
 from __future__ import annotations
@@ -22,11 +23,9 @@ from matches.models import Match, MatchEvent
 log = logging.getLogger(__name__)
 
 
-def seat_group(match_id: int, seat: int | None) -> str:
-    """The group of one seat's connections (None: the spectators)."""
-    if seat is None:
-        return f"match.{match_id}.spectators"
-    return f"match.{match_id}.seat.{seat}"
+def match_group(match_id: int) -> str:
+    """The group of every connection to a match: players (all tabs) and spectators."""
+    return f"match.{match_id}"
 
 
 def table_group(table_id: int) -> str:
@@ -92,24 +91,28 @@ def _send(messages: list[tuple[str, dict]], key: object = None) -> None:
         future.add_done_callback(forget)
 
 
+def _recipient(seat: int | None) -> str:
+    """The key of a recipient's frame in a ``match.frame`` message."""
+    return "s" if seat is None else str(seat)
+
+
 def match_updated(match: Match, engine: EngineMatch, event: MatchEvent | None) -> None:
-    """Send every seat and the spectators the new state (and the event that led to it)."""
+    """Send every seat and the spectators the new state (and the event that led to it): one
+    group message carrying each recipient's frame, each built from that recipient's
+    observation only; a connection forwards its own (:meth:`TableConsumer.match_frame`)."""
     from matches.services import json_dumps
 
     recipients: list[int | None] = list(range(len(match.seats)))
     if match.table.spectators_allowed:
         recipients.append(None)
     kind = "update" if event is not None else "snapshot"
-    messages = []
-    for recipient in recipients:
-        text = json_dumps(selectors.frame(match, engine, recipient, kind=kind, event=event))
-        messages.append(
-            (
-                seat_group(match.pk, recipient),
-                {"type": "match.frame", "text": text, "version": match.version},
-            )
-        )
-    _send(messages, key=("match", match.pk))
+    texts = {
+        _recipient(r): json_dumps(selectors.frame(match, engine, r, kind=kind, event=event))
+        for r in recipients
+    }
+    _send(
+        [(match_group(match.pk), {"type": "match.frame", "texts": texts})], key=("match", match.pk)
+    )
 
 
 def table_changed(table_id: int) -> None:
@@ -127,13 +130,4 @@ def seats_changed(match_id: int) -> None:
     text = json_dumps(
         {"type": "table", "version": match.version, "table": selectors.public_state(match)}
     )
-    recipients: list[int | None] = list(range(len(match.seats)))
-    if match.table.spectators_allowed:
-        recipients.append(None)
-    _send(
-        [
-            (seat_group(match_id, r), {"type": "match.frame", "text": text, "version": -1})
-            for r in recipients
-        ],
-        key=("match", match_id),
-    )
+    _send([(match_group(match_id), {"type": "match.frame", "text": text})], key=("match", match_id))

@@ -17,6 +17,7 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
+from channels.consumer import get_handler_name
 from channels.db import DatabaseSyncToAsync, database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
@@ -209,7 +210,7 @@ class TableConsumer(AsyncWebsocketConsumer):
             return
         self.match_id, self.seat = match_id, seat
         self.heartbeat = asyncio.create_task(self._heartbeat())
-        await self._join(broadcast.seat_group(match_id, seat))
+        await self._join(broadcast.match_group(match_id))
         await self._send_json(await _in_thread(self._sync_frame)(None))
 
     async def _heartbeat(self) -> None:
@@ -323,10 +324,25 @@ class TableConsumer(AsyncWebsocketConsumer):
         if data is not None:
             await self.send(text_data=services.json_dumps(data))
 
+    async def dispatch(self, message: dict[str, Any]) -> None:
+        """Channels' dispatch without its ``aclose_old_connections`` before every message (a
+        hop to a thread and back, four times per action for the frames alone): the database
+        work here runs in ``database_sync_to_async`` or :func:`_in_thread`, which close stale
+        connections on their own thread before and after."""
+        handler = getattr(self, get_handler_name(message), None)
+        if handler is None:
+            raise ValueError(f"No handler for message type {message['type']}")
+        await handler(message)
+
     # ------------------------------------------------------------------ group messages
     async def match_frame(self, message: dict[str, Any]) -> None:
-        """A frame built for this connection's seat: forward it unchanged."""
-        await self.send(text_data=message["text"])
+        """A match's frames: forward the one built for this connection's seat (``texts``, by
+        seat number or ``"s"`` for the spectators), or the one ``text`` for everyone."""
+        text = message.get("text")
+        if text is None:
+            text = message["texts"].get("s" if self.seat is None else str(self.seat))
+        if text is not None:
+            await self.send(text_data=text)
 
     async def table_changed(self, message: dict[str, Any]) -> None:
         """Seats changed or the match started: tell the client; attach to a new match."""

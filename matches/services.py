@@ -20,8 +20,10 @@ rules' timeout action, and after two in a row is put on auto-play until they act
 
 from __future__ import annotations
 
+import fcntl
 import json
 import logging
+import os
 import secrets
 import threading
 from collections import OrderedDict
@@ -71,19 +73,45 @@ ATTEMPTS = 5
 
 
 _sqlite_writers = threading.RLock()
+_sqlite_lock_files: dict[str, int] = {}
+
+
+def _sqlite_lock_file() -> int | None:
+    """This process's descriptor of the database's writer lock file (None: an in-memory
+    database, which only this process can write)."""
+    name = str(connection.settings_dict["NAME"])
+    if name.startswith(("file:", ":memory:")) or "mode=memory" in name:
+        return None
+    fd = _sqlite_lock_files.get(name)
+    if fd is None:
+        fd = os.open(f"{name}-writers.lock", os.O_RDWR | os.O_CREAT, 0o600)
+        _sqlite_lock_files[name] = fd
+    return fd
 
 
 @contextmanager
 def _writing() -> Iterator[None]:
     """A write transaction of a match row. SQLite allows one writer at a time and a waiting
-    writer polls in its busy handler, sleeping up to 100 ms between tries; so on SQLite the
-    writers of this process queue on a lock instead, which is handed over at once."""
-    if connection.vendor == "sqlite":
-        with _sqlite_writers, transaction.atomic():
-            yield
-    else:
+    writer polls in its busy handler, sleeping up to 100 ms between tries (with several ASGI
+    processes and the worker that left the servers idle while actions queued). So on SQLite
+    the writers of this process queue on a lock, and the processes on an ``flock`` of a file
+    beside the database, which the kernel hands over at once. Inside a transaction already
+    open, SQLite's write lock is held (``transaction_mode`` IMMEDIATE) and no queue is needed.
+    """
+    if connection.vendor != "sqlite" or connection.in_atomic_block:
         with transaction.atomic():
             yield
+        return
+    with _sqlite_writers:
+        fd = _sqlite_lock_file()
+        if fd is not None:
+            fcntl.flock(fd, fcntl.LOCK_EX)
+        try:
+            with transaction.atomic():
+                yield
+        finally:
+            if fd is not None:
+                fcntl.flock(fd, fcntl.LOCK_UN)
 
 
 class _Moved(Exception):
@@ -121,12 +149,10 @@ class _EngineCache:
         self.items: OrderedDict[int, tuple[int, EngineMatch]] = OrderedDict()
         self.lock = threading.Lock()
 
-    def take(self, match_id: int, version: int) -> EngineMatch | None:
+    def take(self, match_id: int) -> tuple[int, EngineMatch] | None:
+        """Remove and return ``(version, engine)`` of the match, if cached."""
         with self.lock:
-            item = self.items.pop(match_id, None)
-        if item is None or item[0] != version:
-            return None
-        return item[1]
+            return self.items.pop(match_id, None)
 
     def put(self, match_id: int, version: int, engine: EngineMatch) -> None:
         with self.lock:
@@ -146,15 +172,21 @@ class _EngineCache:
 _engines = _EngineCache()
 
 
-def snapshot_of(engine: EngineMatch) -> dict[str, Any]:
-    """The stored snapshot: ``Match.to_json()`` with the actions as a list of compact strings
-    (:meth:`engine.actions.Action.to_compact`), which :meth:`EngineMatch.from_json` replays."""
-    # the compact strings are kept on the engine object and extended, not rebuilt, per action
+def _compact(engine: EngineMatch) -> list[str]:
+    """The engine's actions as compact strings, kept on the engine object and extended, not
+    rebuilt, per action."""
     compact: list[str] = engine.__dict__.setdefault("_platform_compact", [])
     if len(compact) > len(engine.log):
         del compact[len(engine.log) :]
     for action in engine.log[len(compact) :]:
         compact.append(action.to_compact())
+    return compact
+
+
+def snapshot_of(engine: EngineMatch) -> dict[str, Any]:
+    """The stored snapshot: ``Match.to_json()`` with the actions as a list of compact strings
+    (:meth:`engine.actions.Action.to_compact`), which :meth:`EngineMatch.from_json` replays."""
+    compact = _compact(engine)
     return {
         "variant": engine.variant,
         "seed": engine.seed,
@@ -172,11 +204,26 @@ def _read(match_id: int) -> Match | None:
 
 
 def engine_of(match: Match) -> EngineMatch:
-    """The engine state of ``match`` at its version (a private copy the caller may change)."""
-    engine = _engines.take(match.pk, match.version)
-    if engine is None:
-        engine = EngineMatch.from_json(match.snapshot)
-    return engine
+    """The engine state of ``match`` at its version (a private copy the caller may change).
+
+    A cached state of an older version is brought up to date with the snapshot's later
+    actions (the other ASGI processes applied them), instead of replaying the whole match."""
+    cached = _engines.take(match.pk)
+    if cached is not None:
+        version, engine = cached
+        if version == match.version:
+            return engine
+        actions = match.snapshot.get("actions")
+        done = _compact(engine)
+        if version < match.version and isinstance(actions, list) and actions[: len(done)] == done:
+            try:
+                for action in actions[len(done) :]:
+                    engine.apply(action)
+                    done.append(action)
+                return engine
+            except Refusal:  # not the same match after all: replay below
+                log.warning("cached state of match %s did not catch up", match.pk)
+    return EngineMatch.from_json(match.snapshot)
 
 
 def replay_events(match: Match) -> EngineMatch:

@@ -13,6 +13,7 @@ The beat sweeper still applies any deadline a lost task missed.
 
 from __future__ import annotations
 
+import logging
 import threading
 import time
 
@@ -24,6 +25,8 @@ from django.utils import timezone
 
 from matches import services
 from matches.models import Match, MatchStatus
+
+log = logging.getLogger(__name__)
 
 #: A queued task this many seconds overdue is presumed lost (a new one is published).
 LOST_AFTER = 2.0
@@ -89,7 +92,9 @@ def sweep_task() -> dict[str, int]:
 
 def schedule_deadline(match_id: int, version: int, delay: float) -> None:
     """Make sure a :func:`deadline_task` of match ``match_id`` runs ``delay`` seconds from now
-    (or earlier: an earlier queued task moves on to this deadline itself)."""
+    (or earlier: an earlier queued task moves on to this deadline itself). In an ASGI server
+    (:func:`schedule_in_background`) the Redis round trips are left to a background thread, so
+    the thread that applied the action goes on at once."""
     if settings.CELERY_TASK_ALWAYS_EAGER:
         deadline_task.delay(match_id, version)
         return
@@ -98,12 +103,25 @@ def schedule_deadline(match_id: int, version: int, delay: float) -> None:
     known = _published.get(match_id)
     if known is not None and now < known <= eta + 0.01:
         return  # the task this process queued is still to come and will move on itself
+    if _background is None:
+        _publish(match_id, version, eta)
+        return
+    with _background:
+        queued = _queued.get(match_id)
+        if queued is None or queued[0] < version:
+            _queued[match_id] = (version, eta)  # a newer deadline supersedes a queued one
+        _background.notify()
+
+
+def _publish(match_id: int, version: int, eta: float) -> None:
+    now = time.time()
     key = pending_key(match_id)
     client = _client()
     pending = client.get(key)
     if pending is not None and now - LOST_AFTER <= float(pending) <= eta + 0.01:
         return
-    client.set(key, repr(eta), ex=int(max(delay, 0.0)) + 60)
+    delay = max(0.0, eta - now)
+    client.set(key, repr(eta), ex=int(delay) + 60)
     if len(_published) > 100_000:
         _published.clear()
     _published[match_id] = eta
@@ -111,6 +129,36 @@ def schedule_deadline(match_id: int, version: int, delay: float) -> None:
         deadline_task.delay(match_id, version, eta)
     else:
         deadline_task.apply_async((match_id, version, eta), countdown=delay)
+
+
+_background: threading.Condition | None = None
+#: Deadlines waiting for the background thread: match id -> (version, ETA).
+_queued: dict[int, tuple[int, float]] = {}
+
+
+def schedule_in_background() -> None:
+    """From now on, publish deadline tasks from a background thread of this process (called
+    by the ASGI application). A deadline lost with the process is applied by the sweeper."""
+    global _background
+    if _background is not None:
+        return
+    _background = threading.Condition()
+    threading.Thread(target=_publish_queued, name="deadlines", daemon=True).start()
+
+
+def _publish_queued() -> None:
+    assert _background is not None
+    while True:
+        with _background:
+            while not _queued:
+                _background.wait()
+            batch = list(_queued.items())
+            _queued.clear()
+        for match_id, (version, eta) in batch:
+            try:
+                _publish(match_id, version, eta)
+            except Exception:  # Redis or the broker away: the sweeper applies the deadline
+                log.exception("could not queue the deadline of match %s v%s", match_id, version)
 
 
 def schedule_time_limit(match_id: int, delay: float) -> None:

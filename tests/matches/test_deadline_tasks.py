@@ -1,6 +1,8 @@
 """Deadline tasks are coalesced per match (the ETA of the queued task is kept in Redis), and a
 task that finds its match moved on queues the task for the match's current version."""
 
+import time
+
 import pytest
 from django.utils import timezone
 
@@ -21,6 +23,8 @@ def published(monkeypatch):
     monkeypatch.setattr(tasks, "schedule_time_limit", lambda *a: None)
     services._engines.clear()
     monkeypatch.setattr(tasks, "_published", {})
+    monkeypatch.setattr(tasks, "_background", None)  # publish at once (an ASGI import sets it)
+    monkeypatch.setattr(tasks, "_queued", {})
     return calls
 
 
@@ -40,6 +44,26 @@ def test_one_queued_task_per_match(club, players, published):
     tasks.schedule_deadline(match.pk, 2, 1)  # earlier: published
     assert [(m, v) for m, v, _ in published] == [(match.pk, 2)]
     assert float(tasks._client().get(tasks.pending_key(match.pk))) > 0
+
+
+def test_a_server_publishes_from_a_background_thread_the_newest_deadline(
+    club, players, published
+):
+    match = full_match(club, players)
+    published.clear()
+    tasks.schedule_in_background()
+    with tasks._background:  # the thread waits while two deadlines of the match are queued
+        tasks.schedule_deadline(match.pk, 5, 3)
+        tasks.schedule_deadline(match.pk, 6, 2)
+        assert published == []
+    for _ in range(200):
+        if published:
+            break
+        time.sleep(0.01)
+    assert [(m, v) for m, v, _ in published] == [(match.pk, 6)]
+    assert 0 < published[0][2] <= 2
+    time.sleep(0.1)
+    assert len(published) == 1
 
 
 def test_task_of_an_old_version_queues_the_current_deadline(club, players, published):

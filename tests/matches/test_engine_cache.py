@@ -1,0 +1,52 @@
+"""The per-process engine cache: a state cached at an older version (the other ASGI processes
+applied the later actions) catches up from the snapshot instead of replaying the match."""
+
+from engine.match import Match as EngineMatch
+from matches import services
+from matches.models import Match
+
+
+def play(match_id, players, count):
+    for _ in range(count):
+        match = Match.objects.get(pk=match_id)
+        seat = match.to_move
+        action = services.engine_of(match).legal_actions(seat)[-1].to_json()
+        services.submit_action(
+            match_id, action, seat=seat, user=players[seat], expected_version=match.version
+        )
+
+
+def started(club, players):
+    table = services.open_table(players[0], club, variant="bao2")
+    for i in (1, 2, 3):
+        services.take_seat(players[i], table, i)
+    return Match.objects.get(table=table)
+
+
+def test_an_older_cached_state_catches_up(club, players, scheduled):
+    match = started(club, players)
+    play(match.pk, players, 3)
+    match.refresh_from_db()
+    older = EngineMatch.from_json(match.snapshot)  # what another process holds at version 3
+    play(match.pk, players, 5)
+    match.refresh_from_db()
+    assert match.version == 8
+    services._engines.clear()
+    services._engines.put(match.pk, 3, older)
+    engine = services.engine_of(match)
+    assert engine is older  # brought up to date, not replayed
+    assert engine.state_json() == services.replay_events(match).state_json()
+    assert services.snapshot_of(engine)["actions"] == match.snapshot["actions"]
+
+
+def test_a_cached_state_of_another_history_is_replayed(club, players, scheduled):
+    match = started(club, players)
+    play(match.pk, players, 4)
+    match.refresh_from_db()
+    other = EngineMatch.new("bao2", "another seed")
+    other.apply(other.legal_actions(other.to_move())[0])
+    services._engines.clear()
+    services._engines.put(match.pk, 1, other)
+    engine = services.engine_of(match)
+    assert engine is not other
+    assert engine.state_json() == services.replay_events(match).state_json()
