@@ -46,9 +46,7 @@ def test_one_queued_task_per_match(club, players, published):
     assert float(tasks._client().get(tasks.pending_key(match.pk))) > 0
 
 
-def test_a_server_publishes_from_a_background_thread_the_newest_deadline(
-    club, players, published
-):
+def test_a_server_publishes_from_a_background_thread_the_newest_deadline(club, players, published):
     match = full_match(club, players)
     published.clear()
     tasks.schedule_in_background()
