@@ -579,23 +579,20 @@ def _apply(
         match.result = engine.result()
         match.finished_at = now
         fields.update(status=match.status, result=match.result, finished_at=now, ends_at=None)
+    event = MatchEvent(
+        match=match,
+        seq=match.version,
+        action=act.to_json(),
+        seat=act.seat,
+        actor=actor,
+        user=user if user is not None and user.is_authenticated else None,
+        created_at=now,
+    )
     with _writing():
-        updated = Match.objects.filter(
-            pk=match.pk, version=version, revision=match.revision - 1
-        ).update(**fields)
-        if updated != 1:
+        if _write(match.pk, version, match.revision - 1, fields, event) != 1:
             if Match.objects.filter(pk=match.pk, version=version).exists():
                 raise _Moved
             raise MatchError("stale")
-        event = MatchEvent.objects.create(
-            match=match,
-            seq=match.version,
-            action=act.to_json(),
-            seat=act.seat,
-            actor=actor,
-            user=user if user is not None and user.is_authenticated else None,
-            created_at=now,
-        )
         if engine.over:
             Table.objects.filter(pk=match.table_id).update(status=TableStatus.FINISHED)
             _record_rated_result(match, engine)
@@ -603,6 +600,37 @@ def _apply(
     # after the write lock is released (at once, or when the caller's transaction commits)
     transaction.on_commit(lambda: _after_commit(match, new_version, engine, event, match.table_id))
     return Accepted(new_version, event)
+
+
+def _write(
+    match_id: int, version: int, revision: int, fields: dict[str, Any], event: MatchEvent
+) -> int:
+    """``UPDATE`` the match row at ``version`` and ``revision`` with ``fields``; if it was
+    there, append ``event``. Returns the rows updated (0: moved on, nothing written). Plain
+    SQL with the fields' own conversions: the ORM spent 0.25 ms building the two statements
+    on every action."""
+    quote = connection.ops.quote_name
+    names = [Match._meta.get_field(name) for name in fields]
+    update = (
+        f"UPDATE {quote(Match._meta.db_table)} SET "
+        + ", ".join(f"{quote(f.column)} = %s" for f in names)
+        + f" WHERE {quote('id')} = %s AND {quote('version')} = %s AND {quote('revision')} = %s"
+    )
+    params = [f.get_db_prep_save(fields[f.name], connection) for f in names]
+    columns = [f for f in MatchEvent._meta.concrete_fields if not f.primary_key]
+    insert = (
+        f"INSERT INTO {quote(MatchEvent._meta.db_table)} "
+        f"({', '.join(quote(f.column) for f in columns)}) "
+        f"VALUES ({', '.join(['%s'] * len(columns))})"
+    )
+    with connection.cursor() as cursor:
+        cursor.execute(update, [*params, match_id, version, revision])
+        if cursor.rowcount != 1:
+            return cursor.rowcount
+        cursor.execute(
+            insert, [f.get_db_prep_save(getattr(event, f.attname), connection) for f in columns]
+        )
+    return 1
 
 
 def _after_commit(
