@@ -106,10 +106,12 @@ def match_updated(match: Match, engine: EngineMatch, event: MatchEvent | None) -
     if match.table.spectators_allowed:
         recipients.append(None)
     kind = "update" if event is not None else "snapshot"
-    texts = {
-        _recipient(r): json_dumps(selectors.frame(match, engine, r, kind=kind, event=event))
-        for r in recipients
-    }
+    texts = {}
+    shared = None  # the parts every recipient gets alike, built once
+    for r in recipients:
+        data = selectors.frame(match, engine, r, kind=kind, event=event, shared=shared)
+        shared = shared or {"table": data["table"], "cards": data["cards"]}
+        texts[_recipient(r)] = json_dumps(data)
     _send(
         [(match_group(match.pk), {"type": "match.frame", "texts": texts})], key=("match", match.pk)
     )

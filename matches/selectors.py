@@ -122,17 +122,18 @@ def frame(
     kind: str = "update",
     event: MatchEvent | None = None,
     events: list[MatchEvent] | None = None,
+    shared: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
-    """One message to ``recipient`` (a seat, or None: a spectator) at ``match.version``."""
+    """One message to ``recipient`` (a seat, or None: a spectator) at ``match.version``;
+    ``shared``: its ``table`` and ``cards`` if the caller built them for every recipient."""
     obs = engine.observation(recipient)
-    data: dict[str, Any] = {
-        "type": kind,
-        "version": match.version,
-        "you": recipient,
-        "obs": obs,
-        "table": public_state(match),
-        "cards": card_order(obs["variant"], obs.get("level")),
-    }
+    data: dict[str, Any] = {"type": kind, "version": match.version, "you": recipient, "obs": obs}
+    if shared is None:
+        shared = {
+            "table": public_state(match),
+            "cards": card_order(obs["variant"], obs.get("level")),
+        }
+    data.update(shared)
     if event is not None:
         data["event"] = event_view(event, recipient)
     if events is not None:

@@ -119,6 +119,7 @@ def _publish(match_id: int, version: int, eta: float) -> None:
     client = _client()
     pending = client.get(key)
     if pending is not None and now - LOST_AFTER <= float(pending) <= eta + 0.01:
+        _published[match_id] = float(pending)  # another process queued it: remember it here
         return
     delay = max(0.0, eta - now)
     client.set(key, repr(eta), ex=int(delay) + 60)

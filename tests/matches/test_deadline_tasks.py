@@ -41,6 +41,11 @@ def test_one_queued_task_per_match(club, players, published):
     published.clear()
     tasks.schedule_deadline(match.pk, 1, 40)  # later than the queued task: not published
     assert published == []
+    tasks._published.clear()  # as in another server process: Redis says the task is queued,
+    tasks.schedule_deadline(match.pk, 1, 40)  # and this process remembers it
+    tasks._client().delete(tasks.pending_key(match.pk))
+    tasks.schedule_deadline(match.pk, 1, 40)  # no Redis round trip: still not published
+    assert published == []
     tasks.schedule_deadline(match.pk, 2, 1)  # earlier: published
     assert [(m, v) for m, v, _ in published] == [(match.pk, 2)]
     assert float(tasks._client().get(tasks.pending_key(match.pk))) > 0
