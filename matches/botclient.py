@@ -17,6 +17,8 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+import orjson
+
 from engine.actions import Action
 from engine.bots import HeuristicBot
 
@@ -133,7 +135,7 @@ class SeatClient:
                             await self._send({"type": "hello", "version": self.version})
                             continue
                         now = time.perf_counter()
-                        await self._handle(json.loads(text), now)
+                        await self._handle(orjson.loads(text), now)
                         if self._stop or (until_over and self.over):
                             return
             except (TimeoutError, OSError) as error:

@@ -21,7 +21,6 @@ rules' timeout action, and after two in a row is put on auto-play until they act
 from __future__ import annotations
 
 import fcntl
-import json
 import logging
 import os
 import secrets
@@ -33,9 +32,11 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
+import orjson
 from django.conf import settings
 from django.db import connection, transaction
 from django.utils import timezone
+from psycopg.types.json import Jsonb
 
 from clubs import selectors as club_selectors
 from clubs.models import Club, User
@@ -625,7 +626,7 @@ def _write(
         + ", ".join(f"{quote(f.column)} = %s" for f in names)
         + f" WHERE {quote('id')} = %s AND {quote('version')} = %s AND {quote('revision')} = %s"
     )
-    params = [f.get_db_prep_save(fields[f.name], connection) for f in names]
+    params = [_db_value(f, fields[f.name]) for f in names]
     columns = [f for f in MatchEvent._meta.concrete_fields if not f.primary_key]
     insert = (
         f"INSERT INTO {quote(MatchEvent._meta.db_table)} "
@@ -636,10 +637,26 @@ def _write(
         cursor.execute(update, [*params, match_id, version, revision])
         if cursor.rowcount != 1:
             return cursor.rowcount
-        cursor.execute(
-            insert, [f.get_db_prep_save(getattr(event, f.attname), connection) for f in columns]
-        )
+        cursor.execute(insert, [_db_value(f, getattr(event, f.attname)) for f in columns])
     return 1
+
+
+def _db_value(field: Any, value: Any) -> Any:
+    """``value`` as ``field`` stores it. The snapshot is encoded with orjson: the standard
+    encoder took most of the write's time for its list of actions. (Other JSON is encoded as
+    the ORM does: on SQLite, JSON lookups compare the stored text.)"""
+    if value is None or field is not _SNAPSHOT:
+        return field.get_db_prep_save(value, connection)
+    if connection.vendor == "postgresql":
+        return Jsonb(value, dumps=_json_text)
+    return _json_text(value)
+
+
+_SNAPSHOT = Match._meta.get_field("snapshot")
+
+
+def _json_text(value: Any) -> str:
+    return orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS).decode()
 
 
 def _after_commit(
@@ -973,5 +990,6 @@ def hints(engine: EngineMatch, seat: int, limit: int = 40) -> list[dict[str, Any
 
 
 def json_dumps(data: Any) -> str:
-    """Compact JSON used on the wire."""
-    return json.dumps(data, separators=(",", ":"), ensure_ascii=False)
+    """Compact JSON used on the wire (UTF-8, no spaces; orjson: the four frames of every
+    action took a tenth of a server's time with the standard library's encoder)."""
+    return _json_text(data)
