@@ -18,10 +18,10 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 from channels.consumer import get_handler_name
-from channels.db import DatabaseSyncToAsync, database_sync_to_async
+from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
-from django.db import connection
+from django.db import close_old_connections, connection
 from django.utils import translation
 
 from matches import broadcast, selectors, services
@@ -49,10 +49,21 @@ _executor = ThreadPoolExecutor(
 )
 
 
-def _in_thread(func: Any) -> Any:
-    """Run a database function on the tables' own thread(s) (see ``_executor``), not on the
-    loop and not on Channels' one shared thread."""
-    return DatabaseSyncToAsync(func, thread_sensitive=False, executor=_executor)
+async def _in_thread(func: Any, *args: Any) -> Any:
+    """``func(*args)`` on the tables' own thread(s) (see ``_executor``), not on the loop and not
+    on Channels' one shared thread; stale database connections are closed before and after,
+    as ``database_sync_to_async`` does. A plain ``run_in_executor``: asgiref's machinery
+    (context copies, thread-sensitivity bookkeeping) cost more than the hop itself, on every
+    action."""
+    return await asyncio.get_running_loop().run_in_executor(_executor, _db_work, func, args)
+
+
+def _db_work(func: Any, args: tuple[Any, ...]) -> Any:
+    close_old_connections()
+    try:
+        return func(*args)
+    finally:
+        close_old_connections()
 
 
 class TableConsumer(AsyncWebsocketConsumer):
@@ -211,7 +222,7 @@ class TableConsumer(AsyncWebsocketConsumer):
         self.match_id, self.seat = match_id, seat
         self.heartbeat = asyncio.create_task(self._heartbeat())
         await self._join(broadcast.match_group(match_id))
-        await self._send_json(await _in_thread(self._sync_frame)(None))
+        await self._send_json(await _in_thread(self._sync_frame, None))
 
     async def _heartbeat(self) -> None:
         """Confirm this connection's presence now and then (a crashed server's rows expire)."""
@@ -265,12 +276,12 @@ class TableConsumer(AsyncWebsocketConsumer):
             if self.match_id is None:
                 await self._attach()
                 return
-            answer = await _in_thread(self._sync_frame)(data.get("version"))
+            answer = await _in_thread(self._sync_frame, data.get("version"))
             await self._send_json(answer)
         elif kind == "action":
-            await self._send_json(await _in_thread(self._submit)(data))
+            await self._send_json(await _in_thread(self._submit, data))
         elif kind in ("check", "hint"):
-            await self._send_json(await _in_thread(self._check)(data))
+            await self._send_json(await _in_thread(self._check, data))
         elif kind == "autoplay":
             await self._send_json(await database_sync_to_async(self._autoplay)(data))
         else:
