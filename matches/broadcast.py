@@ -51,18 +51,16 @@ SEND_TIMEOUT = 10.0
 
 async def _send_all(messages: list[tuple[str, dict]]) -> None:
     layer = get_channel_layer()
-
-    async def one(group: str, message: dict) -> None:
+    for group, message in messages:  # one per update now: no task per send
         try:
-            await asyncio.wait_for(layer.group_send(group, message), SEND_TIMEOUT)
+            async with asyncio.timeout(SEND_TIMEOUT):
+                await layer.group_send(group, message)
         except TimeoutError:
             log.error("group_send to %s timed out", group)
 
-    await asyncio.gather(*(one(group, message) for group, message in messages))
-
 
 async def _after(previous: concurrent.futures.Future | None, messages: list) -> None:
-    if previous is not None:
+    if previous is not None and not previous.done():
         try:
             await asyncio.wrap_future(previous)
         except Exception:  # the previous broadcast failed; this one still goes out

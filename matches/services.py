@@ -34,7 +34,7 @@ from typing import Any
 
 import orjson
 from django.conf import settings
-from django.db import connection, transaction
+from django.db import connection, models, transaction
 from django.utils import timezone
 from psycopg.types.json import Jsonb
 
@@ -658,8 +658,12 @@ def _db_value(field: Any, value: Any) -> Any:
     """``value`` as ``field`` stores it. The snapshot is encoded with orjson: the standard
     encoder took most of the write's time for its list of actions. (Other JSON is encoded as
     the ORM does: on SQLite, JSON lookups compare the stored text.)"""
-    if value is None or field is not _SNAPSHOT:
+    if field is not _SNAPSHOT:
+        if type(value) in (int, str, type(None)) and not isinstance(field, models.JSONField):
+            return value  # stored as it is: the field's conversion would change nothing
         return field.get_db_prep_save(value, connection)
+    if value is None:
+        return None
     if connection.vendor == "postgresql":
         return Jsonb(value, dumps=_json_text)
     return _json_text(value)
