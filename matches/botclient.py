@@ -126,8 +126,9 @@ class SeatClient:
                         self.acted_at_version = -1  # an action lost in a crash is sent again
                         await self._send({"type": "hello", "version": self.version})
                     while True:
-                        try:
-                            text = await asyncio.wait_for(ws.recv(), self.idle_resync)
+                        try:  # a timeout, not wait_for: that makes a task per frame
+                            async with asyncio.timeout(self.idle_resync):
+                                text = await ws.recv()
                         except TimeoutError:
                             # nothing for a while: ask for anything missed (a lost frame
                             # must not stall a player)

@@ -68,8 +68,28 @@ async def _after(previous: concurrent.futures.Future | None, messages: list) -> 
     await _send_all(messages)
 
 
+_collecting = threading.local()
+
+
+def collect(box: list | None) -> None:
+    """From now on put this thread's broadcasts in ``box`` instead of sending them (None: send
+    them again). The consumer's database thread collects, and the consumer publishes them
+    from the loop as soon as the thread is done (:func:`send_collected`): one hand-over
+    between the thread and the loop per action instead of two."""
+    _collecting.box = box
+
+
+async def send_collected(box: list[tuple[str, dict]]) -> None:
+    """Publish broadcasts collected by :func:`collect` (on the server's loop)."""
+    await _send_all(box)
+
+
 def _send(messages: list[tuple[str, dict]], key: object = None) -> None:
     """Send ``messages``; broadcasts with the same ``key`` (a match) go out in order."""
+    box = getattr(_collecting, "box", None)
+    if box is not None:
+        box.extend(messages)
+        return
     loop = _server_loop
     if loop is None or not loop.is_running() or loop.is_closed():
         async_to_sync(_send_all)(messages)

@@ -54,15 +54,27 @@ async def _in_thread(func: Any, *args: Any) -> Any:
     on Channels' one shared thread; stale database connections are closed before and after,
     as ``database_sync_to_async`` does. A plain ``run_in_executor``: asgiref's machinery
     (context copies, thread-sensitivity bookkeeping) cost more than the hop itself, on every
-    action."""
-    return await asyncio.get_running_loop().run_in_executor(_executor, _db_work, func, args)
+    action. What the work broadcast is published from here, once it is done."""
+    result, box, error = await asyncio.get_running_loop().run_in_executor(
+        _executor, _db_work, func, args
+    )
+    if box:
+        await broadcast.send_collected(box)
+    if error is not None:
+        raise error
+    return result
 
 
-def _db_work(func: Any, args: tuple[Any, ...]) -> Any:
+def _db_work(func: Any, args: tuple[Any, ...]) -> tuple[Any, list, Exception | None]:
+    box: list = []
+    broadcast.collect(box)
     close_old_connections()
     try:
-        return func(*args)
+        return func(*args), box, None
+    except Exception as error:  # raised on the loop, after what was committed is published
+        return None, box, error
     finally:
+        broadcast.collect(None)
         close_old_connections()
 
 
