@@ -68,10 +68,12 @@ def level_names(variant: str) -> tuple[tuple[str, int], ...]:
     )
 
 
+@lru_cache(maxsize=256)
 def card_order(variant: str, level: str | None) -> dict[str, Any]:
     """Public facts for sorting and marking a hand: each rank's value (index 0..14 = 2..A,
     small joker, big joker) and the wild card, from the variant and the level only; and the
-    names of the team levels (:func:`level_names`)."""
+    names of the team levels (:func:`level_names`). One shared object per variant and level
+    (it goes into every frame): read it, do not change it."""
     value, wild = _card_order(variant, level)
     return {"value": list(value), "wild": wild, "levels": [list(n) for n in level_names(variant)]}
 

@@ -21,6 +21,7 @@ rules' timeout action, and after two in a row is put on auto-play until they act
 from __future__ import annotations
 
 import fcntl
+import json
 import logging
 import os
 import secrets
@@ -658,15 +659,16 @@ def _db_value(field: Any, value: Any) -> Any:
     """``value`` as ``field`` stores it. The snapshot is encoded with orjson: the standard
     encoder took most of the write's time for its list of actions. (Other JSON is encoded as
     the ORM does: on SQLite, JSON lookups compare the stored text.)"""
-    if field is not _SNAPSHOT:
-        if type(value) in (int, str, type(None)) and not isinstance(field, models.JSONField):
+    if not isinstance(field, models.JSONField):
+        if type(value) in (int, str, type(None)):
             return value  # stored as it is: the field's conversion would change nothing
         return field.get_db_prep_save(value, connection)
     if value is None:
         return None
+    dumps = _json_text if field is _SNAPSHOT else json.dumps  # json.dumps: the ORM's text
     if connection.vendor == "postgresql":
-        return Jsonb(value, dumps=_json_text)
-    return _json_text(value)
+        return Jsonb(value, dumps=dumps)
+    return dumps(value)
 
 
 def _json_text(value: Any) -> str:
