@@ -80,8 +80,12 @@ def collect(box: list | None) -> None:
 
 
 async def send_collected(box: list[tuple[str, dict]]) -> None:
-    """Publish broadcasts collected by :func:`collect` (on the server's loop)."""
-    await _send_all(box)
+    """Publish broadcasts collected by :func:`collect` (on the server's loop). A failure is
+    logged, not raised: the action is committed, and clients catch up with ``hello``."""
+    try:
+        await _send_all(box)
+    except Exception:
+        log.exception("broadcast failed")
 
 
 def _send(messages: list[tuple[str, dict]], key: object = None) -> None:
