@@ -14,6 +14,14 @@ def make_user(username, **extra):
     return User.objects.create_user(username=username, password="pw-Secret-123", **extra)
 
 
+def full_match(club, players, variant="bao2"):
+    """Open a table of ``variant`` and seat the four ``players``: its match starts."""
+    table = services.open_table(players[0], club, variant=variant)
+    for i in (1, 2, 3):
+        services.take_seat(players[i], table, i)
+    return Match.objects.get(table=table)
+
+
 def assert_replays(match):
     match.refresh_from_db()
     seqs = list(match.events.order_by("seq").values_list("seq", flat=True))

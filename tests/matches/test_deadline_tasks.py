@@ -5,6 +5,7 @@ import time
 
 import pytest
 from django.utils import timezone
+from matchkit import full_match
 
 from matches import services, tasks
 from matches.models import Match
@@ -26,13 +27,6 @@ def published(monkeypatch):
     monkeypatch.setattr(tasks, "_background", None)  # publish at once (an ASGI import sets it)
     monkeypatch.setattr(tasks, "_queued", {})
     return calls
-
-
-def full_match(club, players):
-    table = services.open_table(players[0], club, variant="bao2")
-    for i in (1, 2, 3):
-        services.take_seat(players[i], table, i)
-    return Match.objects.get(table=table)
 
 
 def test_one_queued_task_per_match(club, players, published):

@@ -1,6 +1,8 @@
 """The per-process engine cache: a state cached at an older version (the other ASGI processes
 applied the later actions) catches up from the snapshot instead of replaying the match."""
 
+from matchkit import full_match
+
 from engine.match import Match as EngineMatch
 from matches import services
 from matches.models import Match
@@ -16,15 +18,8 @@ def play(match_id, players, count):
         )
 
 
-def started(club, players):
-    table = services.open_table(players[0], club, variant="bao2")
-    for i in (1, 2, 3):
-        services.take_seat(players[i], table, i)
-    return Match.objects.get(table=table)
-
-
 def test_an_older_cached_state_catches_up(club, players, scheduled):
-    match = started(club, players)
+    match = full_match(club, players)
     play(match.pk, players, 3)
     match.refresh_from_db()
     older = EngineMatch.from_json(match.snapshot)  # what another process holds at version 3
@@ -40,7 +35,7 @@ def test_an_older_cached_state_catches_up(club, players, scheduled):
 
 
 def test_a_cached_state_of_another_history_is_replayed(club, players, scheduled):
-    match = started(club, players)
+    match = full_match(club, players)
     play(match.pk, players, 4)
     match.refresh_from_db()
     other = EngineMatch.new("bao2", "another seed")
