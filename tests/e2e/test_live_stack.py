@@ -113,8 +113,10 @@ def test_four_bots_play_a_bao2_match_to_its_end(stack):
 
 
 def test_a_seat_timing_out_every_action_is_auto_played_to_the_end(stack):
+    # A Bao 2 match can end at 2A within its first deal, in a few seconds of auto-play; a 2 s
+    # limit passes before seat 2's two 1 s clocks have run out, so time_up is always entered.
     (table,) = stack.setup_tables(
-        1, options={"first_action_seconds": 1, "action_seconds": 1}, time_limit=6
+        1, options={"first_action_seconds": 1, "action_seconds": 1}, time_limit=2
     )
     clients = clients_for(stack, table, idle_seats=(2,), spectators=False)
     asyncio.run(play(clients, timeout=200))
