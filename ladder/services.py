@@ -9,7 +9,8 @@
   two workers race. Results are applied in the order they ended (``ended_at``, then id); a
   result that arrives after a later one was applied makes the ladder rebuild from scratch.
 * :func:`rebuild_ladder` replays every result of a ladder in that order with the same code,
-  so it gives the identical ratings.
+  so it gives the identical ratings; :func:`correct_result` corrects a result's scores and
+  rebuilds its ladders that way.
 """
 
 from __future__ import annotations
@@ -227,6 +228,37 @@ def red_two_match_sides(
     if not revealed:
         return None
     return red_two_sides(seat_users, seat_totals, revealed[0])
+
+
+@transaction.atomic
+def correct_result(
+    *, source: str, source_id: str, scores: Sequence[int], winner: int | None = None
+) -> RatedResult | None:
+    """Correct the scores of a recorded result (``winner`` as for :func:`record_result`) and,
+    once committed, rebuild each of its ladders, so every rating after it follows the
+    correction exactly as if the result had been right from the start. Returns the result,
+    or None if no such result was recorded; an unchanged result queues nothing. Raises
+    :class:`LadderError` for invalid scores, having changed nothing."""
+    result = (
+        RatedResult.objects.select_for_update()
+        .filter(source=source, source_id=str(source_id))
+        .first()
+    )
+    if result is None:
+        return None
+    try:
+        corrected = decided_scores(_validate_scores(scores), winner)
+    except RatingInputError:
+        raise LadderError("bad_score", _("The winner cannot have the lower score.")) from None
+    if corrected == result.scores:
+        return result
+    result.score0, result.score1 = corrected
+    result.save(update_fields=["score0", "score1"])
+    from ladder.tasks import rebuild_ladder_task
+
+    for ladder in ladders_for(result):
+        transaction.on_commit(lambda pk=ladder.pk: rebuild_ladder_task.delay(pk))
+    return result
 
 
 def ladders_for(result: RatedResult) -> list[Ladder]:

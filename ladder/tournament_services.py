@@ -1071,8 +1071,11 @@ def _rate_organiser_result(tournament: Tournament, game: Game, now: datetime) ->
       walkover. A live match still being played is taken off the ladder first (its table
       becomes unrated, and its row's revision moves so a move being written at this instant
       re-reads the table), so it cannot be rated a second time when it ends.
-    * A correction of a game already rated (by any source) does not rate it again: the
-      ladder keeps its first rating; standings and the bracket follow the correction.
+    * A correction of a game the organiser's result rated corrects that rating: its ladders
+      are rebuilt (:func:`ladder.services.correct_result`), so every rating after the game
+      follows. A game rated from what was played (a live match, a confirmed sheet) keeps
+      that rating: the record of play stands; standings and the bracket follow the
+      correction either way.
     * Bao 2 and Guandan are scored in levels, so the organiser's winner goes with the levels:
       23:23 with a winner (it passed 2A first) is rated as that side's win. In Shuangkou the
       points decide; equal points are a draw for the ladder even when a winner is named
@@ -1080,7 +1083,19 @@ def _rate_organiser_result(tournament: Tournament, game: Game, now: datetime) ->
     """
     if not tournament.rated or game.is_bye or game.score0 is None or game.score1 is None:
         return
+    from ladder import services as ladder_services
+
+    level = tournament.variant in LEVEL_VARIANTS
     if _rated_already("admin", game.pk):
+        try:
+            ladder_services.correct_result(
+                source="admin",
+                source_id=str(game.pk),
+                scores=[game.score0, game.score1],
+                winner=game.winner if level else None,
+            )
+        except ladder_services.LadderError:
+            log.exception("corrected result of game %s could not be rated", game.pk)
         return
     if game.table_id is not None and not _take_live_match_off_the_ladder(game):
         return
@@ -1089,9 +1104,6 @@ def _rate_organiser_result(tournament: Tournament, game: Game, now: datetime) ->
             return
         if game.sheet_id is None and _link_confirmed_sheet(tournament, game):
             return
-    from ladder import services as ladder_services
-
-    level = tournament.variant in LEVEL_VARIANTS
     try:
         ladder_services.record_result(
             source="admin",

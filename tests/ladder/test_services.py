@@ -245,6 +245,13 @@ def test_rebuild_command_gives_identical_ratings(make_users, club, record):
     call_command("rebuild_ladder", "--all")
     assert [(snapshot(x), change_snapshot(x)) for x in ladders] == before
     # The ratings really are the replay of the pure maths in the order the matches ended.
+    stored = dict(Rating.objects.filter(ladder=ladders[0]).values_list("user_id", "rating"))
+    assert stored == replayed_ratings()
+
+
+def replayed_ratings():
+    """Every player's rating from the pure maths over all stored results in the order they
+    ended (what a ladder of all of them must hold)."""
     expected = {}
     counts = {}
     for result in RatedResult.objects.order_by("ended_at", "id").prefetch_related("players"):
@@ -256,8 +263,46 @@ def test_rebuild_command_gives_identical_ratings(make_users, club, record):
         for change in rate_match(sides, result.scores):
             expected[change.player] = change.after
             counts[change.player] = counts.get(change.player, 0) + 1
-    stored = dict(Rating.objects.filter(ladder=ladders[0]).values_list("user_id", "rating"))
-    assert stored == expected
+    return expected
+
+
+@pytest.mark.django_db
+def test_a_corrected_result_rerates_its_ladders_as_if_it_had_been_right(
+    make_users, club, record, celery_eager, django_capture_on_commit_callbacks
+):
+    users = make_users(8)
+    results = _random_results(users, record, random.Random(3), 20, club=club)
+    for result in results:
+        services.apply_result(result)
+    first = dict(Rating.objects.filter(ladder__club=club).values_list("user_id", "rating"))
+    wrong = results[2]
+    right = (wrong.score1, wrong.score0) if wrong.score0 != wrong.score1 else (23, 0)
+    with django_capture_on_commit_callbacks(execute=True):
+        corrected = services.correct_result(source="live", source_id=wrong.source_id, scores=right)
+    assert corrected.pk == wrong.pk and corrected.scores == right
+    # every rating after it follows: both ladders hold the replay of the corrected results
+    for ladder in Ladder.objects.all():
+        ratings = dict(Rating.objects.filter(ladder=ladder).values_list("user_id", "rating"))
+        assert ratings == replayed_ratings() != first
+    changed = RatingChange.objects.filter(result=wrong, ladder__club=club)
+    winners = {c.user_id for c in changed if c.score == 1.0}
+    assert winners == {p.user_id for p in wrong.players.all() if p.side == right.index(max(right))}
+
+
+@pytest.mark.django_db
+def test_correct_result_refuses_bad_scores_and_ignores_unknown_results(make_users, record):
+    users = make_users(4)
+    result = record([users[:2], users[2:]], (12, 3))
+    services.apply_result(result)
+    before = change_snapshot(Ladder.objects.get())
+    with pytest.raises(services.LadderError) as refused:
+        services.correct_result(source="live", source_id=result.source_id, scores=(3, 12), winner=0)
+    assert refused.value.code == "bad_score"
+    with pytest.raises(services.LadderError):
+        services.correct_result(source="live", source_id=result.source_id, scores=("x", 1))
+    result.refresh_from_db()
+    assert result.scores == (12, 3) and change_snapshot(Ladder.objects.get()) == before
+    assert services.correct_result(source="live", source_id="nope", scores=(1, 2)) is None
 
 
 @pytest.mark.django_db

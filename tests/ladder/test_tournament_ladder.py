@@ -99,7 +99,9 @@ LEVEL_WIN_FOR_SIDE_1 = [[0, 2]] * 8 + [[1, 3]] * 9
 
 
 # ----------------------------------------------------------------- organiser-entered results
-def test_organiser_result_is_rated_once_with_its_winner(club, club_admin, members):
+def test_organiser_result_is_rated_once_with_its_winner(
+    club, club_admin, members, celery_eager, django_capture_on_commit_callbacks
+):
     t, (game, other) = running_round(club, club_admin, members(8))
     later = START + timedelta(minutes=40)
     with time_machine.travel(later, tick=False):
@@ -115,13 +117,26 @@ def test_organiser_result_is_rated_once_with_its_winner(club, club_admin, member
         by_user = changes_by_user(rated, club)
         assert all(by_user[u].score == 1.0 and by_user[u].after > 1500 for u in sides[1])
         assert all(by_user[u].score == 0.0 and by_user[u].after < 1500 for u in sides[0])
-        # a correction changes the standings, not the ladder: the game was rated once
-        services.set_result(club_admin, game, 5, 12, now=later + timedelta(minutes=1))
+        # a correction corrects the game's one rating: its ladders are rebuilt with it
+        first = {u: c.after for u, c in by_user.items()}
+        with django_capture_on_commit_callbacks(execute=True):
+            services.set_result(club_admin, game, 5, 12, now=later + timedelta(minutes=1))
         game.refresh_from_db()
         assert (game.score0, game.score1, game.winner, game.source) == (5, 12, 1, "admin")
         assert RatedResult.objects.filter(source="admin").count() == 1
         rated.refresh_from_db()
-        assert (rated.score0, rated.score1) == (23, 24)
+        assert (rated.score0, rated.score1) == (5, 12)
+        fixed = {c.user_id: c for c in RatingChange.objects.filter(result=rated, ladder__club=club)}
+        assert set(fixed) == set(first)
+        # side 1 still won, now by 7 levels instead of 1: a bigger margin, a bigger change
+        assert all(fixed[u].score == 1.0 and fixed[u].after > first[u] for u in sides[1])
+        assert all(fixed[u].score == 0.0 and fixed[u].after < first[u] for u in sides[0])
+        assert all(c.multiplier > by_user[c.user_id].multiplier for c in fixed.values())
+        # the same correction again rebuilds nothing (a rebuild writes every change anew)
+        ids = set(RatingChange.objects.values_list("pk", flat=True))
+        with django_capture_on_commit_callbacks(execute=True):
+            services.set_result(club_admin, game, 5, 12, now=later + timedelta(minutes=2))
+        assert set(RatingChange.objects.values_list("pk", flat=True)) == ids
         # a plain result keeps its margin; a draw (no winner) stays a draw
         services.set_result(club_admin, other, 9, 9, now=later)
         drawn = RatedResult.objects.get(source="admin", source_id=str(other.pk))
