@@ -17,10 +17,11 @@ from django.utils import timezone, translation
 from ladder.models import RatedResult, RatingChange
 
 
-def send_result_emails(result_id: int) -> int:
+def send_result_emails(result_id: int, *, corrected: bool = False) -> int:
     """Send each player of result ``result_id`` an email with the result and their rating
-    changes (one line per ladder). Returns the number of emails sent; 0 if the result's emails
-    were already claimed, if it has no rating changes yet, or if it does not exist."""
+    changes (one line per ladder; ``corrected``: saying that the result was corrected).
+    Returns the number of emails sent; 0 if the result's emails were already claimed, if it
+    has no rating changes yet, or if it does not exist."""
     if not RatingChange.objects.filter(result_id=result_id).exists():
         return 0
     claimed = RatedResult.objects.filter(pk=result_id, emails_sent_at__isnull=True).update(
@@ -47,6 +48,7 @@ def send_result_emails(result_id: int) -> int:
             context = {
                 "user": user,
                 "result": result,
+                "corrected": corrected,
                 "changes": user_changes,
                 "own_side": user_changes[0].side,
                 "won": won == user_changes[0].side,

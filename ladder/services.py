@@ -236,7 +236,8 @@ def correct_result(
 ) -> RatedResult | None:
     """Correct the scores of a recorded result (``winner`` as for :func:`record_result`) and,
     once committed, rebuild each of its ladders, so every rating after it follows the
-    correction exactly as if the result had been right from the start. Returns the result,
+    correction exactly as if the result had been right from the start, then email its
+    players the corrected result and their new rating changes. Returns the result,
     or None if no such result was recorded; an unchanged result queues nothing. Raises
     :class:`LadderError` for invalid scores, having changed nothing."""
     result = (
@@ -253,11 +254,11 @@ def correct_result(
     if corrected == result.scores:
         return result
     result.score0, result.score1 = corrected
-    result.save(update_fields=["score0", "score1"])
-    from ladder.tasks import rebuild_ladder_task
+    result.emails_sent_at = None  # the players hear of the correction (and their new ratings)
+    result.save(update_fields=["score0", "score1", "emails_sent_at"])
+    from ladder.tasks import correct_result_task
 
-    for ladder in ladders_for(result):
-        transaction.on_commit(lambda pk=ladder.pk: rebuild_ladder_task.delay(pk))
+    transaction.on_commit(lambda: correct_result_task.delay(result.pk))
     return result
 
 

@@ -28,9 +28,24 @@ def apply_result_task(result_id: int) -> list[str]:
 
 
 @shared_task(acks_late=True)
-def send_result_emails_task(result_id: int) -> int:
-    """Email each player of the result their rating changes, at most once; return the count."""
-    return notifications.send_result_emails(result_id)
+def send_result_emails_task(result_id: int, corrected: bool = False) -> int:
+    """Email each player of the result their rating changes, at most once; return the count.
+    ``corrected``: the emails say that the result was corrected."""
+    return notifications.send_result_emails(result_id, corrected=corrected)
+
+
+@shared_task(acks_late=True, autoretry_for=(OperationalError,), max_retries=5, retry_backoff=True)
+def correct_result_task(result_id: int) -> int:
+    """After :func:`ladder.services.correct_result`: rebuild each ladder of the result, then
+    email its players the correction. Returns how many ladders were rebuilt."""
+    result = RatedResult.objects.filter(pk=result_id).first()
+    if result is None:
+        return 0
+    ladders = services.ladders_for(result)
+    for ladder in ladders:
+        services.rebuild_ladder(ladder)
+    send_result_emails_task.delay(result_id, corrected=True)
+    return len(ladders)
 
 
 @shared_task(acks_late=True)

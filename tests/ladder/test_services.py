@@ -267,6 +267,31 @@ def replayed_ratings():
 
 
 @pytest.mark.django_db
+def test_players_hear_of_a_correction_in_their_language(
+    make_users, record, celery_eager, django_capture_on_commit_callbacks
+):
+    (a,) = make_users(1, language="zh-hans")
+    (b,) = make_users(1, language="en")
+    result = record([[a], [b]], (60, 20), variant="shuangkou2")
+    apply_result_task.apply(args=[result.pk])
+    assert len(mail.outbox) == 2
+    with django_capture_on_commit_callbacks(execute=True):
+        services.correct_result(source="live", source_id=result.source_id, scores=(20, 60))
+    by_to = {m.to[0]: m for m in mail.outbox[2:]}
+    assert set(by_to) == {a.email, b.email}
+    change_b = RatingChange.objects.get(user=b)
+    english = by_to[b.email]
+    assert english.subject.startswith("Corrected: Win 60:20")
+    assert "has been corrected" in english.body and "You won" in english.body
+    assert f"{change_b.before:.0f} → {change_b.after:.0f}" in english.body
+    chinese = by_to[a.email]
+    assert chinese.subject.startswith("已更正： 负 20:60")
+    assert "已经更正" in chinese.body
+    # the correction's emails go out once, like a result's
+    assert send_result_emails_task.apply(args=[result.pk, True]).get() == 0
+
+
+@pytest.mark.django_db
 def test_a_corrected_result_rerates_its_ladders_as_if_it_had_been_right(
     make_users, club, record, celery_eager, django_capture_on_commit_callbacks
 ):
