@@ -113,8 +113,8 @@ def _send(messages: list[tuple[str, dict]], key: object = None) -> None:
         future.add_done_callback(forget)
 
 
-def _recipient(seat: int | None) -> str:
-    """The key of a recipient's frame in a ``match.frame`` message."""
+def recipient_key(seat: int | None) -> str:
+    """The key of a recipient's frame in a ``match.frame`` message (None: the spectators)."""
     return "s" if seat is None else str(seat)
 
 
@@ -133,7 +133,7 @@ def match_updated(match: Match, engine: EngineMatch, event: MatchEvent | None) -
     for r in recipients:
         data = selectors.frame(match, engine, r, kind=kind, event=event, shared=shared)
         shared = shared or {"table": data["table"], "cards": data["cards"]}
-        texts[_recipient(r)] = json_dumps(data)
+        texts[recipient_key(r)] = json_dumps(data)
     _send(
         [(match_group(match.pk), {"type": "match.frame", "texts": texts})], key=("match", match.pk)
     )

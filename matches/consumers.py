@@ -363,7 +363,7 @@ class TableConsumer(AsyncWebsocketConsumer):
         seat number or ``"s"`` for the spectators), or the one ``text`` for everyone."""
         text = message.get("text")
         if text is None:
-            text = message["texts"].get("s" if self.seat is None else str(self.seat))
+            text = message["texts"].get(broadcast.recipient_key(self.seat))
         if text is not None:
             await self.send(text_data=text)
 
