@@ -677,9 +677,6 @@ def _after_commit(
     match_id = match.pk
     from matches import broadcast, tasks
 
-    _engines.put(match_id, version, engine)
-    if not isinstance(match, Match):
-        return
     try:
         broadcast.match_updated(match, engine, event)
     except Exception:  # a broadcast failure must not undo or block the accepted action
@@ -694,6 +691,9 @@ def _after_commit(
         tasks.schedule_time_limit(match_id, delay)
     for hook in after_commit_hooks:
         hook(match_id, version, engine)
+    # cached last: a thread that takes it from the cache may change it (the frames above are
+    # built from it; an action sent without a version could come in at once)
+    _engines.put(match_id, version, engine)
 
 
 def _record_rated_result(match: Match, engine: EngineMatch | None = None) -> None:

@@ -45,3 +45,22 @@ def test_a_cached_state_of_another_history_is_replayed(club, players, scheduled)
     engine = services.engine_of(match)
     assert engine is not other
     assert engine.state_json() == services.replay_events(match).state_json()
+
+
+def test_a_state_is_cached_only_after_its_frames_are_built(club, players, scheduled):
+    """Another thread may take a cached state and change it at once (an action sent without a
+    version): so the broadcast and the hooks after a commit use it before it is cached."""
+    match = full_match(club, players)
+    seen = []
+
+    def hook(match_id, version, engine):
+        seen.append(services._engines.take(match_id))
+
+    services.after_commit_hooks.append(hook)
+    try:
+        play(match.pk, players, 2)
+    finally:
+        services.after_commit_hooks.remove(hook)
+    assert seen == [None, None]
+    cached = services._engines.take(match.pk)
+    assert cached is not None and cached[0] == 2
