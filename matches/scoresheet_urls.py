@@ -14,6 +14,7 @@ web = (
         path("new/<slug:slug>/", scoresheet_views.sheet_new, name="new"),
         path("club/<slug:slug>/", scoresheet_views.club_sheets, name="club"),
         path("<int:pk>/", scoresheet_views.sheet_page, name="sheet"),
+        path("sw.js", scoresheet_views.service_worker, name="service_worker"),
     ],
     "scoresheet",
 )

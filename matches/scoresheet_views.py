@@ -20,6 +20,9 @@ from matches import scoresheet_selectors as selectors
 from matches import scoresheet_services as services
 from matches.models import Variant
 
+#: The Cache Storage the service worker keeps sheet pages in (the page adds itself to it).
+SHEET_CACHE = "bao2-sheets-v1"
+
 
 class StartSheetForm(forms.Form):
     """The game, four seats (member or guest name; two-player Shuangkou uses the first two),
@@ -110,7 +113,7 @@ def sheet_page(request: HttpRequest, pk: int) -> HttpResponse:
     return render(
         request,
         "matches/scoresheet/sheet.html",
-        {"sheet": sheet, "data": selectors.sheet_json(sheet, request.user)},
+        {"sheet": sheet, "data": selectors.sheet_json(sheet, request.user), "cache": SHEET_CACHE},
     )
 
 
@@ -130,3 +133,17 @@ def club_sheets(request: HttpRequest, slug: str) -> HttpResponse:
             "is_admin": club_selectors.role_of(request.user, club) in ("owner", "admin"),
         },
     )
+
+
+def service_worker(request: HttpRequest) -> HttpResponse:
+    """The score sheets' service worker (public: it holds no data). Its scope is
+    ``/matches/sheets/``: a sheet page and the files it uses are kept on the phone and served
+    from there when the network fails, so a sheet reloads at a table without signal."""
+    response = render(
+        request,
+        "matches/scoresheet/sw.js",
+        {"cache": SHEET_CACHE},
+        content_type="text/javascript; charset=utf-8",
+    )
+    response["Cache-Control"] = "no-cache"  # a new release's worker is picked up at once
+    return response

@@ -11,6 +11,27 @@
   let sheet = JSON.parse(document.getElementById("sheet-data").textContent);
   const api = root.dataset.api;
   const queueKey = "scoresheet:" + sheet.id + ":queue";
+  // The last state this phone was sent. A page reloaded without signal comes from the service
+  // worker's copy, which may be older: then this one is shown.
+  const copyKey = "scoresheet:" + sheet.id + ":sheet";
+  try {
+    const copy = JSON.parse(localStorage.getItem(copyKey) || "null");
+    if (copy && copy.id === sheet.id && copy.version > sheet.version) sheet = copy;
+  } catch (e) {
+    localStorage.removeItem(copyKey);
+  }
+  localStorage.setItem(copyKey, JSON.stringify(sheet));
+  function keep(fresh) {
+    sheet = fresh;
+    localStorage.setItem(copyKey, JSON.stringify(fresh));
+  }
+  if ("serviceWorker" in navigator && window.caches) {
+    navigator.serviceWorker.register(root.dataset.worker).catch(() => {});
+    // A first visit did not go through the worker: keep this page for a reload offline.
+    if (!navigator.serviceWorker.controller) {
+      caches.open(root.dataset.cache).then((cache) => cache.add(location.pathname)).catch(() => {});
+    }
+  }
   const LEVELS = sheet.variant === "bao2" || sheet.variant === "guandan";
   const SIDE_NAMES = [L.red, L.blue];
   let draft = freshDraft();
@@ -143,7 +164,7 @@
         q.shift();
         saveQueue(q);
         if (res.ok) {
-          if (data && data.sheet) sheet = data.sheet;
+          if (data && data.sheet) keep(data.sheet);
           lastError = "";
         } else {
           lastError = (item.label ? item.label + ": " : "") + L.refused + " — " + describeError(data);
@@ -163,7 +184,7 @@
         setOffline(false);
         // Re-render only when something changed, so typing in a field is never interrupted.
         if (JSON.stringify(fresh) !== JSON.stringify(sheet)) {
-          sheet = fresh;
+          keep(fresh);
           render();
         }
       }
@@ -188,7 +209,7 @@
       return;
     }
     const data = await res.json().catch(() => null);
-    if (res.ok) sheet = data;
+    if (res.ok) keep(data);
     else lastError = describeError(data);
     render();
   }

@@ -59,6 +59,10 @@ def browser():
         pytest.skip("no Chromium found (Debian: apt-get install chromium); browser tests skipped")
     from playwright.sync_api import sync_playwright
 
+    # Requests a service worker makes pass through the context's routes, so a test can take
+    # the network away from it as well (``set_offline`` alone leaves the worker online).
+    os.environ["PW_EXPERIMENTAL_SERVICE_WORKER_NETWORK_EVENTS"] = "1"
+
     # Playwright's sync API runs an event loop in this thread; the ORM calls the tests make
     # between browser steps are ordinary synchronous code.
     previous = os.environ.get("DJANGO_ALLOW_ASYNC_UNSAFE")

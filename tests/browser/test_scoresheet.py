@@ -145,3 +145,63 @@ def test_offline_entries_are_sent_exactly_once(new_page, live_server):
     assert [str(e.key) for e in entries] == [s["body"]["key"] for s in stored]
     assert lost["count"] == 1
     assert page.evaluate(f"localStorage.getItem('scoresheet:{sheet.pk}:queue')") == "[]"
+
+
+def test_a_sheet_reloads_without_signal_and_its_entries_are_sent_once(new_page, live_server):
+    """The service worker keeps the sheet page on the phone: reloaded with no network at all
+    (the worker's own requests fail too), it shows the last state the phone was sent, takes a
+    deal, and sends it once when the network is back. Logging out forgets the kept copies."""
+    club, users = setup_club()
+    page = new_page(locale="zh-CN", mobile=True)
+    log_in(page, "player0")
+    sheet = start_sheet(page, club, users)
+    kept = page.evaluate(
+        """async () => {
+            for (let i = 0; i < 200; i++) {  // up to 10 s
+                if (navigator.serviceWorker.controller && await caches.match(location.pathname))
+                    return true;
+                await new Promise((resolve) => setTimeout(resolve, 50));
+            }
+            return false;
+        }"""
+    )
+    assert kept  # the worker controls the page, and the page is kept
+    tap_finish(page, "老张", "小陈")
+    page.get_by_role("button", name="记录本副").click()
+    expect(page.get_by_test_id("level-0")).to_have_text("6")
+
+    context = page.context
+    worker_requests = []
+
+    def no_network_for_the_worker(route):
+        if route.request.service_worker is None:
+            route.continue_()
+        else:
+            worker_requests.append(route.request.url)
+            route.abort("internetdisconnected")
+
+    context.set_offline(True)
+    context.route("**/*", no_network_for_the_worker)
+    page.reload()
+    # The kept page was saved before deal 1 (level 3); the phone's last state has deal 1.
+    expect(page.get_by_test_id("level-0")).to_have_text("6")
+    expect(page.locator("table.record tbody tr")).to_have_count(1)
+    assert any(f"/matches/sheets/{sheet.pk}/" in url for url in worker_requests)
+
+    tap_finish(page, "阿梅", "老王")
+    page.get_by_role("button", name="记录本副").click()
+    expect(page.locator("table.record tr.pending")).to_have_count(1)
+    assert SheetEntry.objects.filter(sheet=sheet).count() == 1
+
+    context.unroute("**/*", no_network_for_the_worker)
+    context.set_offline(False)
+    page.evaluate("window.dispatchEvent(new Event('online'))")
+    expect(page.locator("table.record tr.pending")).to_have_count(0, timeout=30000)
+    expect(page.get_by_test_id("level-1")).to_have_text("6")
+    entries = SheetEntry.objects.filter(sheet=sheet).order_by("seq")
+    assert [e.entry["deal"]["finish"] for e in entries] == [[0, 2], [1, 3]]
+
+    page.get_by_role("button", name="退出登录").click()
+    expect(page).not_to_have_url(re.compile(rf"/matches/sheets/{sheet.pk}/"))
+    assert page.evaluate("caches.keys()") == []
+    assert page.evaluate(f"localStorage.getItem('scoresheet:{sheet.pk}:sheet')") is None

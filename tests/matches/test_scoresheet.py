@@ -459,3 +459,18 @@ def test_concurrent_resends_store_one_entry():
     sheet.refresh_from_db()
     assert sheet.version == 1 and sheet.state["levels"] == [3, 0]
     assert SheetEntry.objects.filter(sheet=sheet).count() == 1
+
+
+def test_the_service_worker_is_public_javascript_never_cached_and_keeps_the_sheet_files(client):
+    from django.templatetags.static import static
+
+    from matches.scoresheet_views import SHEET_CACHE
+
+    res = client.get("/matches/sheets/sw.js")
+    assert res.status_code == 200
+    assert res["Content-Type"].startswith("text/javascript")
+    assert res["Cache-Control"] == "no-cache"
+    body = res.content.decode()
+    assert f'const CACHE = "{SHEET_CACHE}";' in body
+    for name in ("css/site.css", "css/scoresheet.css", "js/site.js", "js/scoresheet.js"):
+        assert f'"{static(name)}"' in body

@@ -1,0 +1,20 @@
+// Every page. Logging out forgets what the score sheets kept on this device for a reload
+// without signal (the service worker's copies of sheet pages and the last state of each
+// sheet); entries still waiting to be sent stay, so nothing typed at a table is lost.
+(function () {
+  "use strict";
+  document.addEventListener("submit", (event) => {
+    const form = event.target;
+    if (!form.matches("form[data-logout]")) return;
+    event.preventDefault();
+    for (let i = localStorage.length - 1; i >= 0; i--) {
+      const key = localStorage.key(i);
+      if (/^scoresheet:\d+:sheet$/.test(key)) localStorage.removeItem(key);
+    }
+    const caches = window.caches ? window.caches.keys() : Promise.resolve([]);
+    caches
+      .then((names) => Promise.all(names.map((name) => window.caches.delete(name))))
+      .catch(() => {})
+      .finally(() => form.submit()); // submit() fires no second submit event
+  });
+})();
