@@ -98,6 +98,15 @@ def _validate_scores(scores: Sequence[int]) -> tuple[int, int]:
     return (scores[0], scores[1])
 
 
+def _decided_scores(scores: Sequence[int], winner: int | None) -> tuple[int, int]:
+    """``scores`` validated and decided by ``winner`` (:func:`ladder.ratings.decided_scores`);
+    raises :class:`LadderError` for bad scores or a winner with the lower score."""
+    try:
+        return decided_scores(_validate_scores(scores), winner)
+    except RatingInputError:
+        raise LadderError("bad_score", _("The winner cannot have the lower score.")) from None
+
+
 @transaction.atomic
 def record_result(
     *,
@@ -130,11 +139,7 @@ def record_result(
     if existing is not None:
         return existing
     clean_sides = _validate_sides(variant, sides)
-    clean_scores = _validate_scores(scores)
-    try:
-        clean_scores = decided_scores(clean_scores, winner)
-    except RatingInputError:
-        raise LadderError("bad_score", _("The winner cannot have the lower score.")) from None
+    clean_scores = _decided_scores(scores, winner)
     if not isinstance(ended_at, datetime) or timezone.is_naive(ended_at):
         raise LadderError("bad_time", _("The end time must be a time with a zone."))
     if ended_at > timezone.now() + timedelta(minutes=5):
@@ -247,10 +252,7 @@ def correct_result(
     )
     if result is None:
         return None
-    try:
-        corrected = decided_scores(_validate_scores(scores), winner)
-    except RatingInputError:
-        raise LadderError("bad_score", _("The winner cannot have the lower score.")) from None
+    corrected = _decided_scores(scores, winner)
     if corrected == result.scores:
         return result
     result.score0, result.score1 = corrected

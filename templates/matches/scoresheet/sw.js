@@ -21,7 +21,7 @@ self.addEventListener("activate", (event) => {
   event.waitUntil(
     caches
       .keys()
-      .then((names) => Promise.all(names.filter((n) => n.startsWith("bao2-sheets-") && n !== CACHE).map((n) => caches.delete(n))))
+      .then((names) => Promise.all(names.filter((n) => n !== CACHE).map((n) => caches.delete(n)))) // an older release's
       .then(() => self.clients.claim())
   );
 });
