@@ -17,10 +17,13 @@ games, a single player in two-player Shuangkou. Units are identified by ints.
   event (个人赛): partners rotate every round. First the players form partnerships (cost: a
   repeated partner, then two members of the same team as partners, then the score gap), then
   partnerships meet at tables (cost: opponents met before, then the score gap).
+* :func:`table_round` seats single players at four-player tables where nobody has a fixed
+  partner (Nanping Red Two, whose partnerships change every deal): players who shared a table
+  before avoid sharing one again, then the score gap.
 
 Every pairing that had to break a preference carries a :class:`Note` saying which and why
 (``rematch``, ``repeat_bye``, ``bye_above_lowest``, ``score_gap``, ``repeat_partner``,
-``same_team``, ``repeat_opponent``); :func:`explain_games` recomputes them for a pairing edited by hand.
+``same_team``, ``repeat_opponent``, ``repeat_tablemate``); :func:`explain_games` recomputes them for a pairing edited by hand.
 """
 
 from __future__ import annotations
@@ -101,6 +104,17 @@ class History:
             for i, x in enumerate(side):
                 for y in side[i + 1 :]:
                     self.partnered[_key(x, y)] += 1
+
+    def add_table(self, game: Game) -> None:
+        """Count a played game (or bye) of a game without fixed partners (:func:`table_round`):
+        every two players at the table met, whichever sides the seats were on."""
+        if not game.sides[1]:
+            self.add(game)
+            return
+        units = game.units
+        for i, x in enumerate(units):
+            for y in units[i + 1 :]:
+                self.met[_key(x, y)] += 1
 
     @classmethod
     def of(cls, rounds: Iterable[Iterable[Game]], team: Mapping[int, str] | None = None) -> History:
@@ -186,9 +200,10 @@ def swiss_round(units: Sequence[int], scores: Mapping[int, float], history: Hist
 
 
 def explain_games(
-    games: Sequence[Game], scores: Mapping[int, float], history: History
+    games: Sequence[Game], scores: Mapping[int, float], history: History, tables: bool = False
 ) -> list[Game]:
-    """The same games with their notes recomputed: every broken preference of each game."""
+    """The same games with their notes recomputed: every broken preference of each game
+    (``tables``: games without fixed partners, :func:`table_round`)."""
     out = []
     everyone = [u for game in games for u in game.units]
     lowest = min((scores.get(u, 0) for u in everyone), default=0)
@@ -201,6 +216,19 @@ def explain_games(
                     notes.append(Note("repeat_bye", (unit,), {"times": history.byes[unit] + 1}))
                 if scores.get(unit, 0) > lowest:
                     notes.append(Note("bye_above_lowest", (unit,), {"score": scores.get(unit, 0)}))
+            out.append(Game(game.sides, tuple(notes)))
+            continue
+        if tables:
+            units = game.units
+            for i, x in enumerate(units):
+                for y in units[i + 1 :]:
+                    if history.met[_key(x, y)]:
+                        times = history.met[_key(x, y)] + 1
+                        notes.append(Note("repeat_tablemate", (x, y), {"times": times}))
+            high = max(scores.get(u, 0) for u in units)
+            low = min(scores.get(u, 0) for u in units)
+            if high != low:
+                notes.append(Note("score_gap", units, {"scores": [high, low]}))
             out.append(Game(game.sides, tuple(notes)))
             continue
         for side in (a, b):
@@ -222,6 +250,58 @@ def explain_games(
             notes.append(Note("score_gap", game.units, {"scores": side_scores}))
         out.append(Game(game.sides, tuple(notes)))
     return out
+
+
+def table_round(
+    players: Sequence[int], scores: Mapping[int, float], history: History
+) -> list[Game]:
+    """Seat single players at four-player tables for one round of a game without fixed
+    partners (Nanping Red Two): ``history.met`` counts every two players who shared a table
+    (:meth:`History.add_table`). The cost of a table is, in strict order, the times two of its
+    players shared a table before, then the score gaps among them. A first seating is
+    :func:`individual_round`'s with each earlier table-mate counted as a partner too; swapping
+    two players of different tables then goes on while it lowers the total cost (at most
+    :data:`SWAP_PASSES` passes). Byes as in :func:`individual_round`. The notes are
+    ``repeat_tablemate`` and ``score_gap`` (and the byes')."""
+    seating = History(met=history.met, partnered=history.met, byes=history.byes)
+    first = individual_round(players, scores, seating)
+    tables = [list(g.units) for g in first if not g.is_bye]
+    byes = [g for g in first if g.is_bye]
+
+    def cost(table: Sequence[int]) -> int:
+        total = 0
+        for i, x in enumerate(table):
+            for y in table[i + 1 :]:
+                gap = _scaled(scores.get(x, 0)) - _scaled(scores.get(y, 0))
+                total += W_REMATCH * history.met[_key(x, y)] + W_SCORE * gap * gap
+        return total
+
+    costs = [cost(t) for t in tables]
+    for _pass in range(SWAP_PASSES):
+        improved = False
+        for i in range(len(tables)):
+            for j in range(i + 1, len(tables)):
+                for a in range(4):
+                    for b in range(4):
+                        ti, tj = tables[i][:], tables[j][:]
+                        ti[a], tj[b] = tj[b], ti[a]
+                        ci, cj = cost(ti), cost(tj)
+                        if ci + cj < costs[i] + costs[j]:
+                            tables[i], tables[j], costs[i], costs[j] = ti, tj, ci, cj
+                            improved = True
+        if not improved:
+            break
+    rank = {u: i for i, u in enumerate(_order(players, scores))}
+    games = []
+    for table in tables:
+        table.sort(key=rank.__getitem__)
+        games.append(Game(((table[0], table[3]), (table[1], table[2]))))
+    games.sort(key=lambda g: min(rank[u] for u in g.units))
+    return explain_games(games + byes, scores, history, tables=True)
+
+
+#: Most passes of :func:`table_round`'s swaps over every two tables.
+SWAP_PASSES = 20
 
 
 # --------------------------------------------------------------------------- round robin

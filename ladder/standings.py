@@ -5,7 +5,8 @@ The input is one :class:`Record` per unit and game: its opponents, the two sides
 the order given and returns each unit's numbers behind its place:
 
 * ``match_points`` (积分): win / draw / loss points (a bye scores as a win by default);
-* ``level_diff`` (级差 / 分差): the unit's scores minus its opponents' scores over its games;
+* ``level_diff`` (级差 / 分差): the unit's scores minus its opponents' scores over its games
+  (Nanping Red Two: the player's point totals, :func:`records_of_table`);
 * ``buchholz`` (对手分): the sum of the final match points of every opponent met;
 * ``sonneborn_berger`` (SB 分): the match points of each opponent beaten, plus half of
   each opponent drawn;
@@ -89,6 +90,31 @@ def records_of_game(
             outcome = "win" if winner == i else "loss"
         for unit in side:
             out.append(Record(unit, tuple(sides[1 - i]), mine, theirs, outcome))
+    return out
+
+
+def records_of_table(
+    seats: Sequence[int], totals: Sequence[int], forfeited: Iterable[int] = ()
+) -> list[Record]:
+    """The records of one finished game without fixed partners (Nanping Red Two): ``seats``
+    are the units at the table and ``totals`` their match points; the player with the most
+    points wins, players tied for the most draw, the others lose (the rules' "the player with
+    the most points wins, ties are draws"). Seats in ``forfeited`` (indices into ``seats``)
+    lose, and the win goes among the others. Every player's opponents are the other three;
+    ``score_for`` is the player's total and ``score_against`` 0 (the points are paid between
+    the players, so a total is already the difference)."""
+    lost = set(forfeited)
+    playing = [i for i in range(len(seats)) if i not in lost]
+    top = max((totals[i] for i in playing), default=None)
+    leaders = [i for i in playing if totals[i] == top]
+    out = []
+    for i, unit in enumerate(seats):
+        if i in leaders:
+            outcome = "win" if len(leaders) == 1 else "draw"
+        else:
+            outcome = "loss"
+        others = tuple(u for j, u in enumerate(seats) if j != i)
+        out.append(Record(unit, others, int(totals[i]), 0, outcome))
     return out
 
 

@@ -88,8 +88,21 @@ class GameUnitSerializer(serializers.Serializer):
     name = serializers.CharField()
 
 
+class SeatSerializer(serializers.Serializer):
+    """A player of a Nanping Red Two game, by seat, with their points and outcome once it has a
+    result (None before)."""
+
+    seat = serializers.IntegerField()
+    entry = serializers.IntegerField()
+    name = serializers.CharField()
+    score = serializers.IntegerField(allow_null=True)
+    outcome = serializers.CharField(allow_null=True)
+    forfeit = serializers.BooleanField()
+
+
 class GameSerializer(serializers.Serializer):
-    """A game of a round: sides, status, score, winner, source, table or sheet, notes."""
+    """A game of a round: sides, status, score, winner, source, table or sheet, notes; Red Two
+    games also list their four ``seats`` (their ``score`` is null: each player has their own)."""
 
     id = serializers.IntegerField()
     round = serializers.IntegerField()
@@ -104,6 +117,7 @@ class GameSerializer(serializers.Serializer):
     table = serializers.IntegerField(allow_null=True)
     sheet = serializers.IntegerField(allow_null=True)
     notes = NoteSerializer(many=True)
+    seats = SeatSerializer(many=True, required=False)
 
 
 class RoundSerializer(serializers.Serializer):
@@ -156,16 +170,27 @@ class SwapSerializer(serializers.Serializer):
 
 
 class ResultSerializer(serializers.Serializer):
-    """A game's result: both scores; ``winner`` (0 / 1) decides a tie or a forfeit."""
+    """A game's result: both scores; ``winner`` (0 / 1) decides a tie or a forfeit. Nanping
+    Red Two games give ``seat_scores`` instead: each seat's points (seats as in the game's
+    ``seats``), adding up to 0, and ``forfeits``, the seats that lost by forfeit."""
 
-    score0 = serializers.IntegerField(min_value=-(10**6), max_value=10**6)
-    score1 = serializers.IntegerField(min_value=-(10**6), max_value=10**6)
+    score0 = serializers.IntegerField(min_value=-(10**6), max_value=10**6, required=False)
+    score1 = serializers.IntegerField(min_value=-(10**6), max_value=10**6, required=False)
     winner = serializers.ChoiceField(choices=[0, 1], required=False, allow_null=True)
+    seat_scores = serializers.ListField(
+        child=serializers.IntegerField(min_value=-(10**6), max_value=10**6),
+        min_length=4,
+        max_length=4,
+        required=False,
+    )
+    forfeits = serializers.ListField(
+        child=serializers.ChoiceField(choices=[0, 1, 2, 3]), max_length=4, required=False
+    )
 
 
 def _games_json(tournament: Tournament, games: Any) -> list[dict[str, Any]]:
     names = {e.pk: e.name for e in selectors.entries(tournament)}
-    return [selectors.game_json(g, names) for g in games]
+    return [selectors.game_json(g, names, tournament.per_seat) for g in games]
 
 
 def _round_json(tournament: Tournament, item: dict[str, Any]) -> dict[str, Any]:
@@ -490,9 +515,14 @@ class TournamentGameViewSet(viewsets.GenericViewSet):
         """Standings follow at once; in elimination the bracket after it too."""
         game = self._game()
         data = _valid(ResultSerializer, request)
-        game = services.set_result(
-            request.user, game, data["score0"], data["score1"], data.get("winner")
-        )
+        if game.round.tournament.per_seat:  # the service checks the values (after the role)
+            game = services.set_seat_result(
+                request.user, game, data.get("seat_scores"), data.get("forfeits", [])
+            )
+        else:
+            game = services.set_result(
+                request.user, game, data.get("score0"), data.get("score1"), data.get("winner")
+            )
         game.refresh_from_db()
         return Response(_games_json(game.round.tournament, [game])[0])
 

@@ -19,6 +19,7 @@ class TournamentVariant(models.TextChoices):
 
     BAO2 = "bao2", _("Bao 2")
     GUANDAN = "guandan", _("Guandan")
+    HONGER = "honger", _("Nanping Red Two")
     SHUANGKOU2 = "shuangkou2", _("Two-player Shuangkou")
 
 
@@ -32,7 +33,8 @@ class TournamentFormat(models.TextChoices):
 
 class UnitKind(models.TextChoices):
     """What one entry is: a fixed pair, a single player, or a player of an individual event
-    whose partner changes every round (Bao 2 / Guandan only)."""
+    whose partner changes every round (Bao 2 / Guandan), or every deal (Nanping Red Two, which
+    is played only as an individual event)."""
 
     PAIR = "pair", _("Fixed pairs")
     SINGLE = "single", _("Single players")
@@ -105,6 +107,12 @@ class Tournament(models.Model):
         verbose_name_plural = _("tournaments")
         ordering = ["-starts_at", "-id"]
         indexes = [models.Index(fields=["status", "starts_at"], name="tournament_due")]
+
+    @property
+    def per_seat(self) -> bool:
+        """True when results are per player, not per side (Nanping Red Two: partnerships
+        change every deal, so a game is four players scored on their own totals)."""
+        return self.variant == TournamentVariant.HONGER
 
     @property
     def seats_per_side(self) -> int:
@@ -227,7 +235,11 @@ class GameSource(models.TextChoices):
 
 class Game(models.Model):
     """One game of a round: two sides of entry ids (``side1`` empty: a bye), its table or
-    score sheet and its result. In elimination ``slot`` is its place in the bracket."""
+    score sheet and its result. In elimination ``slot`` is its place in the bracket.
+
+    Nanping Red Two games are four players, each scored on their own: ``seat_scores`` holds
+    each seat's match points (seats in :attr:`seat_entries` order) and ``seat_forfeits`` the
+    seats that lost by forfeit; ``score0``/``score1``/``winner`` stay empty."""
 
     round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="games")
     number = models.PositiveSmallIntegerField(_("table number"))
@@ -243,6 +255,8 @@ class Game(models.Model):
     score1 = models.IntegerField(null=True, blank=True)
     #: The winning side (0 / 1), None for a draw or no result.
     winner = models.SmallIntegerField(null=True, blank=True)
+    seat_scores = models.JSONField(default=list, blank=True)
+    seat_forfeits = models.JSONField(default=list, blank=True)
     source = models.CharField(max_length=8, choices=GameSource.choices, default="", blank=True)
     table = models.OneToOneField(
         "matches.Table", on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
@@ -264,6 +278,15 @@ class Game(models.Model):
     def sides(self) -> list[list[int]]:
         """The two sides' entry ids."""
         return [list(self.side0), list(self.side1)]
+
+    @property
+    def seat_entries(self) -> list[int]:
+        """The entries by seat at a four-player table of an individual event: side 0 at seats
+        0 and 2, side 1 at seats 1 and 3 (two-entry games: side 0, side 1)."""
+        a, b = list(self.side0), list(self.side1)
+        if len(a) == 2 and len(b) == 2:
+            return [a[0], b[0], a[1], b[1]]
+        return a + b
 
     @property
     def is_bye(self) -> bool:

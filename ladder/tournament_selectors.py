@@ -132,9 +132,11 @@ def note_text(note: dict[str, Any]) -> str:
         return str(note.get("code"))
 
 
-def game_json(game: Game, names: dict[int, str]) -> dict[str, Any]:
-    """A game as the API and pages show it."""
-    return {
+def game_json(game: Game, names: dict[int, str], per_seat: bool = False) -> dict[str, Any]:
+    """A game as the API and pages show it; ``per_seat`` (Nanping Red Two): also ``seats``,
+    its four players in seat order, each with their points, outcome and forfeit once it has
+    a result."""
+    data = {
         "id": game.pk,
         "round": game.round.number,
         "number": game.number,
@@ -149,6 +151,26 @@ def game_json(game: Game, names: dict[int, str]) -> dict[str, Any]:
         "sheet": game.sheet_id,
         "notes": [{**n, "text": note_text(n)} for n in game.notes],
     }
+    if per_seat and not game.is_bye:
+        entries = game.seat_entries
+        records = {}
+        if game.status == GameStatus.FINISHED and game.seat_scores:
+            records = {
+                r.unit: r
+                for r in pure.records_of_table(entries, game.seat_scores, game.seat_forfeits)
+            }
+        data["seats"] = [
+            {
+                "seat": i,
+                "entry": e,
+                "name": names.get(e, ""),
+                "score": records[e].score_for if e in records else None,
+                "outcome": records[e].outcome if e in records else None,
+                "forfeit": i in game.seat_forfeits,
+            }
+            for i, e in enumerate(entries)
+        ]
+    return data
 
 
 def bracket(tournament: Tournament) -> list[list[Game]]:
@@ -171,6 +193,28 @@ def player_results(tournament: Tournament, entry: Entry) -> list[dict[str, Any]]
         mine = 0 if entry.pk in game.side0 else 1
         score = None
         outcome = "bye" if game.is_bye else ""
+        if tournament.per_seat and not game.is_bye:
+            others = [names[e] for e in game.seat_entries if e != entry.pk]
+            record = None
+            if game.status == GameStatus.FINISHED and game.seat_scores:
+                record = next(
+                    r
+                    for r in pure.records_of_table(
+                        game.seat_entries, game.seat_scores, game.seat_forfeits
+                    )
+                    if r.unit == entry.pk
+                )
+            out.append(
+                {
+                    "round": game.round.number,
+                    "game": game,
+                    "partners": [],
+                    "opponents": others,
+                    "score": (record.score_for,) if record else None,
+                    "outcome": record.outcome if record else "",
+                }
+            )
+            continue
         if game.score0 is not None:
             score = [game.score0, game.score1][mine], [game.score0, game.score1][1 - mine]
             if game.winner is None:

@@ -46,6 +46,7 @@ from ladder.tournament_models import (
     TournamentFormat,
     TournamentNotice,
     TournamentStatus,
+    TournamentVariant,
     UnitKind,
 )
 from matches.scoresheet_services import LEVEL_VARIANTS
@@ -53,7 +54,7 @@ from matches.scoresheet_services import LEVEL_VARIANTS
 log = logging.getLogger(__name__)
 
 #: Games the tournaments can be played in, and their seats.
-VARIANT_SEATS = {"bao2": 4, "guandan": 4, "shuangkou2": 2}
+VARIANT_SEATS = {"bao2": 4, "guandan": 4, "honger": 4, "shuangkou2": 2}
 
 
 class TournamentError(ClubError):
@@ -125,17 +126,28 @@ def _check_fields(data: dict[str, Any], partial: Tournament | None) -> dict[str,
         raise _refuse("bad_name", _("Give the tournament a name of 1 to 120 characters."))
     variant = merged.get("variant")
     if variant not in VARIANT_SEATS:
-        raise _refuse("bad_variant", _("Tournaments are played in Bao 2, Guandan or Shuangkou."))
+        raise _refuse(
+            "bad_variant",
+            _("Tournaments are played in Bao 2, Guandan, Nanping Red Two or Shuangkou."),
+        )
     fmt = merged.get("format", TournamentFormat.SWISS)
     if fmt not in TournamentFormat.values:
         raise _refuse("bad_format", _("Choose Swiss, round robin or single elimination."))
-    kind = merged.get("unit_kind", UnitKind.PAIR if VARIANT_SEATS[variant] == 4 else "single")
+    default_kind = UnitKind.PAIR if VARIANT_SEATS[variant] == 4 else UnitKind.SINGLE
+    if variant == TournamentVariant.HONGER:
+        default_kind = UnitKind.INDIVIDUAL
+    kind = merged.get("unit_kind", default_kind)
     if kind not in UnitKind.values:
         raise _refuse("bad_unit_kind", _("Choose pairs, single players or an individual event."))
     if VARIANT_SEATS[variant] == 2 and kind != UnitKind.SINGLE:
         raise _refuse("bad_unit_kind", _("Two-player Shuangkou is played by single players."))
     if VARIANT_SEATS[variant] == 4 and kind == UnitKind.SINGLE:
         raise _refuse("bad_unit_kind", _("Four-player games are played by pairs or individually."))
+    if variant == TournamentVariant.HONGER and kind != UnitKind.INDIVIDUAL:
+        raise _refuse(
+            "bad_unit_kind",
+            _("Nanping Red Two is played as an individual event: partners change every deal."),
+        )
     if kind == UnitKind.INDIVIDUAL and fmt != TournamentFormat.SWISS:
         raise _refuse("bad_format", _("Individual events are played in Swiss rounds."))
     merged["unit_kind"] = kind
@@ -468,11 +480,16 @@ def _active_entries(tournament: Tournament, first_round: bool) -> list[Entry]:
 
 
 def records_of(games: Sequence[Game]) -> list[standings.Record]:
-    """Standings records of finished games and byes (a double forfeit: both sides lose)."""
+    """Standings records of finished games and byes (a double forfeit: both sides lose; a
+    Red Two game: each player on their own total, :func:`ladder.standings.records_of_table`)."""
     out: list[standings.Record] = []
     for game in games:
         if game.status == GameStatus.BYE:
             out += standings.records_of_game([game.side0, []], None)
+        elif game.status == GameStatus.FINISHED and game.seat_scores:
+            out += standings.records_of_table(
+                game.seat_entries, game.seat_scores, game.seat_forfeits
+            )
         elif game.status == GameStatus.FINISHED and game.score0 is not None:
             if game.source == GameSource.FORFEIT and game.winner is None:
                 for i, side in enumerate(game.sides):
@@ -504,7 +521,11 @@ def _history(tournament: Tournament, before: int) -> tuple[pairing.History, list
         team = {e.pk: e.team for e in tournament.entries.all() if e.team}
     history = pairing.History(team=team)
     for game in games:
-        history.add(pairing.Game((tuple(game.side0), tuple(game.side1))))
+        pure = pairing.Game((tuple(game.side0), tuple(game.side1)))
+        if tournament.per_seat:
+            history.add_table(pure)
+        else:
+            history.add(pure)
     return history, games
 
 
@@ -546,6 +567,8 @@ def _pair(tournament: Tournament, number: int) -> list[pairing.Game]:
     if number > 1:
         # late entries that never checked in still play once registered
         units = [e.pk for e in _active_entries(tournament, first_round=False)]
+    if tournament.per_seat:
+        return pairing.table_round(units, points, history)
     if tournament.unit_kind == UnitKind.INDIVIDUAL:
         return pairing.individual_round(units, points, history)
     return pairing.swiss_round(units, points, history)
@@ -657,7 +680,10 @@ def swap_entries(user: User, rnd: Round, first: int, second: int) -> Round:
     history, past = _history(tournament, rnd.number)
     points = standings.match_points(records_of(past), points_of(tournament))
     explained = pairing.explain_games(
-        [pairing.Game((tuple(g.side0), tuple(g.side1))) for g in games], points, history
+        [pairing.Game((tuple(g.side0), tuple(g.side1))) for g in games],
+        points,
+        history,
+        tables=tournament.per_seat,
     )
     for game, ex in zip(games, explained, strict=True):
         game.notes = [n.to_json() for n in ex.notes] + [
@@ -673,13 +699,7 @@ def _seat_users(tournament: Tournament, game: Game, entries: dict[int, Entry]) -
     if VARIANT_SEATS[tournament.variant] == 2:
         return [entries[game.side0[0]].player1_id, entries[game.side1[0]].player1_id]
     if tournament.unit_kind == UnitKind.INDIVIDUAL:
-        a, b = game.side0, game.side1
-        return [
-            entries[a[0]].player1_id,
-            entries[b[0]].player1_id,
-            entries[a[1]].player1_id,
-            entries[b[1]].player1_id,
-        ]
+        return [entries[e].player1_id for e in game.seat_entries]
     ea, eb = entries[game.side0[0]], entries[game.side1[0]]
     return [ea.player1_id, eb.player1_id, ea.player2_id, eb.player2_id]
 
@@ -788,13 +808,47 @@ def _finish_game(
     return True
 
 
-def _collect_live(game: Game, now: datetime) -> bool:
+def _finish_seats(
+    game: Game, totals: Sequence[int], forfeits: Sequence[int], source: str, now: datetime
+) -> bool:
+    """Store a Red Two game's result (each seat's total, the seats that forfeited); True when
+    it changed."""
+    totals, forfeits = [int(t) for t in totals], sorted(set(forfeits))
+    if (game.seat_scores, game.seat_forfeits, game.source, game.status) == (
+        totals,
+        forfeits,
+        source,
+        GameStatus.FINISHED,
+    ):
+        return False
+    game.seat_scores, game.seat_forfeits, game.source = totals, forfeits, source
+    game.status = GameStatus.FINISHED
+    game.finished_at = now
+    game.save(update_fields=["seat_scores", "seat_forfeits", "source", "status", "finished_at"])
+    return True
+
+
+def _forfeited_seats(match: Any) -> list[int]:
+    """The seats a forfeit (a referee's or a no-show's) ended a match against."""
+    actions = match.events.filter(action__sanction="forfeit").values_list("action", flat=True)
+    return [a["target"] for a in actions if isinstance(a.get("target"), int)]
+
+
+def _collect_live(
+    tournament: Tournament, game: Game, now: datetime, forfeits: Sequence[int] = ()
+) -> bool:
+    """Take the result of the game's finished live match (``forfeits``: Red Two seats that
+    lose by forfeit besides the one the match was forfeited against)."""
     from matches.models import Match, MatchStatus
 
     match = Match.objects.filter(table_id=game.table_id).first()
     if match is None or match.status != MatchStatus.FINISHED:
         return False
     result = match.result or {}
+    if tournament.per_seat:
+        source = GameSource.FORFEIT if result.get("reason") == "forfeit" else GameSource.LIVE
+        lost = [*forfeits, *(_forfeited_seats(match) if source == GameSource.FORFEIT else [])]
+        return _finish_seats(game, result.get("score") or [0] * 4, lost, source, now)
     score = result.get("score") or [0, 0]
     winner = result.get("winner")
     source = GameSource.FORFEIT if result.get("reason") == "forfeit" else GameSource.LIVE
@@ -809,6 +863,8 @@ def _collect_sheet(
     now: datetime,
 ) -> bool:
     """Take the result of the confirmed sheet (among ``results``) with the game's players."""
+    if tournament.per_seat:
+        return _collect_table_sheet(tournament, game, entries, results, now)
     found = _matching_sheet(tournament, game, entries, results)
     if found is None:
         return False
@@ -821,6 +877,29 @@ def _collect_sheet(
     if tournament.rated:
         _rate_sheet(tournament, result)
     return _finish_game(game, scores[0], scores[1], winner, GameSource.SHEET, now)
+
+
+def _collect_table_sheet(
+    tournament: Tournament,
+    game: Game,
+    entries: dict[int, Entry],
+    results: Sequence[Any],
+    now: datetime,
+) -> bool:
+    """A Red Two game's result from the first confirmed sheet (among ``results``) of its four
+    players, in whatever seats they sat (the sheet's own recording rates it, if at all)."""
+    seat_users = _seat_users(tournament, game, entries)
+    for result in results:
+        totals = result.seat_totals
+        users = result.seat_users
+        if not totals or len(totals) != 4 or None in users or sorted(users) != sorted(seat_users):
+            continue
+        by_user = dict(zip(result.seat_users, totals, strict=True))
+        if game.sheet_id != result.sheet_id:
+            game.sheet_id = result.sheet_id
+            game.save(update_fields=["sheet"])
+        return _finish_seats(game, [by_user[u] for u in seat_users], [], GameSource.SHEET, now)
+    return False
 
 
 def _matching_sheet(
@@ -913,8 +992,7 @@ def _absent_seats(game: Game, now: datetime) -> list[int]:
 
 
 def _forfeit_no_shows(tournament: Tournament, rnd: Round, now: datetime) -> int:
-    from matches import services as match_services
-    from matches.models import Actor, Match
+    from matches.models import Match
 
     if not tournament.no_show_minutes or not tournament.online or rnd.started_at is None:
         return 0
@@ -923,39 +1001,29 @@ def _forfeit_no_shows(tournament: Tournament, rnd: Round, now: datetime) -> int:
     done = 0
     for game in rnd.games.filter(status=GameStatus.PLAYING, table__isnull=False):
         absent = _absent_seats(game, now)
-        sides_absent = {seat % 2 for seat in absent}
-        if not sides_absent:
+        if not absent:
             continue
         match = Match.objects.get(table_id=game.table_id)
-        if len(sides_absent) == 2:
+        if tournament.per_seat:
+            # Red Two: each absent player loses; the others play no more and the most points
+            # (0 each when nothing was played) decide among them
+            if not _forfeit_match(match, absent[0]):
+                continue
+            game.refresh_from_db()
+            _collect_live(tournament, game, now, forfeits=absent)
+        elif len({seat % 2 for seat in absent}) == 2:
             # Both sides lose. The live match still ends through its event log (a referee
             # forfeit), at a table made unrated first so the ladder does not count it.
             from matches.models import Table
 
             Table.objects.filter(pk=game.table_id).update(rated=False)
-            try:
-                match_services.submit_action(
-                    match.pk,
-                    {"sanction": "forfeit", "target": absent[0]},
-                    seat=None,
-                    actor=Actor.SYSTEM,
-                )
-            except match_services.MatchError:
-                log.exception("no-show forfeit of match %s refused", match.pk)
+            _forfeit_match(match, absent[0])
             _finish_game(game, 0, 0, None, GameSource.FORFEIT, now)
         else:
-            try:
-                match_services.submit_action(
-                    match.pk,
-                    {"sanction": "forfeit", "target": absent[0]},
-                    seat=None,
-                    actor=Actor.SYSTEM,
-                )
-            except match_services.MatchError:
-                log.exception("no-show forfeit of match %s refused", match.pk)
+            if not _forfeit_match(match, absent[0]):
                 continue
             game.refresh_from_db()
-            _collect_live(game, now)
+            _collect_live(tournament, game, now)
         done += 1
         _notify_users(
             tournament,
@@ -964,6 +1032,22 @@ def _forfeit_no_shows(tournament: Tournament, rnd: Round, now: datetime) -> int:
             % {"t": tournament.name, "n": rnd.number},
         )
     return done
+
+
+def _forfeit_match(match: Any, seat: int) -> bool:
+    """End a live match by a forfeit against ``seat`` (through its event log); False if the
+    match refused it (logged)."""
+    from matches import services as match_services
+    from matches.models import Actor
+
+    try:
+        match_services.submit_action(
+            match.pk, {"sanction": "forfeit", "target": seat}, seat=None, actor=Actor.SYSTEM
+        )
+    except match_services.MatchError:
+        log.exception("no-show forfeit of match %s refused", match.pk)
+        return False
+    return True
 
 
 def _game_users(tournament: Tournament, game: Game) -> list[list[int]]:
@@ -978,7 +1062,7 @@ def collect_results(tournament: Tournament, rnd: Round, now: datetime) -> int:
     playing = rnd.games.filter(status=GameStatus.PLAYING)
     # live games: only those whose match has finished (one query for the whole round)
     for game in playing.filter(table__isnull=False, table__match__status="finished"):
-        changed += _collect_live(game, now)
+        changed += _collect_live(tournament, game, now)
     sheet_games = list(playing.filter(table__isnull=True)) if not tournament.online else []
     if sheet_games:
         from matches.scoresheet_selectors import confirmed_results
@@ -1003,8 +1087,8 @@ def _round_done(rnd: Round) -> bool:
 def set_result(
     user: User,
     game: Game,
-    score0: int,
-    score1: int,
+    score0: int | None,
+    score1: int | None,
     winner: int | None = None,
     now: datetime | None = None,
 ) -> Game:
@@ -1018,17 +1102,15 @@ def set_result(
     tournament = _locked(game.round.tournament)
     if not can_manage(user, tournament):
         raise _not_allowed()
-    game = Game.objects.select_for_update().select_related("round").get(pk=game.pk)
+    if tournament.per_seat:
+        raise _refuse("per_seat", _("Red Two results are each player's points."))
+    game = _game_for_result(game)
     now = now or timezone.now()
     for score in (score0, score1):
         if isinstance(score, bool) or not isinstance(score, int) or abs(score) > 10**6:
             raise _refuse("bad_score", _("Scores must be whole numbers."))
     if winner is not None and winner not in (0, 1):
         raise _refuse("bad_winner", _("The winner is side 0 or side 1."))
-    if game.is_bye:
-        raise _refuse("bye", _("A bye has no result to enter."))
-    if game.round.status == RoundStatus.PAIRED or game.status == GameStatus.PENDING:
-        raise _refuse("not_started", _("This game has not started."))
     if tournament.variant in LEVEL_VARIANTS:
         from engine.deal import deal_rules
 
@@ -1046,6 +1128,54 @@ def set_result(
     _rate_organiser_result(tournament, game, now)
     if tournament.format == TournamentFormat.ELIMINATION and before != _winner_entry(game):
         _rebracket(tournament, game.round.number, now)
+    return game
+
+
+def _game_for_result(game: Game) -> Game:
+    """The game, locked, if a result may be entered for it (it has started, it is no bye)."""
+    game = Game.objects.select_for_update().select_related("round").get(pk=game.pk)
+    if game.is_bye:
+        raise _refuse("bye", _("A bye has no result to enter."))
+    if game.round.status == RoundStatus.PAIRED or game.status == GameStatus.PENDING:
+        raise _refuse("not_started", _("This game has not started."))
+    return game
+
+
+@transaction.atomic
+def set_seat_result(
+    user: User,
+    game: Game,
+    totals: Sequence[int] | None,
+    forfeits: Sequence[int] = (),
+    now: datetime | None = None,
+) -> Game:
+    """Enter or correct a Nanping Red Two game's result (organisers): each seat's match points
+    (seats in :attr:`Game.seat_entries` order; they add up to 0, as every point is paid by one
+    player to another) and the seats that lost by forfeit. Standings follow at once. The
+    ladder is not told: a Red Two rating needs the sides the last deal revealed, which only the
+    match itself knows (a rated live match is rated when it ends)."""
+    tournament = _locked(game.round.tournament)
+    if not can_manage(user, tournament):
+        raise _not_allowed()
+    if not tournament.per_seat:
+        raise _refuse("not_per_seat", _("This game's result is its two sides' scores."))
+    game = _game_for_result(game)
+    if (
+        not isinstance(totals, list | tuple)
+        or len(totals) != 4
+        or any(isinstance(t, bool) or not isinstance(t, int) or abs(t) > 10**6 for t in totals)
+    ):
+        raise _refuse("bad_score", _("Give each of the four players' points as a whole number."))
+    if sum(totals) != 0:
+        raise _refuse(
+            "bad_score",
+            _("Red Two points are paid between the players: the four totals add up to 0."),
+        )
+    if not isinstance(forfeits, list | tuple) or any(
+        isinstance(s, bool) or s not in (0, 1, 2, 3) for s in forfeits
+    ):
+        raise _refuse("bad_forfeits", _("Forfeits are seats 0 to 3."))
+    _finish_seats(game, totals, forfeits, GameSource.ADMIN, now or timezone.now())
     return game
 
 

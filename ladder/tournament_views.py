@@ -77,6 +77,11 @@ class TournamentForm(forms.ModelForm):
             "start_when_ready",
             "no_show_minutes",
         ]
+        help_texts = {
+            "unit_kind": gettext_lazy(
+                "Nanping Red Two is played as an individual event: partners change every deal."
+            )
+        }
         widgets = {
             "starts_at": forms.DateTimeInput(attrs={"type": "datetime-local"}),
             "registration_opens": forms.DateTimeInput(attrs={"type": "datetime-local"}),
@@ -185,7 +190,7 @@ def tournament_detail(request: HttpRequest, pk: int) -> HttpResponse:
         names = _names(tournament)
         for game in reversed(selectors.all_games(tournament)):
             if own.pk in game.side0 + game.side1:
-                current = selectors.game_json(game, names)
+                current = selectors.game_json(game, names, tournament.per_seat)
                 break
     return render(
         request,
@@ -216,7 +221,10 @@ def round_pairings(request: HttpRequest, pk: int, number: int) -> HttpResponse:
     tournament = _tournament(request, pk)
     rnd = get_object_or_404(Round, tournament=tournament, number=number)
     names = _names(tournament)
-    games = [selectors.game_json(g, names) for g in rnd.games.select_related("round")]
+    games = [
+        selectors.game_json(g, names, tournament.per_seat)
+        for g in rnd.games.select_related("round")
+    ]
     return render(
         request,
         "ladder/tournaments/round.html",
@@ -258,7 +266,8 @@ def tournament_bracket(request: HttpRequest, pk: int) -> HttpResponse:
     tournament = _tournament(request, pk)
     names = _names(tournament)
     columns = [
-        [selectors.game_json(g, names) for g in games] for games in selectors.bracket(tournament)
+        [selectors.game_json(g, names, tournament.per_seat) for g in games]
+        for games in selectors.bracket(tournament)
     ]
     return render(
         request, "ladder/tournaments/bracket.html", {"tournament": tournament, "columns": columns}
@@ -288,7 +297,10 @@ def tournament_run(request: HttpRequest, pk: int) -> HttpResponse:
     current = tournament.rounds.order_by("-number").first()
     games = []
     if current is not None:
-        games = [selectors.game_json(g, names) for g in current.games.select_related("round")]
+        games = [
+            selectors.game_json(g, names, tournament.per_seat)
+            for g in current.games.select_related("round")
+        ]
     return render(
         request,
         "ladder/tournaments/run.html",
@@ -312,6 +324,24 @@ def _user_param(request: HttpRequest, name: str) -> User | None:
         return User.objects.get(pk=int(value))
     except (ValueError, User.DoesNotExist):
         raise services.TournamentError("bad_player", _("Unknown player.")) from None
+
+
+def _post_result(request: HttpRequest, tournament: Tournament) -> Game:
+    """The result form of the run page: two scores (and a winner), or for Red Two each seat's
+    points (``seat0`` .. ``seat3``) and the seats that forfeited (``forfeit``)."""
+    user = request.user
+    game = get_object_or_404(Game, round__tournament=tournament, pk=_int_post(request, "game"))
+    if tournament.per_seat:
+        forfeits = [int(v) for v in request.POST.getlist("forfeit") if v in ("0", "1", "2", "3")]
+        totals = [_int_post(request, f"seat{i}") for i in range(4)]
+        return services.set_seat_result(user, game, totals, forfeits)
+    return services.set_result(
+        user,
+        game,
+        _int_post(request, "score0"),
+        _int_post(request, "score1"),
+        int(request.POST["winner"]) if request.POST.get("winner") in ("0", "1") else None,
+    )
 
 
 def _int_post(request: HttpRequest, name: str) -> int:
@@ -362,13 +392,7 @@ def tournament_action(request: HttpRequest, pk: int, action: str) -> HttpRespons
             _int_post(request, "first"),
             _int_post(request, "second"),
         ),
-        "result": lambda: services.set_result(
-            user,
-            get_object_or_404(Game, round__tournament=tournament, pk=_int_post(request, "game")),
-            _int_post(request, "score0"),
-            _int_post(request, "score1"),
-            int(request.POST["winner"]) if request.POST.get("winner") in ("0", "1") else None,
-        ),
+        "result": lambda: _post_result(request, tournament),
     }
     handler = handlers.get(action)
     if handler is None:

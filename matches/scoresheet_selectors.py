@@ -22,8 +22,8 @@ class ConfirmedResult:
     """A confirmed in-person result. ``scores`` are the two sides' final levels (level games)
     or points (two-player Shuangkou); for Red Two the per-seat totals are in ``seat_totals``
     and ``sides``/``scores`` are None (its partnerships change every deal). ``sides`` lists
-    the user ids of each side, or is None when a seat is a guest. ``winner`` is the winning
-    side (None: draw)."""
+    the user ids of each side, or is None when a seat is a guest; ``seat_users`` the user id
+    of each seat in seat order (None: a guest). ``winner`` is the winning side (None: draw)."""
 
     sheet_id: int
     club_id: int
@@ -35,11 +35,14 @@ class ConfirmedResult:
     winner: int | None
     reason: str | None
     ended_at: datetime
+    seat_users: list[int | None]
 
 
-def seats_by_side(sheet: ScoreSheet) -> list[list[Any]]:
-    """The sheet's players grouped by side (side 0 first), each in seat order."""
-    players = list(sheet.players.select_related("user").order_by("seat"))
+def seats_by_side(sheet: ScoreSheet, players: list[Any] | None = None) -> list[list[Any]]:
+    """The sheet's players (``players``: already read in seat order) grouped by side (side 0
+    first), each in seat order."""
+    if players is None:
+        players = list(sheet.players.select_related("user").order_by("seat"))
     sides: list[list[Any]] = [[], []]
     for p in players:
         sides[perms.side_of_seat(sheet.variant, p.seat)].append(p)
@@ -52,7 +55,8 @@ def confirmed_result(sheet: ScoreSheet) -> ConfirmedResult | None:
         return None
     state = sheet.state or {}
     result = state.get("result") or {}
-    grouped = seats_by_side(sheet)
+    players = list(sheet.players.select_related("user").order_by("seat"))
+    grouped = seats_by_side(sheet, players)
     names = [[p.name for p in side] for side in grouped]
     ids = [[p.user_id for p in side] for side in grouped]
     sides = None if any(i is None for side in ids for i in side) else ids
@@ -76,6 +80,7 @@ def confirmed_result(sheet: ScoreSheet) -> ConfirmedResult | None:
         winner=winner,
         reason=result.get("reason"),
         ended_at=sheet.finished_at or sheet.confirmed_at or sheet.started_at,
+        seat_users=[p.user_id for p in players],
     )
 
 

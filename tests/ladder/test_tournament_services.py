@@ -103,7 +103,8 @@ def test_only_admins_manage(club, club_admin, members):
 @pytest.mark.parametrize(
     "fields, code",
     [
-        ({"variant": "honger"}, "bad_variant"),
+        ({"variant": "mahjong"}, "bad_variant"),
+        ({"variant": "honger"}, "bad_unit_kind"),  # Red Two: individual events only
         ({"variant": "shuangkou2", "unit_kind": "pair"}, "bad_unit_kind"),
         ({"unit_kind": "individual", "format": "round_robin"}, "bad_format"),
         ({"rounds_planned": 0}, "bad_number"),
