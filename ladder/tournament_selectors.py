@@ -115,6 +115,9 @@ NOTE_TEXT = {
         % {"a": d["scores"][0], "b": d["scores"][1]}
     ),
     "repeat_partner": lambda d: _("Partners again (no. %(n)s).") % {"n": d.get("times")},
+    "repeat_tablemate": lambda d: (
+        _("At one table again (no. %(n)s): no other seating was possible.") % {"n": d.get("times")}
+    ),
     "same_team": lambda d: _("Partners from the same team (%(t)s).") % {"t": d.get("team")},
     "edited": lambda d: _("Edited by an organiser."),
     "bracket_corrected": lambda d: (

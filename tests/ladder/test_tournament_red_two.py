@@ -115,6 +115,16 @@ def test_table_rounds_seat_everyone_once_and_keep_table_mates_apart(players, rou
             history.add_table(g)
 
 
+def test_a_repeated_table_mate_is_explained_in_both_languages():
+    from django.utils import translation
+
+    note = {"code": "repeat_tablemate", "units": [1, 2], "detail": {"times": 2}}
+    with translation.override("zh-hans"):
+        assert selectors.note_text(note) == "再次同桌（第 2 次）：没有其他可行的座位安排。"
+    with translation.override("en"):
+        assert "again (no. 2)" in selectors.note_text(note)
+
+
 # --------------------------------------------------------------------------------- services
 def test_red_two_is_an_individual_swiss_event(club, club_admin):
     t = services.create_tournament(
