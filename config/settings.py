@@ -271,7 +271,6 @@ SPECTACULAR_SETTINGS = {
         "JoinPolicyEnum": "clubs.models.JoinPolicy",
         "JoinRequestStatusEnum": "clubs.models.JoinRequestStatus",
         "VariantEnum": "ladder.models.Variant",
-        "TournamentVariantEnum": "ladder.tournament_models.TournamentVariant",
     },
 }
 

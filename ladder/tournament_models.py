@@ -13,14 +13,7 @@ from django.db import models
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-
-class TournamentVariant(models.TextChoices):
-    """The games a tournament can be played in (the engine's variant ids)."""
-
-    BAO2 = "bao2", _("Bao 2")
-    GUANDAN = "guandan", _("Guandan")
-    HONGER = "honger", _("Nanping Red Two")
-    SHUANGKOU2 = "shuangkou2", _("Two-player Shuangkou")
+from ladder.models import Variant
 
 
 class TournamentFormat(models.TextChoices):
@@ -61,7 +54,7 @@ class Tournament(models.Model):
     )
     name = models.CharField(_("name"), max_length=120)
     description = models.TextField(_("description"), blank=True)
-    variant = models.CharField(_("game"), max_length=16, choices=TournamentVariant.choices)
+    variant = models.CharField(_("game"), max_length=16, choices=Variant.choices)
     format = models.CharField(
         _("format"), max_length=12, choices=TournamentFormat.choices, default="swiss"
     )
@@ -112,7 +105,7 @@ class Tournament(models.Model):
     def per_seat(self) -> bool:
         """True when results are per player, not per side (Nanping Red Two: partnerships
         change every deal, so a game is four players scored on their own totals)."""
-        return self.variant == TournamentVariant.HONGER
+        return self.variant == Variant.HONGER
 
     @property
     def seats_per_side(self) -> int:

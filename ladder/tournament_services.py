@@ -34,6 +34,7 @@ from clubs import selectors as club_selectors
 from clubs.models import Club, User
 from clubs.services import ClubError
 from ladder import pairing, standings
+from ladder.models import Variant
 from ladder.tournament_models import (
     Entry,
     EntryStatus,
@@ -46,7 +47,6 @@ from ladder.tournament_models import (
     TournamentFormat,
     TournamentNotice,
     TournamentStatus,
-    TournamentVariant,
     UnitKind,
 )
 from matches.scoresheet_services import LEVEL_VARIANTS
@@ -134,7 +134,7 @@ def _check_fields(data: dict[str, Any], partial: Tournament | None) -> dict[str,
     if fmt not in TournamentFormat.values:
         raise _refuse("bad_format", _("Choose Swiss, round robin or single elimination."))
     default_kind = UnitKind.PAIR if VARIANT_SEATS[variant] == 4 else UnitKind.SINGLE
-    if variant == TournamentVariant.HONGER:
+    if variant == Variant.HONGER:
         default_kind = UnitKind.INDIVIDUAL
     kind = merged.get("unit_kind", default_kind)
     if kind not in UnitKind.values:
@@ -143,7 +143,7 @@ def _check_fields(data: dict[str, Any], partial: Tournament | None) -> dict[str,
         raise _refuse("bad_unit_kind", _("Two-player Shuangkou is played by single players."))
     if VARIANT_SEATS[variant] == 4 and kind == UnitKind.SINGLE:
         raise _refuse("bad_unit_kind", _("Four-player games are played by pairs or individually."))
-    if variant == TournamentVariant.HONGER and kind != UnitKind.INDIVIDUAL:
+    if variant == Variant.HONGER and kind != UnitKind.INDIVIDUAL:
         raise _refuse(
             "bad_unit_kind",
             _("Nanping Red Two is played as an individual event: partners change every deal."),
