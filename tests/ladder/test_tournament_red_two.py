@@ -249,6 +249,8 @@ def test_organisers_enter_each_players_points_on_the_web_and_the_api(
     for user in seat_users:
         assert user.display_name in text or user.username in text
     assert "<strong" in text and ">2</strong>" in text
+    entry_page = client.get(f"/ladder/tournaments/{t.pk}/entries/{game.seat_entries[1]}/")
+    assert entry_page.status_code == 200 and "<th>对家</th>" not in entry_page.content.decode()
     run = client.get(f"/ladder/tournaments/{t.pk}/run/").content.decode()
     assert 'name="seat3"' in run and 'name="score0"' not in run
 
