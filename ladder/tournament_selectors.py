@@ -156,12 +156,7 @@ def game_json(game: Game, names: dict[int, str], per_seat: bool = False) -> dict
     }
     if per_seat and not game.is_bye:
         entries = game.seat_entries
-        records = {}
-        if game.status == GameStatus.FINISHED and game.seat_scores:
-            records = {
-                r.unit: r
-                for r in pure.records_of_table(entries, game.seat_scores, game.seat_forfeits)
-            }
+        records = services.table_records(game)
         data["seats"] = [
             {
                 "seat": i,
@@ -198,15 +193,7 @@ def player_results(tournament: Tournament, entry: Entry) -> list[dict[str, Any]]
         outcome = "bye" if game.is_bye else ""
         if tournament.per_seat and not game.is_bye:
             others = [names[e] for e in game.seat_entries if e != entry.pk]
-            record = None
-            if game.status == GameStatus.FINISHED and game.seat_scores:
-                record = next(
-                    r
-                    for r in pure.records_of_table(
-                        game.seat_entries, game.seat_scores, game.seat_forfeits
-                    )
-                    if r.unit == entry.pk
-                )
+            record = services.table_records(game).get(entry.pk)
             out.append(
                 {
                     "round": game.round.number,

@@ -487,9 +487,7 @@ def records_of(games: Sequence[Game]) -> list[standings.Record]:
         if game.status == GameStatus.BYE:
             out += standings.records_of_game([game.side0, []], None)
         elif game.status == GameStatus.FINISHED and game.seat_scores:
-            out += standings.records_of_table(
-                game.seat_entries, game.seat_scores, game.seat_forfeits
-            )
+            out += table_records(game).values()
         elif game.status == GameStatus.FINISHED and game.score0 is not None:
             if game.source == GameSource.FORFEIT and game.winner is None:
                 for i, side in enumerate(game.sides):
@@ -498,6 +496,15 @@ def records_of(games: Sequence[Game]) -> list[standings.Record]:
                 continue
             out += standings.records_of_game(game.sides, (game.score0, game.score1), game.winner)
     return out
+
+
+def table_records(game: Game) -> dict[int, standings.Record]:
+    """A Red Two game's standings record of each entry (:func:`ladder.standings.records_of_table`),
+    or {} while it has no result."""
+    if game.status != GameStatus.FINISHED or not game.seat_scores:
+        return {}
+    records = standings.records_of_table(game.seat_entries, game.seat_scores, game.seat_forfeits)
+    return {r.unit: r for r in records}
 
 
 def points_of(tournament: Tournament) -> standings.Points:
