@@ -7,6 +7,7 @@ import os
 import sys
 
 import pytest
+from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 from playwright.sync_api import expect
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "e2e"))
@@ -37,6 +38,27 @@ def open_table_page(browser, stack, mobile):
     return context, page, info
 
 
+def my_turn(page):
+    """True while the match goes on and seat 0 (the person) is to act."""
+    data = page.locator("#table-app")
+    return data.get_attribute("data-over") != "1" and data.get_attribute("data-turn") == "0"
+
+
+def click_on_my_turn(page, name):
+    """Click the button ``name`` while it is still the person's turn; False when the turn
+    ended first (the last frames of a match, or the clock, re-render the page and can take the
+    button away between two tries)."""
+    for _ in range(30):
+        if not my_turn(page):
+            return False
+        try:
+            page.get_by_role("button", name=name).click(timeout=1000)
+            return True
+        except PlaywrightTimeoutError:
+            continue
+    raise AssertionError(f"could not click {name}")
+
+
 def play_one_turn(page):
     """Hint, then Play what it selected; Pass if there is nothing to play. A deal's summary
     (the deal ended before the match's time limit: another deal follows) is closed first."""
@@ -46,21 +68,23 @@ def play_one_turn(page):
     version = page.locator("#table-app").get_attribute("data-version")
     phase = page.locator("#table-app").get_attribute("data-phase")
     if phase == "immune":
-        page.get_by_role("button", name="不要").click()
+        played = click_on_my_turn(page, "不要")
+    elif not click_on_my_turn(page, "提示"):
+        played = False
     else:
-        page.get_by_role("button", name="提示").click()
         try:
             page.locator(".card-button.selected").first.wait_for(timeout=3000)
-        except Exception:
-            page.get_by_role("button", name="不要").click()
+        except PlaywrightTimeoutError:
+            played = click_on_my_turn(page, "不要")
         else:
-            page.get_by_role("button", name="出牌").click()
+            played = click_on_my_turn(page, "出牌")
             choice = page.locator(".choices button")
-            if choice.count():
+            if played and choice.count():
                 choice.first.click()
-    page.wait_for_function(
-        "v => document.querySelector('#table-app').dataset.version !== v", arg=version
-    )
+    if played:
+        page.wait_for_function(
+            "v => document.querySelector('#table-app').dataset.version !== v", arg=version
+        )
 
 
 @pytest.mark.parametrize("mobile", [True])
