@@ -878,12 +878,17 @@ def _collect_sheet(
     result, flip = found
     scores = result.scores[::-1] if flip else result.scores
     winner = result.winner if result.winner is None or not flip else 1 - result.winner
-    if game.sheet_id != result.sheet_id:
-        game.sheet_id = result.sheet_id
-        game.save(update_fields=["sheet"])
+    _link_sheet(game, result.sheet_id)
     if tournament.rated:
         _rate_sheet(tournament, result)
     return _finish_game(game, scores[0], scores[1], winner, GameSource.SHEET, now)
+
+
+def _link_sheet(game: Game, sheet_id: int) -> None:
+    """Record that confirmed score sheet ``sheet_id`` is the game's (saved if it changed)."""
+    if game.sheet_id != sheet_id:
+        game.sheet_id = sheet_id
+        game.save(update_fields=["sheet"])
 
 
 def _collect_table_sheet(
@@ -902,9 +907,7 @@ def _collect_table_sheet(
         if not totals or len(totals) != 4 or None in users or sorted(users) != sorted(seat_users):
             continue
         by_user = dict(zip(result.seat_users, totals, strict=True))
-        if game.sheet_id != result.sheet_id:
-            game.sheet_id = result.sheet_id
-            game.save(update_fields=["sheet"])
+        _link_sheet(game, result.sheet_id)
         return _finish_seats(game, [by_user[u] for u in seat_users], [], GameSource.SHEET, now)
     return False
 
@@ -980,8 +983,7 @@ def organiser_rated_game(sheet: Any) -> Game | None:
             continue
         if not _rated_already("admin", game.pk):
             continue
-        game.sheet_id = sheet.pk
-        game.save(update_fields=["sheet"])
+        _link_sheet(game, sheet.pk)
         return game
     return None
 
@@ -1284,8 +1286,7 @@ def _link_confirmed_sheet(tournament: Tournament, game: Game) -> bool:
     if found is None:
         return False
     result, _flip = found
-    game.sheet_id = result.sheet_id
-    game.save(update_fields=["sheet"])
+    _link_sheet(game, result.sheet_id)
     _rate_sheet(tournament, result)
     return True
 

@@ -23,16 +23,6 @@ from ladder.tournament_models import Game, GameStatus, Round
 START = datetime(2030, 5, 1, 9, 0, tzinfo=UTC)
 
 
-@pytest.fixture
-def no_deadline_tasks(monkeypatch):
-    from matches import services as match_services
-    from matches import tasks
-
-    monkeypatch.setattr(tasks, "schedule_deadline", lambda *a: None)
-    monkeypatch.setattr(tasks, "schedule_time_limit", lambda *a: None)
-    match_services._engines.clear()
-
-
 def running_round(club, admin, people, **extra):
     """A published pair tournament (in person, rated, unless ``extra`` says otherwise) with
     ``people`` registered in pairs and checked in, and its round 1 started at START."""

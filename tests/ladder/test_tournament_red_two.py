@@ -18,16 +18,6 @@ from ladder.tournament_models import Game, GameStatus, Round, TournamentStatus
 START = datetime(2030, 5, 1, 9, 0, tzinfo=UTC)
 
 
-@pytest.fixture
-def no_deadline_tasks(monkeypatch):
-    from matches import services as match_services
-    from matches import tasks
-
-    monkeypatch.setattr(tasks, "schedule_deadline", lambda *a: None)
-    monkeypatch.setattr(tasks, "schedule_time_limit", lambda *a: None)
-    match_services._engines.clear()
-
-
 def red_two(club, admin, people, **extra):
     """A published Red Two tournament with ``people`` registered (no check-in needed)."""
     fields = {
@@ -45,6 +35,16 @@ def red_two(club, admin, people, **extra):
     services.publish(admin, t, now=START - timedelta(days=1))
     entries = {services.register(p, t, now=START - timedelta(hours=1)).pk: p for p in people}
     return t, entries
+
+
+def one_table(club, admin, people, **extra):
+    """A Red Two tournament of four with its round 1 started at START: the tournament, its
+    one game and the users in seat order."""
+    t, entries = red_two(club, admin, people, **extra)
+    with time_machine.travel(START, tick=False):
+        services.tick(START)
+    game = Game.objects.get(round__tournament=t)
+    return t, game, [entries[e] for e in game.seat_entries]
 
 
 def expected_standings(games, totals_of):
@@ -200,12 +200,7 @@ def test_red_two_online_rounds_played_by_bots_give_individual_standings(
 def test_organisers_enter_each_players_points_on_the_web_and_the_api(
     client, club, club_admin, members
 ):
-    people = members(4)
-    t, entries = red_two(club, club_admin, people)
-    with time_machine.travel(START, tick=False):
-        services.tick(START)
-    game = Game.objects.get(round__tournament=t)
-    seat_users = [entries[e] for e in game.seat_entries]
+    t, game, seat_users = one_table(club, club_admin, members(4))
     api = APIClient()
     api.force_authenticate(seat_users[0])
     url = f"/api/v1/tournament-games/{game.pk}/result/"
@@ -261,11 +256,7 @@ def test_no_shows_lose_and_the_players_present_share_the_win(
 ):
     from matches.models import Match, Presence
 
-    people = members(4)
-    t, entries = red_two(club, club_admin, people, online=True, no_show_minutes=5)
-    with time_machine.travel(START, tick=False):
-        services.tick(START)
-    game = Game.objects.get(round__tournament=t)
+    t, game, _seats = one_table(club, club_admin, members(4), online=True, no_show_minutes=5)
     match = Match.objects.get(table_id=game.table_id)
     for seat in (0, 1):
         Presence.objects.create(match=match, seat=seat, channel_name=f"c-{seat}")
@@ -286,12 +277,7 @@ def test_a_confirmed_sheet_gives_each_player_their_points_whatever_their_seat(
 ):
     from matches import scoresheet_services as sheets
 
-    people = members(4)
-    t, entries = red_two(club, club_admin, people)
-    with time_machine.travel(START, tick=False):
-        services.tick(START)
-    game = Game.objects.get(round__tournament=t)
-    seat_users = [entries[e] for e in game.seat_entries]
+    t, game, seat_users = one_table(club, club_admin, members(4))
     at_table = seat_users[::-1]  # they sat the other way round
     with time_machine.travel(START + timedelta(minutes=1), tick=False):
         sheet = sheets.start_sheet(

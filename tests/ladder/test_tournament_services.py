@@ -300,18 +300,6 @@ def test_individual_event_rotates_partners(club, club_admin, members):
 
 
 # ----------------------------------------------------------------- full Swiss, bots, beat
-@pytest.fixture
-def no_deadline_tasks(monkeypatch):
-    """Live play is driven by its beat task (matches' sweep) as time moves forward, not by
-    countdown tasks (which an eager Celery would run at once)."""
-    from matches import services as match_services
-    from matches import tasks
-
-    monkeypatch.setattr(tasks, "schedule_deadline", lambda *a: None)
-    monkeypatch.setattr(tasks, "schedule_time_limit", lambda *a: None)
-    match_services._engines.clear()
-
-
 @pytest.mark.integration
 def test_full_swiss_of_16_pairs_played_by_bots_through_beat(
     club,
