@@ -37,7 +37,13 @@ Simulation (all seeded, so a run is reproducible):
   保2 bonuses, the excess taken off the other team), not the 3-5 levels first assumed: the
   earlier Gamma model stays as ``--margin-model proportional`` (``G ~ Gamma(--margin-shape 4,
   scale 0.4)`` in place of ``L``; mean margin 6) and ``flat`` (the same with ``s = 1``).
-* Ratings start at 1500 with the ladder defaults (K 16 for 30 matches, then 8).
+* Ratings start at 1500 with a new Bao 2 ladder's parameters: K 16 for 30 matches, then 3
+  (:data:`ladder.ratings.ESTABLISHED_K`: the issue's 8 divided by Bao 2's mean margin factor;
+  ``--k-established 8`` rates with the issue's K as it stands).
+
+``--margin-factors N`` runs no simulation: it plays N matches per pairing of every rated game
+with the engine's bots and prints, per game, the mean margin, the mean factor ``ln(1 + m)``
+and the established K that makes ``K * M`` 8 (:func:`margin_factors`).
 
 Figures: ``spearman`` between final ratings and true skills; ``log_loss`` of the pre-match
 predicted probabilities (from the ratings at the time) on the last 20% of matches, next to
@@ -55,17 +61,23 @@ import random
 import sys
 import time
 from collections.abc import Sequence
+from typing import Any
 
 from ladder.ratings import (
     DEFAULT_PARAMS,
+    ESTABLISHED_K,
     PlayerState,
     RatingParams,
     decided_scores,
+    established_k,
     expected_score,
     rate_match,
+    side_totals,
 )
 
 MAX_LEVEL_MARGIN = 23
+#: The parameters of a new Bao 2 ladder, which the simulation rates with by default.
+BAO2_PARAMS = RatingParams(k_established=established_k("bao2"))
 
 #: The pairings whose Bao 2 margins make the ``engine`` margin model: four heuristic players,
 #: heuristic + random on each side, four random players (``h``/``r`` per seat 0..3; seats 0
@@ -133,37 +145,82 @@ def log_loss(probabilities: Sequence[float], outcomes: Sequence[int]) -> float:
     return total / len(outcomes)
 
 
-def engine_margins(matches_per_pairing: int, seed: str = "margins") -> dict[int, int]:
-    """Play ``matches_per_pairing`` Bao 2 matches of each of :data:`ENGINE_PAIRINGS` to the end
-    with the engine's bots and count the level margins the ladder rates them with
-    (:func:`ladder.ratings.decided_scores` of the final levels and the winner, as a live match
-    is recorded: a 23:23 match won by passing 2A has margin 1). Returns ``{margin: matches}``.
-    """
+def _play_to_the_end(variant: str, kinds: str, match_seed: str) -> Any:
+    """A match of ``variant`` played to its end by the engine's bots, ``kinds`` naming each
+    seat's bot (``h`` heuristic, ``r`` random)."""
     from engine.bots import HeuristicBot, RandomBot
     from engine.match import Match
 
+    match = Match.new(variant, match_seed)
+    bots = [
+        HeuristicBot() if kind == "h" else RandomBot(f"{match_seed}/{seat}")
+        for seat, kind in enumerate(kinds)
+    ]
+    while not match.over:
+        seat = match.to_move()
+        assert seat is not None
+        match.apply(
+            bots[seat].choose(match.observation(seat), lambda s=seat, m=match: m.legal_actions(s))
+        )
+    return match
+
+
+def rated_margin(variant: str, match: Any) -> int | None:
+    """The margin the ladder rates a finished engine ``match`` with (as a live match is
+    recorded): Bao 2 and Guandan the level margin of :func:`ladder.ratings.decided_scores` (a
+    23:23 Bao 2 match won by passing 2A has margin 1), Shuangkou the point margin, Red Two the
+    point margin between the sides the last deal revealed (None if no deal revealed them)."""
+    assert match.score is not None
+    if variant == "honger":
+        revealed = match.deals[-1].get("sides") if match.deals else None
+        if not revealed:
+            return None
+        first, second = side_totals(match.score, revealed[0])
+    elif variant in ("bao2", "guandan"):
+        first, second = decided_scores(match.score, match.winner)
+    else:
+        first, second = match.score
+    return abs(first - second)
+
+
+def engine_margins(
+    matches_per_pairing: int, seed: str = "margins", variant: str = "bao2"
+) -> dict[int, int]:
+    """Play ``matches_per_pairing`` matches of ``variant`` for each of :data:`ENGINE_PAIRINGS`
+    (their first two seats in a two-player game) to the end with the engine's bots and count
+    the margins the ladder rates them with (:func:`rated_margin`). Returns
+    ``{margin: matches}``."""
     counts: dict[int, int] = {}
     for kinds in ENGINE_PAIRINGS:
         for index in range(matches_per_pairing):
             match_seed = f"{seed}/{kinds}/{index}"
-            match = Match.new("bao2", match_seed)
-            bots = [
-                HeuristicBot() if kind == "h" else RandomBot(f"{match_seed}/{seat}")
-                for seat, kind in enumerate(kinds)
-            ]
-            while not match.over:
-                seat = match.to_move()
-                assert seat is not None
-                match.apply(
-                    bots[seat].choose(
-                        match.observation(seat), lambda s=seat, m=match: m.legal_actions(s)
-                    )
-                )
-            assert match.score is not None
-            first, second = decided_scores(match.score, match.winner)
-            margin = abs(first - second)
-            counts[margin] = counts.get(margin, 0) + 1
+            if variant != "bao2":
+                match_seed = f"{variant}/{match_seed}"
+            margin = rated_margin(variant, _play_to_the_end(variant, kinds, match_seed))
+            if margin is not None:
+                counts[margin] = counts.get(margin, 0) + 1
     return dict(sorted(counts.items()))
+
+
+def margin_factors(matches_per_pairing: int) -> dict[str, dict[str, float]]:
+    """For every rated game, the margins of :func:`engine_margins` summarised: matches, mean
+    margin, mean ``ln(1 + margin)`` (the margin factor ``M`` between even sides) and the
+    established K that makes ``K * M`` 8 (rounded, as :data:`ladder.ratings.ESTABLISHED_K`)."""
+    figures = {}
+    for variant in ESTABLISHED_K:
+        margins = engine_margins(matches_per_pairing, variant=variant)
+        total = sum(margins.values())
+        factor = (  # a draw (margin 0) moves ratings with the draw factor instead
+            sum((math.log1p(m) or DEFAULT_PARAMS.draw_multiplier) * n for m, n in margins.items())
+            / total
+        )
+        figures[variant] = {
+            "matches": total,
+            "mean_margin": round(sum(m * n for m, n in margins.items()) / total, 2),
+            "mean_factor": round(factor, 3),
+            "k_for_8": round(DEFAULT_PARAMS.k_established / factor),
+        }
+    return figures
 
 
 def simulate(
@@ -172,7 +229,7 @@ def simulate(
     skill_sd: float = 200.0,
     margin_model: str = "engine",
     seed: int = 20261130,
-    params: RatingParams = DEFAULT_PARAMS,
+    params: RatingParams = BAO2_PARAMS,
     margin_shape: float = 4.0,
     margins: dict[int, int] | None = None,
 ) -> dict[str, float]:
@@ -301,8 +358,20 @@ def main(argv: Sequence[str] | None = None) -> None:
         "6 gives 8-12 (closer to Bao 2 routs)",
     )
     parser.add_argument("--k-provisional", type=float, default=DEFAULT_PARAMS.k_provisional)
-    parser.add_argument("--k-established", type=float, default=DEFAULT_PARAMS.k_established)
+    parser.add_argument("--k-established", type=float, default=BAO2_PARAMS.k_established)
+    parser.add_argument(
+        "--margin-factors",
+        type=int,
+        default=0,
+        metavar="N",
+        help="instead of the simulation: play N matches per bot pairing of every game and "
+        "print each game's mean margin factor and the established K it calls for",
+    )
     args = parser.parse_args(argv)
+    if args.margin_factors > 0:
+        json.dump(margin_factors(args.margin_factors), sys.stdout)
+        sys.stdout.write("\n")
+        return
     params = RatingParams(k_provisional=args.k_provisional, k_established=args.k_established)
     margins = engine_margins(args.margins_from_engine) if args.margins_from_engine > 0 else None
     figures = simulate(

@@ -36,7 +36,14 @@ from ladder.models import (
     ResultSource,
     Variant,
 )
-from ladder.ratings import PlayerState, RatingInputError, decided_scores, rate_match
+from ladder.ratings import (
+    PlayerState,
+    RatingInputError,
+    decided_scores,
+    established_k,
+    rate_match,
+    side_totals,
+)
 
 #: How many past ratings a :class:`Rating` keeps in ``recent`` (the leaderboard trend).
 RECENT_KEPT = 10
@@ -202,8 +209,7 @@ def red_two_sides(
         raise LadderError("bad_sides", _("A rated result needs exactly two sides."))
     second = [seat for seat in range(4) if seat not in first]
     sides = [[seat_users[seat] for seat in first], [seat_users[seat] for seat in second]]
-    scores = [sum(seat_totals[seat] for seat in first), sum(seat_totals[seat] for seat in second)]
-    return sides, scores
+    return sides, list(side_totals(seat_totals, first))
 
 
 def red_two_match_sides(
@@ -276,7 +282,11 @@ def ladders_for(result: RatedResult) -> list[Ladder]:
 def _get_or_create_ladder(club_id: int | None, variant: str) -> Ladder:
     try:
         with transaction.atomic():
-            return Ladder.objects.get_or_create(club_id=club_id, variant=variant)[0]
+            return Ladder.objects.get_or_create(
+                club_id=club_id,
+                variant=variant,
+                defaults={"k_established": established_k(variant)},
+            )[0]
     except IntegrityError:
         return Ladder.objects.get(club_id=club_id, variant=variant)
 

@@ -7,13 +7,16 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from ladder.ratings import (
+    ESTABLISHED_K,
     MAX_RATING_GAP,
     PlayerState,
     RatingInputError,
     RatingParams,
+    established_k,
     expected_score,
     margin_multiplier,
     rate_match,
+    side_totals,
 )
 
 ESTABLISHED = 100  # a match count well past the provisional period
@@ -237,3 +240,18 @@ def test_bench_prints_the_figures_it_promises():
         assert key in figures
     assert -1 <= figures["spearman"] <= 1
     assert figures["log_loss"] > 0 and figures["oracle_log_loss"] > 0
+
+
+def test_each_game_steps_about_8_points_per_unit_of_surprise():
+    # the mean margin factors measured with the engine's bots (ladder.bench --margin-factors)
+    measured = {"bao2": 2.46, "guandan": 1.58, "honger": 2.49, "shuangkou2": 3.49}
+    assert set(ESTABLISHED_K) == set(measured)
+    for variant, factor in measured.items():
+        assert established_k(variant) == round(8 / factor)
+        assert 6 <= established_k(variant) * factor <= 10
+    assert established_k("a game with no measurement") == 8
+
+
+def test_side_totals_sum_the_seats_of_each_side():
+    assert side_totals([30, -10, 5, -25], [0, 2]) == (35, -35)
+    assert side_totals([30, -10, 5, -25], [3]) == (-25, 25)

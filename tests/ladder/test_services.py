@@ -11,7 +11,7 @@ from django.utils import timezone
 
 from ladder import services
 from ladder.models import Ladder, RatedResult, Rating, RatingChange
-from ladder.ratings import PlayerState, rate_match
+from ladder.ratings import ESTABLISHED_K, PlayerState, rate_match
 from ladder.tasks import apply_result_task, send_result_emails_task
 
 
@@ -328,6 +328,19 @@ def test_correct_result_refuses_bad_scores_and_ignores_unknown_results(make_user
     result.refresh_from_db()
     assert result.scores == (12, 3) and change_snapshot(Ladder.objects.get()) == before
     assert services.correct_result(source="live", source_id="nope", scores=(1, 2)) is None
+
+
+@pytest.mark.django_db
+def test_a_ladder_created_on_first_use_takes_its_games_k(make_users, club, record):
+    users = make_users(4)
+    services.apply_result(record([users[:2], users[2:]], (9, 4), club=club))
+    services.apply_result(record([users[:1], users[1:2]], (9, 4), variant="shuangkou2"))
+    ladders = {(ladder.club_id, ladder.variant): ladder for ladder in Ladder.objects.all()}
+    assert set(ladders) == {(None, "bao2"), (club.pk, "bao2"), (None, "shuangkou2")}
+    for (_, variant), ladder in ladders.items():
+        assert ladder.k_provisional == 16
+        assert ladder.k_established == ESTABLISHED_K[variant]
+    assert ladders[None, "bao2"].k_established == 3
 
 
 @pytest.mark.django_db
