@@ -852,13 +852,12 @@ def _collect_live(
     if match is None or match.status != MatchStatus.FINISHED:
         return False
     result = match.result or {}
+    source = GameSource.FORFEIT if result.get("reason") == "forfeit" else GameSource.LIVE
     if tournament.per_seat:
-        source = GameSource.FORFEIT if result.get("reason") == "forfeit" else GameSource.LIVE
         lost = [*forfeits, *(_forfeited_seats(match) if source == GameSource.FORFEIT else [])]
         return _finish_seats(game, result.get("score") or [0] * 4, lost, source, now)
     score = result.get("score") or [0, 0]
     winner = result.get("winner")
-    source = GameSource.FORFEIT if result.get("reason") == "forfeit" else GameSource.LIVE
     return _finish_game(game, int(score[0]), int(score[1]), winner, source, now)
 
 

@@ -149,9 +149,8 @@ def test_red_two_is_an_individual_swiss_event(club, club_admin):
 def test_red_two_online_rounds_played_by_bots_give_individual_standings(
     club, club_admin, members, no_deadline_tasks
 ):
-    from matchkit import run_until_over
+    from matchkit import play_out
 
-    from matches import services as match_services
     from matches.models import Match
 
     people = members(9)
@@ -169,9 +168,7 @@ def test_red_two_online_rounds_played_by_bots_give_individual_standings(
                 match = Match.objects.get(table_id=game.table_id)
                 seats = [s["user"] for s in match.seats]
                 assert seats == [entries[e].pk for e in game.seat_entries]
-                for seat in range(4):
-                    match_services.set_autoplay(match.pk, seat, "disconnect")
-                run_until_over(match.pk)
+                play_out(match)
         now += timedelta(minutes=1)
     with time_machine.travel(now, tick=False):
         services.tick(now)

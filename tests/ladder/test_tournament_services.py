@@ -568,9 +568,8 @@ def test_late_registration_until_a_set_round_and_withdrawal(club, club_admin, me
 
 
 def test_two_player_shuangkou_singles_online(club, club_admin, members, no_deadline_tasks):
-    from matchkit import run_until_over
+    from matchkit import play_out
 
-    from matches import services as match_services
     from matches.models import Match
 
     people = members(4)
@@ -596,9 +595,7 @@ def test_two_player_shuangkou_singles_online(club, club_admin, members, no_deadl
                 match = Match.objects.get(table_id=game.table_id)
                 seats = [s["user"] for s in match.seats]
                 assert seats == [entries[game.side0[0]], entries[game.side1[0]]]
-                for seat in (0, 1):
-                    match_services.set_autoplay(match.pk, seat, "disconnect")
-                run_until_over(match.pk)
+                play_out(match)
         now += timedelta(minutes=1)
     with time_machine.travel(now, tick=False):
         services.tick(now)

@@ -44,6 +44,14 @@ def run_until_over(match_id, limit=5000):
     raise AssertionError("match did not finish")
 
 
+def play_out(match):
+    """Leave every seat of ``match`` to auto-play (as players who disconnected) and drive it
+    to its end (:func:`run_until_over`)."""
+    for seat in range(len(match.seats)):
+        services.set_autoplay(match.pk, seat, "disconnect")
+    return run_until_over(match.pk)
+
+
 def at_once(task, count=4):
     """Run ``task()`` in ``count`` threads released together; return (results, errors). Each
     thread closes its database connections when done."""
