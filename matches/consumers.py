@@ -14,6 +14,7 @@ import logging
 import os
 import random
 import time
+import weakref
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
@@ -41,12 +42,8 @@ RATE = 50.0
 #: takes it from the event loop that reads and writes the sockets. On SQLite (one writer, no
 #: network) one thread is fastest; PostgreSQL's round trips leave the GIL free, and with one
 #: thread actions queued behind them for up to 0.7 s in the load test.
-_executor = ThreadPoolExecutor(
-    max_workers=int(
-        os.environ.get("MATCHES_THREADS", "1" if connection.vendor == "sqlite" else "4")
-    ),
-    thread_name_prefix="matches",
-)
+THREADS = int(os.environ.get("MATCHES_THREADS", "1" if connection.vendor == "sqlite" else "4"))
+_executor = ThreadPoolExecutor(max_workers=THREADS, thread_name_prefix="matches")
 
 
 async def _in_thread(func: Any, *args: Any) -> Any:
@@ -76,6 +73,92 @@ def _db_work(func: Any, args: tuple[Any, ...]) -> tuple[Any, list, Exception | N
     finally:
         broadcast.collect(None)
         close_old_connections()
+
+
+#: Most actions applied in one batch (one write transaction).
+MAX_BATCH = 64
+
+
+class _ActionQueue:
+    """The actions sent to this process's tables, applied in batches on the tables' threads.
+
+    While the threads are busy, the actions that arrive wait here; the next free thread takes
+    all of them (up to :data:`MAX_BATCH`) and :func:`services.submit_actions` writes them in
+    one transaction: one write lock and one commit for the batch instead of one per action,
+    which is what limited a busy server on SQLite (the processes queued for the write lock).
+    One queue per event loop; used only from its loop.
+    """
+
+    def __init__(self) -> None:
+        self.waiting: list[tuple[TableConsumer, dict[str, Any], asyncio.Future]] = []
+        self.running = 0
+
+    async def submit(self, consumer: TableConsumer, data: dict[str, Any]) -> dict[str, Any]:
+        """The answer to action message ``data`` of ``consumer``: ``ack`` or ``refused``."""
+        future = asyncio.get_running_loop().create_future()
+        self.waiting.append((consumer, data, future))
+        self._start()
+        return await future
+
+    def _start(self) -> None:
+        while self.waiting and self.running < THREADS:
+            batch, self.waiting = self.waiting[:MAX_BATCH], self.waiting[MAX_BATCH:]
+            self.running += 1
+            asyncio.ensure_future(self._run(batch))
+
+    async def _run(self, batch: list[tuple[TableConsumer, dict[str, Any], asyncio.Future]]) -> None:
+        try:
+            answers = await _in_thread(_submit_batch, [(c, d) for c, d, _ in batch])
+        except Exception as error:
+            answers = [error] * len(batch)
+        finally:
+            self.running -= 1
+            self._start()
+        for (_, _, future), answer in zip(batch, answers, strict=True):
+            if future.done():  # its connection closed meanwhile
+                continue
+            if isinstance(answer, Exception):
+                future.set_exception(answer)
+            else:
+                future.set_result(answer)
+
+
+_queues: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, _ActionQueue] = (
+    weakref.WeakKeyDictionary()
+)
+
+
+def _action_queue() -> _ActionQueue:
+    loop = asyncio.get_running_loop()
+    queue = _queues.get(loop)
+    if queue is None:
+        queue = _queues[loop] = _ActionQueue()
+    return queue
+
+
+def _submit_batch(items: list[tuple[TableConsumer, dict[str, Any]]]) -> list[Any]:
+    """Apply the actions of ``items`` (on a tables' thread): each one's answer in its
+    connection's language, or the exception that stopped it."""
+    answers: list[Any] = []
+    requests: list[services.ActionRequest] = []
+    for consumer, data in items:
+        checked = consumer._request(data)
+        answers.append(checked if isinstance(checked, dict) else None)
+        if not isinstance(checked, dict):
+            requests.append(checked)
+    outcomes = iter(services.submit_actions(requests))
+    for k, (consumer, data) in enumerate(items):
+        if answers[k] is not None:
+            continue
+        outcome = next(outcomes)
+        if isinstance(outcome, services.Accepted):
+            answers[k] = {"type": "ack", "id": data.get("id"), "version": outcome.version}
+        elif isinstance(outcome, services.MatchError):
+            with translation.override(consumer.language):
+                answers[k] = {"type": "refused", "id": data.get("id"), **outcome.to_json()}
+        else:
+            answers[k] = outcome
+    return answers
 
 
 class TableConsumer(AsyncWebsocketConsumer):
@@ -155,29 +238,21 @@ class TableConsumer(AsyncWebsocketConsumer):
         finally:
             services._engines.put(match.pk, match.version, engine)
 
-    def _submit(self, data: dict[str, Any]) -> dict[str, Any]:
-        with translation.override(self.language):
-            action = data.get("action")
-            seq = data.get("seq")
-            if seq is not None and (not isinstance(seq, int) or isinstance(seq, bool)):
-                return _refused(data, "bad_message")
-            if self.match_id is None:
-                return _refused(data, "not_started")
-            if self.seat is None:
-                return _refused(data, "spectator")
-            if not isinstance(action, dict):
-                return _refused(data, "invalid_action")
-            try:
-                accepted = services.submit_action(
-                    self.match_id,
-                    action,
-                    seat=self.seat,
-                    user=self.user,
-                    expected_version=seq,
-                )
-            except services.MatchError as error:
-                return {"type": "refused", "id": data.get("id"), **error.to_json()}
-            return {"type": "ack", "id": data.get("id"), "version": accepted.version}
+    def _request(self, data: dict[str, Any]) -> services.ActionRequest | dict[str, Any]:
+        """The action request of message ``data``, or the refusal to answer at once."""
+        action = data.get("action")
+        seq = data.get("seq")
+        if seq is not None and (not isinstance(seq, int) or isinstance(seq, bool)):
+            return self._refusal("bad_message", data)
+        if self.match_id is None:
+            return self._refusal("not_started", data)
+        if self.seat is None:
+            return self._refusal("spectator", data)
+        if not isinstance(action, dict):
+            return self._refusal("invalid_action", data)
+        return services.ActionRequest(
+            self.match_id, action, self.seat, user=self.user, expected_version=seq
+        )
 
     def _check(self, data: dict[str, Any]) -> dict[str, Any]:
         with translation.override(self.language):
@@ -291,7 +366,7 @@ class TableConsumer(AsyncWebsocketConsumer):
             answer = await _in_thread(self._sync_frame, data.get("version"))
             await self._send_json(answer)
         elif kind == "action":
-            await self._send_json(await _in_thread(self._submit, data))
+            await self._send_json(await _action_queue().submit(self, data))
         elif kind in ("check", "hint"):
             await self._send_json(await _in_thread(self._check, data))
         elif kind == "autoplay":
