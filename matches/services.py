@@ -647,6 +647,8 @@ def _round(
             outcomes[index] = error
             continue
         prepared.append((index, action, change))
+    if not prepared:
+        return []
     again = []
     written = _write_prepared([change for _, _, change in prepared])
     for (index, action, change), result in zip(prepared, written, strict=True):

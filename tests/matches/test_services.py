@@ -1,5 +1,5 @@
 import pytest
-from django.db import IntegrityError
+from django.db import IntegrityError, OperationalError
 from django.test import override_settings
 from matchkit import make_user, run_until_over
 
@@ -322,3 +322,106 @@ def test_a_seat_named_by_a_non_integer_is_refused(club, players, scheduled):
         assert refused.value.code == "invalid_action"
     match.refresh_from_db()
     assert match.version == 0
+
+
+def _counting_writes(monkeypatch):
+    """Count the write transactions services opens."""
+    opened = []
+    writing = services._writing
+
+    def counted():
+        opened.append(1)
+        return writing()
+
+    monkeypatch.setattr(services, "_writing", counted)
+    return opened
+
+
+def _first_legal(match, seat=None):
+    engine = services.engine_of(match)
+    seat = engine.to_move() if seat is None else seat
+    return seat, engine.legal_actions(seat)[0].to_json()
+
+
+def test_actions_of_several_matches_are_written_in_one_transaction(
+    club, players, scheduled, monkeypatch
+):
+    matches = [full_table(club, players).match for _ in range(4)]
+    requests = []
+    for match in matches[:3]:
+        seat, action = _first_legal(match)
+        requests.append(
+            services.ActionRequest(match.pk, action, seat, user=players[seat], expected_version=0)
+        )
+    # refused in the same batch: out of turn, and another seat's action
+    seat, action = _first_legal(matches[3])
+    late = (seat + 1) % 4
+    requests.append(services.ActionRequest(matches[3].pk, {"pass": True, "seat": late}, late))
+    requests.append(services.ActionRequest(matches[3].pk, action, late, user=players[late]))
+    opened = _counting_writes(monkeypatch)
+    outcomes = services.submit_actions(requests)
+    assert len(opened) == 1  # one transaction for the three accepted actions
+    assert all(isinstance(o, services.Accepted) for o in outcomes[:3])
+    assert [o.version for o in outcomes[:3]] == [1, 1, 1]
+    assert [o.code for o in outcomes[3:]] == ["not_your_turn", "not_your_seat"]
+    for match in matches:
+        match.refresh_from_db()
+        assert match.events.count() == match.version
+    assert [m.version for m in matches] == [1, 1, 1, 0]
+    # after the commit, each accepted action planned its match's next deadline
+    assert sorted(c[1] for c in scheduled if c[0] == "deadline" and c[2] == 1) == sorted(
+        m.pk for m in matches[:3]
+    )
+
+
+def test_two_actions_of_one_match_in_a_batch_are_applied_in_order(club, players, scheduled):
+    match = full_table(club, players).match
+    engine = services.engine_of(match)
+    first_seat = engine.to_move()
+    first = engine.legal_actions(first_seat)[0]
+    engine.apply(first)
+    second_seat = engine.to_move()
+    second = engine.legal_actions(second_seat)[0].to_json()
+    outcomes = services.submit_actions(
+        [
+            services.ActionRequest(match.pk, first.to_json(), first_seat, expected_version=0),
+            services.ActionRequest(match.pk, second, second_seat, expected_version=1),
+            # sent with the version both saw: the first came first
+            services.ActionRequest(match.pk, second, second_seat, expected_version=0),
+        ]
+    )
+    assert [o.version for o in outcomes[:2]] == [1, 2]
+    assert isinstance(outcomes[2], MatchError) and outcomes[2].code == "stale"
+    assert list(match.events.order_by("seq").values_list("seat", flat=True)) == [
+        first_seat,
+        second_seat,
+    ]
+
+
+def test_a_failing_write_in_a_batch_refuses_only_its_own_action(
+    club, players, scheduled, monkeypatch
+):
+    matches = [full_table(club, players).match for _ in range(3)]
+    bad = matches[1].pk
+    write = services._write
+
+    def failing(match_id, *args):
+        if match_id == bad:
+            raise OperationalError("disk I/O error")
+        return write(match_id, *args)
+
+    monkeypatch.setattr(services, "_write", failing)
+    requests = []
+    for match in matches:
+        seat, action = _first_legal(match)
+        requests.append(services.ActionRequest(match.pk, action, seat, expected_version=0))
+    opened = _counting_writes(monkeypatch)
+    outcomes = services.submit_actions(requests)
+    assert isinstance(outcomes[1], OperationalError)
+    assert [outcomes[0].version, outcomes[2].version] == [1, 1]
+    assert len(opened) == 4  # the shared write was undone, then each tried alone
+    assert [Match.objects.get(pk=m.pk).version for m in matches] == [1, 0, 1]
+    assert MatchEvent.objects.filter(match_id=bad).count() == 0
+    # the refused match still plays: its state was not kept from the undone write
+    monkeypatch.setattr(services, "_write", write)
+    assert services.submit_actions(requests[1:2])[0].version == 1
