@@ -118,10 +118,13 @@ def recipient_key(seat: int | None) -> str:
     return "s" if seat is None else str(seat)
 
 
-def match_updated(match: Match, engine: EngineMatch, event: MatchEvent | None) -> None:
+def match_updated(
+    match: Match, engine: EngineMatch, event: MatchEvent | None, new_level: bool = True
+) -> None:
     """Send every seat and the spectators the new state (and the event that led to it): one
     group message carrying each recipient's frame, each built from that recipient's
-    observation only; a connection forwards its own (:meth:`TableConsumer.match_frame`)."""
+    observation only; a connection forwards its own (:meth:`TableConsumer.match_frame`).
+    ``new_level``: the event changed the deal's level, so an update carries its ``cards``."""
     from matches.services import json_dumps
 
     recipients: list[int | None] = list(range(len(match.seats)))
@@ -131,8 +134,10 @@ def match_updated(match: Match, engine: EngineMatch, event: MatchEvent | None) -
     texts = {}
     shared = None  # the parts every recipient gets alike, built once
     for r in recipients:
-        data = selectors.frame(match, engine, r, kind=kind, event=event, shared=shared)
-        shared = shared or {"table": data["table"], "cards": data["cards"]}
+        data = selectors.frame(
+            match, engine, r, kind=kind, event=event, shared=shared, cards=new_level or not event
+        )
+        shared = shared or {k: data[k] for k in ("table", "cards") if k in data}
         texts[recipient_key(r)] = json_dumps(data)
     _send(
         [(match_group(match.pk), {"type": "match.frame", "texts": texts})], key=("match", match.pk)

@@ -125,16 +125,18 @@ def frame(
     event: MatchEvent | None = None,
     events: list[MatchEvent] | None = None,
     shared: dict[str, Any] | None = None,
+    cards: bool = True,
 ) -> dict[str, Any]:
     """One message to ``recipient`` (a seat, or None: a spectator) at ``match.version``;
-    ``shared``: its ``table`` and ``cards`` if the caller built them for every recipient."""
+    ``shared``: its ``table`` (and ``cards``) if the caller built them for every recipient;
+    ``cards``: whether it carries the deal level's :func:`card_order` (an update leaves it
+    out unless the level changed: the client keeps the last one)."""
     obs = engine.observation(recipient)
     data: dict[str, Any] = {"type": kind, "version": match.version, "you": recipient, "obs": obs}
     if shared is None:
-        shared = {
-            "table": public_state(match),
-            "cards": card_order(obs["variant"], obs.get("level")),
-        }
+        shared = {"table": public_state(match)}
+        if cards:
+            shared["cards"] = card_order(obs["variant"], obs.get("level"))
     data.update(shared)
     if event is not None:
         data["event"] = event_view(event, recipient)

@@ -664,13 +664,14 @@ def _round(
 @dataclass
 class _Prepared:
     """An action the engine accepted, not yet written: the match row's new ``fields`` at
-    ``version`` + 1, the ``event`` and the new engine state."""
+    ``version`` + 1, the ``event``, the new engine state and whether the deal's level changed."""
 
     match: Match
     version: int
     fields: dict[str, Any]
     event: MatchEvent
     engine: EngineMatch
+    new_level: bool
 
 
 def _apply(
@@ -725,6 +726,7 @@ def _prepare(
         raise MatchError("stale")
     if engine is None:
         engine = engine_of(match)
+    level = _level(engine)
     try:
         act = engine.apply(action)
     except Refusal as refusal:
@@ -771,7 +773,12 @@ def _prepare(
         user=user if user is not None and user.is_authenticated else None,
         created_at=now,
     )
-    return _Prepared(match, version, fields, event, engine)
+    return _Prepared(match, version, fields, event, engine, _level(engine) != level)
+
+
+def _level(engine: EngineMatch) -> Any:
+    """The level of the engine's current deal (None for games without levels)."""
+    return getattr(engine.deal, "level", None)
 
 
 def _write_prepared(changes: list[_Prepared]) -> list[str]:
@@ -800,7 +807,13 @@ def _write_prepared(changes: list[_Prepared]) -> list[str]:
             match = change.match
             transaction.on_commit(
                 partial(
-                    _after_commit, match, match.version, change.engine, change.event, match.table_id
+                    _after_commit,
+                    match,
+                    match.version,
+                    change.engine,
+                    change.event,
+                    match.table_id,
+                    change.new_level,
                 )
             )
     return results
@@ -852,13 +865,18 @@ def _db_value(field: Any, value: Any) -> Any:
 
 
 def _after_commit(
-    match: Match, version: int, engine: EngineMatch, event: MatchEvent | None, table_id: int
+    match: Match,
+    version: int,
+    engine: EngineMatch,
+    event: MatchEvent | None,
+    table_id: int,
+    new_level: bool = True,
 ) -> None:
     match_id = match.pk
     from matches import broadcast, tasks
 
     try:
-        broadcast.match_updated(match, engine, event)
+        broadcast.match_updated(match, engine, event, new_level)
     except Exception:  # a broadcast failure must not undo or block the accepted action
         log.exception("broadcast of match %s v%s failed", match_id, version)
     if event is None:

@@ -93,7 +93,7 @@ function onState(m) {
   state.obs = m.obs;
   state.table = m.table;
   state.you = m.you;
-  state.cards = m.cards;
+  if (m.cards) state.cards = m.cards; // an update carries them only when the level changed
   state.offset = m.table.server_time - Date.now() / 1000;
   if (m.version !== state.version) {
     state.version = m.version;
