@@ -16,6 +16,7 @@ from __future__ import annotations
 import logging
 import threading
 import time
+from typing import Any
 
 import redis
 from celery import shared_task
@@ -56,6 +57,15 @@ def _client() -> redis.Redis:
     return _redis
 
 
+def _deadline_of(match_id: int) -> tuple[int, int | None, Any] | None:
+    """``(version, deadline_version, deadline)`` of a match still playing (None: over)."""
+    return (
+        Match.objects.filter(pk=match_id, status=MatchStatus.PLAYING)
+        .values_list("version", "deadline_version", "deadline")
+        .first()
+    )
+
+
 @shared_task(acks_late=True, autoretry_for=(OperationalError,), max_retries=5, retry_backoff=True)
 def deadline_task(match_id: int, version: int, eta: float | None = None) -> str:
     """Act for the seat to move of match ``match_id`` if it is still at ``version``; if the
@@ -64,13 +74,15 @@ def deadline_task(match_id: int, version: int, eta: float | None = None) -> str:
     if eta is not None:
         _published.pop(match_id, None)
         _client().delete(pending_key(match_id))  # this task is no longer pending
-    outcome = services.act_on_deadline(match_id, version)
+    current = _deadline_of(match_id)
+    if current is None:
+        return "over"
+    outcome = "stale"  # moved on (most tasks of a busy table): the match is not read whole
+    if current[0] == version == current[1] and current[2] is not None:
+        outcome = services.act_on_deadline(match_id, version)
+        if outcome in ("stale", "early"):
+            current = _deadline_of(match_id)  # as it is now
     if eta is not None and outcome in ("stale", "early"):  # a queued task (not eager, not a call)
-        current = (
-            Match.objects.filter(pk=match_id, status=MatchStatus.PLAYING)
-            .values_list("version", "deadline_version", "deadline")
-            .first()
-        )
         if current is not None and current[2] is not None and current[0] == current[1]:
             delay = max(0.0, (current[2] - timezone.now()).total_seconds())
             if outcome == "early" or current[0] != version:
