@@ -76,7 +76,7 @@ def _db_work(func: Any, args: tuple[Any, ...]) -> tuple[Any, list, Exception | N
 
 
 #: Most actions applied in one batch (one write transaction).
-MAX_BATCH = int(os.environ.get("MAX_BATCH", "64"))
+MAX_BATCH = 64
 
 
 class _ActionQueue:

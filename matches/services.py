@@ -10,6 +10,8 @@ in one short transaction, bumps the version with ``UPDATE ... WHERE version = v 
 r`` (optimistic concurrency: a second writer for the same version updates no row and is
 refused ``stale``) and appends the event ``(match, seq = v + 1)``. The engine's work is done
 outside the transaction, so SQLite's single write lock is held only for the two statements.
+A server applies the actions that queued while it wrote in one batch (:func:`submit_actions`):
+the same steps for each, with one transaction for all their writes.
 Only after the commit (``transaction.on_commit``) are the updates broadcast, each built from
 one seat's observation, and the next deadline task queued.
 
