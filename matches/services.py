@@ -676,30 +676,11 @@ class _Prepared:
     new_level: bool
 
 
-def _apply(
-    match: Match,
-    action: Any,
-    *,
-    seat: int | None,
-    actor: str,
-    user: User | None,
-    expected: int | None,
-    extra: dict[str, Any] | None = None,
-    engine: EngineMatch | None = None,
-) -> Accepted:
-    """Apply ``action`` to ``match`` as read (``engine``: its state, if the caller has it) and
+def _apply(match: Match, action: Any, **how: Any) -> Accepted:
+    """Apply ``action`` to ``match`` as read (``how``: the keywords of :func:`_prepare`) and
     write it in one short transaction; raise :class:`MatchError` (nothing changed) or
     :class:`_Moved` (the row changed at the same version: read it again and retry)."""
-    change = _prepare(
-        match,
-        action,
-        seat=seat,
-        actor=actor,
-        user=user,
-        expected=expected,
-        extra=extra,
-        engine=engine,
-    )
+    change = _prepare(match, action, **how)
     result = _write_prepared([change])[0]
     if result == "moved":
         raise _Moved
@@ -719,8 +700,9 @@ def _prepare(
     extra: dict[str, Any] | None = None,
     engine: EngineMatch | None = None,
 ) -> _Prepared:
-    """Let the engine apply ``action`` to ``match`` as read and work out the row's new fields
-    and the event (nothing written yet); :class:`MatchError` if it is refused."""
+    """Let the engine apply ``action`` to ``match`` as read (``engine``: its state, if the
+    caller has it) and work out the row's new fields and the event (nothing written yet);
+    :class:`MatchError` if it is refused."""
     if match.status != MatchStatus.PLAYING:
         raise MatchError("match_over")
     version = match.version
