@@ -30,29 +30,20 @@ from clubs.models import (
     User,
     validate_time_zone,
 )
+from games import errors
+from games.errors import Refused
 
 
-class ClubError(Exception):
-    """A refused action: ``code`` is stable for programs, ``message`` is for people."""
-
-    status = 400
-
-    def __init__(self, code: str, message: str) -> None:
-        super().__init__(message)
-        self.code = code
-        self.message = message
+class ClubError(Refused):
+    """A refused club or account action (:class:`games.errors.Refused`)."""
 
 
-class NotAllowed(ClubError):
+class NotAllowed(ClubError, errors.NotAllowed):
     """The acting user lacks the role the action needs."""
 
-    status = 403
 
-
-class NotFound(ClubError):
+class NotFound(ClubError, errors.NotFound):
     """The object named does not exist (or is not visible to the user)."""
-
-    status = 404
 
 
 def _not_allowed() -> NotAllowed:

@@ -76,6 +76,7 @@ INSTALLED_APPS = [
     "channels",
     "django_celery_beat",
     "axes",
+    "games",
     "clubs",
     "matches",
     "ladder",
