@@ -24,7 +24,14 @@ Decisions taken here where the rules files are silent:
 - a referee's ``suspend_follow`` lasts until the trick in progress (or the next one, if issued
   between tricks) is won; a suspended player is still asked in the immune window;
 - an immune bomb played after the 保2 play ended the deal voids the bonus; the finishing order
-  is not changed by it;
+  is not changed by it: the immune bomber who goes out so takes no finishing place (bao2.md
+  §6.4, vector ``b-dh-immune-after-deal-ended-no-place``);
+- a paid tribute leaves the giver's hand at once and is held aside until every tribute is in
+  (bao2.md §8, vector ``b-t-double-tribute-held-aside``);
+- Red Two: a position whose ``sides`` has a side of one seat is a solo deal of that seat, scored
+  as one (vectors ``h-d-one-seat-side-is-solo-win``, ``h-d-one-seat-side-is-solo-last``); a
+  position in which one seat holds both ♥2 and whose ``lead_kind`` is not ``first`` is past the
+  choice, and that seat plays solo (honger.md §2, vector ``h-d-both-h2-mid-deal-is-solo``);
 - tribute cards are shown to everyone; a return card is shown to its giver and receiver, and to
   everyone once every return is in (bao2-standard-rules 十一.3);
 - card counts (6 or fewer shown, 7–10 on request) follow bao2.md §9 in Guandan too.

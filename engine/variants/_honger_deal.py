@@ -87,9 +87,17 @@ class HongerDealRules(DealRules):
         return None
 
     @staticmethod
-    def setup_sides(deal: Deal, hands: list[list[int]], sides: list[list[int]] | None) -> None:
+    def setup_sides(
+        deal: Deal,
+        hands: list[list[int]],
+        sides: list[list[int]] | None,
+        past_choice: bool = False,
+    ) -> None:
         """Decide the sides from the hands' ♥2 (or take ``sides`` from a conformance position)
-        and open the choice phase if one seat holds both ♥2."""
+        and open the choice phase if one seat holds both ♥2, unless the deal is
+        ``past_choice`` (a position led otherwise than ``first``: that seat plays solo). A side
+        of one seat is a solo deal of that seat. Raises ``ValueError`` for sides that do not
+        split the four seats in two (2 + 2 or 1 + 3)."""
         holders = [s for s, h in enumerate(hands) for c in h if c == H2]
         extra = deal.extra
         extra["fans"] = [0] * deal.n
@@ -104,10 +112,18 @@ class HongerDealRules(DealRules):
             elif len(holders) == 2:
                 solo = holders[0]
                 sides = [[solo], [s for s in range(deal.n) if s != solo]]
-                extra["mode"] = "choosing"
+                extra["mode"] = "solo" if past_choice else "choosing"
                 extra["solo"] = solo
             else:
                 raise ValueError("a Red Two deal needs the two H2 in the hands (or sides)")
+        else:
+            sides = [list(side) for side in sides]
+            if len(sides) != 2 or sorted(sides[0] + sides[1]) != list(range(deal.n)):
+                raise ValueError("Red Two sides split the four seats in two")
+            lone = [side[0] for side in sides if len(side) == 1]
+            if lone:  # conformance README: a side of one seat is a solo deal of that seat
+                extra["mode"] = "solo"
+                extra["solo"] = lone[0]
         extra["sides"] = [list(s) for s in sides]
 
     def start(self, deal: Deal, leader: int, lead_kind: str = "first") -> None:
@@ -121,9 +137,11 @@ class HongerDealRules(DealRules):
             deal.give_lead(leader, lead_kind)
 
     def setup_position(self, deal: Deal, case: dict[str, Any]) -> None:
-        """Conformance positions: ``sides`` may be given when the hands hold no ♥2."""
+        """Conformance positions: ``sides`` may be given when the hands hold no ♥2; a seat
+        holding both ♥2 in a position not led ``first`` is past the choice (honger.md §2)."""
         hands = [deal.hand(s) for s in range(deal.n)]
-        self.setup_sides(deal, hands, case.get("sides"))
+        past_choice = case.get("lead_kind", "first") != "first"
+        self.setup_sides(deal, hands, case.get("sides"), past_choice)
         if deal.extra["mode"] == "choosing":
             self.start(deal, case["leader"], case.get("lead_kind", "first"))
 

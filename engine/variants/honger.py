@@ -566,8 +566,11 @@ def score_partnership(
     The side of the 1st player wins: 双抓 (1st and 2nd) ``2 x 2^n x b`` per winner from one
     loser, 单抓 (1st and 3rd) ``1 x 2^n x b``, 保和 (1st and 4th) nothing; ``n`` is the sum of
     fans of the bombs the winners played. A seat missing from ``finish`` finished after all the
-    listed ones.
+    listed ones. A side of one seat makes it a solo deal of that seat (:func:`score_solo`).
     """
+    lone = [side[0] for side in sides if len(side) == 1]
+    if lone:
+        return score_solo(lone[0], finish, fans, base)
     points = [0] * 4
     if not finish:
         return points

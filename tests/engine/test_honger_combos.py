@@ -21,7 +21,7 @@ from engine.variants.honger import (
     score_surrender,
 )
 
-VECTORS = Path("/work/shared/conformance/honger.jsonl")
+VECTORS = Path(__file__).parent / "conformance" / "honger.jsonl"
 CASES = [json.loads(line) for line in VECTORS.read_text().splitlines() if line.strip()]
 RULES = HongerRules()
 

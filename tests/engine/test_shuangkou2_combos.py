@@ -19,7 +19,7 @@ from engine.variants.shuangkou2 import (
     score_deal,
 )
 
-VECTORS = Path("/work/shared/conformance/shuangkou2.jsonl")
+VECTORS = Path(__file__).parent / "conformance" / "shuangkou2.jsonl"
 CASES = [json.loads(line) for line in VECTORS.read_text().splitlines() if line.strip()]
 RULES = Shuangkou2Rules()
 
