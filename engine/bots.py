@@ -24,7 +24,8 @@ from typing import Any
 
 from engine.actions import Action
 from engine.cards import RANK_NAMES, card_str, parse_cards
-from engine.combo import Combo, combo_rules
+from engine.combo import Combo
+from engine.variants import combo_rules
 
 LegalActions = Sequence[Action] | Callable[[], Sequence[Action]]
 
