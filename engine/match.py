@@ -76,7 +76,7 @@ class Match:
         self.reds = [0, 0]
         self.log: list[Action] = []
         self.marked_card: int | None = None
-        self.deal: Deal = self._start_deal()
+        self.deal: Deal = self.rules.new_deal(self)
 
     @classmethod
     def new(cls, variant: str, seed: int | str, options: dict[str, Any] | None = None) -> Match:
@@ -105,13 +105,8 @@ class Match:
             match.apply(action)
         return match
 
-    # ---------------------------------------------------------------- deals
-    def _start_deal(self) -> Deal:
-        return self.rules.new_deal(self)
-
-    def _close_deal(self) -> None:
-        self.rules.close_deal(self)
-
+    # ---------------------------------------------------------------- ending (the rules deal,
+    # close deals and end matches through their hooks: DealRules.new_deal, close_deal, …)
     def _end(self, winner: int | None, reason: str) -> None:
         self.over = True
         self.winner = winner
@@ -197,7 +192,7 @@ class Match:
         deal._execute(act, plan)
         self.log.append(act)
         if deal.phase == "over":
-            self._close_deal()
+            self.rules.close_deal(self)
         return act
 
     def _card(self, team: int, sanction: str) -> None:
