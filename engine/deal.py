@@ -81,6 +81,8 @@ class DealRules:
     side_sizes: frozenset[tuple[int, int]] = frozenset({(2, 2)})
     #: The highest level index (0: no levels).
     max_level = 0
+    #: Rank names of the level indexes, one round (empty: no levels).
+    level_ranks: Sequence[str] = ()
 
     def __init__(self, combos: Callable[[str | None], ComboRules]) -> None:
         """Rules whose combos at a level rank are ``combos(level)``."""
