@@ -8,8 +8,8 @@ Keys (issue 2, item 10):
   :class:`~engine.bots.RandomBot` acting on its observation), deals per second of process CPU
   time over the same seeded matches, fastest of ``--repeats`` runs (the machine is shared: wall
   time would measure the neighbours), observation building and full rules checking included;
-- ``honger_deals_per_s`` / ``shuangkou2_deals_per_s``: the same, for each variant whose deal
-  rules are registered (absent otherwise);
+- ``honger_deals_per_s`` / ``shuangkou2_deals_per_s``: the same, for the point-scored
+  variants;
 - ``peak_memory_mb``: peak resident memory of the process;
 - ``match_json_bytes``: size of ``json.dumps(match.to_json())`` of the largest finished match
   played (``match_json_bytes_mean`` the mean), ``lead_abstract_ms`` / ``lead_abstract_moves``
@@ -28,9 +28,8 @@ from typing import Any
 
 from engine.bots import RandomBot
 from engine.cards import parse_cards
-from engine.combo import clear_combo_rules_cache, combo_rules
-from engine.deal import deal_rules
 from engine.match import Match
+from engine.variants import VARIANT_NAMES, clear_combo_rules_cache, combo_rules, deal_rules
 
 LEAD_HAND = (
     "H5 H5 S3 D3 C3 S4 H4 S6 D6 S7 C7 H7 S8 S9 H9 ST DT HQ CQ SK DK HK SA D2 C2 SB HR"
@@ -98,11 +97,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(sys.argv[1:] if argv is None else argv)
     out: dict[str, Any] = lead_enumeration()
     sizes: list[int] = []
-    for variant in ("guandan", "bao2", "honger", "shuangkou2"):
-        try:
-            deal_rules(variant)
-        except ValueError:
-            continue
+    for variant in VARIANT_NAMES:
         rate, s = deals_per_second(variant, args.matches, args.repeats)
         out[f"{variant}_deals_per_s"] = round(rate, 1)
         if variant in ("guandan", "bao2"):

@@ -16,7 +16,9 @@ that seat.
 
 from __future__ import annotations
 
+import json
 import random
+import sys
 from collections.abc import Callable, Sequence
 from dataclasses import fields
 from functools import lru_cache
@@ -24,7 +26,10 @@ from typing import Any
 
 from engine.actions import Action
 from engine.cards import RANK_NAMES, card_str, parse_cards
-from engine.combo import Combo, combo_rules
+from engine.combo import Combo
+from engine.match import Match
+from engine.variants import combo_rules, deal_rules
+from engine.variants._honger_bots import PointsHeuristicBot
 
 LegalActions = Sequence[Action] | Callable[[], Sequence[Action]]
 
@@ -263,9 +268,7 @@ class HeuristicBot:
     def choose(self, observation: dict[str, Any], legal_actions: LegalActions) -> Action:
         """The heuristic's action for the observing seat."""
         obs = observation
-        if obs["variant"] in ("honger", "shuangkou2"):  # point-scored variants: their own heuristic
-            from engine.variants._honger_bots import PointsHeuristicBot
-
+        if deal_rules(obs["variant"]).scoring == "points":  # point games: their own heuristic
             return PointsHeuristicBot().choose(obs, legal_actions)
         seat = obs["seat"]
         phase = obs.get("phase")
@@ -367,10 +370,8 @@ class HeuristicBot:
         return Action("pass", seat)
 
 
-def play_match(variant: str, seed: int, bots: Sequence[Any], max_deals: int = 500) -> Any:
+def play_match(variant: str, seed: int, bots: Sequence[Any], max_deals: int = 500) -> Match:
     """Play one match with ``bots[seat]`` choosing for each seat from its observation."""
-    from engine.match import Match
-
     match = Match.new(variant, seed)
     while not match.over and match.deal_no < max_deals:
         seat = match.to_move()
@@ -389,7 +390,7 @@ def heuristic_vs_random(variant: str = "bao2", matches: int = 200) -> dict[str, 
         match = play_match(variant, seed, bots)
         deals += len(match.deals)
         winner = match.winner
-        if getattr(match.rules, "scoring", None) == "points":  # per-seat points: team totals
+        if match.rules.scoring == "points":  # per-seat points: team totals
             totals = [
                 sum(match.score[s] for s in range(len(match.score)) if s % 2 == t) for t in (0, 1)
             ]
@@ -413,9 +414,6 @@ def heuristic_vs_random(variant: str = "bao2", matches: int = 200) -> dict[str, 
 
 def main(argv: list[str] | None = None) -> int:
     """``python -m engine.bots [VARIANT] [MATCHES]``: print :func:`heuristic_vs_random`."""
-    import json
-    import sys
-
     args = sys.argv[1:] if argv is None else argv
     variant = args[0] if args else "bao2"
     matches = int(args[1]) if len(args) > 1 else 200

@@ -2,13 +2,13 @@
 
 A :class:`Combo` is one legal reading of a set of cards: its declared type and its key
 (maximised per the variant's wild-card rules). Each variant provides a :class:`ComboRules`
-(obtained with :func:`combo_rules`) that classifies cards, compares combos and enumerates
-the combos a hand can play. The deal state machine only talks to this interface.
+(obtained with :func:`engine.variants.combo_rules`) that classifies cards, compares combos and
+enumerates the combos a hand can play. The deal state machine only talks to this interface.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -67,7 +67,8 @@ class Combo:
 class ComboRules:
     """What a variant says about combos, for one deal (one level rank, where levels exist).
 
-    Implementations live in the variant modules; obtain one with :func:`combo_rules`.
+    Implementations live in the variant modules; obtain one with
+    :func:`engine.variants.combo_rules`.
     Card arguments are sequences of card ids (a multiset); methods never mutate them.
     """
 
@@ -97,31 +98,3 @@ class ComboRules:
         """Every distinct combo (multiset of cards x reading) the hand can play: all leads when
         ``standing`` is ``None``, else exactly those that beat ``standing``."""
         raise NotImplementedError
-
-
-_REGISTRY: dict[str, Callable[[str | None], ComboRules]] = {}
-_CACHE: dict[tuple[str, str | None], ComboRules] = {}
-
-
-def register(variant: str, factory: Callable[[str | None], ComboRules]) -> None:
-    """Register the factory that builds a variant's :class:`ComboRules` for a level rank."""
-    _REGISTRY[variant] = factory
-
-
-def clear_combo_rules_cache() -> None:
-    """Forget every cached :class:`ComboRules` (and the readings they memoised), so that a
-    benchmark run starts as cold as a fresh process."""
-    _CACHE.clear()
-
-
-def combo_rules(variant: str, level: str | None = None) -> ComboRules:
-    """The (cached, immutable) combo rules of a variant at a level rank (``None`` if no levels)."""
-    key = (variant, level)
-    rules = _CACHE.get(key)
-    if rules is None:
-        if variant not in _REGISTRY:
-            import engine.variants  # noqa: F401  (imports register every variant)
-        if variant not in _REGISTRY:
-            raise ValueError(f"unknown variant: {variant!r}")
-        rules = _CACHE[key] = _REGISTRY[variant](level)
-    return rules

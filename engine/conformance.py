@@ -1,27 +1,26 @@
 """Conformance runner: ``python -m engine.conformance FILE...``.
 
-Runs the test vectors of ``conformance/*.jsonl`` (format in that folder's README) against the
-engine: ``classify`` and ``beats`` through :func:`engine.combo.combo_rules`, ``deal`` through
-:class:`engine.deal.Deal` (positions, actions, refusals with their reason code, expectations),
-``settle`` through the variant's ``settle_levels``; ``score`` and ``fan`` (Red Two, Shuangkou)
-are handed to ``conformance_case(case)`` of ``engine.variants.<variant>`` (or
-``engine.rules_<variant>``) when the variant module provides it, else reported as failed
-"not implemented". Prints one line per failing case (id, expected, got), then exactly
+Runs the test vectors of ``*.jsonl`` files (the repository's copy is ``tests/engine/conformance``;
+format in that folder's README) against the engine: ``classify`` and ``beats`` through
+:func:`engine.variants.combo_rules`, ``deal`` through :class:`engine.deal.Deal` (positions,
+actions, refusals with their reason code, expectations), ``settle`` through the variant's
+``settle_levels``; ``score`` and ``fan`` (Red Two, Shuangkou) through the variant's
+:meth:`~engine.deal.DealRules.conformance_case`; a case the variant does not provide is
+reported as failed "not implemented". Prints one line per failing case (id, expected, got), then exactly
 ``N passed, M failed``; the exit status is non-zero when any case failed.
 """
 
 from __future__ import annotations
 
-import importlib
 import json
 import sys
 from collections.abc import Iterable
 from typing import Any
 
 from engine.actions import Refusal, parse_action
-from engine.cards import parse_cards
-from engine.combo import combo_rules
-from engine.deal import Deal, deal_rules
+from engine.cards import cards_str, parse_cards
+from engine.deal import Deal, DealRules
+from engine.variants import combo_rules, deal_rules
 
 
 class NotImplementedCase(Exception):
@@ -32,16 +31,11 @@ def _norm_readings(readings: Iterable[dict[str, Any]]) -> list[str]:
     return sorted(json.dumps(r, sort_keys=True) for r in readings)
 
 
-def _variant_hook(variant: str) -> Any:
-    for name in (f"engine.variants.{variant}", f"engine.rules_{variant}"):
-        try:
-            module = importlib.import_module(name)
-        except ImportError:
-            continue
-        hook = getattr(module, "conformance_case", None)
-        if hook is not None:
-            return hook
-    return None
+def _rules(variant: str) -> DealRules:
+    try:
+        return deal_rules(variant)
+    except ValueError as exc:
+        raise NotImplementedCase(str(exc)) from None
 
 
 def run_case(case: dict[str, Any]) -> tuple[bool, Any, Any]:
@@ -66,10 +60,7 @@ def run_case(case: dict[str, Any]) -> tuple[bool, Any, Any]:
     if kind == "deal":
         return _run_deal(case)
     if kind == "settle":
-        try:
-            rules = deal_rules(case["variant"])
-        except ValueError as exc:
-            raise NotImplementedCase(str(exc)) from None
+        rules = _rules(case["variant"])
         options = dict(rules.defaults)
         options.update(case.get("options", {}))
         out = rules.settle_levels(
@@ -83,17 +74,18 @@ def run_case(case: dict[str, Any]) -> tuple[bool, Any, Any]:
         )
         got = {k: out[k] for k in expect}
         return got == expect, expect, got
-    hook = _variant_hook(case["variant"])
-    if hook is None:
-        raise NotImplementedCase(f"no {kind} for {case['variant']}")
-    got = hook(case)
+    try:
+        got = _rules(case["variant"]).conformance_case(case)
+    except ValueError as exc:
+        raise NotImplementedCase(str(exc)) from None
     return got == expect, expect, got
 
 
 def _run_deal(case: dict[str, Any]) -> tuple[bool, Any, Any]:
     expect = case["expect"]
+    rules = _rules(case["variant"])
     try:
-        deal = Deal.from_position(case)
+        deal = Deal.from_position(rules, case)
     except ValueError as exc:
         raise NotImplementedCase(str(exc)) from None
     for i, raw in enumerate(case["actions"]):
@@ -133,8 +125,6 @@ def _run_deal(case: dict[str, Any]) -> tuple[bool, Any, Any]:
             }
             want_sorted = {s: sorted(parse_cards(v)) for s, v in want.items()}
             if got[key] != want_sorted:
-                from engine.cards import cards_str
-
                 got[key] = {s: cards_str(v) for s, v in got[key].items()}
             else:
                 got[key] = want

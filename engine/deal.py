@@ -24,7 +24,14 @@ Decisions taken here where the rules files are silent:
 - a referee's ``suspend_follow`` lasts until the trick in progress (or the next one, if issued
   between tricks) is won; a suspended player is still asked in the immune window;
 - an immune bomb played after the 保2 play ended the deal voids the bonus; the finishing order
-  is not changed by it;
+  is not changed by it: the immune bomber who goes out so takes no finishing place (bao2.md
+  §6.4, vector ``b-dh-immune-after-deal-ended-no-place``);
+- a paid tribute leaves the giver's hand at once and is held aside until every tribute is in
+  (bao2.md §8, vector ``b-t-double-tribute-held-aside``);
+- Red Two: a position whose ``sides`` has a side of one seat is a solo deal of that seat, scored
+  as one (vectors ``h-d-one-seat-side-is-solo-win``, ``h-d-one-seat-side-is-solo-last``); a
+  position in which one seat holds both ♥2 and whose ``lead_kind`` is not ``first`` is past the
+  choice, and that seat plays solo (honger.md §2, vector ``h-d-both-h2-mid-deal-is-solo``);
 - tribute cards are shown to everyone; a return card is shown to its giver and receiver, and to
   everyone once every return is in (bao2-standard-rules 十一.3);
 - card counts (6 or fewer shown, 7–10 on request) follow bao2.md §9 in Guandan too.
@@ -33,13 +40,13 @@ Decisions taken here where the rules files are silent:
 from __future__ import annotations
 
 import copy
-import importlib
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
+from engine import cards as cards_mod
 from engine.actions import Action, Refusal, parse_action
-from engine.cards import card_str, cards_str, parse_cards
-from engine.combo import Combo, ComboRules, combo_rules
+from engine.cards import card_str, cards_str, parse_cards, rank_index
+from engine.combo import Combo, ComboRules
 
 _STR = [card_str(c) for c in range(54)]
 
@@ -48,19 +55,50 @@ LEAD_KINDS = ("first", "trick", "jiefeng", "tribute")
 
 
 class DealRules:
-    """What a variant says about the course of a deal. Subclasses override the hooks.
+    """What a variant says about the course of a deal and of a match. Subclasses override the
+    hooks (as ``chess.Board`` subclasses do for chess variants).
 
-    The defaults describe a plain four-player partnership game (partners opposite, 接风 to
-    the partner, the deal ends when one team is out or three players are out). A rules object
-    holds no state: everything lives in the :class:`Deal` it is given.
+    The defaults describe a plain four-player partnership game scored in levels (partners
+    opposite, 接风 to the partner, the deal ends when one team is out or three players are out;
+    the match deals from the seed, the marked card's receiver leads the first deal, later
+    deals start with tribute). A rules object holds no game state: everything lives in the
+    :class:`Deal` (or the match) it is given; it only memoises its :class:`ComboRules` per
+    level rank. The variant table (:mod:`engine.variants`) builds one per variant, with the
+    factory of the variant's combo rules.
     """
 
     variant = ""
     seats = 4
     #: Whether the deal has the ``immune`` play type handled by a window (Bao 2).
     has_immune_window = False
-    #: Default values of the variant's options (``rules/*.md``).
+    #: Default values of the variant's options (``docs/rules/<game>.md``).
     defaults: dict[str, Any] = {}
+    #: The options that matter for a match played with real cards (a score sheet).
+    table_options: frozenset[str] = frozenset()
+    #: How a match is scored: ``"levels"`` per team or ``"points"`` per seat.
+    scoring = "levels"
+    #: The side sizes a rated result may have, e.g. ``(2, 2)``.
+    side_sizes: frozenset[tuple[int, int]] = frozenset({(2, 2)})
+    #: The highest level index (0: no levels).
+    max_level = 0
+    #: Rank names of the level indexes, one round (empty: no levels).
+    level_ranks: Sequence[str] = ()
+
+    def __init__(self, combos: Callable[[str | None], ComboRules]) -> None:
+        """Rules whose combos at a level rank are ``combos(level)``."""
+        self._combo_factory = combos
+        self._combos: dict[str | None, ComboRules] = {}
+
+    def combo_rules(self, level: str | None) -> ComboRules:
+        """The (memoised, immutable) combo rules at a level rank (``None``: no levels)."""
+        rules = self._combos.get(level)
+        if rules is None:
+            rules = self._combos[level] = self._combo_factory(level)
+        return rules
+
+    def clear_combo_rules_cache(self) -> None:
+        """Forget the memoised combo rules (and the readings they memoised)."""
+        self._combos.clear()
 
     # -- partnerships ---------------------------------------------------------------------
     def team_of(self, deal: Deal, seat: int) -> int:
@@ -129,6 +167,22 @@ class DealRules:
         """The action taken for a seat whose clock ran out in a variant-specific phase."""
         return None
 
+    def owing(self, deal: Deal) -> list[int]:
+        """Seats that still owe a tribute or a return (they may act in any order)."""
+        seat = deal.to_move()
+        return [] if seat is None else [seat]
+
+    def setup_tribute(self, deal: Deal, prev: list[int], cards_left: dict[int, int]) -> None:
+        """Open the tribute phase after a deal that finished in order ``prev``."""
+        raise ValueError(f"{self.variant} has no tribute")
+
+    def setup_position(self, deal: Deal, case: dict[str, Any]) -> None:
+        """Set up a conformance position's variant records (nothing by default)."""
+
+    def window_pass(self, deal: Deal, seat: int) -> None:
+        """A pass in the immune window (Bao 2)."""
+        raise Refusal("wrong_phase", "no immune window in this game")
+
     # -- end ------------------------------------------------------------------------------
     def settle(self, deal: Deal, order: list[int], stuck_end: bool) -> dict[str, Any]:
         """Settlement of a finished deal; ``order`` is the full finishing order."""
@@ -138,31 +192,93 @@ class DealRules:
         """Variant-specific observation fields that ``seat`` (``None``: spectator) may know."""
         return {}
 
+    def conformance_case(self, case: dict[str, Any]) -> Any:
+        """The value to compare with the ``expect`` of a conformance case of a kind only this
+        variant has (``score``, ``fan``); ``ValueError`` for a kind it does not have."""
+        raise ValueError(f"{self.variant} has no conformance kind {case['kind']!r}")
 
-_RULES: dict[str, DealRules] = {}
+    # -- match hooks (called by engine.match.Match; ``match`` is that Match) -----------------
+    def first_level_team(self) -> int | None:
+        """Level team of a match's first deal (``None``: none)."""
+        return None
 
+    def level_rank(self, index: int) -> str | None:
+        """Rank name of a level index (``None``: no levels)."""
+        return None
 
-def register_rules(rules: DealRules) -> None:
-    """Register the :class:`DealRules` of a variant (done by the ``engine.rules_*`` modules)."""
-    _RULES[rules.variant] = rules
+    def settle_levels(
+        self,
+        levels: list[int],
+        level_team: int | None,
+        attempts: list[int],
+        finish: list[int],
+        bao2: list[int],
+        closed: list[int],
+        options: dict[str, Any],
+    ) -> dict[str, Any]:
+        """The level progression of a finished deal: ``levels``, ``attempts``, ``winner`` and
+        ``next_level_team`` (level-scored variants)."""
+        raise NotImplementedError
 
+    def new_deal(self, match: Any) -> Deal:
+        """The match's next deal: dealt from the seed; the first is led by the marked card's
+        receiver (明牌), later ones start with tribute after the previous deal."""
+        dealt = cards_mod.deal(f"{match.seed}/{match.deal_no}", players=self.seats)
+        team = match.level_team
+        level = self.level_rank(match.levels[team] if team is not None else 0)
+        if not match.deals:
+            match.marked_card = dealt.marked_card
+            return Deal.new(self, dealt.hands, level, dealt.marked_seat, "first", match.options)
+        prev = match.deals[-1]
+        left = dict(enumerate(prev["cards_left"]))
+        return Deal.with_tribute(self, dealt.hands, level, prev["finish"], left, match.options)
 
-def deal_rules(variant: str) -> DealRules:
-    """The :class:`DealRules` of a variant (imports ``engine.rules_<variant>``, else the
-    ``engine.variants`` package, on first use)."""
-    rules = _RULES.get(variant)
-    if rules is None:
-        for module in (f"engine.rules_{variant}", f"engine.variants.{variant}"):
-            try:
-                importlib.import_module(module)
-            except ImportError:
-                continue
-            if variant in _RULES:
-                break
-        rules = _RULES.get(variant)
-        if rules is None:
-            raise ValueError(f"unknown variant: {variant!r}")
-    return rules
+    def close_deal(self, match: Any) -> None:
+        """Record the finished deal, move the levels (:meth:`settle_levels`), end the match or
+        deal the next deal."""
+        result = match.deal.result
+        out = self.settle_levels(
+            match.levels,
+            match.level_team,
+            match.attempts,
+            result["finish"],
+            result["bao2"],
+            result["closed"],
+            match.options,
+        )
+        summary = dict(result)
+        summary["level"] = match.deal.level
+        summary["level_team"] = match.level_team
+        summary["levels"] = out["levels"]
+        match.deals.append(summary)
+        match.levels = out["levels"]
+        match.attempts = out["attempts"]
+        match.level_team = out["next_level_team"]
+        if out["winner"] is not None:
+            match._end(out["winner"], "last_level")
+        elif match.time_up:
+            self.end_on_time(match)
+        else:
+            match.deal_no += 1
+            match.deal = self.new_deal(match)
+
+    def end_on_time(self, match: Any) -> None:
+        """The match time ran out: the higher level wins, equal levels draw."""
+        a, b = match.levels
+        match._end(None if a == b else (0 if a > b else 1), "time")
+
+    def match_sanction(self, match: Any, target: int, sanction: str) -> None:
+        """A referee card (``yellow``, ``red``, ``forfeit``) against ``target``'s team."""
+        match._card(target % 2, sanction)
+
+    def rated_sides(
+        self, score: Sequence[int], deals: Sequence[dict[str, Any]]
+    ) -> tuple[list[list[int]], list[int]] | None:
+        """The two sides (seat lists) and their scores by which a finished match is rated,
+        from its ``score`` (``Match.result()["score"]``) and deal summaries (``Match.deals``);
+        ``None`` when the match is not rated. Default: the two fixed teams (seats 0, 2 and 1,
+        3) with their levels."""
+        return [[0, 2], [1, 3]], list(score)
 
 
 def _counts(cards: Iterable[int]) -> list[int]:
@@ -186,17 +302,18 @@ class Deal:
 
     def __init__(
         self,
-        variant: str,
+        rules: DealRules,
         hands: Sequence[Iterable[int]],
         level: str | None,
         options: dict[str, Any] | None = None,
     ) -> None:
-        """A deal of ``variant`` with these hands (card ids) at ``level`` (rank name), before
-        any phase is set up. Prefer the class-method constructors."""
-        self.variant = variant
-        self.rules: DealRules = deal_rules(variant)
+        """A deal under ``rules`` (:func:`engine.variants.deal_rules`) with these hands (card
+        ids) at ``level`` (rank name), before any phase is set up. Prefer the class-method
+        constructors."""
+        self.variant = rules.variant
+        self.rules = rules
         self.level = level
-        self.combos: ComboRules = combo_rules(variant, level)
+        self.combos: ComboRules = rules.combo_rules(level)
         self.options: dict[str, Any] = dict(options or {})
         self.n = len(hands)
         self.hands: list[list[int]] = [_counts(h) for h in hands]
@@ -231,7 +348,7 @@ class Deal:
     @classmethod
     def new(
         cls,
-        variant: str,
+        rules: DealRules,
         hands: Sequence[Iterable[int]],
         level: str | None,
         leader: int,
@@ -239,14 +356,14 @@ class Deal:
         options: dict[str, Any] | None = None,
     ) -> Deal:
         """A deal in the play phase: ``leader`` leads (``lead_kind`` says how they came to)."""
-        deal = cls(variant, hands, level, options)
+        deal = cls(rules, hands, level, options)
         deal.give_lead(leader, lead_kind)
         return deal
 
     @classmethod
     def with_tribute(
         cls,
-        variant: str,
+        rules: DealRules,
         hands: Sequence[Iterable[int]],
         level: str | None,
         previous_finish: Sequence[int],
@@ -254,31 +371,26 @@ class Deal:
         options: dict[str, Any] | None = None,
     ) -> Deal:
         """A deal that starts with tribute (进贡) after a deal that finished in that order."""
-        deal = cls(variant, hands, level, options)
-        setup = getattr(deal.rules, "setup_tribute", None)
-        if setup is None:
-            raise ValueError(f"{variant} has no tribute")
-        setup(deal, list(previous_finish), dict(previous_cards_left or {}))
+        deal = cls(rules, hands, level, options)
+        rules.setup_tribute(deal, list(previous_finish), dict(previous_cards_left or {}))
         return deal
 
     @classmethod
-    def from_position(cls, case: dict[str, Any]) -> Deal:
-        """A deal from a conformance ``deal`` case position (see the vectors' README)."""
+    def from_position(cls, rules: DealRules, case: dict[str, Any]) -> Deal:
+        """A deal under ``rules`` from a conformance ``deal`` case position (see the vectors'
+        README)."""
         hands = [parse_cards(h) for h in case["hands"]]
-        variant = case["variant"]
         level = case.get("level")
         if case.get("phase") == "tribute":
             left = {int(k): v for k, v in (case.get("previous_cards_left") or {}).items()}
             return cls.with_tribute(
-                variant, hands, level, case["previous_finish"], left, case.get("options")
+                rules, hands, level, case["previous_finish"], left, case.get("options")
             )
-        deal = cls(variant, hands, level, case.get("options"))
+        deal = cls(rules, hands, level, case.get("options"))
         if "initiative" in case:
             deal.initiative = list(case["initiative"])
         deal.finished = list(case.get("finished", []))
-        setup = getattr(deal.rules, "setup_position", None)
-        if setup is not None:
-            setup(deal, case)
+        rules.setup_position(deal, case)
         if deal.phase == "play":
             deal.give_lead(case["leader"], case.get("lead_kind", "first"))
         return deal
@@ -305,9 +417,8 @@ class Deal:
     def actors(self) -> list[int]:
         """Every seat that may act now: during tribute / return each seat that still owes
         (they may act in any order), otherwise the seat to act (none when over)."""
-        owing = getattr(self.rules, "owing", None)
-        if self.phase in ("tribute", "return") and owing is not None:
-            return owing(self)
+        if self.phase in ("tribute", "return"):
+            return self.rules.owing(self)
         seat = self.to_move()
         return [] if seat is None else [seat]
 
@@ -548,7 +659,7 @@ class Deal:
 
     def _pass(self, seat: int) -> None:
         if self.phase == "immune":
-            self.rules.window_pass(self, seat)  # type: ignore[attr-defined]
+            self.rules.window_pass(self, seat)
             return
         self.trick.append((seat, None))
         self.to_respond.pop(0)
@@ -660,9 +771,11 @@ class Deal:
         }
 
     @classmethod
-    def from_json(cls, data: dict[str, Any]) -> Deal:
-        """Inverse of :meth:`to_json`."""
-        deal = cls(data["variant"], [parse_cards(h) for h in data["hands"]], data["level"])
+    def from_json(cls, rules: DealRules, data: dict[str, Any]) -> Deal:
+        """Inverse of :meth:`to_json`, under the variant's ``rules``."""
+        if data["variant"] != rules.variant:
+            raise ValueError(f"a {data['variant']} deal under {rules.variant} rules")
+        deal = cls(rules, [parse_cards(h) for h in data["hands"]], data["level"])
         deal.options = dict(data["options"])
         deal.phase = data["phase"]
         deal.turn = data["turn"]
@@ -689,7 +802,7 @@ class Deal:
 
     def copy(self) -> Deal:
         """An independent copy."""
-        return Deal.from_json(self.to_json())
+        return Deal.from_json(self.rules, self.to_json())
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, Deal) and self.to_json() == other.to_json()
@@ -701,8 +814,6 @@ class Deal:
 
 
 def _single_value(combo: Combo, value: Sequence[int] | None) -> int:
-    from engine.cards import rank_index
-
     r = rank_index(combo.key or "2")
     return value[r] if value is not None else r
 

@@ -25,10 +25,13 @@ import zlib
 from dataclasses import replace
 from typing import Any
 
-from engine import cards as cards_mod
 from engine.actions import Action, Refusal, decode_stream, encode_stream, parse_action
-from engine.deal import Deal, deal_rules
-from engine.observation import match_observation
+from engine.deal import Deal, DealRules
+from engine.observation import copy_previous, deal_observation
+from engine.variants import deal_rules, honger
+from engine.variants._bao2_deal import closed_twos, two_value
+from engine.variants._points_deal import end_points_match
+from engine.variants.shuangkou2 import score_deal
 
 IMPLICIT_SEAT = ("play", "pass", "immune")
 #: Action streams longer than this are stored compressed (``actions_z``).
@@ -56,7 +59,7 @@ class Match:
     def __init__(self, variant: str, seed: int | str, options: dict[str, Any] | None = None):
         """An unstarted match; use :meth:`new`."""
         self.variant = variant
-        self.rules: Any = deal_rules(variant)
+        self.rules: DealRules = deal_rules(variant)
         self.seed = seed
         self.options = _check_options(self.rules, options)
         self.levels = [0, 0]
@@ -73,7 +76,7 @@ class Match:
         self.reds = [0, 0]
         self.log: list[Action] = []
         self.marked_card: int | None = None
-        self.deal: Deal = self._start_deal()
+        self.deal: Deal = self.rules.new_deal(self)
 
     @classmethod
     def new(cls, variant: str, seed: int | str, options: dict[str, Any] | None = None) -> Match:
@@ -102,56 +105,8 @@ class Match:
             match.apply(action)
         return match
 
-    # ---------------------------------------------------------------- deals
-    def _start_deal(self) -> Deal:
-        rules = self.rules
-        if hasattr(rules, "new_deal"):  # point-scored variants deal and lead their own way
-            return rules.new_deal(self)
-        dealt = cards_mod.deal(f"{self.seed}/{self.deal_no}", players=rules.seats)
-        team = self.level_team
-        level = rules.level_rank(self.levels[team] if team is not None else 0)
-        if not self.deals:
-            self.marked_card = dealt.marked_card
-            return Deal.new(
-                self.variant, dealt.hands, level, dealt.marked_seat, "first", self.options
-            )
-        prev = self.deals[-1]
-        left = dict(enumerate(prev["cards_left"]))
-        return Deal.with_tribute(
-            self.variant, dealt.hands, level, prev["finish"], left, self.options
-        )
-
-    def _close_deal(self) -> None:
-        result = self.deal.result
-        assert result is not None
-        if hasattr(self.rules, "close_deal"):  # point-scored variants: totals per seat
-            self.rules.close_deal(self)
-            return
-        out = self.rules.settle_levels(
-            self.levels,
-            self.level_team,
-            self.attempts,
-            result["finish"],
-            result["bao2"],
-            result["closed"],
-            self.options,
-        )
-        summary = dict(result)
-        summary["level"] = self.deal.level
-        summary["level_team"] = self.level_team
-        summary["levels"] = out["levels"]
-        self.deals.append(summary)
-        self.levels = out["levels"]
-        self.attempts = out["attempts"]
-        self.level_team = out["next_level_team"]
-        if out["winner"] is not None:
-            self._end(out["winner"], "last_level")
-        elif self.time_up:
-            self._end_on_time()
-        else:
-            self.deal_no += 1
-            self.deal = self._start_deal()
-
+    # ---------------------------------------------------------------- ending (the rules deal,
+    # close deals and end matches through their hooks: DealRules.new_deal, close_deal, …)
     def _end(self, winner: int | None, reason: str) -> None:
         self.over = True
         self.winner = winner
@@ -159,11 +114,7 @@ class Match:
         self.score = list(self.levels)
 
     def _end_on_time(self) -> None:
-        if hasattr(self.rules, "end_on_time"):
-            self.rules.end_on_time(self)
-            return
-        a, b = self.levels
-        self._end(None if a == b else (0 if a > b else 1), "time")
+        self.rules.end_on_time(self)
 
     # ---------------------------------------------------------------- the platform API
     def to_move(self) -> int | None:
@@ -235,16 +186,13 @@ class Match:
             return act
         if act.kind == "sanction" and act.sanction in ("yellow", "red", "forfeit"):
             self.log.append(act)
-            if hasattr(self.rules, "match_sanction"):
-                self.rules.match_sanction(self, act.target, act.sanction)
-                return act
-            self._card(act.target % 2, act.sanction)  # type: ignore[operator, arg-type]
+            self.rules.match_sanction(self, act.target, act.sanction)
             return act
         deal = self.deal
         deal._execute(act, plan)
         self.log.append(act)
         if deal.phase == "over":
-            self._close_deal()
+            self.rules.close_deal(self)
         return act
 
     def _card(self, team: int, sanction: str) -> None:
@@ -279,7 +227,19 @@ class Match:
         Raises ``ValueError`` for a seat that is not at the table."""
         if seat is not None and not self._seat_ok(seat):
             raise ValueError(f"no seat {seat!r} at this table")
-        return match_observation(self, seat)
+        obs = deal_observation(self.deal, seat)
+        obs["deal_no"] = self.deal_no
+        obs["levels"] = self.levels[:]
+        obs["level_team"] = self.level_team
+        obs["attempts"] = self.attempts[:]
+        obs["previous"] = copy_previous(self.deals[-1]) if self.deals else None
+        obs["cards"] = {"yellow": self.yellows[:], "red": self.reds[:]}
+        obs["match"] = self.result()
+        if self.over:
+            obs["turn"] = None
+            obs["actors"] = []
+            obs["lead"] = False
+        return obs
 
     def result(self) -> dict[str, Any]:
         """``{"over", "winner" (team or None: draw/not over), "score" [team 0, team 1],
@@ -393,8 +353,8 @@ class TableMatch:
       2s of its 保2 play(s), ``{"twos": n, "red": r}``, r of them ♥2/♦2), ``immune`` (the
       opponents' immune bomb voided that 保2), ``twos_left`` (per seat, the natural 2s left in
       hand, same form) and ``stuck_end`` (the deal ended with every remaining player stuck).
-      Bonus and closed 2s are weighted by :func:`engine.rules_bao2.two_value`, 关2 goes by
-      :func:`engine.rules_bao2.closed_twos`, levels by the variant's ``settle_levels``.
+      Bonus and closed 2s are weighted by :func:`engine.variants._bao2_deal.two_value`, 关2 goes by
+      :func:`engine.variants._bao2_deal.closed_twos`, levels by the variant's ``settle_levels``.
       ``honger``: ``mode`` (``partnership`` with ``h2`` the two seats holding ♥2, ``solo``
       with ``solo``, ``surrender`` / ``compare`` with ``solo`` and ``receiver`` and for a
       compare ``fans``; a compare the solo player won has no ``receiver``), ``finish``,
@@ -419,9 +379,9 @@ class TableMatch:
     def __init__(self, variant: str, options: dict[str, Any] | None = None) -> None:
         """A match at its start (raises ``ValueError`` for an unknown variant or option)."""
         self.variant = variant
-        self.rules: Any = deal_rules(variant)
+        self.rules: DealRules = deal_rules(variant)
         self.options = _check_options(self.rules, options)
-        self.points = hasattr(self.rules, "close_deal")
+        self.points = self.rules.scoring == "points"
         self.seats = self.rules.seats
         self.levels = [0, 0]
         self.attempts = [0, 0]
@@ -502,8 +462,6 @@ class TableMatch:
             raise OutcomeRefusal("bad_card", "card", "unknown referee card for this game")
         if self.points:
             seat = _int(entry.get("seat"), "seat", 0, self.seats - 1)
-            from engine.variants._honger_deal import end_points_match
-
             end_points_match(self, "forfeit", loser=seat)
             return {"card": card, "seat": seat}
         team = _int(entry.get("team"), "team", 0, 1)
@@ -549,7 +507,6 @@ class TableMatch:
         closed = [0, 0]
         total = red_total = 0
         if bao2_variant:
-            from engine.rules_bao2 import closed_twos, two_value
 
             def worth(n: int, r: int) -> int:
                 return r * two_value(13, colour) + (n - r) * two_value(0, colour)
@@ -618,8 +575,6 @@ class TableMatch:
         return record
 
     def _shuangkou2(self, outcome: dict[str, Any]) -> dict[str, Any]:
-        from engine.variants.shuangkou2 import score_deal
-
         if set(outcome) - {"winner", "cards_left", "bombs"}:
             field = sorted(set(outcome) - {"winner", "cards_left", "bombs"})[0]
             raise OutcomeRefusal("unknown_field", field, f"{field} is not part of this game")
@@ -639,8 +594,6 @@ class TableMatch:
         return {"finish": [winner], "points": points, "bombs": lines, "cards_left": cards_left}
 
     def _honger(self, outcome: dict[str, Any]) -> dict[str, Any]:
-        from engine.variants import honger
-
         known = {"mode", "h2", "solo", "receiver", "finish", "fans", "dealt_fans"}
         if set(outcome) - known:
             field = sorted(set(outcome) - known)[0]
@@ -700,8 +653,6 @@ class TableMatch:
         return {**record, "points": points, "rewards": rewards, "fans": fans}
 
     def _points_deal(self, record: dict[str, Any]) -> dict[str, Any]:
-        from engine.variants._honger_deal import end_points_match
-
         self.deals += 1
         self.score = [t + p for t, p in zip(self.score or [], record["points"], strict=True)]
         if self.deals >= self.options["deals"]:

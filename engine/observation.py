@@ -7,6 +7,7 @@ bao2.md 八.7), each other player's card count only when the rules show it (6 or
 turn it is (``turn``; ``actors``: every seat that may act now, both tribute givers during
 tribute) and whether they lead, initiative flags, and the tribute / immune-window facts the
 seat may know. A spectator (``seat=None``) gets the same without any hand.
+:meth:`engine.match.Match.observation` adds the match state to :func:`deal_observation`.
 """
 
 from __future__ import annotations
@@ -19,7 +20,6 @@ _STR = [card_str(c) for c in range(54)]
 
 if TYPE_CHECKING:
     from engine.deal import Deal
-    from engine.match import Match
 
 
 def visible_count(deal: Deal, seat: int | None, other: int) -> int | None:
@@ -41,8 +41,8 @@ def _copy_flat(data: dict[str, Any]) -> dict[str, Any]:
 _PREVIOUS: tuple[Any, tuple[str, ...]] = (None, ())
 
 
-def _copy_previous(summary: dict[str, Any]) -> dict[str, Any]:
-    """:func:`_copy_flat` of a recorded deal summary."""
+def copy_previous(summary: dict[str, Any]) -> dict[str, Any]:
+    """A copy of a recorded deal summary (``Match.deals[-1]``) whose lists are fresh."""
     global _PREVIOUS
     cached = _PREVIOUS
     if cached[0] is not summary:
@@ -152,22 +152,4 @@ def deal_observation(deal: Deal, seat: int | None) -> dict[str, Any]:
         obs.update(info)
     if deal.result is not None:
         obs["result"] = _copy_flat(deal.result)
-    return obs
-
-
-def match_observation(match: Match, seat: int | None) -> dict[str, Any]:
-    """The observation of a match for ``seat``: the current deal's observation plus the match
-    state (levels, level team, attempts, the previous deal's settlement, the result)."""
-    obs = deal_observation(match.deal, seat)
-    obs["deal_no"] = match.deal_no
-    obs["levels"] = match.levels[:]
-    obs["level_team"] = match.level_team
-    obs["attempts"] = match.attempts[:]
-    obs["previous"] = _copy_previous(match.deals[-1]) if match.deals else None
-    obs["cards"] = {"yellow": match.yellows[:], "red": match.reds[:]}
-    obs["match"] = match.result()
-    if match.over:
-        obs["turn"] = None
-        obs["actors"] = []
-        obs["lead"] = False
     return obs

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
-from engine.deal import deal_rules
+from engine.variants import deal_rules
 
 
 class Variant(models.TextChoices):

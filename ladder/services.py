@@ -15,7 +15,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
@@ -26,6 +26,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from clubs.models import Club
+from engine import variants as engine_variants
 from ladder.models import (
     VARIANT_SIDE_SIZES,
     Ladder,
@@ -42,7 +43,6 @@ from ladder.ratings import (
     decided_scores,
     established_k,
     rate_match,
-    side_totals,
 )
 
 #: How many past ratings a :class:`Rating` keeps in ``recent`` (the leaderboard trend).
@@ -189,56 +189,47 @@ def record_result(
 def red_two_sides(
     seat_users: Sequence[int], seat_totals: Sequence[int], revealed_side: Sequence[int]
 ) -> tuple[list[list[int]], list[int]]:
-    """Sides and scores of a Nanping Red Two (南平红二) match for :func:`record_result`.
-
-    Partnerships are hidden and change every deal, while the match is scored per seat; the
-    ladder rates each player against the opposing side *as revealed at the end*:
-    ``revealed_side`` holds the seats of one side of the last deal (the two ♥2 holders, or the
-    solo player alone), the other seats form the other side. A side's score is the sum of its
-    players' match totals. Raises :class:`LadderError` (``bad_sides``) for seats that do not
-    make two sides of 2 + 2 or 1 + 3.
+    """Sides (users) and scores of a Nanping Red Two (南平红二) match for :func:`record_result`,
+    by the engine's rule (:func:`engine.variants.red_two_sides`: the revealed side against the
+    other seats, each side scored by the sum of its players' match totals).
+    Raises :class:`LadderError` (``bad_sides``) for seats that do not make two sides of 2 + 2
+    or 1 + 3.
     """
-    if len(seat_users) != 4 or len(seat_totals) != 4:
-        raise LadderError("bad_sides", _("A Red Two result needs four players and four totals."))
-    first = sorted(set(revealed_side))
-    if (
-        len(first) != len(revealed_side)
-        or len(first) not in (1, 2, 3)
-        or not all(isinstance(seat, int) and 0 <= seat < 4 for seat in first)
-    ):
-        raise LadderError("bad_sides", _("A rated result needs exactly two sides."))
-    second = [seat for seat in range(4) if seat not in first]
-    sides = [[seat_users[seat] for seat in first], [seat_users[seat] for seat in second]]
-    return sides, list(side_totals(seat_totals, first))
+    return _red_two_users(
+        seat_users, seat_totals, lambda: engine_variants.red_two_sides(seat_totals, revealed_side)
+    )
 
 
 def red_two_match_sides(
     seat_users: Sequence[int], seat_totals: Sequence[int], deals: Sequence[dict]
 ) -> tuple[list[list[int]], list[int]] | None:
-    """Sides and scores of a finished Nanping Red Two match, from the engine's deal summaries.
-
-    The rule a club would expect, in one place (live matches use it; a score sheet may too):
-
-    * "The opposing side as revealed at the end" is the sides of the **last deal played to its
-      end** (``deals[-1]["sides"]``, shown to everyone when that deal finished). A deal cut
-      short by a forfeit or by the time limit revealed nothing, so it does not count.
-    * A partnership deal gives 2 against 2 (the two ♥2 holders against the others). A solo
-      deal (独打, or a surrender / compare by the seat dealt both ♥2) gives **1 against 3**:
-      the solo player is rated against the mean rating of the three, and the three are each
-      rated against the solo player -- the same team-average Elo as a partnership.
-    * Each side's score is the sum of its players' match totals (:func:`red_two_sides`);
-      Red Two points are zero-sum, so the side ahead wins and equal sums are a draw.
-    * A match in which no deal finished (forfeited or out of time in the first deal) revealed
-      no sides and is not rated: ``None``.
-
-    Raises :class:`LadderError` (``bad_sides``) for seats that do not make two sides.
+    """Sides (users) and scores of a finished Nanping Red Two match, from the engine's deal
+    summaries, by the engine's rule (:func:`engine.variants.rated_sides` of ``honger``:
+    the sides revealed by the last deal played to its end, 2 against 2 or 1 against 3; ``None``
+    when no deal finished, and the match is not rated). Raises :class:`LadderError`
+    (``bad_sides``) for seats that do not make two sides.
     """
-    if not deals:
+    return _red_two_users(
+        seat_users, seat_totals, lambda: engine_variants.rated_sides("honger", seat_totals, deals)
+    )
+
+
+def _red_two_users(
+    seat_users: Sequence[int],
+    seat_totals: Sequence[int],
+    pick: Callable[[], tuple[list[list[int]], list[int]] | None],
+) -> tuple[list[list[int]], list[int]] | None:
+    """The engine's seat sides from ``pick()`` as users, its refusals as :class:`LadderError`."""
+    if len(seat_users) != 4 or len(seat_totals) != 4:
+        raise LadderError("bad_sides", _("A Red Two result needs four players and four totals."))
+    try:
+        picked = pick()
+    except ValueError:
+        raise LadderError("bad_sides", _("A rated result needs exactly two sides.")) from None
+    if picked is None:
         return None
-    revealed = deals[-1].get("sides")
-    if not revealed:
-        return None
-    return red_two_sides(seat_users, seat_totals, revealed[0])
+    sides, scores = picked
+    return [[seat_users[seat] for seat in side] for side in sides], scores
 
 
 @transaction.atomic

@@ -1120,7 +1120,7 @@ def set_result(
     if winner is not None and winner not in (0, 1):
         raise _refuse("bad_winner", _("The winner is side 0 or side 1."))
     if tournament.variant in LEVEL_VARIANTS:
-        from engine.deal import deal_rules
+        from engine.variants import deal_rules
 
         top = deal_rules(tournament.variant).max_level
         if not (0 <= score0 <= top and 0 <= score1 <= top):

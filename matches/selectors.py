@@ -42,7 +42,7 @@ def match_of_table(table: Table) -> Match | None:
 @lru_cache(maxsize=256)
 def _card_order(variant: str, level: str | None) -> tuple[tuple[int, ...], str | None]:
     from engine.cards import card_str
-    from engine.combo import combo_rules
+    from engine.variants import combo_rules
 
     rules = combo_rules(variant, level)
     value = getattr(rules, "value", None)
@@ -56,7 +56,7 @@ def level_names(variant: str) -> tuple[tuple[str, int], ...]:
     """Each team level index of ``variant`` as ``(rank name, round)``: Bao 2 climbs 3..A
     twice (index 12 is "3" of round 2), Guandan 2..A once; empty for variants without team
     levels. Rank names as on the cards ("10" for T)."""
-    from engine.deal import deal_rules
+    from engine.variants import deal_rules
 
     rules = deal_rules(variant)
     ranks = getattr(rules, "level_ranks", None)

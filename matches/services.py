@@ -46,8 +46,8 @@ from clubs import selectors as club_selectors
 from clubs.models import Club, User
 from engine.actions import Action, Refusal, parse_action
 from engine.bots import HeuristicBot, RandomBot
-from engine.combo import combo_rules
 from engine.match import Match as EngineMatch
+from engine.variants import combo_rules
 from matches.messages import refusal_message
 from matches.models import (
     VARIANT_SEATS,

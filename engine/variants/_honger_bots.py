@@ -23,7 +23,8 @@ from typing import Any
 
 from engine.actions import Action
 from engine.cards import parse_cards
-from engine.combo import Combo, combo_rules
+from engine.combo import Combo
+from engine.variants import combo_rules
 from engine.variants.honger import ACE, H2, TWO, Move
 
 LegalActions = Sequence[Action] | Callable[[], Sequence[Action]]

@@ -1,6 +1,6 @@
 """Red Two (南平红二, ``honger``) deal and match rules, plugged into :mod:`engine.deal`.
 
-What Red Two changes in the generic trick loop (``rules/honger.md``):
+What Red Two changes in the generic trick loop (``docs/rules/honger.md``):
 
 - 104 cards without jokers, 26 each; the first deal's leader is drawn from the seed, later
   deals are led by the previous deal's 1st player (the solo player after a surrender or a
@@ -15,22 +15,29 @@ What Red Two changes in the generic trick loop (``rules/honger.md``):
 - 接风 goes to the next player in turn order who holds cards.
 - The deal ends when one player holds cards, or when every player of one side is out.
 - Settlement in points: :func:`engine.variants.honger.score_partnership` / ``score_solo`` /
-  ``score_surrender`` / ``score_compare`` plus big-bomb rewards; a match is ``deals`` deals.
+  ``score_surrender`` / ``score_compare`` plus big-bomb rewards; a match is ``deals`` deals
+  (:class:`~engine.variants._points_deal.PointsDealRules`).
+- Rated results: :meth:`HongerDealRules.rated_sides` (the sides a finished match is rated by:
+  those revealed by its last deal played to its end) and :func:`red_two_sides`.
 """
 
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from typing import Any
 
 from engine.actions import Action, Refusal
-from engine.cards import cards_str
+from engine.cards import cards_str, parse_cards
 from engine.cards import deal as deal_cards
 from engine.combo import Combo
-from engine.deal import Deal, DealRules, register_rules
+from engine.deal import Deal
+from engine.variants._points_deal import PointsDealRules
 from engine.variants.honger import (
+    GAME_RANK,
     H2,
     big_bomb_rewards,
+    biggest_bomb,
     combo_fan,
     score_compare,
     score_partnership,
@@ -41,21 +48,13 @@ from engine.variants.honger import (
 CHOICES = ("solo", "surrender", "compare")
 
 
-class HongerDealRules(DealRules):
+class HongerDealRules(PointsDealRules):
     """Red Two: four players, hidden partnerships by the two ♥2, points with fans."""
 
     variant = "honger"
     seats = 4
-    defaults: dict[str, Any] = {
-        "deals": 8,
-        "base": 1,
-        "time_limit_minutes": 0,
-        "first_action_seconds": 30,
-        "action_seconds": 20,
-        "show_history": False,
-    }
-    #: Scored in points per seat (not levels per team).
-    scoring = "points"
+    #: Two against two, or the solo player against the other three.
+    side_sizes = frozenset({(2, 2), (1, 3), (3, 1)})
 
     # -- sides (hidden) -------------------------------------------------------------------------
     def state(self, deal: Deal) -> dict[str, Any]:
@@ -82,14 +81,18 @@ class HongerDealRules(DealRules):
         """Index of the seat's side in :meth:`sides` (hidden information)."""
         return 0 if seat in self.sides(deal)[0] else 1
 
-    def partner(self, deal: Deal, seat: int) -> int | None:
-        """Red Two has no partner at a fixed place (and 接风 never goes to one)."""
-        return None
-
     @staticmethod
-    def setup_sides(deal: Deal, hands: list[list[int]], sides: list[list[int]] | None) -> None:
+    def setup_sides(
+        deal: Deal,
+        hands: list[list[int]],
+        sides: list[list[int]] | None,
+        past_choice: bool = False,
+    ) -> None:
         """Decide the sides from the hands' ♥2 (or take ``sides`` from a conformance position)
-        and open the choice phase if one seat holds both ♥2."""
+        and open the choice phase if one seat holds both ♥2, unless the deal is
+        ``past_choice`` (a position led otherwise than ``first``: that seat plays solo). A side
+        of one seat is a solo deal of that seat. Raises ``ValueError`` for sides that do not
+        split the four seats in two (2 + 2 or 1 + 3)."""
         holders = [s for s, h in enumerate(hands) for c in h if c == H2]
         extra = deal.extra
         extra["fans"] = [0] * deal.n
@@ -104,10 +107,18 @@ class HongerDealRules(DealRules):
             elif len(holders) == 2:
                 solo = holders[0]
                 sides = [[solo], [s for s in range(deal.n) if s != solo]]
-                extra["mode"] = "choosing"
+                extra["mode"] = "solo" if past_choice else "choosing"
                 extra["solo"] = solo
             else:
                 raise ValueError("a Red Two deal needs the two H2 in the hands (or sides)")
+        else:
+            sides = [list(side) for side in sides]
+            if len(sides) != 2 or sorted(sides[0] + sides[1]) != list(range(deal.n)):
+                raise ValueError("Red Two sides split the four seats in two")
+            lone = [side[0] for side in sides if len(side) == 1]
+            if lone:  # conformance README: a side of one seat is a solo deal of that seat
+                extra["mode"] = "solo"
+                extra["solo"] = lone[0]
         extra["sides"] = [list(s) for s in sides]
 
     def start(self, deal: Deal, leader: int, lead_kind: str = "first") -> None:
@@ -121,9 +132,11 @@ class HongerDealRules(DealRules):
             deal.give_lead(leader, lead_kind)
 
     def setup_position(self, deal: Deal, case: dict[str, Any]) -> None:
-        """Conformance positions: ``sides`` may be given when the hands hold no ♥2."""
+        """Conformance positions: ``sides`` may be given when the hands hold no ♥2; a seat
+        holding both ♥2 in a position not led ``first`` is past the choice (honger.md §2)."""
         hands = [deal.hand(s) for s in range(deal.n)]
-        self.setup_sides(deal, hands, case.get("sides"))
+        past_choice = case.get("lead_kind", "first") != "first"
+        self.setup_sides(deal, hands, case.get("sides"), past_choice)
         if deal.extra["mode"] == "choosing":
             self.start(deal, case["leader"], case.get("lead_kind", "first"))
 
@@ -234,17 +247,6 @@ class HongerDealRules(DealRules):
         return info
 
     # -- match hooks (called by engine.match.Match) --------------------------------------------
-    #: Red Two has no levels.
-    max_level = 0
-
-    def first_level_team(self) -> int | None:
-        """No level team."""
-        return None
-
-    def level_rank(self, index: int) -> str | None:
-        """No level rank."""
-        return None
-
     def deal_hands(self, seed: int | str, deal_no: int) -> tuple[list[list[int]], int]:
         """The hands of deal ``deal_no`` (26 each from 104 cards) and the seat drawn to lead
         if it is the match's first deal."""
@@ -255,74 +257,84 @@ class HongerDealRules(DealRules):
     def new_deal(self, match: Any) -> Deal:
         """The match's next deal: the first is led by a seat drawn from the seed, later ones by
         the previous deal's 1st player (the solo player after a surrender or a compare)."""
-        if match.options["deals"] < 1:
-            raise ValueError("option deals must be at least 1")
+        self.check_deals(match)
         hands, first = self.deal_hands(match.seed, match.deal_no)
         leader = match.deals[-1]["leader_next"] if match.deals else first
-        deal = Deal(match.variant, hands, None, match.options)
+        deal = Deal(self, hands, None, match.options)
         self.setup_sides(deal, hands, None)
         self.start(deal, leader)
         return deal
 
-    def close_deal(self, match: Any) -> None:
-        """Add the finished deal's points to the totals; end the match after ``deals`` deals
-        (or at the end of this deal once the match time ran out), else deal the next one."""
-        close_points_deal(match, self)
+    # -- rated result ---------------------------------------------------------------------------
+    def rated_sides(
+        self, score: Sequence[int], deals: Sequence[dict[str, Any]]
+    ) -> tuple[list[list[int]], list[int]] | None:
+        """The sides of a finished Red Two match for a rating, from its deal summaries
+        (``Match.deals``), by :func:`red_two_sides`.
 
-    def match_sanction(self, match: Any, target: int, sanction: str) -> None:
-        """Referee cards do not change points here; ``forfeit`` ends the match at once, lost by
-        ``target`` (the deal in progress is not scored)."""
-        if sanction == "forfeit":
-            end_points_match(match, "forfeit", loser=target)
+        * "The opposing side as revealed at the end" is the sides of the **last deal played to
+          its end** (``deals[-1]["sides"]``, shown to everyone when that deal finished). A deal
+          cut short by a forfeit or by the time limit revealed nothing, so it does not count.
+        * A partnership deal gives 2 against 2 (the two ♥2 holders against the others). A solo
+          deal (独打, or a surrender / compare by the seat dealt both ♥2) gives **1 against 3**.
+        * Each side's score is the sum of its players' match totals; Red Two points are
+          zero-sum, so the side ahead wins and equal sums are a draw.
+        * A match in which no deal finished (forfeited or out of time in the first deal)
+          revealed no sides and is not rated: ``None``.
+        """
+        if not deals:
+            return None
+        revealed = deals[-1].get("sides")
+        if not revealed:
+            return None
+        return red_two_sides(score, revealed[0])
 
-    def end_on_time(self, match: Any) -> None:
-        """The match time ran out before anyone acted in the deal: the totals stand."""
-        end_points_match(match, "time")
+    # -- conformance ----------------------------------------------------------------------------
+    def conformance_case(self, case: dict[str, Any]) -> Any:
+        """``fan`` (of a bomb) and ``score`` (a partnership or solo deal) cases."""
+        kind = case["kind"]
+        if kind == "fan":
+            combo = self.combo_rules(None).read_as(parse_cards(case["cards"]), "bomb")
+            return 0 if combo is None else combo_fan(combo)
+        if kind == "score":
+            base = case.get("options", {}).get("base", 1)
+            if "solo" in case:
+                points = score_solo(case["solo"], case["finish"], case["fans"], base)
+            else:
+                points = score_partnership(case["sides"], case["finish"], case["fans"], base)
+            return {"points": points}
+        return super().conformance_case(case)
 
 
-def close_points_deal(match: Any, rules: Any) -> None:
-    """Shared by the point-scored variants: record the finished deal, add its points to the
-    per-seat totals (``match.score``), end the match or deal the next deal."""
-    result = match.deal.result
-    summary = dict(result)
-    summary["deal_no"] = match.deal_no
-    match.deals.append(summary)
-    totals = list(match.score or [0] * rules.seats)
-    match.score = [t + p for t, p in zip(totals, result["points"], strict=True)]
-    abandoned = result.get("abandoned")
-    if abandoned is not None:
-        end_points_match(match, "abandoned", loser=abandoned)
-    elif len(match.deals) >= match.options["deals"]:
-        end_points_match(match, "deals")
-    elif match.time_up:
-        end_points_match(match, "time")
-    else:
-        match.deal_no += 1
-        match.deal = rules.new_deal(match)
+def red_two_sides(
+    seat_totals: Sequence[int], revealed_side: Sequence[int]
+) -> tuple[list[list[int]], list[int]]:
+    """The two sides (seat lists) and side scores by which a Red Two match is rated.
 
-
-def end_points_match(match: Any, reason: str, loser: int | None = None) -> None:
-    """End a point-scored match: the winner is the seat with the most points (``None`` on a
-    tie); with ``loser`` (forfeit, abandonment) the best of the other seats."""
-    seats = match.rules.seats
-    totals = list(match.score or [0] * seats)
-    match.score = totals
-    candidates = [s for s in range(seats) if s != loser]
-    top = max(totals[s] for s in candidates)
-    best = [s for s in candidates if totals[s] == top]
-    match.over = True
-    match.reason = reason
-    match.winner = best[0] if len(best) == 1 else None
+    Partnerships are hidden and change every deal, while the match is scored per seat; a
+    player is rated against the opposing side *as revealed at the end*: ``revealed_side``
+    holds the seats of one side of the last deal (the two ♥2 holders, or the solo player
+    alone), the other seats form the other side. A side's score is the sum of its players'
+    match totals. Raises ``ValueError`` for totals that are not four or seats that do not make
+    two sides (2 + 2, 1 + 3 or 3 + 1).
+    """
+    if len(seat_totals) != 4:
+        raise ValueError("a Red Two result needs four totals")
+    first = sorted(set(revealed_side))
+    if (
+        len(first) != len(revealed_side)
+        or len(first) not in (1, 2, 3)
+        or not all(isinstance(seat, int) and 0 <= seat < 4 for seat in first)
+    ):
+        raise ValueError("a rated result needs exactly two sides")
+    second = [seat for seat in range(4) if seat not in first]
+    score = sum(seat_totals[seat] for seat in first)
+    return [first, second], [score, sum(seat_totals) - score]
 
 
 def _biggest_bomb_cards(hand: list[int]) -> list[int]:
     """The cards of the biggest bomb in a hand (shown in a compare), or ``[]``."""
-    from engine.variants.honger import GAME_RANK, biggest_bomb
-
     best = biggest_bomb(hand)
     if best is None:
         return []
     return sorted(c for c in hand if GAME_RANK[c] == best[1])
-
-
-register_rules(HongerDealRules())

@@ -1,6 +1,6 @@
 """Two-player Shuangkou (二人双扣, ``shuangkou2``) deal and match rules, for :mod:`engine.deal`.
 
-What two-player Shuangkou changes in the generic trick loop (``rules/shuangkou2.md``):
+What two-player Shuangkou changes in the generic trick loop (``docs/rules/shuangkou2.md``):
 
 - Two decks with jokers are dealt into four hands of 27; two of them, drawn from the seed, go
   to the players. The other 54 cards are never part of the deal state, so no observation
@@ -15,39 +15,27 @@ What two-player Shuangkou changes in the generic trick loop (``rules/shuangkou2.
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from typing import Any
 
 from engine.cards import card_str
 from engine.cards import deal as deal_cards
 from engine.combo import Combo
-from engine.deal import Deal, DealRules, register_rules
-from engine.variants._honger_deal import close_points_deal, end_points_match
+from engine.deal import Deal
+from engine.variants._points_deal import PointsDealRules, close_points_deal
 from engine.variants.shuangkou2 import BOMB_TYPES, Shuangkou2Rules, score_abandon, score_deal
 
 
-class Shuangkou2DealRules(DealRules):
+class Shuangkou2DealRules(PointsDealRules):
     """Two-player Shuangkou: two seats, wild jokers, line-counted bombs, points."""
 
     variant = "shuangkou2"
     seats = 2
-    defaults: dict[str, Any] = {
-        "deals": 8,
-        "base": 1,
-        "time_limit_minutes": 0,
-        "first_action_seconds": 30,
-        "action_seconds": 20,
-        "show_history": False,
-    }
-    #: Scored in points per seat (not levels per team).
-    scoring = "points"
+    side_sizes = frozenset({(1, 1)})
 
     def team_of(self, deal: Deal, seat: int) -> int:
         """Each player is their own side."""
         return seat
-
-    def partner(self, deal: Deal, seat: int) -> int | None:
-        """No partners."""
-        return None
 
     def jiefeng_seat(self, deal: Deal, seat: int) -> int:
         """Never used: the deal ends when a player is out."""
@@ -115,17 +103,6 @@ class Shuangkou2DealRules(DealRules):
         }
 
     # -- match hooks (called by engine.match.Match) --------------------------------------------
-    #: No levels.
-    max_level = 0
-
-    def first_level_team(self) -> int | None:
-        """No level team."""
-        return None
-
-    def level_rank(self, index: int) -> str | None:
-        """No level rank."""
-        return None
-
     def deal_hands(self, seed: int | str, deal_no: int) -> tuple[list[list[int]], int, int]:
         """The two played hands of deal ``deal_no``, the marked card and its receiver. Four
         hands of 27 are dealt from 108 cards; two drawn at random are played."""
@@ -140,20 +117,14 @@ class Shuangkou2DealRules(DealRules):
 
     def new_deal(self, match: Any) -> Deal:
         """The match's next deal; the marked card's receiver leads."""
-        if match.options["deals"] < 1:
-            raise ValueError("option deals must be at least 1")
+        self.check_deals(match)
         hands, card, seat = self.deal_hands(match.seed, match.deal_no)
-        deal = Deal(match.variant, hands, None, match.options)
+        deal = Deal(self, hands, None, match.options)
         self.setup(deal)
         deal.extra["marked_card"] = card_str(card)
         deal.give_lead(seat, "first")
         match.marked_card = card
         return deal
-
-    def close_deal(self, match: Any) -> None:
-        """Add the deal's points to the totals; end the match after ``deals`` deals, on
-        abandonment, or (match time out) at the end of this deal; else deal the next one."""
-        close_points_deal(match, self)
 
     def match_sanction(self, match: Any, target: int, sanction: str) -> None:
         """``forfeit`` is abandonment (逃跑): ``target`` loses the deal in progress (scored by
@@ -163,9 +134,15 @@ class Shuangkou2DealRules(DealRules):
             self.abandon(match.deal, target)
             close_points_deal(match, self)
 
-    def end_on_time(self, match: Any) -> None:
-        """The match time ran out before anyone acted in the deal: the totals stand."""
-        end_points_match(match, "time")
+    def rated_sides(
+        self, score: Sequence[int], deals: Sequence[dict[str, Any]]
+    ) -> tuple[list[list[int]], list[int]] | None:
+        """Each player is a side, scored by their match total."""
+        return [[0], [1]], list(score)
 
-
-register_rules(Shuangkou2DealRules())
+    def conformance_case(self, case: dict[str, Any]) -> Any:
+        """``score`` cases (a deal won by ``winner``)."""
+        if case["kind"] == "score":
+            base = case.get("options", {}).get("base", 1)
+            return {"points": score_deal(case["winner"], case["cards_left"], case["bombs"], base)}
+        return super().conformance_case(case)

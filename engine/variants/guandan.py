@@ -1,8 +1,8 @@
 """Combo rules of Guandan (掼蛋) and Bao 2 (保2): classification, comparison, legal plays.
 
-Registers ``guandan`` and ``bao2`` with :func:`engine.combo.register`. One
-:class:`GuandanRules` object holds the rules of one variant at one level rank
-(``rules/guandan.md`` §1–§3, ``rules/bao2.md`` §1–§4):
+One :class:`GuandanRules` object holds the rules of one variant at one level rank
+(``docs/rules/guandan.md`` §1–§3, ``docs/rules/bao2.md`` §1–§4); Bao 2's are the subclass
+:class:`engine.variants.bao2.Bao2Rules`, whose differences this class switches on ``bao2``:
 
 * the two ♥ level cards are wild (逢人配): in a combo of two or more cards a wild card
   stands for any card except a joker; alone it is a single of the level rank;
@@ -47,7 +47,7 @@ from itertools import combinations, compress, product
 from typing import NamedTuple
 
 from engine.cards import HR, RANK_NAMES, SB, InvalidCard
-from engine.combo import Combo, ComboRules, register
+from engine.combo import Combo, ComboRules
 
 NAMES = RANK_NAMES  # rank index -> name; 13 = SB, 14 = HR
 _RANK_INDEX = {name: i for i, name in enumerate(NAMES)}
@@ -1450,7 +1450,3 @@ def has_natural_two(combo: Combo, rules: GuandanRules | None = None) -> bool:
         if c < 52 and c % 13 == 0 and c != wild:
             return True
     return False
-
-
-register("guandan", lambda level: GuandanRules("guandan", level or "2"))
-register("bao2", lambda level: GuandanRules("bao2", level or "3"))

@@ -1,6 +1,6 @@
 """南平红二 Nanping Red Two (variant id ``honger``): combos, beating, fans and scoring.
 
-Rules: ``shared/rules/honger.md``. Two decks without jokers, 26 cards each, 2 is the highest
+Rules: ``docs/rules/honger.md``. Two decks without jokers, 26 cards each, 2 is the highest
 rank, suits never rank. Combos: ``single``, ``pair``, ``triple``, ``pair_chain`` and
 ``triple_chain`` (2 or more consecutive pairs / triples of ranks 3..A, any length), ``bomb``
 (4 to 8 of a rank; bombs order by size, then rank).
@@ -29,8 +29,8 @@ from collections.abc import Iterator, Sequence
 from functools import lru_cache
 from typing import Any, NamedTuple
 
-from engine.cards import HR, SB, parse_cards
-from engine.combo import Combo, ComboRules, register
+from engine.cards import HR, SB
+from engine.combo import Combo, ComboRules
 
 VARIANT = "honger"
 
@@ -485,9 +485,6 @@ class HongerRules(ReadingCache, ComboRules):
         return self.moves(counts, standing)
 
 
-register(VARIANT, lambda level: HongerRules())
-
-
 # -- fans and scoring ---------------------------------------------------------------------------
 
 
@@ -566,8 +563,11 @@ def score_partnership(
     The side of the 1st player wins: 双抓 (1st and 2nd) ``2 x 2^n x b`` per winner from one
     loser, 单抓 (1st and 3rd) ``1 x 2^n x b``, 保和 (1st and 4th) nothing; ``n`` is the sum of
     fans of the bombs the winners played. A seat missing from ``finish`` finished after all the
-    listed ones.
+    listed ones. A side of one seat makes it a solo deal of that seat (:func:`score_solo`).
     """
+    lone = [side[0] for side in sides if len(side) == 1]
+    if lone:
+        return score_solo(lone[0], finish, fans, base)
     points = [0] * 4
     if not finish:
         return points
@@ -663,39 +663,3 @@ def pay_compare(solo: int, winner: int, fans: int, base: int = 1) -> list[int]:
     points[winner] += amount
     points[solo] -= amount
     return points
-
-
-# -- conformance --------------------------------------------------------------------------------
-
-
-def conformance_case(case: dict[str, Any]) -> Any:
-    """Evaluate a ``classify``, ``beats``, ``score`` or ``fan`` vector of ``honger.jsonl`` and
-    return the value to compare with its ``expect``."""
-    rules = HongerRules()
-    kind = case["kind"]
-    if kind == "classify":
-        return [c.reading() for c in rules.readings(parse_cards(case["cards"]))]
-    if kind == "beats":
-        combos = []
-        for name in ("play", "standing"):
-            spec = case[name]
-            combo = rules.read_as(parse_cards(spec["cards"]), spec["type"])
-            if combo is None:
-                raise ValueError(f"{name} is not a {spec['type']}")
-            combos.append(combo)
-        return rules.beats(*combos)
-    if kind == "fan":
-        combo = rules.read_as(parse_cards(case["cards"]), "bomb")
-        return 0 if combo is None else combo_fan(combo)
-    if kind == "score":
-        base = case.get("options", {}).get("base", 1)
-        if "solo" in case:
-            points = score_solo(case["solo"], case["finish"], case["fans"], base)
-        else:
-            points = score_partnership(case["sides"], case["finish"], case["fans"], base)
-        return {"points": points}
-    raise ValueError(f"honger has no conformance kind {kind!r} here")
-
-
-# The deal and match rules plug into engine.deal (imported last: they use this module).
-from engine.variants import _honger_deal  # noqa: E402, F401

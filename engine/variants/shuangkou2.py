@@ -1,6 +1,6 @@
 """二人双扣 two-player Shuangkou (variant id ``shuangkou2``): combos, beating and scoring.
 
-Rules: ``shared/rules/shuangkou2.md``. Card order ``3 4 … A 2 SB HR``; the jokers are wild for
+Rules: ``docs/rules/shuangkou2.md``. Card order ``3 4 … A 2 SB HR``; the jokers are wild for
 any rank 3..2 and a reading always maximises its key (for a chain bomb: lines first, then the
 top rank). Combos: ``single``, ``pair``, ``triple``, ``straight`` (5+), ``pair_chain`` (3+),
 ``triple_chain`` (3+), ``bomb`` (4+ of a rank, lines = cards), ``chain_bomb`` (Y consecutive
@@ -22,8 +22,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from engine.cards import HR, SB, parse_cards
-from engine.combo import Combo, ComboRules, register
+from engine.cards import HR, SB
+from engine.combo import Combo, ComboRules
 from engine.variants.honger import (
     ACE,
     CARD_ORDER,
@@ -646,9 +646,6 @@ class Shuangkou2Rules(ReadingCache, ComboRules):
         return best
 
 
-register(VARIANT, lambda level: Shuangkou2Rules())
-
-
 # -- scoring ------------------------------------------------------------------------------------
 
 
@@ -698,32 +695,3 @@ def score_abandon(
     points[other] = total
     points[quitter] = -total
     return points
-
-
-# -- conformance --------------------------------------------------------------------------------
-
-
-def conformance_case(case: dict[str, Any]) -> Any:
-    """Evaluate a ``classify``, ``beats`` or ``score`` vector of ``shuangkou2.jsonl`` and return
-    the value to compare with its ``expect``."""
-    rules = Shuangkou2Rules()
-    kind = case["kind"]
-    if kind == "classify":
-        return [c.reading() for c in rules.readings(parse_cards(case["cards"]))]
-    if kind == "beats":
-        combos = []
-        for name in ("play", "standing"):
-            spec = case[name]
-            combo = rules.read_as(parse_cards(spec["cards"]), spec["type"])
-            if combo is None:
-                raise ValueError(f"{name} is not a {spec['type']}")
-            combos.append(combo)
-        return rules.beats(*combos)
-    if kind == "score":
-        base = case.get("options", {}).get("base", 1)
-        return {"points": score_deal(case["winner"], case["cards_left"], case["bombs"], base)}
-    raise ValueError(f"shuangkou2 has no conformance kind {kind!r} here")
-
-
-# The deal and match rules plug into engine.deal (imported last: they use this module).
-from engine.variants import _shuangkou2_deal  # noqa: E402, F401

@@ -2,6 +2,7 @@
 
 from engine.bots import HeuristicBot, RandomBot
 from engine.match import Match
+from engine.variants import deal_rules
 
 
 def play(seed, variant="bao2", heuristic_team=0, max_deals=200):
@@ -53,6 +54,7 @@ def test_heuristic_plays_immune_against_bao2():
         ["H8", "C8"],
     ]
     d = Deal.from_position(
+        deal_rules("bao2"),
         {
             "variant": "bao2",
             "level": "3",
@@ -61,7 +63,7 @@ def test_heuristic_plays_immune_against_bao2():
             "lead_kind": "trick",
             "initiative": [True, False, False, False],
             "finished": [],
-        }
+        },
     )
     bot = HeuristicBot()
     # seat 0 leads its lowest non-2, keeping the 2s for a 保2

@@ -10,10 +10,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine.cards import InvalidCard, cards_str, parse_cards
-from engine.combo import Combo, combo_rules
+from engine.combo import Combo
+from engine.variants import combo_rules
 from engine.variants.guandan import GuandanRules, has_natural_two
 
-CONFORMANCE = Path(__file__).parents[2].parent / "shared" / "conformance"
+CONFORMANCE = Path(__file__).parent / "conformance"
 
 
 def _cases(kind):

@@ -1,4 +1,6 @@
-"""The conformance vectors of ../shared/conformance (Bao 2 and Guandan) all pass."""
+"""The conformance vectors all pass: the repository's copy (``tests/engine/conformance``) and,
+when a ``shared/conformance`` folder sits beside the repository, the vectors there too (so
+vectors added there are picked up before they are copied in)."""
 
 import subprocess
 import sys
@@ -8,9 +10,11 @@ import pytest
 
 from engine.conformance import main, run_file
 
-VECTORS = Path(__file__).resolve().parents[2].parent / "shared" / "conformance"
+VECTORS = Path(__file__).resolve().parent / "conformance"
+#: The rules' own vectors beside the repository (absent in a fresh clone).
+SHARED = Path(__file__).resolve().parents[2].parent / "shared" / "conformance"
 FILES = ["bao2.jsonl", "guandan.jsonl"]
-ALL_FILES = sorted(p.name for p in VECTORS.glob("*.jsonl"))
+ALL_FILES = ["bao2.jsonl", "guandan.jsonl", "honger.jsonl", "shuangkou2.jsonl"]
 
 
 @pytest.mark.parametrize("name", ALL_FILES)
@@ -18,6 +22,18 @@ def test_vector_file_passes(name):
     passed, failed, lines = run_file(str(VECTORS / name))
     assert failed == 0, "\n".join(lines)
     assert passed > 0
+
+
+def test_the_repository_holds_every_game_s_vectors():
+    assert sorted(p.name for p in VECTORS.glob("*.jsonl")) == ALL_FILES
+
+
+def test_vectors_beside_the_repository_pass():
+    """Every ``*.jsonl`` of ``../shared/conformance`` passes, when that folder exists."""
+    for path in sorted(SHARED.glob("*.jsonl")) if SHARED.is_dir() else []:
+        passed, failed, lines = run_file(str(path))
+        assert failed == 0, f"{path.name}:\n" + "\n".join(lines)
+        assert passed > 0, path.name
 
 
 def test_deal_and_settle_cases_are_run():

@@ -5,6 +5,7 @@ import pytest
 from engine.actions import Action, Refusal
 from engine.cards import cards_str, parse_cards
 from engine.deal import Deal
+from engine.variants import deal_rules
 
 
 def position(
@@ -28,7 +29,7 @@ def position(
     }
     if initiative is not None:
         case["initiative"] = initiative
-    return Deal.from_position(case)
+    return Deal.from_position(deal_rules(case["variant"]), case)
 
 
 def play(deal, seat, cards, type_):
@@ -288,7 +289,7 @@ def test_tribute_timeouts_and_legal_actions():
         "previous_finish": [0, 1, 2, 3],
         "hands": [["S4", "S5", "SK", "S2"], ["C9"], ["D9"], ["HR", "SA", "D5", "S3"]],
     }
-    d = Deal.from_position(case)
+    d = Deal.from_position(deal_rules(case["variant"]), case)
     assert d.to_move() == 3
     assert [cards_str(a.cards) for a in d.legal_actions()] == [["HR"]]
     d.apply(d.timeout_action(3))
@@ -306,7 +307,7 @@ def test_bao2_return_falls_back_to_any_non_wild_card():
         "previous_finish": [0, 1, 2, 3],
         "hands": [["H5", "SK", "S2", "D5"], ["C9"], ["D9"], ["HR", "S3"]],
     }
-    d = Deal.from_position(case)
+    d = Deal.from_position(deal_rules(case["variant"]), case)
     d.apply({"seat": 3, "tribute": "HR"})
     refused(d, {"seat": 0, "return": "H5"}, "invalid_return")
     d.apply({"seat": 0, "return": "S2"})
@@ -320,7 +321,7 @@ def test_bao2_double_tribute_equal_ranks_give_to_upper_seat():
         "previous_finish": [0, 2],
         "hands": [["S4", "SK"], ["SA", "S3"], ["D9", "DT"], ["CA", "C6"]],
     }
-    d = Deal.from_position(case)
+    d = Deal.from_position(deal_rules(case["variant"]), case)
     refused(d, {"seat": 0, "return": "S4"}, "wrong_phase")
     d.apply({"seat": 3, "tribute": "CA"})
     refused(d, {"seat": 3, "tribute": "C6"}, "not_your_turn")
@@ -360,7 +361,7 @@ def test_deal_json_round_trip_mid_window():
     play(d, 0, ["S9"], "single")
     passes(d, 1, 2, 3)
     play(d, 0, ["S2", "D2"], "pair")
-    again = Deal.from_json(d.to_json())
+    again = Deal.from_json(d.rules, d.to_json())
     assert again == d and again.to_json() == d.to_json()
     passes(again, 1, 3)
     assert again.to_move() == 2
@@ -384,7 +385,7 @@ def test_both_tribute_givers_may_act_in_either_order():
         "previous_cards_left": {"1": 5, "3": 9},
         "hands": [["S4", "SK"], ["SA", "S3"], ["D9", "DT"], ["SB", "C6"]],
     }
-    d = Deal.from_position(case)
+    d = Deal.from_position(deal_rules(case["variant"]), case)
     assert d.actors() == [1, 3] and d.to_move() == 1
     assert d.legal_actions(3) == [Action("tribute", 3, tuple(parse_cards(["SB"])))]
     d.apply({"seat": 3, "tribute": "SB"})

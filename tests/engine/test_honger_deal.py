@@ -16,13 +16,13 @@ from engine.conformance import run_case
 from engine.deal import Deal
 from engine.match import Match
 from engine.observation import deal_observation
+from engine.variants import deal_rules
 from engine.variants._honger_bots import PointsHeuristicBot, known_partners
-from engine.variants._honger_deal import HongerDealRules
 from engine.variants.honger import H2, big_bomb_rewards
 
-VECTORS = Path("/work/shared/conformance/honger.jsonl")
+VECTORS = Path(__file__).parent / "conformance" / "honger.jsonl"
 CASES = [json.loads(line) for line in VECTORS.read_text().splitlines() if line.strip()]
-RULES = HongerDealRules()
+RULES = deal_rules("honger")
 
 
 @pytest.mark.parametrize("case", CASES, ids=lambda c: c["id"])
@@ -114,12 +114,13 @@ def test_surrender_and_compare_end_the_deal(choice):
 
 def test_jiefeng_goes_to_the_next_player_not_the_partner():
     deal = Deal.from_position(
+        deal_rules("honger"),
         {
             "variant": "honger",
             "hands": [["SK"], ["C5", "C6"], ["S4", "D4"], ["C8", "DA"]],
             "leader": 2,
             "sides": [[0, 2], [1, 3]],
-        }
+        },
     )
     deal.apply({"seat": 2, "play": ["S4", "D4"], "type": "pair"})
     for seat in (3, 0, 1):
@@ -130,12 +131,13 @@ def test_jiefeng_goes_to_the_next_player_not_the_partner():
 
 def test_deal_end_rules():
     deal = Deal.from_position(
+        deal_rules("honger"),
         {
             "variant": "honger",
             "hands": [["SK"], ["C5", "C6"], ["S4"], ["C8", "DA"]],
             "leader": 0,
             "sides": [[0, 2], [1, 3]],
-        }
+        },
     )
     deal.apply({"seat": 0, "play": ["SK"], "type": "single"})
     for seat in (1, 2, 3):
@@ -156,12 +158,13 @@ def test_deal_end_rules():
     assert deal.result["points"] == [1, -1, 1, -1]  # 1st and 3rd: 单抓
     # a side out (1st and 2nd of one side) ends the deal at once: 双抓
     deal = Deal.from_position(
+        deal_rules("honger"),
         {
             "variant": "honger",
             "hands": [["SK"], ["C5", "C6"], ["S4"], ["C8", "DA"]],
             "leader": 0,
             "sides": [[0, 1], [2, 3]],
-        }
+        },
     )
     deal.apply({"seat": 0, "play": ["SK"], "type": "single"})
     for seat in (1, 2, 3):
@@ -220,7 +223,7 @@ def counterfactual(deal, seat, rng):
             if len(set(side)) < 2:
                 continue
             data["extra"]["sides"] = [sorted(side), sorted(set(range(4)) - set(side))]
-            return Deal.from_json(data)
+            return Deal.from_json(deal.rules, data)
     return None
 
 
@@ -365,7 +368,7 @@ def test_a_plain_deal_sets_itself_up(seed):
     from engine.cards import deal as deal_cards
 
     hands = deal_cards(seed, players=4, decks=2, jokers=False).hands
-    deal = Deal.new("honger", hands, None, 0)
+    deal = Deal.new(deal_rules("honger"), hands, None, 0)
     rng = random.Random(seed)
     while not deal.over:
         deal.apply(rng.choice(deal.legal_actions()))
@@ -391,3 +394,53 @@ def test_round_trip_through_a_choice(choice):
     again = Match.from_json(json.loads(json.dumps(m.to_json())))
     assert again.state_json() == m.state_json()
     assert again.observation(None) == m.observation(None)
+
+
+#: Two decks without jokers and without the ♥2: a position with given ``sides`` holds no ♥2.
+NO_H2_DECK = [c for c in range(52) if c != H2] * 2
+
+
+@st.composite
+def sided_positions(draw):
+    """A Red Two position with given ``sides``: two seats against two, or one against three,
+    with some seats already out (never a whole side) and at least two seats holding cards."""
+    one_seat = draw(st.booleans())
+    seats = draw(st.permutations(range(4)))
+    first = sorted(seats[:1] if one_seat else seats[:2])
+    sides = [first, sorted(s for s in range(4) if s not in first)]
+    out = draw(st.lists(st.sampled_from(range(4)), unique=True, max_size=2))
+    if any(all(s in out for s in side) for side in sides):
+        out = out[:1]
+    holding = [s for s in range(4) if s not in out]
+    deck = draw(st.permutations(NO_H2_DECK))
+    hands, pos = [[] for _ in range(4)], 0
+    for s in holding:
+        k = draw(st.integers(1, 9))
+        hands[s] = [card_str(c) for c in deck[pos : pos + k]]
+        pos += k
+    return {
+        "id": "property",
+        "variant": "honger",
+        "kind": "deal",
+        "hands": hands,
+        "leader": draw(st.sampled_from(holding)),
+        "lead_kind": draw(st.sampled_from(["first", "trick", "jiefeng"])),
+        "finished": out,
+        "sides": sides,
+    }
+
+
+@settings(max_examples=150, deadline=None)
+@given(sided_positions(), st.randoms(use_true_random=False))
+def test_positions_with_given_sides_play_to_a_zero_sum_end(case, rng):
+    """Random positions with given sides (2 + 2 and 1 + 3) play to the end with random legal
+    actions: no action raises anything but a refusal, and the points sum to zero."""
+    deal = Deal.from_position(deal_rules(case["variant"]), case)
+    solo = next((side[0] for side in case["sides"] if len(side) == 1), None)
+    for _ in range(200):
+        if deal.over:
+            break
+        deal.apply(rng.choice(deal.legal_actions()))
+    assert deal.over
+    assert deal.result["mode"] == ("solo" if solo is not None else "partnership")
+    assert sum(deal.result["points"]) == 0

@@ -7,11 +7,10 @@ import pytest
 from engine.actions import Refusal
 from engine.cards import deal as deal_cards
 from engine.match import Match
-from engine.rules_bao2 import Bao2DealRules
-from engine.rules_guandan import GuandanDealRules
+from engine.variants import deal_rules
 
-BAO2 = Bao2DealRules()
-GD = GuandanDealRules()
+BAO2 = deal_rules("bao2")
+GD = deal_rules("guandan")
 OPTS = dict(BAO2.defaults)
 
 

@@ -7,7 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine.cards import deal, parse_cards
-from engine.combo import combo_rules
+from engine.variants import combo_rules
 from engine.variants.guandan import has_natural_two
 
 RANKS = "23456789TJQKA"

@@ -7,6 +7,7 @@ import pytest
 from engine.bots import RandomBot
 from engine.cards import card_str
 from engine.match import Match
+from engine.variants import deal_rules
 
 
 def known_cards(deal, seat):
@@ -99,6 +100,7 @@ def test_immune_window_observation_is_the_same_whether_or_not_the_bomb_is_held()
     def window(second_hand):
         hands = [["ST", "S2", "D2"], second_hand, ["D6", "D7"], ["H8", "C8"]]
         d = Deal.from_position(
+            deal_rules("bao2"),
             {
                 "variant": "bao2",
                 "level": "3",
@@ -107,7 +109,7 @@ def test_immune_window_observation_is_the_same_whether_or_not_the_bomb_is_held()
                 "lead_kind": "trick",
                 "initiative": [True, False, False, False],
                 "finished": [],
-            }
+            },
         )
         d.apply({"seat": 0, "play": ["ST"], "type": "single"})
         for s in (1, 2, 3):

@@ -97,7 +97,7 @@ def test_random_match_invariants_round_trip_and_replay(seed, variant, bot_seed):
                 else:
                     raise AssertionError(f"illegal {probe} accepted")
         if rng.random() < 0.05:
-            assert Deal.from_json(deal.to_json()) == deal
+            assert Deal.from_json(deal.rules, deal.to_json()) == deal
         action = rng.choice(legal)
         if action.kind == "play":
             combo = deal.combos.read_as(action.cards, action.type)

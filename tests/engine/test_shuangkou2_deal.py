@@ -13,13 +13,13 @@ from engine.bots import RandomBot
 from engine.cards import card_str, parse_cards
 from engine.conformance import run_case
 from engine.match import Match
+from engine.variants import deal_rules
 from engine.variants._honger_bots import PointsHeuristicBot
-from engine.variants._shuangkou2_deal import Shuangkou2DealRules
 from engine.variants.shuangkou2 import Shuangkou2Rules, score_abandon, score_deal
 
-VECTORS = Path("/work/shared/conformance/shuangkou2.jsonl")
+VECTORS = Path(__file__).parent / "conformance" / "shuangkou2.jsonl"
 CASES = [json.loads(line) for line in VECTORS.read_text().splitlines() if line.strip()]
-RULES = Shuangkou2DealRules()
+RULES = deal_rules("shuangkou2")
 
 
 @pytest.mark.parametrize("case", CASES, ids=lambda c: c["id"])

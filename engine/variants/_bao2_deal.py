@@ -1,6 +1,6 @@
-"""Bao 2 (保2) deal and match rules (``rules/bao2.md``), plugged into :mod:`engine.deal`.
+"""Bao 2 (保2) deal and match rules (``docs/rules/bao2.md``), plugged into :mod:`engine.deal`.
 
-Guandan's flow (:mod:`engine.rules_guandan`) plus: the little-2 restriction and stuck players
+Guandan's flow (:mod:`engine.variants._guandan_deal`) plus: the little-2 restriction and stuck players
 (§5), 保2 plays, iron wind (铁风盘) and the immune window (§6), 关2 and the 24-level match with
 2A attempts, excess lowering and 2A protection (§7), and its tribute details (§8).
 """
@@ -11,8 +11,8 @@ from typing import Any
 
 from engine.actions import Action, Refusal
 from engine.combo import Combo
-from engine.deal import Deal, register_rules
-from engine.rules_guandan import GuandanDealRules
+from engine.deal import Deal
+from engine.variants._guandan_deal import GuandanDealRules
 
 #: Card ids of the natural 2s (♠2 ♥2 ♣2 ♦2); no 2 is ever a level card in Bao 2.
 TWOS = (0, 13, 26, 39)
@@ -68,6 +68,7 @@ class Bao2DealRules(GuandanDealRules):
         "a_attempts": 3,
         "show_history": False,
     }
+    table_options = frozenset({"colour_twos", "time_limit_minutes"})
     return_rule = "return a card of rank 3 to 10 that is not a 2 or a level card"
 
     # ------------------------------------------------------------------ little 2
@@ -346,6 +347,3 @@ def _pick(hand: list[int], ids: list[int], k: int) -> list[list[int]]:
 
     rec(0, k, [])
     return out
-
-
-register_rules(Bao2DealRules())

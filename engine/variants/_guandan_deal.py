@@ -1,9 +1,9 @@
-"""Guandan (掼蛋) deal and match rules (``rules/guandan.md``), plugged into :mod:`engine.deal`.
+"""Guandan (掼蛋) deal and match rules (``docs/rules/guandan.md``), for :mod:`engine.deal`.
 
 :class:`GuandanDealRules` adds the tribute phase (进贡 / 还贡 / 抗贡) to the generic trick
 loop, settles a deal (the 1st player's team rises 3, 2 or 1 levels) and runs the match's level
-progression (levels 2..A, passing A, ``a_attempts``). Bao 2 (:mod:`engine.rules_bao2`) is a
-subclass.
+progression (levels 2..A, passing A, ``a_attempts``). Bao 2
+(:mod:`engine.variants._bao2_deal`) is a subclass.
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from typing import Any
 
 from engine.actions import Action, Refusal
 from engine.cards import HR, RANKS, card_str
-from engine.deal import Deal, DealRules, register_rules
+from engine.deal import Deal, DealRules
 
 TRIBUTE_FIELDS = ("givers", "receivers", "paid", "returned")
 
@@ -33,6 +33,7 @@ class GuandanDealRules(DealRules):
         "action_seconds": 20,
         "show_history": False,
     }
+    table_options = frozenset({"time_limit_minutes"})
 
     # ------------------------------------------------------------------ cards
     def wild(self, deal: Deal) -> int:
@@ -391,6 +392,3 @@ def _copy_view(view: dict[str, Any]) -> dict[str, Any]:
     out["paid"] = view["paid"][:]
     out["returned"] = view["returned"][:]
     return out
-
-
-register_rules(GuandanDealRules())
