@@ -712,7 +712,8 @@ def _seat_users(tournament: Tournament, game: Game, entries: dict[int, Entry]) -
 
 
 def _open_tables(tournament: Tournament, rnd: Round) -> None:
-    from matches import services as match_services
+    from matches.messages import MatchError
+    from matches.services import tables as match_services
 
     entries = {e.pk: e for e in tournament.entries.select_related("player1", "player2")}
     users = {}
@@ -737,7 +738,7 @@ def _open_tables(tournament: Tournament, rnd: Round) -> None:
             )
             for index, uid in enumerate(seat_ids):
                 match_services.take_seat(users[uid], table, index)
-        except match_services.MatchError as error:
+        except MatchError as error:
             # e.g. a player left the club: nothing of the round is kept (one transaction)
             raise _refuse(
                 "table_failed",
@@ -1045,14 +1046,15 @@ def _forfeit_no_shows(tournament: Tournament, rnd: Round, now: datetime) -> int:
 def _forfeit_match(match: Any, seat: int) -> bool:
     """End a live match by a forfeit against ``seat`` (through its event log); False if the
     match refused it (logged)."""
-    from matches import services as match_services
+    from matches.messages import MatchError
     from matches.models import Actor
+    from matches.services import play as match_services
 
     try:
         match_services.submit_action(
             match.pk, {"sanction": "forfeit", "target": seat}, seat=None, actor=Actor.SYSTEM
         )
-    except match_services.MatchError:
+    except MatchError:
         log.exception("no-show forfeit of match %s refused", match.pk)
         return False
     return True

@@ -2,20 +2,21 @@
 
 from django.urls import reverse
 
-from matches import services
+from matches import store
 from matches.models import Match, MatchEvent
+from matches.services import play, tables
 
 
 def test_admin_pages_of_every_matches_model(club, players, scheduled, client):
     players[0].is_staff = players[0].is_superuser = True
     players[0].save()
-    table = services.open_table(players[0], club, variant="bao2")
+    table = tables.open_table(players[0], club, variant="bao2")
     for i in (1, 2, 3):
-        services.take_seat(players[i], table, i)
+        tables.take_seat(players[i], table, i)
     match = Match.objects.get(table=table)
     seat = match.to_move
-    action = services.engine_of(match).legal_actions(seat)[0].to_json()
-    services.submit_action(match.pk, action, seat=seat, user=players[seat], expected_version=0)
+    action = store.engine_of(match).legal_actions(seat)[0].to_json()
+    play.submit_action(match.pk, action, seat=seat, user=players[seat], expected_version=0)
     event = MatchEvent.objects.get(match=match)
     client.force_login(players[0])
     for model in (
