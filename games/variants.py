@@ -115,6 +115,11 @@ GAMES: dict[str, Game] = {
 }
 
 
+#: The games scored by levels (:attr:`Game.levels`), for callers that test a variant id in a
+#: collection; new code asks ``game(variant).levels``.
+LEVEL_VARIANTS: tuple[str, ...] = tuple(v for v, g in GAMES.items() if g.levels)
+
+
 class UnknownGame(ValueError):
     """The variant id names no game of the platform."""
 

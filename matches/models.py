@@ -212,6 +212,3 @@ class Presence(models.Model):
     seat = models.SmallIntegerField(null=True, blank=True)
     channel_name = models.CharField(max_length=200, unique=True)
     connected_at = models.DateTimeField(default=timezone.now)
-
-
-from matches.scoresheet_models import *  # noqa: E402,F401,F403  (score sheets)

@@ -69,7 +69,7 @@ def changes_by_user(result, club):
 
 def play_sheet(club, seats, finishes, *, rated):
     """A sheet of these seats with the given deals, confirmed by a player of each side."""
-    from matches import scoresheet_services as sheets
+    from sheets import services as sheets
 
     sheet = sheets.start_sheet(
         seats[0],
@@ -231,7 +231,7 @@ def test_rated_sheet_confirmed_after_the_organiser_result_is_not_rated_again(
 ):
     t, (game, other) = running_round(club, club_admin, members(8))
     seats = seats_of(t, game)
-    from matches import scoresheet_services as sheets
+    from sheets import services as sheets
 
     with time_machine.travel(START + timedelta(minutes=5), tick=False):
         sheet = sheets.start_sheet(

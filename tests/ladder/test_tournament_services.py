@@ -122,7 +122,7 @@ def test_bad_settings_are_refused(club, club_admin, fields, code):
 
 
 def test_in_person_swiss_with_sheet_results_corrections_and_edits(club, club_admin, members):
-    from matches import scoresheet_services as sheets
+    from sheets import services as sheets
 
     people = members(10)
     t = make_tournament(club, club_admin, rated=True)

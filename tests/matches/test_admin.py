@@ -1,4 +1,5 @@
-"""The Django admin lists, searches and shows every matches model; event logs are read-only."""
+"""The Django admin lists, searches and shows every matches and sheets model; event logs are
+read-only."""
 
 from django.urls import reverse
 
@@ -20,17 +21,17 @@ def test_admin_pages_of_every_matches_model(club, players, scheduled, client):
     event = MatchEvent.objects.get(match=match)
     client.force_login(players[0])
     for model in (
-        "table",
-        "seat",
-        "match",
-        "matchevent",
-        "presence",
-        "scoresheet",
-        "sheetplayer",
-        "sheetentry",
-        "sheetverdict",
+        "matches_table",
+        "matches_seat",
+        "matches_match",
+        "matches_matchevent",
+        "matches_presence",
+        "sheets_scoresheet",
+        "sheets_sheetplayer",
+        "sheets_sheetentry",
+        "sheets_sheetverdict",
     ):
-        url = reverse(f"admin:matches_{model}_changelist")
+        url = reverse(f"admin:{model}_changelist")
         assert client.get(url).status_code == 200, model
         assert client.get(url, {"q": "p1"}).status_code == 200, model
     assert client.get(reverse("admin:matches_match_change", args=[match.pk])).status_code == 200
