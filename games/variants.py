@@ -53,6 +53,11 @@ class Game:
         return str(Variant(self.variant).label)
 
     @property
+    def options(self) -> frozenset[str]:
+        """The names of the engine options the game takes (its deal rules' defaults)."""
+        return frozenset(deal_rules(self.variant).defaults)
+
+    @property
     def pairs(self) -> bool:
         """Whether the game is played by two teams of two (else one player per side)."""
         return self.seats == 4 and self.fixed_sides

@@ -9,6 +9,7 @@ from django.contrib.sessions.backends.db import SessionStore
 from django.db import transaction
 
 from clubs.models import Club, Membership, Role, User
+from games.variants import Variant, game
 from matches.models import Match
 from matches.services import tables
 
@@ -34,7 +35,7 @@ def _user(name: str) -> User:
 def make_tables(
     count: int,
     *,
-    variant: str = "bao2",
+    variant: str = Variant.BAO2,
     options: dict[str, Any] | None = None,
     clocks: bool = True,
     time_limit_seconds: int = 0,
@@ -53,7 +54,7 @@ def make_tables(
     out = []
     base = Match.objects.count()
     for t in range(count):
-        seats = 4 if variant != "shuangkou2" else 2
+        seats = game(variant).seats
         users = [_user(f"{prefix}-{base + t}-{s}") for s in range(seats)]
         for user in users:
             Membership.objects.get_or_create(club=club, user=user)
@@ -81,7 +82,7 @@ def make_tables(
 
 def person_against_bots(
     *,
-    variant: str = "bao2",
+    variant: str = Variant.BAO2,
     options: dict[str, Any] | None = None,
     time_limit_seconds: int = 0,
     bot: str = "heuristic",

@@ -30,6 +30,7 @@ from django.utils import timezone
 from clubs.models import User
 from engine.actions import Action, Refusal, parse_action
 from engine.match import Match as EngineMatch
+from games.variants import game
 from ladder import services as ladder_services
 from matches import broadcast, schedule, store
 from matches.messages import MatchError
@@ -408,21 +409,18 @@ def after_commit(
 
 def _record_rated_result(match: Match, engine: EngineMatch | None = None) -> None:
     """Hand a finished rated match of people to the ladder (its Celery task rates it);
-    ``engine``: its final state, if the caller has it (else it is rebuilt for Red Two)."""
+    ``engine``: its final state, if the caller has it (else it is rebuilt for a game whose
+    sides change every deal)."""
     if not match.table.rated or any(s.get("bot") for s in match.seats):
         return
     result = match.result or {}
     users = [s["user"] for s in match.seats]
-    if match.variant in ("bao2", "guandan"):
-        sides = [[users[0], users[2]], [users[1], users[3]]]
-    elif match.variant == "shuangkou2":
-        sides = [[users[0]], [users[1]]]
-    elif match.variant != "honger":
-        return
+    facts = game(match.variant)
     score = [int(points) for points in result.get("score") or [0, 0]]
-
     try:
-        if match.variant == "honger":  # per-seat totals; sides as revealed by the last deal
+        if facts.fixed_sides:
+            sides = facts.seat_sides(users)
+        else:  # per-seat totals; sides as revealed by the last deal (Red Two)
             deals = (engine or EngineMatch.from_json(match.snapshot)).deals
             picked = ladder_services.red_two_match_sides(users, score, deals)
             if picked is None:
@@ -437,7 +435,7 @@ def _record_rated_result(match: Match, engine: EngineMatch | None = None) -> Non
             ended_at=match.finished_at or timezone.now(),
             club_id=match.table.club_id,
             # levels: a match won by passing the top level may end level (23:23)
-            winner=result.get("winner") if match.variant in ("bao2", "guandan") else None,
+            winner=result.get("winner") if facts.levels else None,
         )
     except ladder_services.LadderError:
         log.exception("match %s could not be recorded for the ladder", match.pk)
