@@ -47,10 +47,10 @@ application = ProtocolTypeRouter(
 # several times a minute -- most of the load test's p99. The objects made while starting are
 # frozen out of the collector, and a full collection waits for 10,000 younger ones instead of
 # 10 (cyclic garbage rarely gets that old; reference counting frees the rest at once).
-from matches import tasks  # noqa: E402
+from matches import schedule  # noqa: E402
 
 # Deadline tasks are published from a background thread, off the threads that apply actions.
-tasks.schedule_in_background()
+schedule.schedule_in_background()
 
 gc.freeze()
 gc.set_threshold(700, 10, 10_000)

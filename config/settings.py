@@ -79,6 +79,7 @@ INSTALLED_APPS = [
     "games",
     "clubs",
     "matches",
+    "sheets",
     "ladder",
 ]
 

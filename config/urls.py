@@ -45,7 +45,7 @@ urlpatterns = [
     path("i18n/setlang/", set_language, name="set_language"),
     path("jsi18n/", JavaScriptCatalog.as_view(), name="javascript-catalog"),
     *app_patterns,
-    path("", include("matches.scoresheet_urls")),  # score sheets (pages + API)
+    path("", include("sheets.urls")),  # score sheets (pages + API)
     path("", include("clubs.urls")),
 ]
 

@@ -1,8 +1,8 @@
 """The deal state machine: one deal (副) from the deal of the cards to its settlement.
 
 One generic trick loop (leads, follows, passes, trick wins, going out, 接风) drives every
-variant; what differs is asked of a :class:`DealRules` object (``engine.rules_guandan``,
-``engine.rules_bao2``, …): seats and partnerships, who may play what (Bao 2's little-2
+variant; what differs is asked of a :class:`DealRules` object (``engine.variants._guandan_deal``,
+``engine.variants._bao2_deal``, …): seats and partnerships, who may play what (Bao 2's little-2
 restriction), stuck players, who receives 接风, extra phases (tribute, Bao 2's immune window,
 Red Two's choice), when the deal ends and how it is settled.
 

@@ -53,6 +53,11 @@ class Game:
         return str(Variant(self.variant).label)
 
     @property
+    def options(self) -> frozenset[str]:
+        """The names of the engine options the game takes (its deal rules' defaults)."""
+        return frozenset(deal_rules(self.variant).defaults)
+
+    @property
     def pairs(self) -> bool:
         """Whether the game is played by two teams of two (else one player per side)."""
         return self.seats == 4 and self.fixed_sides
@@ -113,6 +118,11 @@ GAMES: dict[str, Game] = {
         ),
     )
 }
+
+
+#: The games scored by levels (:attr:`Game.levels`), for callers that test a variant id in a
+#: collection; new code asks ``game(variant).levels``.
+LEVEL_VARIANTS: tuple[str, ...] = tuple(v for v, g in GAMES.items() if g.levels)
 
 
 class UnknownGame(ValueError):

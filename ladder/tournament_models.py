@@ -255,7 +255,7 @@ class Game(models.Model):
         "matches.Table", on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
     )
     sheet = models.ForeignKey(
-        "matches.ScoreSheet", on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+        "sheets.ScoreSheet", on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
     )
     finished_at = models.DateTimeField(null=True, blank=True)
 

@@ -33,6 +33,7 @@ from clubs import permissions as club_permissions
 from clubs import selectors as club_selectors
 from clubs.models import Club, User
 from clubs.services import ClubError
+from games.variants import LEVEL_VARIANTS
 from ladder import pairing, standings
 from ladder.models import Variant
 from ladder.tournament_models import (
@@ -49,7 +50,6 @@ from ladder.tournament_models import (
     TournamentStatus,
     UnitKind,
 )
-from matches.scoresheet_services import LEVEL_VARIANTS
 
 log = logging.getLogger(__name__)
 
@@ -712,7 +712,8 @@ def _seat_users(tournament: Tournament, game: Game, entries: dict[int, Entry]) -
 
 
 def _open_tables(tournament: Tournament, rnd: Round) -> None:
-    from matches import services as match_services
+    from matches.messages import MatchError
+    from matches.services import tables as match_services
 
     entries = {e.pk: e for e in tournament.entries.select_related("player1", "player2")}
     users = {}
@@ -737,7 +738,7 @@ def _open_tables(tournament: Tournament, rnd: Round) -> None:
             )
             for index, uid in enumerate(seat_ids):
                 match_services.take_seat(users[uid], table, index)
-        except match_services.MatchError as error:
+        except MatchError as error:
             # e.g. a player left the club: nothing of the round is kept (one transaction)
             raise _refuse(
                 "table_failed",
@@ -959,7 +960,7 @@ def organiser_rated_game(sheet: Any) -> Game | None:
     had started before it. The sheet is linked to the game, and the caller does not rate it
     again: a game counts once. None when there is no such game.
     """
-    from matches.scoresheet_selectors import confirmed_result
+    from sheets.selectors import confirmed_result
 
     result = confirmed_result(sheet)
     if result is None or result.sides is None or result.scores is None:
@@ -1045,14 +1046,15 @@ def _forfeit_no_shows(tournament: Tournament, rnd: Round, now: datetime) -> int:
 def _forfeit_match(match: Any, seat: int) -> bool:
     """End a live match by a forfeit against ``seat`` (through its event log); False if the
     match refused it (logged)."""
-    from matches import services as match_services
+    from matches.messages import MatchError
     from matches.models import Actor
+    from matches.services import play as match_services
 
     try:
         match_services.submit_action(
             match.pk, {"sanction": "forfeit", "target": seat}, seat=None, actor=Actor.SYSTEM
         )
-    except match_services.MatchError:
+    except MatchError:
         log.exception("no-show forfeit of match %s refused", match.pk)
         return False
     return True
@@ -1073,7 +1075,7 @@ def collect_results(tournament: Tournament, rnd: Round, now: datetime) -> int:
         changed += _collect_live(tournament, game, now)
     sheet_games = list(playing.filter(table__isnull=True)) if not tournament.online else []
     if sheet_games:
-        from matches.scoresheet_selectors import confirmed_results
+        from sheets.selectors import confirmed_results
 
         results = confirmed_results(tournament.club, tournament.variant, since=rnd.started_at)
         entries = {e.pk: e for e in tournament.entries.all()}
@@ -1277,7 +1279,7 @@ def _take_live_match_off_the_ladder(game: Game) -> bool:
 def _link_confirmed_sheet(tournament: Tournament, game: Game) -> bool:
     """For an in-person game: link the confirmed sheet of its players (since the round
     started), if any, and rate it as the tick would; True when one was found."""
-    from matches.scoresheet_selectors import confirmed_results
+    from sheets.selectors import confirmed_results
 
     results = confirmed_results(tournament.club, tournament.variant, since=game.round.started_at)
     entries = {e.pk: e for e in tournament.entries.all()}

@@ -1,6 +1,6 @@
-"""Django admin for every live-play and score-sheet model, with lists and search.
+"""Django admin for every live-play model, with lists and search.
 
-The event logs (match events, score-sheet entries) are append-only: the admin shows them
+The event log of the matches is append-only: the admin shows them
 read-only and refuses to add, change or delete them (a match's state is its log).
 """
 
@@ -12,7 +12,6 @@ from django.contrib import admin
 from django.http import HttpRequest
 
 from matches.models import Match, MatchEvent, Presence, Seat, Table
-from matches.scoresheet_models import ScoreSheet, SheetEntry, SheetPlayer, SheetVerdict
 
 
 class ReadOnlyAdmin(admin.ModelAdmin):
@@ -116,51 +115,3 @@ class PresenceAdmin(admin.ModelAdmin):
     list_display = ["id", "match", "seat", "channel_name", "connected_at"]
     search_fields = ["channel_name", "match__id"]
     raw_id_fields = ["match"]
-
-
-class SheetPlayerInline(admin.TabularInline):
-    """The players of a score sheet."""
-
-    model = SheetPlayer
-    extra = 0
-    raw_id_fields = ["user"]
-
-
-@admin.register(ScoreSheet)
-class ScoreSheetAdmin(admin.ModelAdmin):
-    """Score sheets of games played at a real table."""
-
-    list_display = ["id", "club", "variant", "status", "scorer", "rated", "started_at"]
-    list_filter = ["variant", "status", "rated"]
-    search_fields = ["club__name", "club__slug", "scorer__username"]
-    raw_id_fields = ["club", "scorer"]
-    readonly_fields = ["state", "version"]
-    inlines = [SheetPlayerInline]
-
-
-@admin.register(SheetPlayer)
-class SheetPlayerAdmin(admin.ModelAdmin):
-    """A seat of a score sheet: a member or a guest."""
-
-    list_display = ["id", "sheet", "seat", "user", "guest_name"]
-    search_fields = ["user__username", "guest_name"]
-    raw_id_fields = ["sheet", "user"]
-
-
-@admin.register(SheetEntry)
-class SheetEntryAdmin(ReadOnlyAdmin):
-    """The append-only entry log of the score sheets."""
-
-    list_display = ["id", "sheet", "seq", "undone", "user", "created_at"]
-    list_filter = ["undone"]
-    search_fields = ["sheet__id", "user__username"]
-
-
-@admin.register(SheetVerdict)
-class SheetVerdictAdmin(admin.ModelAdmin):
-    """Confirmations and disputes of finished score sheets."""
-
-    list_display = ["id", "sheet", "user", "side", "kind", "version", "created_at"]
-    list_filter = ["kind"]
-    search_fields = ["user__username", "reason"]
-    raw_id_fields = ["sheet", "user"]

@@ -9,8 +9,9 @@ from django.contrib.sessions.backends.db import SessionStore
 from django.db import transaction
 
 from clubs.models import Club, Membership, Role, User
-from matches import services
+from games.variants import Variant, game
 from matches.models import Match
+from matches.services import tables
 
 
 def session_cookie(user: User) -> str:
@@ -34,7 +35,7 @@ def _user(name: str) -> User:
 def make_tables(
     count: int,
     *,
-    variant: str = "bao2",
+    variant: str = Variant.BAO2,
     options: dict[str, Any] | None = None,
     clocks: bool = True,
     time_limit_seconds: int = 0,
@@ -53,11 +54,11 @@ def make_tables(
     out = []
     base = Match.objects.count()
     for t in range(count):
-        seats = 4 if variant != "shuangkou2" else 2
+        seats = game(variant).seats
         users = [_user(f"{prefix}-{base + t}-{s}") for s in range(seats)]
         for user in users:
             Membership.objects.get_or_create(club=club, user=user)
-        table = services.open_table(
+        table = tables.open_table(
             users[0],
             club,
             variant=variant,
@@ -66,7 +67,7 @@ def make_tables(
             time_limit_seconds=time_limit_seconds,
         )
         for s, user in enumerate(users[1:], start=1):
-            services.take_seat(user, table, s)
+            tables.take_seat(user, table, s)
         watchers = [_user(f"{prefix}-{base + t}-w{k}") for k in range(spectators)]
         out.append(
             {
@@ -81,7 +82,7 @@ def make_tables(
 
 def person_against_bots(
     *,
-    variant: str = "bao2",
+    variant: str = Variant.BAO2,
     options: dict[str, Any] | None = None,
     time_limit_seconds: int = 0,
     bot: str = "heuristic",
@@ -95,9 +96,9 @@ def person_against_bots(
         if club is None:
             club = Club.objects.create(name=prefix, slug=prefix)
         Membership.objects.get_or_create(club=club, user=person)
-    table = services.open_table(
+    table = tables.open_table(
         person, club, variant=variant, options=options or {}, time_limit_seconds=time_limit_seconds
     )
     for seat in range(1, table.seat_count):
-        services.add_bot(person, table, seat, bot)
+        tables.add_bot(person, table, seat, bot)
     return {"table": table.pk, "session": session_cookie(person).split("=", 1)[1]}

@@ -18,6 +18,7 @@ from collections.abc import Callable
 from typing import Any
 
 import orjson
+import websockets
 
 from engine.actions import Action
 from engine.bots import HeuristicBot
@@ -107,8 +108,6 @@ class SeatClient:
 
     async def run(self, until_over: bool = True, reconnect: bool = True) -> None:
         """Play until the match is over (or :meth:`stop`), reconnecting after drops."""
-        import websockets
-
         delay = 0.2
         while not self._stop:
             try:

@@ -19,6 +19,7 @@ from channels.layers import get_channel_layer
 from engine.match import Match as EngineMatch
 from matches import selectors
 from matches.models import Match, MatchEvent
+from matches.wire import json_dumps
 
 log = logging.getLogger(__name__)
 
@@ -125,8 +126,6 @@ def match_updated(
     group message carrying each recipient's frame, each built from that recipient's
     observation only; a connection forwards its own (:meth:`TableConsumer.match_frame`).
     ``new_level``: the event changed the deal's level, so an update carries its ``cards``."""
-    from matches.services import json_dumps
-
     recipients: list[int | None] = list(range(len(match.seats)))
     if match.table.spectators_allowed:
         recipients.append(None)
@@ -151,8 +150,6 @@ def table_changed(table_id: int) -> None:
 
 def seats_changed(match_id: int) -> None:
     """Tell everyone at a match that auto-play or the clock changed (public state only)."""
-    from matches.services import json_dumps
-
     match = Match.objects.select_related("table").filter(pk=match_id).first()
     if match is None:
         return

@@ -1,7 +1,7 @@
 """The websocket of a table: ``/ws/tables/<id>/`` (protocol in README, "Websocket protocol").
 
 Thin: it authenticates the connection (session, via ``AuthMiddlewareStack``), works out the
-seat (or spectator), forwards actions to :mod:`matches.services` and frames from the seat's
+seat (or spectator), forwards actions to :mod:`matches.services.play` and frames from the seat's
 group to the socket. Bad input gets an ``error`` or ``refused`` message; the connection and
 the match go on.
 """
@@ -25,9 +25,11 @@ from django.conf import settings
 from django.db import close_old_connections, connection
 from django.utils import translation
 
-from matches import broadcast, selectors, services
-from matches.messages import refusal_message
+from matches import broadcast, selectors, store
+from matches.messages import MatchError, refusal_message
 from matches.models import Match, MatchStatus, Table
+from matches.services import play, presence
+from matches.wire import json_dumps
 
 log = logging.getLogger(__name__)
 
@@ -83,7 +85,7 @@ class _ActionQueue:
     """The actions sent to this process's tables, applied in batches on the tables' threads.
 
     While the threads are busy, the actions that arrive wait here; the next free thread takes
-    all of them (up to :data:`MAX_BATCH`) and :func:`services.submit_actions` writes them in
+    all of them (up to :data:`MAX_BATCH`) and :func:`play.submit_actions` writes them in
     one transaction: one write lock and one commit for the batch instead of one per action,
     which is what limited a busy server on SQLite (the processes queued for the write lock).
     One queue per event loop; used only from its loop.
@@ -140,20 +142,20 @@ def _submit_batch(items: list[tuple[TableConsumer, dict[str, Any]]]) -> list[Any
     """Apply the actions of ``items`` (on a tables' thread): each one's answer in its
     connection's language, or the exception that stopped it."""
     answers: list[Any] = []
-    requests: list[services.ActionRequest] = []
+    requests: list[play.ActionRequest] = []
     for consumer, data in items:
         checked = consumer._request(data)
         answers.append(checked if isinstance(checked, dict) else None)
         if not isinstance(checked, dict):
             requests.append(checked)
-    outcomes = iter(services.submit_actions(requests))
+    outcomes = iter(play.submit_actions(requests))
     for k, (consumer, data) in enumerate(items):
         if answers[k] is not None:
             continue
         outcome = next(outcomes)
-        if isinstance(outcome, services.Accepted):
+        if isinstance(outcome, play.Accepted):
             answers[k] = {"type": "ack", "id": data.get("id"), "version": outcome.version}
-        elif isinstance(outcome, services.MatchError):
+        elif isinstance(outcome, MatchError):
             with translation.override(consumer.language):
                 answers[k] = {"type": "refused", "id": data.get("id"), **outcome.to_json()}
         else:
@@ -216,7 +218,7 @@ class TableConsumer(AsyncWebsocketConsumer):
             return None, None
         seat = selectors.seat_of(match, self.user)
         if match.status == MatchStatus.PLAYING:
-            services.connected(match.pk, seat, channel_name)
+            presence.connected(match.pk, seat, channel_name)
         return match.pk, seat
 
     def _sync_frame(self, version: Any) -> dict[str, Any] | None:
@@ -224,21 +226,21 @@ class TableConsumer(AsyncWebsocketConsumer):
         match = Match.objects.select_related("table").filter(pk=self.match_id).first()
         if match is None:
             return None
-        engine = services.engine_of(match)
+        engine = store.engine_of(match)
         try:
             if (
                 isinstance(version, int)
                 and not isinstance(version, bool)
                 and 0 <= version <= match.version
-                and match.version - version <= services.MAX_MISSING_EVENTS
+                and match.version - version <= selectors.MAX_MISSING_EVENTS
             ):
                 events = selectors.events_after(match, version)
                 return selectors.frame(match, engine, self.seat, kind="events", events=events)
             return selectors.frame(match, engine, self.seat, kind="snapshot")
         finally:
-            services._engines.put(match.pk, match.version, engine)
+            store.keep_engine(match.pk, match.version, engine)
 
-    def _request(self, data: dict[str, Any]) -> services.ActionRequest | dict[str, Any]:
+    def _request(self, data: dict[str, Any]) -> play.ActionRequest | dict[str, Any]:
         """The action request of message ``data``, or the refusal to answer at once."""
         action = data.get("action")
         seq = data.get("seq")
@@ -250,7 +252,7 @@ class TableConsumer(AsyncWebsocketConsumer):
             return self._refusal("spectator", data)
         if not isinstance(action, dict):
             return self._refusal("invalid_action", data)
-        return services.ActionRequest(
+        return play.ActionRequest(
             self.match_id, action, self.seat, user=self.user, expected_version=seq
         )
 
@@ -259,32 +261,32 @@ class TableConsumer(AsyncWebsocketConsumer):
             if self.match_id is None or self.seat is None:
                 return _refused(data, "spectator" if self.match_id else "not_started")
             match = Match.objects.filter(pk=self.match_id).first()
-            engine = services.engine_of(match)
+            engine = store.engine_of(match)
             try:
                 if data["type"] == "hint":
                     return {
                         "type": "hints",
                         "id": data.get("id"),
                         "version": match.version,
-                        "plays": services.hints(engine, self.seat),
+                        "plays": selectors.hints(engine, self.seat),
                     }
-                plays = services.check_selection(engine, self.seat, data.get("cards"))
+                plays = selectors.check_selection(engine, self.seat, data.get("cards"))
                 return {
                     "type": "checked",
                     "id": data.get("id"),
                     "version": match.version,
                     "plays": plays,
                 }
-            except services.MatchError as error:
+            except MatchError as error:
                 return {"type": "refused", "id": data.get("id"), **error.to_json()}
             finally:
-                services._engines.put(match.pk, match.version, engine)
+                store.keep_engine(match.pk, match.version, engine)
 
     def _autoplay(self, data: dict[str, Any]) -> dict[str, Any]:
         with translation.override(self.language):
             if self.match_id is None or self.seat is None:
                 return _refused(data, "spectator" if self.match_id else "not_started")
-            services.set_autoplay(self.match_id, self.seat, "timeout" if data.get("on") else "")
+            presence.set_autoplay(self.match_id, self.seat, "timeout" if data.get("on") else "")
             return {"type": "ack", "id": data.get("id")}
 
     def _refusal(self, code: str, data: Any = None) -> dict[str, Any]:
@@ -314,9 +316,9 @@ class TableConsumer(AsyncWebsocketConsumer):
     async def _heartbeat(self) -> None:
         """Confirm this connection's presence now and then (a crashed server's rows expire)."""
         while True:
-            await asyncio.sleep(services.PRESENCE_HEARTBEAT * random.uniform(0.8, 1.0))
+            await asyncio.sleep(presence.PRESENCE_HEARTBEAT * random.uniform(0.8, 1.0))
             try:
-                await database_sync_to_async(services.heartbeat)(self.channel_name)
+                await database_sync_to_async(presence.heartbeat)(self.channel_name)
             except Exception:  # a busy database: the next beat tries again
                 log.warning("presence heartbeat of %s failed", self.channel_name)
 
@@ -328,7 +330,7 @@ class TableConsumer(AsyncWebsocketConsumer):
         for group in self.groups_joined:
             await self.channel_layer.group_discard(group, self.channel_name)
         if self.match_id is not None:
-            await database_sync_to_async(services.disconnected)(self.channel_name)
+            await database_sync_to_async(presence.disconnected)(self.channel_name)
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         """Handle one client message (see the protocol); never raises on bad input."""
@@ -420,7 +422,7 @@ class TableConsumer(AsyncWebsocketConsumer):
 
     async def _send_json(self, data: dict[str, Any] | None) -> None:
         if data is not None:
-            await self.send(text_data=services.json_dumps(data))
+            await self.send(text_data=json_dumps(data))
 
     async def dispatch(self, message: dict[str, Any]) -> None:
         """Channels' dispatch without its ``aclose_old_connections`` before every message (a

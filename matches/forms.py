@@ -7,7 +7,8 @@ from typing import Any
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from matches.models import BotKind, Variant
+from games.variants import Variant, game
+from matches.models import BotKind
 
 
 class TableForm(forms.Form):
@@ -35,13 +36,13 @@ class TableForm(forms.Form):
     )
 
     def service_kwargs(self) -> dict[str, Any]:
-        """The keyword arguments of :func:`matches.services.open_table`."""
+        """The keyword arguments of :func:`matches.services.tables.open_table`."""
         data = self.cleaned_data
         options: dict[str, Any] = {
             "first_action_seconds": data["first_action_seconds"],
             "action_seconds": data["action_seconds"],
         }
-        if data["variant"] == Variant.BAO2:
+        if "colour_twos" in game(data["variant"]).options:
             options["colour_twos"] = data["colour_twos"]
         return {
             "variant": data["variant"],

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from django.utils.translation import gettext_lazy as _
 
+from games.errors import Refused
+
 REASONS = {
     # the rules engine (engine.actions)
     "wrong_phase": _("That action does not belong to this phase of the deal."),
@@ -55,6 +57,27 @@ def refusal_message(code: str, detail: str = "") -> str:
     if message is None:
         return detail or code
     return str(message)
+
+
+class MatchError(Refused):
+    """A refused table or match operation: a reason ``code`` and a translated message."""
+
+    def __init__(self, code: str, detail: str = "") -> None:
+        """Keep the reason code; ``detail`` is the engine's English wording, if any."""
+        # Not Refused.__init__: the message is translated when it is read (in the language
+        # active then, e.g. the consumer's), so it is a property and is not stored.
+        Exception.__init__(self, f"{code}: {detail}" if detail else code)
+        self.code = code
+        self.detail = detail
+
+    @property
+    def message(self) -> str:  # type: ignore[override]  # translated when read
+        """The reason in the active language."""
+        return refusal_message(self.code, self.detail)
+
+    def to_json(self) -> dict[str, str]:
+        """``{"code", "message"}`` in the active language."""
+        return {"code": self.code, "message": self.message}
 
 
 #: Words of the table page (static/js/table.js), sent translated with the page.

@@ -13,18 +13,7 @@ from django.db import models
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-
-class Variant(models.TextChoices):
-    """The games a table can play (the engine's variant ids)."""
-
-    BAO2 = "bao2", _("Bao 2")
-    GUANDAN = "guandan", _("Guandan")
-    HONGER = "honger", _("Nanping Red Two")
-    SHUANGKOU2 = "shuangkou2", _("Two-player Shuangkou")
-
-
-#: Seats per variant.
-VARIANT_SEATS = {"bao2": 4, "guandan": 4, "honger": 4, "shuangkou2": 2}
+from games.variants import Variant, game
 
 
 class BotKind(models.TextChoices):
@@ -81,7 +70,7 @@ class Table(models.Model):
     @property
     def seat_count(self) -> int:
         """Number of seats of the table's variant."""
-        return VARIANT_SEATS[self.variant]
+        return game(self.variant).seats
 
     def __str__(self) -> str:
         return f"{self.get_variant_display()} #{self.pk}"
@@ -212,6 +201,3 @@ class Presence(models.Model):
     seat = models.SmallIntegerField(null=True, blank=True)
     channel_name = models.CharField(max_length=200, unique=True)
     connected_at = models.DateTimeField(default=timezone.now)
-
-
-from matches.scoresheet_models import *  # noqa: E402,F401,F403  (score sheets)

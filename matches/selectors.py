@@ -10,8 +10,15 @@ from typing import Any
 from django.db.models import Count, Q, QuerySet
 
 from clubs.models import Club, User
+from engine.actions import Action, Refusal
+from engine.cards import InvalidCard, card_str, parse_card
 from engine.match import Match as EngineMatch
+from engine.variants import combo_rules, deal_rules
+from matches.messages import MatchError
 from matches.models import Match, MatchEvent, Table, TableStatus
+
+#: A reconnecting client missing at most this many events gets them; otherwise a snapshot.
+MAX_MISSING_EVENTS = 200
 
 
 def lobby_tables(club: Club) -> QuerySet[Table]:
@@ -41,9 +48,6 @@ def match_of_table(table: Table) -> Match | None:
 
 @lru_cache(maxsize=256)
 def _card_order(variant: str, level: str | None) -> tuple[tuple[int, ...], str | None]:
-    from engine.cards import card_str
-    from engine.variants import combo_rules
-
     rules = combo_rules(variant, level)
     value = getattr(rules, "value", None)
     wild = getattr(rules, "wild", None)
@@ -56,8 +60,6 @@ def level_names(variant: str) -> tuple[tuple[str, int], ...]:
     """Each team level index of ``variant`` as ``(rank name, round)``: Bao 2 climbs 3..A
     twice (index 12 is "3" of round 2), Guandan 2..A once; empty for variants without team
     levels. Rank names as on the cards ("10" for T)."""
-    from engine.variants import deal_rules
-
     rules = deal_rules(variant)
     ranks = getattr(rules, "level_ranks", None)
     if not ranks:
@@ -175,3 +177,61 @@ def replay_card_orders(match: Match, steps: list[dict[str, Any]]) -> dict[str, A
     keyed by the level ("" for none), so the replay sorts hands as the table page does."""
     levels = {step["views"][0].get("level") for step in steps if step["views"]}
     return {level or "": card_order(match.variant, level) for level in levels}
+
+
+# ------------------------------------------------------------------------- helpers for clients
+def check_selection(engine: EngineMatch, seat: int, cards: list[str]) -> list[dict[str, Any]]:
+    """The legal plays the selected ``cards`` can make for ``seat`` (one per combo type);
+    raises :class:`MatchError` explaining why the selection cannot be played."""
+    if not isinstance(cards, list) or not cards or len(cards) > 60:
+        raise MatchError("no_selection")
+    try:
+        ids = [parse_card(c) for c in cards]
+    except (InvalidCard, TypeError, ValueError):
+        raise MatchError("invalid_card") from None
+    observation = engine.observation(seat)
+    rules = combo_rules(engine.variant, observation.get("level"))
+    readings = rules.readings(ids)
+    first: MatchError | None = None
+    legal: list[dict[str, Any]] = []
+    if not readings:
+        try:
+            engine.check(Action("play", seat, tuple(sorted(ids)), "single"))
+        except Refusal as refusal:
+            if refusal.code in ("not_your_turn", "wrong_phase", "not_in_hand", "match_over"):
+                raise MatchError(refusal.code, refusal.message) from None
+        raise MatchError("invalid_combo")
+    for combo in readings:
+        action = Action("play", seat, tuple(sorted(ids)), combo.type)
+        if combo.type == "immune":  # an immune bomb is its own action (played in its window)
+            action = Action("immune", seat, tuple(sorted(ids)), "immune")
+        try:
+            engine.check(action)
+        except Refusal as refusal:
+            first = first or MatchError(refusal.code, refusal.message)
+            continue
+        legal.append(action.to_json())
+    if not legal:
+        assert first is not None
+        raise first
+    return legal
+
+
+def hints(engine: EngineMatch, seat: int, limit: int = 40) -> list[dict[str, Any]]:
+    """Up to ``limit`` legal plays of ``seat`` for the hint button, smallest first."""
+    if engine.to_move() != seat:
+        return []
+    seen: set[tuple] = set()
+    out: list[tuple[int, int, dict[str, Any]]] = []
+    for i, action in enumerate(engine.legal_actions(seat)):
+        if action.kind not in ("play", "immune", "tribute", "return"):
+            continue
+        key = (action.kind, action.type, action.cards)
+        if key in seen:
+            continue
+        seen.add(key)
+        out.append((len(action.cards), i, action.to_json()))
+        if len(out) >= limit * 4:
+            break
+    out.sort(key=lambda t: (t[0] > 4, t[1]))
+    return [a for _, _, a in out[:limit]]

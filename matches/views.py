@@ -14,10 +14,12 @@ from django.views.decorators.http import require_POST
 
 from clubs import selectors as club_selectors
 from clubs.models import Club
-from matches import selectors, services
+from clubs.permissions import is_club_admin
+from matches import selectors
 from matches.forms import SeatForm, TableForm
-from matches.messages import TABLE_WORDS
+from matches.messages import TABLE_WORDS, MatchError
 from matches.models import MatchStatus, Table
+from matches.services import tables
 
 
 def lobby(request: HttpRequest, slug: str) -> HttpResponse:
@@ -31,8 +33,8 @@ def lobby(request: HttpRequest, slug: str) -> HttpResponse:
             raise PermissionDenied
         if form.is_valid():
             try:
-                table = services.open_table(request.user, club, **form.service_kwargs())
-            except services.MatchError as error:
+                table = tables.open_table(request.user, club, **form.service_kwargs())
+            except MatchError as error:
                 form.add_error(None, error.message)
             else:
                 return redirect("matches:table", table_id=table.pk)
@@ -73,8 +75,6 @@ def table(request: HttpRequest, table_id: int) -> HttpResponse:
 
 
 def _is_admin(request: HttpRequest, table: Table) -> bool:
-    from clubs.permissions import is_club_admin
-
     return is_club_admin(request.user, table.club)
 
 
@@ -85,18 +85,18 @@ def seat(request: HttpRequest, table_id: int) -> HttpResponse:
     table = get_object_or_404(Table, pk=table_id)
     form = SeatForm(request.POST)
     if not form.is_valid():
-        messages.error(request, services.MatchError("bad_message").message)
+        messages.error(request, MatchError("bad_message").message)
         return redirect("matches:table", table_id=table.pk)
     action, index = form.cleaned_data["action"], form.cleaned_data["seat"]
     try:
         if action == "sit":
-            services.take_seat(request.user, table, index if index is not None else -1)
+            tables.take_seat(request.user, table, index if index is not None else -1)
         elif action == "leave":
-            services.leave_seat(request.user, table)
+            tables.leave_seat(request.user, table)
         else:
             bot = form.cleaned_data["bot"] or "heuristic"
-            services.add_bot(request.user, table, index if index is not None else -1, bot)
-    except services.MatchError as error:
+            tables.add_bot(request.user, table, index if index is not None else -1, bot)
+    except MatchError as error:
         messages.error(request, error.message)
     return redirect("matches:table", table_id=table.pk)
 

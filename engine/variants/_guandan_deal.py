@@ -174,7 +174,7 @@ class GuandanDealRules(DealRules):
     return_rule = "any card may be returned"
 
     def validate_immune(self, deal: Deal, action: Action) -> Any:
-        """Bao 2 only (see :mod:`engine.rules_bao2`)."""
+        """Bao 2 only (see :mod:`engine.variants._bao2_deal`)."""
         raise Refusal("wrong_phase", "no immune bomb in this variant")
 
     @staticmethod

@@ -7,7 +7,7 @@ from playwright.sync_api import expect
 
 from clubs.models import Club, Membership, Role, User
 from ladder.models import RatedResult
-from matches.scoresheet_models import ScoreSheet, SheetEntry
+from sheets.models import ScoreSheet, SheetEntry
 
 PASSWORD = "Long-Pass-phrase-77"
 

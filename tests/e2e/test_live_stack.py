@@ -19,7 +19,7 @@ pytest.importorskip("websockets")
 
 CHECK_MATCH = """
 from matches.models import Match
-from matches.services import replay_events
+from matches.store import replay_events
 from engine.match import Match as EngineMatch
 m = Match.objects.get(pk={match})
 events = list(m.events.order_by("seq").values("seq", "seat", "actor", "action"))

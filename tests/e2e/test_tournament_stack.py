@@ -80,7 +80,7 @@ CHECK = """
 from ladder import tournament_selectors as selectors
 from ladder.tournament_models import Game, Round, Tournament, TournamentNotice
 from matches.models import Match
-from matches.services import replay_events
+from matches.store import replay_events
 from engine.match import Match as EngineMatch
 
 t = Tournament.objects.get(pk={tournament})

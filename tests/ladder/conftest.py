@@ -86,9 +86,8 @@ def record(db):
 def no_deadline_tasks(monkeypatch):
     """Live play is driven by its beat task (matches' sweep) as time moves forward, not by
     countdown tasks (which an eager Celery would run at once)."""
-    from matches import services as match_services
-    from matches import tasks
+    from matches import schedule, store
 
-    monkeypatch.setattr(tasks, "schedule_deadline", lambda *a: None)
-    monkeypatch.setattr(tasks, "schedule_time_limit", lambda *a: None)
-    match_services._engines.clear()
+    monkeypatch.setattr(schedule, "schedule_deadline", lambda *a: None)
+    monkeypatch.setattr(schedule, "schedule_time_limit", lambda *a: None)
+    store._engines.clear()

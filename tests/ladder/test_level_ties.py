@@ -14,8 +14,9 @@ from clubs.models import Membership, Role, User
 from ladder import services as ladder_services
 from ladder.models import RatedResult, RatingChange
 from ladder.ratings import RatingInputError, decided_scores
-from matches import services, tasks
+from matches import schedule, store
 from matches.models import Seat
+from matches.services import clock, presence, tables
 
 
 def test_decided_scores():
@@ -72,26 +73,26 @@ def people(transactional_db):
 
 @override_settings(MATCHES_BOT_DELAY_SECONDS=0)
 def test_live_bao2_match_won_at_23_23_is_rated_as_a_win(people, monkeypatch, celery_eager):
-    monkeypatch.setattr(tasks, "schedule_deadline", lambda *a: None)
-    monkeypatch.setattr(tasks, "schedule_time_limit", lambda *a: None)
-    services._engines.clear()
+    monkeypatch.setattr(schedule, "schedule_deadline", lambda *a: None)
+    monkeypatch.setattr(schedule, "schedule_time_limit", lambda *a: None)
+    store._engines.clear()
     club = club_services.create_club(people[0], name="南通保二")
     for user in people[1:]:
         Membership.objects.create(club=club, user=user, role=Role.MEMBER)
-    table = services.open_table(people[0], club, variant="bao2", rated=True)
+    table = tables.open_table(people[0], club, variant="bao2", rated=True)
     for i in (1, 2):
-        services.take_seat(people[i], table, i)
+        tables.take_seat(people[i], table, i)
     Seat.objects.filter(table=table, index=3).update(user=people[3])
     table.refresh_from_db()
     # seed hhhh-2: four heuristic players (auto-play) end 23:23, team 0 passing 2A
-    match = services.start_match(table, seed="hhhh-2")
+    match = tables.start_match(table, seed="hhhh-2")
     for seat in range(4):
-        services.set_autoplay(match.pk, seat, "timeout")
+        presence.set_autoplay(match.pk, seat, "timeout")
     for _ in range(5000):
         match.refresh_from_db()
         if match.status == "finished":
             break
-        services.act_on_deadline(match.pk, match.version, force=True)
+        clock.act_on_deadline(match.pk, match.version, force=True)
     assert match.status == "finished"
     assert match.result["score"] == [23, 23] and match.result["winner"] is not None
     winner = match.result["winner"]

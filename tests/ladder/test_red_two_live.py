@@ -17,8 +17,10 @@ from clubs.models import Membership, Role, User
 from engine.match import Match as EngineMatch
 from ladder import services as ladder_services
 from ladder.models import Ladder, RatedResult, Rating, RatingChange
-from matches import services, tasks
+from matches import schedule, store
 from matches.models import Match, Seat
+from matches.services import clock as match_clock
+from matches.services import play, presence, tables
 
 
 @pytest.fixture
@@ -39,30 +41,30 @@ def red_two_club(people):
 
 @pytest.fixture
 def clock(monkeypatch):
-    """The tests drive the clock themselves (services.act_on_deadline), as tests/matches do."""
-    monkeypatch.setattr(tasks, "schedule_deadline", lambda *a: None)
-    monkeypatch.setattr(tasks, "schedule_time_limit", lambda *a: None)
-    services._engines.clear()
+    """The tests drive the clock themselves (match_clock.act_on_deadline), as tests/matches do."""
+    monkeypatch.setattr(schedule, "schedule_deadline", lambda *a: None)
+    monkeypatch.setattr(schedule, "schedule_time_limit", lambda *a: None)
+    store._engines.clear()
 
 
 def play_rated_red_two(club, people, seed, deals=2):
     """Open a rated Red Two table, seat the four people, start with ``seed``, put every seat on
     auto-play and force the clock until the match is over."""
-    table = services.open_table(
+    table = tables.open_table(
         people[0], club, variant="honger", rated=True, options={"deals": deals}
     )
     for i in (1, 2):
-        services.take_seat(people[i], table, i)
+        tables.take_seat(people[i], table, i)
     Seat.objects.filter(table=table, index=3).update(user=people[3])
     table.refresh_from_db()
-    match = services.start_match(table, seed=seed)
+    match = tables.start_match(table, seed=seed)
     for seat in range(4):
-        services.set_autoplay(match.pk, seat, "timeout")
+        presence.set_autoplay(match.pk, seat, "timeout")
     for _ in range(5000):
         match.refresh_from_db()
         if match.status == "finished":
             return match
-        services.act_on_deadline(match.pk, match.version, force=True)
+        match_clock.act_on_deadline(match.pk, match.version, force=True)
     raise AssertionError("the match did not finish")
 
 
@@ -146,7 +148,7 @@ def test_partnership_last_deal_rates_the_revealed_pairs_once(
     assert RatingChange.objects.filter(ladder=club_ladder).count() == 4
     # recording and applying again (a duplicate hand-over or task run) changes nothing
     match = Match.objects.select_related("table").get(pk=match.pk)
-    services._record_rated_result(match)
+    play._record_rated_result(match)
     result = RatedResult.objects.get(source="live", source_id=str(match.pk))
     outcomes = ladder_services.apply_result(result)
     assert {o.action for o in outcomes} == {"skipped"}

@@ -69,7 +69,7 @@ def changes_by_user(result, club):
 
 def play_sheet(club, seats, finishes, *, rated):
     """A sheet of these seats with the given deals, confirmed by a player of each side."""
-    from matches import scoresheet_services as sheets
+    from sheets import services as sheets
 
     sheet = sheets.start_sheet(
         seats[0],
@@ -231,7 +231,7 @@ def test_rated_sheet_confirmed_after_the_organiser_result_is_not_rated_again(
 ):
     t, (game, other) = running_round(club, club_admin, members(8))
     seats = seats_of(t, game)
-    from matches import scoresheet_services as sheets
+    from sheets import services as sheets
 
     with time_machine.travel(START + timedelta(minutes=5), tick=False):
         sheet = sheets.start_sheet(
@@ -265,8 +265,8 @@ def test_rated_sheet_confirmed_after_the_organiser_result_is_not_rated_again(
 def test_live_games_are_rated_by_their_match_or_by_the_organiser(
     club, club_admin, members, no_deadline_tasks
 ):
-    from matches import services as match_services
     from matches.models import Actor, Match, Table
+    from matches.services import play
 
     t, (broken, played) = running_round(club, club_admin, members(8), online=True)
     assert broken.table_id and played.table_id
@@ -282,7 +282,7 @@ def test_live_games_are_rated_by_their_match_or_by_the_organiser(
         match.refresh_from_db()
         assert match.revision == revision + 1  # a move being written now re-reads the table
         # ... so its match, ending later, is not rated a second time
-        match_services.submit_action(
+        play.submit_action(
             match.pk, {"sanction": "forfeit", "target": 0}, seat=None, actor=Actor.SYSTEM
         )
         match.refresh_from_db()
@@ -290,7 +290,7 @@ def test_live_games_are_rated_by_their_match_or_by_the_organiser(
         assert not RatedResult.objects.filter(source="live").exists()
         # a finished rated match is the game's rating; the organiser's correction adds nothing
         finished = Match.objects.get(table_id=played.table_id)
-        match_services.submit_action(
+        play.submit_action(
             finished.pk, {"sanction": "forfeit", "target": 1}, seat=None, actor=Actor.SYSTEM
         )
         live = RatedResult.objects.get(source="live", source_id=str(finished.pk))

@@ -272,7 +272,7 @@ def test_no_shows_lose_and_the_players_present_share_the_win(
 def test_a_confirmed_sheet_gives_each_player_their_points_whatever_their_seat(
     club, club_admin, members
 ):
-    from matches import scoresheet_services as sheets
+    from sheets import services as sheets
 
     t, game, seat_users = one_table(club, club_admin, members(4))
     at_table = seat_users[::-1]  # they sat the other way round

@@ -122,7 +122,7 @@ def test_bad_settings_are_refused(club, club_admin, fields, code):
 
 
 def test_in_person_swiss_with_sheet_results_corrections_and_edits(club, club_admin, members):
-    from matches import scoresheet_services as sheets
+    from sheets import services as sheets
 
     people = members(10)
     t = make_tournament(club, club_admin, rated=True)
@@ -312,8 +312,8 @@ def test_full_swiss_of_16_pairs_played_by_bots_through_beat(
     django_capture_on_commit_callbacks,
 ):
     from ladder.tournament_tasks import tournament_tick_task
-    from matches import services as match_services
     from matches.models import Match
+    from matches.services import presence
     from matches.tasks import sweep_task
 
     settings.MATCHES_BOT_DELAY_SECONDS = 0
@@ -347,7 +347,7 @@ def test_full_swiss_of_16_pairs_played_by_bots_through_beat(
             assert len(matches) == 8
             for match in matches:  # the players leave it to auto-play (bots)
                 for seat in range(4):
-                    match_services.set_autoplay(match.pk, seat, "disconnect")
+                    presence.set_autoplay(match.pk, seat, "disconnect")
             clock.shift(timedelta(minutes=1, seconds=1))  # the match time limit passes
             for _ in range(3000):
                 sweep_task.delay()

@@ -16,7 +16,7 @@ from matchkit import assert_replays, make_user  # noqa: E402
 
 from clubs import services as club_services
 from clubs.models import Membership, Role
-from matches import services, tasks
+from matches import schedule, store
 from matches.models import Match
 
 
@@ -36,11 +36,11 @@ def replay_check(request):
 @pytest.fixture
 def scheduled(monkeypatch):
     """Record the deadline / time-limit tasks instead of queueing them (tests drive the clock
-    themselves with services.act_on_deadline)."""
+    themselves with clock.act_on_deadline)."""
     calls = []
-    monkeypatch.setattr(tasks, "schedule_deadline", lambda *a: calls.append(("deadline", *a)))
-    monkeypatch.setattr(tasks, "schedule_time_limit", lambda *a: calls.append(("limit", *a)))
-    services._engines.clear()
+    monkeypatch.setattr(schedule, "schedule_deadline", lambda *a: calls.append(("deadline", *a)))
+    monkeypatch.setattr(schedule, "schedule_time_limit", lambda *a: calls.append(("limit", *a)))
+    store._engines.clear()
     return calls
 
 

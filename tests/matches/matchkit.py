@@ -6,8 +6,9 @@ from django.db import connections
 
 from clubs.models import User
 from engine.match import Match as EngineMatch
-from matches import services
+from matches import store
 from matches.models import Match
+from matches.services import clock, presence, tables
 
 
 def make_user(username, **extra):
@@ -16,9 +17,9 @@ def make_user(username, **extra):
 
 def full_match(club, players, variant="bao2"):
     """Open a table of ``variant`` and seat the four ``players``: its match starts."""
-    table = services.open_table(players[0], club, variant=variant)
+    table = tables.open_table(players[0], club, variant=variant)
     for i in (1, 2, 3):
-        services.take_seat(players[i], table, i)
+        tables.take_seat(players[i], table, i)
     return Match.objects.get(table=table)
 
 
@@ -26,7 +27,7 @@ def assert_replays(match):
     match.refresh_from_db()
     seqs = list(match.events.order_by("seq").values_list("seq", flat=True))
     assert seqs == list(range(1, match.version + 1))
-    replayed = services.replay_events(match)
+    replayed = store.replay_events(match)
     stored = EngineMatch.from_json(match.snapshot)
     assert replayed.state_json() == stored.state_json()
     assert [a.to_compact() for a in replayed.log] == match.snapshot["actions"]
@@ -40,7 +41,7 @@ def run_until_over(match_id, limit=5000):
         if match.status == "finished":
             return match
         assert match.deadline_version == match.version
-        services.act_on_deadline(match_id, match.version, force=True)
+        clock.act_on_deadline(match_id, match.version, force=True)
     raise AssertionError("match did not finish")
 
 
@@ -48,7 +49,7 @@ def play_out(match):
     """Leave every seat of ``match`` to auto-play (as players who disconnected) and drive it
     to its end (:func:`run_until_over`)."""
     for seat in range(len(match.seats)):
-        services.set_autoplay(match.pk, seat, "disconnect")
+        presence.set_autoplay(match.pk, seat, "disconnect")
     return run_until_over(match.pk)
 
 

@@ -1,35 +1,37 @@
-"""The Django admin lists, searches and shows every matches model; event logs are read-only."""
+"""The Django admin lists, searches and shows every matches and sheets model; event logs are
+read-only."""
 
 from django.urls import reverse
 
-from matches import services
+from matches import store
 from matches.models import Match, MatchEvent
+from matches.services import play, tables
 
 
 def test_admin_pages_of_every_matches_model(club, players, scheduled, client):
     players[0].is_staff = players[0].is_superuser = True
     players[0].save()
-    table = services.open_table(players[0], club, variant="bao2")
+    table = tables.open_table(players[0], club, variant="bao2")
     for i in (1, 2, 3):
-        services.take_seat(players[i], table, i)
+        tables.take_seat(players[i], table, i)
     match = Match.objects.get(table=table)
     seat = match.to_move
-    action = services.engine_of(match).legal_actions(seat)[0].to_json()
-    services.submit_action(match.pk, action, seat=seat, user=players[seat], expected_version=0)
+    action = store.engine_of(match).legal_actions(seat)[0].to_json()
+    play.submit_action(match.pk, action, seat=seat, user=players[seat], expected_version=0)
     event = MatchEvent.objects.get(match=match)
     client.force_login(players[0])
     for model in (
-        "table",
-        "seat",
-        "match",
-        "matchevent",
-        "presence",
-        "scoresheet",
-        "sheetplayer",
-        "sheetentry",
-        "sheetverdict",
+        "matches_table",
+        "matches_seat",
+        "matches_match",
+        "matches_matchevent",
+        "matches_presence",
+        "sheets_scoresheet",
+        "sheets_sheetplayer",
+        "sheets_sheetentry",
+        "sheets_sheetverdict",
     ):
-        url = reverse(f"admin:matches_{model}_changelist")
+        url = reverse(f"admin:{model}_changelist")
         assert client.get(url).status_code == 200, model
         assert client.get(url, {"q": "p1"}).status_code == 200, model
     assert client.get(reverse("admin:matches_match_change", args=[match.pk])).status_code == 200

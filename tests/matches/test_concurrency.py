@@ -9,8 +9,9 @@ from django.db import connection, connections
 from django.utils import timezone
 
 from engine.match import Match as EngineMatch
-from matches import services, tasks
+from matches import messages, tasks
 from matches.models import Match, MatchEvent
+from matches.services import play, tables
 
 ROUNDS = 25
 
@@ -24,11 +25,9 @@ def race(match_id, seat, user, version, first, second):
         try:
             barrier.wait()
             try:
-                services.submit_action(
-                    match_id, action, seat=seat, user=user, expected_version=version
-                )
+                play.submit_action(match_id, action, seat=seat, user=user, expected_version=version)
                 results[name] = "accepted"
-            except services.MatchError as error:
+            except messages.MatchError as error:
                 results[name] = error.code
         finally:
             connections.close_all()
@@ -59,9 +58,9 @@ def test_two_clients_and_the_clock_race_for_each_turn(club, players, scheduled):
         # an in-memory SQLite test database is one shared-cache connection: it cannot hold two
         # writers at once. The PostgreSQL run (and the e2e SQLite file) cover real races.
         pytest.skip("needs a database server or a database file (runs on PostgreSQL)")
-    table = services.open_table(players[0], club, variant="bao2")
+    table = tables.open_table(players[0], club, variant="bao2")
     for seat in (1, 2, 3):
-        services.take_seat(players[seat], table, seat)
+        tables.take_seat(players[seat], table, seat)
     match = Match.objects.get(table=table)
     outcomes = []
     for _ in range(ROUNDS):

@@ -20,9 +20,10 @@ from matchkit import make_user
 from test_consumers import connect, login, receive, receive_type
 
 from engine.match import Match as EngineMatch
-from matches import consumers, services
+from matches import consumers
 from matches.messages import refusal_message
 from matches.models import Match
+from matches.services import tables
 
 pytestmark = pytest.mark.integration
 
@@ -35,9 +36,9 @@ SNAP = "snapshot"
 def table(club, players, scheduled, monkeypatch):
     # hundreds of frames a second: lift the per-connection rate limit for these tests
     monkeypatch.setattr(consumers, "RATE", 1e9)
-    table = services.open_table(players[0], club, variant="bao2")
+    table = tables.open_table(players[0], club, variant="bao2")
     for i in (1, 2, 3):
-        services.take_seat(players[i], table, i)
+        tables.take_seat(players[i], table, i)
     table.refresh_from_db()
     return table
 

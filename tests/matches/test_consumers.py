@@ -11,8 +11,8 @@ from matchkit import make_user
 
 from config.asgi import application
 from engine.match import Match as EngineMatch
-from matches import services
 from matches.models import Match
+from matches.services import tables
 
 pytestmark = pytest.mark.integration
 
@@ -49,9 +49,9 @@ async def receive_type(comm, kind, timeout=5):
 
 @pytest.fixture
 def table(club, players, scheduled):
-    table = services.open_table(players[0], club, variant="bao2")
+    table = tables.open_table(players[0], club, variant="bao2")
     for i in (1, 2, 3):
-        services.take_seat(players[i], table, i)
+        tables.take_seat(players[i], table, i)
     table.refresh_from_db()
     return table
 
@@ -202,7 +202,7 @@ def test_refusal_in_the_players_language(table, players):
 
 
 def test_spectators_refused_when_not_allowed_and_foreign_origin(club, players, scheduled):
-    table = services.open_table(players[0], club, variant="bao2", spectators_allowed=False)
+    table = tables.open_table(players[0], club, variant="bao2", spectators_allowed=False)
     watcher = make_user("watcher")
     login(players[0], watcher)
 
@@ -227,7 +227,7 @@ def test_spectators_refused_when_not_allowed_and_foreign_origin(club, players, s
 
 @override_settings(MATCHES_BOT_DELAY_SECONDS=0)
 def test_match_starts_while_connected(club, players, scheduled):
-    table = services.open_table(players[0], club, variant="bao2")
+    table = tables.open_table(players[0], club, variant="bao2")
     login(players[0])
 
     async def scenario():
@@ -237,7 +237,7 @@ def test_match_starts_while_connected(club, players, scheduled):
         from channels.db import database_sync_to_async
 
         for i in (1, 2, 3):
-            await database_sync_to_async(services.add_bot)(players[0], table, i, "heuristic")
+            await database_sync_to_async(tables.add_bot)(players[0], table, i, "heuristic")
         snap = await receive_type(comm, "snapshot")
         assert snap["you"] == 0 and len(snap["obs"]["hand"]) == 27
         assert [s["bot"] for s in snap["table"]["seats"]] == [

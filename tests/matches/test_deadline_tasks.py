@@ -7,8 +7,9 @@ import pytest
 from django.utils import timezone
 from matchkit import full_match
 
-from matches import services, tasks
+from matches import schedule, store, tasks
 from matches.models import Match
+from matches.services import play
 
 
 @pytest.fixture
@@ -16,16 +17,17 @@ def published(monkeypatch):
     """The deadline tasks published to the broker: (match, version, countdown)."""
     calls = []
     monkeypatch.setattr(
-        tasks.deadline_task,
-        "apply_async",
-        lambda args, countdown=0: calls.append((args[0], args[1], countdown)),
+        schedule,
+        "_send",
+        lambda name, args, countdown=0: (
+            calls.append((args[0], args[1], countdown)) if name == schedule.DEADLINE_TASK else None
+        ),
     )
-    monkeypatch.setattr(tasks.deadline_task, "delay", lambda *args: calls.append((*args[:2], 0)))
-    monkeypatch.setattr(tasks, "schedule_time_limit", lambda *a: None)
-    services._engines.clear()
-    monkeypatch.setattr(tasks, "_published", {})
-    monkeypatch.setattr(tasks, "_background", None)  # publish at once (an ASGI import sets it)
-    monkeypatch.setattr(tasks, "_queued", {})
+    monkeypatch.setattr(schedule, "schedule_time_limit", lambda *a: None)
+    store._engines.clear()
+    monkeypatch.setattr(schedule, "_published", {})
+    monkeypatch.setattr(schedule, "_background", None)  # publish at once (an ASGI import sets it)
+    monkeypatch.setattr(schedule, "_queued", {})
     return calls
 
 
@@ -33,25 +35,25 @@ def test_one_queued_task_per_match(club, players, published):
     match = full_match(club, players)
     assert [(m, v) for m, v, _ in published] == [(match.pk, 0)]  # the first clock
     published.clear()
-    tasks.schedule_deadline(match.pk, 1, 40)  # later than the queued task: not published
+    schedule.schedule_deadline(match.pk, 1, 40)  # later than the queued task: not published
     assert published == []
-    tasks._published.clear()  # as in another server process: Redis says the task is queued,
-    tasks.schedule_deadline(match.pk, 1, 40)  # and this process remembers it
-    tasks._client().delete(tasks.pending_key(match.pk))
-    tasks.schedule_deadline(match.pk, 1, 40)  # no Redis round trip: still not published
+    schedule._published.clear()  # as in another server process: Redis says the task is queued,
+    schedule.schedule_deadline(match.pk, 1, 40)  # and this process remembers it
+    schedule._client().delete(schedule.pending_key(match.pk))
+    schedule.schedule_deadline(match.pk, 1, 40)  # no Redis round trip: still not published
     assert published == []
-    tasks.schedule_deadline(match.pk, 2, 1)  # earlier: published
+    schedule.schedule_deadline(match.pk, 2, 1)  # earlier: published
     assert [(m, v) for m, v, _ in published] == [(match.pk, 2)]
-    assert float(tasks._client().get(tasks.pending_key(match.pk))) > 0
+    assert float(schedule._client().get(schedule.pending_key(match.pk))) > 0
 
 
 def test_a_server_publishes_from_a_background_thread_the_newest_deadline(club, players, published):
     match = full_match(club, players)
     published.clear()
-    tasks.schedule_in_background()
-    with tasks._background:  # the thread waits while two deadlines of the match are queued
-        tasks.schedule_deadline(match.pk, 5, 3)
-        tasks.schedule_deadline(match.pk, 6, 2)
+    schedule.schedule_in_background()
+    with schedule._background:  # the thread waits while two deadlines of the match are queued
+        schedule.schedule_deadline(match.pk, 5, 3)
+        schedule.schedule_deadline(match.pk, 6, 2)
         assert published == []
     for _ in range(200):
         if published:
@@ -66,9 +68,9 @@ def test_a_server_publishes_from_a_background_thread_the_newest_deadline(club, p
 def test_task_of_an_old_version_queues_the_current_deadline(club, players, published):
     match = full_match(club, players)
     seat = match.to_move
-    engine = services.engine_of(match)
+    engine = store.engine_of(match)
     action = engine.legal_actions(seat)[0].to_json()
-    services.submit_action(match.pk, action, seat=seat, user=players[seat], expected_version=0)
+    play.submit_action(match.pk, action, seat=seat, user=players[seat], expected_version=0)
     match.refresh_from_db()
     assert match.version == 1 and match.deadline_version == 1
     published.clear()

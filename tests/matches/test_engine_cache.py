@@ -4,16 +4,17 @@ applied the later actions) catches up from the snapshot instead of replaying the
 from matchkit import full_match
 
 from engine.match import Match as EngineMatch
-from matches import services
+from matches import store
 from matches.models import Match
+from matches.services import play as match_play
 
 
 def play(match_id, players, count):
     for _ in range(count):
         match = Match.objects.get(pk=match_id)
         seat = match.to_move
-        action = services.engine_of(match).legal_actions(seat)[-1].to_json()
-        services.submit_action(
+        action = store.engine_of(match).legal_actions(seat)[-1].to_json()
+        match_play.submit_action(
             match_id, action, seat=seat, user=players[seat], expected_version=match.version
         )
 
@@ -26,12 +27,12 @@ def test_an_older_cached_state_catches_up(club, players, scheduled):
     play(match.pk, players, 5)
     match.refresh_from_db()
     assert match.version == 8
-    services._engines.clear()
-    services._engines.put(match.pk, 3, older)
-    engine = services.engine_of(match)
+    store._engines.clear()
+    store._engines.put(match.pk, 3, older)
+    engine = store.engine_of(match)
     assert engine is older  # brought up to date, not replayed
-    assert engine.state_json() == services.replay_events(match).state_json()
-    assert services.snapshot_of(engine)["actions"] == match.snapshot["actions"]
+    assert engine.state_json() == store.replay_events(match).state_json()
+    assert store.snapshot_of(engine)["actions"] == match.snapshot["actions"]
 
 
 def test_a_cached_state_of_another_history_is_replayed(club, players, scheduled):
@@ -40,11 +41,11 @@ def test_a_cached_state_of_another_history_is_replayed(club, players, scheduled)
     match.refresh_from_db()
     other = EngineMatch.new("bao2", "another seed")
     other.apply(other.legal_actions(other.to_move())[0])
-    services._engines.clear()
-    services._engines.put(match.pk, 1, other)
-    engine = services.engine_of(match)
+    store._engines.clear()
+    store._engines.put(match.pk, 1, other)
+    engine = store.engine_of(match)
     assert engine is not other
-    assert engine.state_json() == services.replay_events(match).state_json()
+    assert engine.state_json() == store.replay_events(match).state_json()
 
 
 def test_a_state_is_cached_only_after_its_frames_are_built(club, players, scheduled):
@@ -54,13 +55,13 @@ def test_a_state_is_cached_only_after_its_frames_are_built(club, players, schedu
     seen = []
 
     def hook(match_id, version, engine):
-        seen.append(services._engines.take(match_id))
+        seen.append(store._engines.take(match_id))
 
-    services.after_commit_hooks.append(hook)
+    match_play.after_commit_hooks.append(hook)
     try:
         play(match.pk, players, 2)
     finally:
-        services.after_commit_hooks.remove(hook)
+        match_play.after_commit_hooks.remove(hook)
     assert seen == [None, None]
-    cached = services._engines.take(match.pk)
+    cached = store._engines.take(match.pk)
     assert cached is not None and cached[0] == 2

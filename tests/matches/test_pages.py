@@ -2,8 +2,9 @@ import pytest
 from django.test import override_settings
 from matchkit import run_until_over
 
-from matches import selectors, services
+from matches import selectors
 from matches.models import Match, Table
+from matches.services import clock, tables
 
 
 @pytest.fixture
@@ -45,7 +46,7 @@ def test_outsider_cannot_open_a_table(client, club, scheduled):
 
 
 def test_seats_bots_and_start_from_the_table_page(logged_in, club, players, scheduled):
-    table = services.open_table(players[0], club, variant="bao2")
+    table = tables.open_table(players[0], club, variant="bao2")
     page = logged_in.get(f"/matches/tables/{table.pk}/")
     assert page.status_code == 200 and "table-words" in page.content.decode()
     for seat in (1, 2):
@@ -72,13 +73,13 @@ def test_seats_bots_and_start_from_the_table_page(logged_in, club, players, sche
 
 @override_settings(MATCHES_BOT_DELAY_SECONDS=0)
 def test_replay_page_of_a_finished_match(logged_in, club, players, scheduled):
-    table = services.open_table(players[0], club, variant="bao2", sit=False, time_limit_seconds=1)
+    table = tables.open_table(players[0], club, variant="bao2", sit=False, time_limit_seconds=1)
     assert logged_in.get(f"/matches/tables/{table.pk}/replay/").status_code == 404
     for seat in range(4):
-        services.add_bot(players[0], table, seat, "heuristic")
+        tables.add_bot(players[0], table, seat, "heuristic")
     match = Match.objects.get(table=table)
     Match.objects.filter(pk=match.pk).update(ends_at=match.ends_at.replace(year=2000))
-    services.apply_time_limit(match.pk)
+    clock.apply_time_limit(match.pk)
     match = run_until_over(match.pk)
     page = logged_in.get(f"/matches/tables/{table.pk}/replay/")
     assert page.status_code == 200

@@ -4,33 +4,34 @@ from django.test import override_settings
 from matchkit import make_user, run_until_over
 
 from engine.match import Match as EngineMatch
-from matches import services
+from matches import store
+from matches.messages import MatchError
 from matches.models import Match, MatchEvent, Table
-from matches.services import MatchError
+from matches.services import clock, play, presence, tables
 
 
 def full_table(club, players, variant="bao2", **kwargs):
-    table = services.open_table(players[0], club, variant=variant, **kwargs)
+    table = tables.open_table(players[0], club, variant=variant, **kwargs)
     for i, user in enumerate(players[1 : table.seat_count], start=1):
-        services.take_seat(user, table, i)
+        tables.take_seat(user, table, i)
     table.refresh_from_db()
     return table
 
 
 def test_open_table_take_seats_starts_match(club, players, scheduled):
-    table = services.open_table(players[0], club, variant="bao2", options={"colour_twos": True})
+    table = tables.open_table(players[0], club, variant="bao2", options={"colour_twos": True})
     assert table.status == "open"
     assert list(table.seats.values_list("user", flat=True)) == [players[0].pk, None, None, None]
     with pytest.raises(MatchError) as refused:
-        services.take_seat(players[0], table, 1)
+        tables.take_seat(players[0], table, 1)
     assert refused.value.code == "already_seated"
-    services.take_seat(players[1], table, 1)
+    tables.take_seat(players[1], table, 1)
     with pytest.raises(MatchError) as refused:
-        services.take_seat(players[2], table, 1)
+        tables.take_seat(players[2], table, 1)
     assert refused.value.code == "seat_taken"
-    services.take_seat(players[2], table, 2)
+    tables.take_seat(players[2], table, 2)
     assert not Match.objects.filter(table=table).exists()
-    services.take_seat(players[3], table, 3)
+    tables.take_seat(players[3], table, 3)
     table.refresh_from_db()
     assert table.status == "playing"
     match = table.match
@@ -43,17 +44,17 @@ def test_open_table_take_seats_starts_match(club, players, scheduled):
 def test_outsider_and_bad_options_refused(club, players, scheduled):
     outsider = make_user("outsider")
     with pytest.raises(MatchError) as refused:
-        services.open_table(outsider, club, variant="bao2")
+        tables.open_table(outsider, club, variant="bao2")
     assert refused.value.code == "not_member"
     with pytest.raises(MatchError) as refused:
-        services.open_table(players[0], club, variant="bao2", options={"nonsense": 1})
+        tables.open_table(players[0], club, variant="bao2", options={"nonsense": 1})
     assert refused.value.code == "bad_options"
     with pytest.raises(MatchError) as refused:
-        services.open_table(players[0], club, variant="chess")
+        tables.open_table(players[0], club, variant="chess")
     assert refused.value.code == "bad_variant"
-    table = services.open_table(players[0], club, variant="bao2", rated=True)
+    table = tables.open_table(players[0], club, variant="bao2", rated=True)
     with pytest.raises(MatchError) as refused:
-        services.add_bot(players[0], table, 1, "heuristic")
+        tables.add_bot(players[0], table, 1, "heuristic")
     assert refused.value.code == "rated_bots"
     assert Table.objects.count() == 1
 
@@ -77,7 +78,7 @@ def test_actions_refused_change_nothing_and_accepted_bump_version(club, players,
         if action is legal and actor_seat == other:
             action = dict(legal)
         with pytest.raises(MatchError) as refused:
-            services.submit_action(
+            play.submit_action(
                 match.pk,
                 action,
                 seat=actor_seat,
@@ -88,7 +89,7 @@ def test_actions_refused_change_nothing_and_accepted_bump_version(club, players,
         assert refused.value.message
     match.refresh_from_db()
     assert match.version == 0 and not MatchEvent.objects.exists()
-    accepted = services.submit_action(
+    accepted = play.submit_action(
         match.pk, legal, seat=seat, user=players[seat], expected_version=0
     )
     assert accepted.version == 1
@@ -96,7 +97,7 @@ def test_actions_refused_change_nothing_and_accepted_bump_version(club, players,
     assert match.version == 1 and match.events.get().seq == 1
     # the same action at the old version is stale: exactly one acceptance
     with pytest.raises(MatchError) as refused:
-        services.submit_action(match.pk, legal, seat=seat, user=players[seat], expected_version=0)
+        play.submit_action(match.pk, legal, seat=seat, user=players[seat], expected_version=0)
     assert refused.value.code == "stale"
 
 
@@ -115,15 +116,15 @@ def test_clock_timeout_twice_puts_seat_on_autoplay_until_it_acts(club, players, 
     match = table.match
     seat = match.to_move
     # too early: nothing happens
-    assert services.act_on_deadline(match.pk, 0) == "early"
+    assert clock.act_on_deadline(match.pk, 0) == "early"
     # a task for another version does nothing
-    assert services.act_on_deadline(match.pk, 7, force=True) == "stale"
+    assert clock.act_on_deadline(match.pk, 7, force=True) == "stale"
     acted = {}
     for _ in range(40):
         match.refresh_from_db()
         if match.autoplay[seat]:
             break
-        who = services.act_on_deadline(match.pk, match.version, force=True)
+        who = clock.act_on_deadline(match.pk, match.version, force=True)
         acted.setdefault(match.to_move, []).append(who)
     assert match.autoplay[seat] == "timeout"
     assert acted[seat][:2] == ["clock", "clock"]
@@ -131,17 +132,17 @@ def test_clock_timeout_twice_puts_seat_on_autoplay_until_it_acts(club, players, 
     assert events[:2] == ["clock", "clock"]
     # now the heuristic plays for the seat
     while match.to_move != seat:
-        services.act_on_deadline(match.pk, match.version, force=True)
+        clock.act_on_deadline(match.pk, match.version, force=True)
         match.refresh_from_db()
-    assert services.act_on_deadline(match.pk, match.version, force=True) == "auto"
+    assert clock.act_on_deadline(match.pk, match.version, force=True) == "auto"
     # the person acts again: auto-play ends
     match.refresh_from_db()
     while match.to_move != seat:
-        services.act_on_deadline(match.pk, match.version, force=True)
+        clock.act_on_deadline(match.pk, match.version, force=True)
         match.refresh_from_db()
     engine = EngineMatch.from_json(match.snapshot)
     action = engine.legal_actions(seat)[0].to_json()
-    services.submit_action(match.pk, action, seat=seat, user=players[seat])
+    play.submit_action(match.pk, action, seat=seat, user=players[seat])
     match.refresh_from_db()
     assert match.autoplay[seat] == "" and match.timeouts[seat] == 0
 
@@ -149,11 +150,11 @@ def test_clock_timeout_twice_puts_seat_on_autoplay_until_it_acts(club, players, 
 @override_settings(MATCHES_BOT_DELAY_SECONDS=0)
 @pytest.mark.parametrize("variant", ["bao2", "guandan", "honger", "shuangkou2"])
 def test_bot_tables_play_every_variant_to_the_end(club, players, scheduled, variant):
-    table = services.open_table(
+    table = tables.open_table(
         players[0], club, variant=variant, sit=False, time_limit_seconds=0, options={}
     )
     for i in range(table.seat_count):
-        services.add_bot(players[0], table, i, "heuristic" if i % 2 else "random")
+        tables.add_bot(players[0], table, i, "heuristic" if i % 2 else "random")
     table.refresh_from_db()
     match = run_until_over(table.match.pk)
     assert match.result["over"] is True
@@ -163,15 +164,15 @@ def test_bot_tables_play_every_variant_to_the_end(club, players, scheduled, vari
 
 
 def test_time_limit_ends_match_after_the_deal(club, players, scheduled):
-    table = services.open_table(players[0], club, variant="bao2", sit=False, time_limit_seconds=1)
+    table = tables.open_table(players[0], club, variant="bao2", sit=False, time_limit_seconds=1)
     for i in range(4):
-        services.add_bot(players[0], table, i, "heuristic")
+        tables.add_bot(players[0], table, i, "heuristic")
     match = Match.objects.get(table=table)
     assert match.ends_at is not None
-    assert services.apply_time_limit(match.pk) is False  # not yet
+    assert clock.apply_time_limit(match.pk) is False  # not yet
     Match.objects.filter(pk=match.pk).update(ends_at=match.ends_at.replace(year=2000))
-    assert services.apply_time_limit(match.pk) is True
-    assert services.apply_time_limit(match.pk) is False  # once only
+    assert clock.apply_time_limit(match.pk) is True
+    assert clock.apply_time_limit(match.pk) is False  # once only
     match = run_until_over(match.pk)
     assert match.result["reason"] == "time"
     assert match.events.filter(action={"time_up": True}).count() == 1
@@ -182,10 +183,10 @@ def test_sweeper_applies_overdue_deadlines(club, players, scheduled):
     table = full_table(club, players)
     match = table.match
     Match.objects.filter(pk=match.pk).update(deadline=match.deadline.replace(year=2000))
-    assert services.sweep() == {"deadlines": 1, "time_limits": 0}
+    assert clock.sweep() == {"deadlines": 1, "time_limits": 0}
     match.refresh_from_db()
     assert match.version == 1 and match.events.get().actor == "clock"
-    assert services.sweep() == {"deadlines": 0, "time_limits": 0}
+    assert clock.sweep() == {"deadlines": 0, "time_limits": 0}
 
 
 def test_rated_match_is_recorded_for_the_ladder(club, players, scheduled):
@@ -194,9 +195,9 @@ def test_rated_match_is_recorded_for_the_ladder(club, players, scheduled):
     table = full_table(club, players, rated=True, time_limit_seconds=1)
     match = table.match
     for seat in range(4):
-        services.set_autoplay(match.pk, seat, "timeout")
+        presence.set_autoplay(match.pk, seat, "timeout")
     Match.objects.filter(pk=match.pk).update(ends_at=match.ends_at.replace(year=2000))
-    services.apply_time_limit(match.pk)
+    clock.apply_time_limit(match.pk)
     match = run_until_over(match.pk)
     result = RatedResult.objects.get(source="live", source_id=str(match.pk))
     assert [result.score0, result.score1] == match.result["score"]
@@ -210,15 +211,15 @@ def test_rated_match_is_recorded_for_the_ladder(club, players, scheduled):
 def test_disconnect_and_reconnect_autoplay(club, players, scheduled):
     table = full_table(club, players)
     match = table.match
-    services.connected(match.pk, 1, "chan-a")
-    services.connected(match.pk, 1, "chan-b")
-    services.disconnected("chan-a")
+    presence.connected(match.pk, 1, "chan-a")
+    presence.connected(match.pk, 1, "chan-b")
+    presence.disconnected("chan-a")
     match.refresh_from_db()
     assert match.autoplay[1] == ""
-    services.disconnected("chan-b")
+    presence.disconnected("chan-b")
     match.refresh_from_db()
     assert match.autoplay[1] == "disconnect"
-    services.connected(match.pk, 1, "chan-c")
+    presence.connected(match.pk, 1, "chan-c")
     match.refresh_from_db()
     assert match.autoplay[1] == ""
 
@@ -233,19 +234,19 @@ def test_stale_presence_of_a_crashed_server_does_not_block_autoplay(club, player
     table = full_table(club, players)
     match = table.match
     # a server crashed: its connection of seat 1 never said goodbye
-    services.connected(match.pk, 1, "chan-dead")
-    long_ago = timezone.now() - services.PRESENCE_TTL - timedelta(seconds=1)
+    presence.connected(match.pk, 1, "chan-dead")
+    long_ago = timezone.now() - presence.PRESENCE_TTL - timedelta(seconds=1)
     Presence.objects.filter(channel_name="chan-dead").update(connected_at=long_ago)
     # a live second tab keeps confirming itself with heartbeats
-    services.connected(match.pk, 1, "chan-live")
+    presence.connected(match.pk, 1, "chan-live")
     Presence.objects.filter(channel_name="chan-live").update(connected_at=long_ago)
-    services.heartbeat("chan-live")
+    presence.heartbeat("chan-live")
     assert Presence.objects.get(channel_name="chan-live").connected_at > long_ago
-    services.connected(match.pk, 1, "chan-new")
-    services.disconnected("chan-new")
+    presence.connected(match.pk, 1, "chan-new")
+    presence.disconnected("chan-new")
     match.refresh_from_db()
     assert match.autoplay[1] == ""  # the live tab is still there
-    services.disconnected("chan-live")
+    presence.disconnected("chan-live")
     match.refresh_from_db()
     assert match.autoplay[1] == "disconnect"  # the dead row did not count
     assert not Presence.objects.filter(channel_name="chan-dead").exists()
@@ -253,7 +254,7 @@ def test_stale_presence_of_a_crashed_server_does_not_block_autoplay(club, player
 
 def _interleave(monkeypatch, between):
     """Run ``between()`` once, after the next action has read the match and before it writes."""
-    real = services.engine_of
+    real = store.engine_of
     calls = []
 
     def engine_of(match):
@@ -263,7 +264,7 @@ def _interleave(monkeypatch, between):
             between()
         return engine
 
-    monkeypatch.setattr(services, "engine_of", engine_of)
+    monkeypatch.setattr(store, "engine_of", engine_of)
     return calls
 
 
@@ -274,10 +275,10 @@ def test_action_retried_when_a_seat_goes_on_autoplay_between_read_and_write(
     match = table.match
     seat = match.to_move
     other = (seat + 1) % 4
-    engine = services.engine_of(match)
+    engine = store.engine_of(match)
     action = engine.legal_actions(seat)[0].to_json()
-    calls = _interleave(monkeypatch, lambda: services.set_autoplay(match.pk, other, "disconnect"))
-    accepted = services.submit_action(
+    calls = _interleave(monkeypatch, lambda: presence.set_autoplay(match.pk, other, "disconnect"))
+    accepted = play.submit_action(
         match.pk, action, seat=seat, user=players[seat], expected_version=0
     )
     assert calls == [0] and accepted.version == 1
@@ -294,13 +295,13 @@ def test_time_limit_applied_even_when_the_table_moves_on_between_read_and_write(
     match = table.match
     Match.objects.filter(pk=match.pk).update(ends_at=match.ends_at.replace(year=2000))
     seat = match.to_move
-    action = services.engine_of(match).legal_actions(seat)[0].to_json()
+    action = store.engine_of(match).legal_actions(seat)[0].to_json()
 
     def player_acts():
-        services.submit_action(match.pk, action, seat=seat, user=players[seat])
+        play.submit_action(match.pk, action, seat=seat, user=players[seat])
 
     calls = _interleave(monkeypatch, player_acts)
-    assert services.apply_time_limit(match.pk) is True
+    assert clock.apply_time_limit(match.pk) is True
     assert calls == [0]
     match.refresh_from_db()
     assert match.ends_at is None and match.version == 2
@@ -315,10 +316,10 @@ def test_a_seat_named_by_a_non_integer_is_refused(club, players, scheduled):
     table = full_table(club, players)
     match = table.match
     seat = match.to_move
-    action = services.engine_of(match).legal_actions(seat)[0].to_json()
+    action = store.engine_of(match).legal_actions(seat)[0].to_json()
     for bad in (seat == 1, str(seat), float(seat), [seat], None):
         with pytest.raises(MatchError) as refused:
-            services.submit_action(match.pk, {**action, "seat": bad}, seat=seat, user=players[seat])
+            play.submit_action(match.pk, {**action, "seat": bad}, seat=seat, user=players[seat])
         assert refused.value.code == "invalid_action"
     match.refresh_from_db()
     assert match.version == 0
@@ -327,18 +328,18 @@ def test_a_seat_named_by_a_non_integer_is_refused(club, players, scheduled):
 def _counting_writes(monkeypatch):
     """Count the write transactions services opens."""
     opened = []
-    writing = services._writing
+    writing = store.writing
 
     def counted():
         opened.append(1)
         return writing()
 
-    monkeypatch.setattr(services, "_writing", counted)
+    monkeypatch.setattr(store, "writing", counted)
     return opened
 
 
 def _first_legal(match, seat=None):
-    engine = services.engine_of(match)
+    engine = store.engine_of(match)
     seat = engine.to_move() if seat is None else seat
     return seat, engine.legal_actions(seat)[0].to_json()
 
@@ -351,17 +352,17 @@ def test_actions_of_several_matches_are_written_in_one_transaction(
     for match in matches[:3]:
         seat, action = _first_legal(match)
         requests.append(
-            services.ActionRequest(match.pk, action, seat, user=players[seat], expected_version=0)
+            play.ActionRequest(match.pk, action, seat, user=players[seat], expected_version=0)
         )
     # refused in the same batch: out of turn, and another seat's action
     seat, action = _first_legal(matches[3])
     late = (seat + 1) % 4
-    requests.append(services.ActionRequest(matches[3].pk, {"pass": True, "seat": late}, late))
-    requests.append(services.ActionRequest(matches[3].pk, action, late, user=players[late]))
+    requests.append(play.ActionRequest(matches[3].pk, {"pass": True, "seat": late}, late))
+    requests.append(play.ActionRequest(matches[3].pk, action, late, user=players[late]))
     opened = _counting_writes(monkeypatch)
-    outcomes = services.submit_actions(requests)
+    outcomes = play.submit_actions(requests)
     assert len(opened) == 1  # one transaction for the three accepted actions
-    assert all(isinstance(o, services.Accepted) for o in outcomes[:3])
+    assert all(isinstance(o, play.Accepted) for o in outcomes[:3])
     assert [o.version for o in outcomes[:3]] == [1, 1, 1]
     assert [o.code for o in outcomes[3:]] == ["not_your_turn", "not_your_seat"]
     for match in matches:
@@ -376,18 +377,18 @@ def test_actions_of_several_matches_are_written_in_one_transaction(
 
 def test_two_actions_of_one_match_in_a_batch_are_applied_in_order(club, players, scheduled):
     match = full_table(club, players).match
-    engine = services.engine_of(match)
+    engine = store.engine_of(match)
     first_seat = engine.to_move()
     first = engine.legal_actions(first_seat)[0]
     engine.apply(first)
     second_seat = engine.to_move()
     second = engine.legal_actions(second_seat)[0].to_json()
-    outcomes = services.submit_actions(
+    outcomes = play.submit_actions(
         [
-            services.ActionRequest(match.pk, first.to_json(), first_seat, expected_version=0),
-            services.ActionRequest(match.pk, second, second_seat, expected_version=1),
+            play.ActionRequest(match.pk, first.to_json(), first_seat, expected_version=0),
+            play.ActionRequest(match.pk, second, second_seat, expected_version=1),
             # sent with the version both saw: the first came first
-            services.ActionRequest(match.pk, second, second_seat, expected_version=0),
+            play.ActionRequest(match.pk, second, second_seat, expected_version=0),
         ]
     )
     assert [o.version for o in outcomes[:2]] == [1, 2]
@@ -403,25 +404,25 @@ def test_a_failing_write_in_a_batch_refuses_only_its_own_action(
 ):
     matches = [full_table(club, players).match for _ in range(3)]
     bad = matches[1].pk
-    write = services._write
+    write = store.write
 
     def failing(match_id, *args):
         if match_id == bad:
             raise OperationalError("disk I/O error")
         return write(match_id, *args)
 
-    monkeypatch.setattr(services, "_write", failing)
+    monkeypatch.setattr(store, "write", failing)
     requests = []
     for match in matches:
         seat, action = _first_legal(match)
-        requests.append(services.ActionRequest(match.pk, action, seat, expected_version=0))
+        requests.append(play.ActionRequest(match.pk, action, seat, expected_version=0))
     opened = _counting_writes(monkeypatch)
-    outcomes = services.submit_actions(requests)
+    outcomes = play.submit_actions(requests)
     assert isinstance(outcomes[1], OperationalError)
     assert [outcomes[0].version, outcomes[2].version] == [1, 1]
     assert len(opened) == 4  # the shared write was undone, then each tried alone
     assert [Match.objects.get(pk=m.pk).version for m in matches] == [1, 0, 1]
     assert MatchEvent.objects.filter(match_id=bad).count() == 0
     # the refused match still plays: its state was not kept from the undone write
-    monkeypatch.setattr(services, "_write", write)
-    assert services.submit_actions(requests[1:2])[0].version == 1
+    monkeypatch.setattr(store, "write", write)
+    assert play.submit_actions(requests[1:2])[0].version == 1

@@ -22,11 +22,16 @@ import time
 from collections import Counter
 from typing import Any
 
+import websockets
 from asgiref.sync import sync_to_async
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
+from games.variants import Variant
 from matches.bench import make_tables
-from matches.models import Match
+from matches.botclient import SeatClient
+from matches.messages import MatchError
+from matches.models import Actor, Match
+from matches.services import play
 
 
 def _percentile(values: list[float], q: float) -> float:
@@ -52,15 +57,12 @@ async def _quiet(count: Any, seconds: float = 5.0, limit: float = 60.0) -> None:
 def _end_tables(match_ids: list[int]) -> None:
     """End the bench matches (a referee forfeit), so auto-play does not go on loading the
     server after the run."""
-    from matches import services
-    from matches.models import Actor
-
     for match_id in match_ids:
         try:
-            services.submit_action(
+            play.submit_action(
                 match_id, {"sanction": "forfeit", "target": 0}, seat=None, actor=Actor.SYSTEM
             )
-        except services.MatchError:  # already over
+        except MatchError:  # already over
             pass
 
 
@@ -112,8 +114,6 @@ async def _run_tables(
     versions_now: Any,
     think: float = 0.0,
 ) -> dict[str, Any]:
-    from matches.botclient import SeatClient
-
     books: list[_Table] = []
     clients: list[SeatClient] = []
     state: dict[str, Any] = {"counting": False, "actions": 0, "connect_s": 0.0}
@@ -192,8 +192,6 @@ async def _run_tables(
 async def _run_baseline(
     urls: list[str], origin: str, groups: int, seconds: float
 ) -> dict[str, Any]:
-    import websockets
-
     latencies: list[float] = []
     state = {"counting": False, "actions": 0, "sent": 0, "received": 0}
     stop = asyncio.Event()
@@ -300,7 +298,7 @@ class Command(BaseCommand):
             help="server URL (default http://127.0.0.1:8000); give it once per ASGI process "
             "to spread the sockets over them as a proxy would",
         )
-        parser.add_argument("--variant", default="bao2")
+        parser.add_argument("--variant", default=Variant.BAO2.value)
         parser.add_argument("--options", default="{}", help="engine options as JSON")
         parser.add_argument("--no-clocks", action="store_true")
         parser.add_argument(

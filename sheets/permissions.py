@@ -5,7 +5,7 @@ from __future__ import annotations
 from clubs import permissions as club_permissions
 from clubs import selectors as club_selectors
 from clubs.models import Club, User
-from matches.scoresheet_models import ScoreSheet
+from sheets.models import ScoreSheet
 
 
 def side_of_seat(variant: str, seat: int) -> int:

@@ -10,9 +10,8 @@ from rest_framework.test import APIClient
 from clubs.models import Club, Membership, Role, User
 from engine.match import TableMatch
 from ladder.models import RatedResult
-from matches import scoresheet_selectors as selectors
-from matches import scoresheet_services as services
-from matches.scoresheet_models import ScoreSheet, SheetEntry, SheetStatus
+from sheets import selectors, services
+from sheets.models import ScoreSheet, SheetEntry, SheetStatus
 
 pytestmark = pytest.mark.django_db
 
@@ -464,7 +463,7 @@ def test_concurrent_resends_store_one_entry():
 def test_the_service_worker_is_public_javascript_never_cached_and_keeps_the_sheet_files(client):
     from django.templatetags.static import static
 
-    from matches.scoresheet_views import SHEET_CACHE
+    from sheets.views import SHEET_CACHE
 
     res = client.get("/matches/sheets/sw.js")
     assert res.status_code == 200

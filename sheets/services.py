@@ -5,7 +5,7 @@ Every rule number comes from the engine: a sheet's state is its entries replayed
 resends its offline queue never adds a deal twice. A finished sheet counts once a player of each
 side (or a club admin) confirms it; it is then recorded in the ladder with source ``sheet``,
 exactly as a live match is. Every function checks permissions
-(:mod:`matches.scoresheet_permissions`) and raises :class:`clubs.services.ClubError` (a stable
+(:mod:`sheets.permissions`) and raises :class:`clubs.services.ClubError` (a stable
 ``code`` and a translated message; :class:`SheetError` also names the input ``field``); a
 refused call changes nothing.
 """
@@ -28,25 +28,15 @@ from clubs.models import Club, Membership, Role, User
 from clubs.services import ClubError, NotAllowed, NotFound
 from engine.actions import Refusal
 from engine.match import OutcomeRefusal, TableMatch
-from matches import scoresheet_permissions as perms
-from matches.models import VARIANT_SEATS
-from matches.scoresheet_models import (
-    ScoreSheet,
-    SheetEntry,
-    SheetPlayer,
-    SheetStatus,
-    SheetVerdict,
-)
+from games.variants import game, is_game
+from ladder import services as ladder_services
+from sheets import hooks
+from sheets import permissions as perms
+from sheets.models import ScoreSheet, SheetEntry, SheetPlayer, SheetStatus, SheetVerdict
+from sheets.selectors import confirmed_result, sheet_record
 
 log = logging.getLogger(__name__)
 
-#: Options a sheet may set per game (the engine validates their values).
-SHEET_OPTIONS = {
-    "bao2": {"colour_twos", "time_limit_minutes"},
-    "guandan": {"time_limit_minutes"},
-    "honger": {"time_limit_minutes", "deals"},
-    "shuangkou2": {"time_limit_minutes", "deals"},
-}
 #: Statuses in which the record may still change.
 OPEN_STATUSES = (SheetStatus.PLAYING, SheetStatus.FINISHED, SheetStatus.DISPUTED)
 
@@ -120,16 +110,15 @@ def start_sheet(
     member appears once. ``options`` are checked by the engine. Raises :class:`SheetError`."""
     if not perms.can_start(user, club):
         raise _not_allowed()
-    if variant not in VARIANT_SEATS:
+    if not is_game(variant):
         raise SheetError("bad_variant", _("Unknown game."), "variant")
-    if len(players) != VARIANT_SEATS[variant]:
+    seats = game(variant).seats
+    if len(players) != seats:
         raise SheetError(
-            "bad_players",
-            _("This game needs %(n)d players.") % {"n": VARIANT_SEATS[variant]},
-            "players",
+            "bad_players", _("This game needs %(n)d players.") % {"n": seats}, "players"
         )
     options = dict(options or {})
-    unknown = set(options) - SHEET_OPTIONS[variant]
+    unknown = set(options) - game(variant).sheet_options
     if unknown:
         raise SheetError("bad_option", _("This game has no such option."), "options")
     try:
@@ -348,8 +337,6 @@ def void(user: User, sheet: ScoreSheet) -> ScoreSheet:
 def notify_dispute(sheet_id: int, by_user_id: int) -> int:
     """Email each admin of the sheet's club (with an email address) the dispute and the deal
     record, in the admin's language. Returns the number of emails sent."""
-    from matches.scoresheet_selectors import sheet_record
-
     sheet = ScoreSheet.objects.filter(pk=sheet_id).select_related("club").first()
     if sheet is None:
         return 0
@@ -361,8 +348,8 @@ def notify_dispute(sheet_id: int, by_user_id: int) -> int:
     for admin in admins:
         with translation.override(getattr(admin, "language", None) or settings.LANGUAGE_CODE):
             context = {"sheet": sheet, "by": by, "record": sheet_record(sheet)}
-            subject = render_to_string("matches/scoresheet/dispute_subject.txt", context)
-            body = render_to_string("matches/scoresheet/dispute_body.txt", context)
+            subject = render_to_string("sheets/dispute_subject.txt", context)
+            body = render_to_string("sheets/dispute_body.txt", context)
         try:
             send_mail(" ".join(subject.split()), body, settings.DEFAULT_FROM_EMAIL, [admin.email])
             sent += 1
@@ -371,29 +358,20 @@ def notify_dispute(sheet_id: int, by_user_id: int) -> int:
     return sent
 
 
-#: Games scored in levels: a match of them can be won with level scores (both teams at the top
-#: level when one passes it), so the ladder is told the engine's winner.
-LEVEL_VARIANTS = ("bao2", "guandan")
-
-
 def _record_in_ladder(sheet: ScoreSheet) -> None:
     """Hand a confirmed rated sheet of club members to the ladder, as a live match is.
 
-    For the level games the engine's winner goes with the levels: a Bao 2 sheet that ends
-    23:23 because one team passed 2A is rated as that team's win, not a draw. A sheet of a
-    tournament game whose organiser-entered result the ladder already took is not rated
-    again (:func:`ladder.tournament_services.organiser_rated_game`)."""
-    from matches.scoresheet_selectors import confirmed_result
-
+    For the level games (a match of them can be won with level scores: both teams at the top
+    level when one passes it) the engine's winner goes with the levels: a Bao 2 sheet that
+    ends 23:23 because one team passed 2A is rated as that team's win, not a draw. A sheet
+    whose game the ladder already has from elsewhere (e.g. a tournament game whose
+    organiser-entered result was rated: :func:`sheets.hooks.rated_elsewhere`) is not rated
+    again."""
     result = confirmed_result(sheet)
     if result is None or not sheet.rated or result.sides is None:
         return
-    from ladder import services as ladder_services
-    from ladder.tournament_services import organiser_rated_game
-
-    game = organiser_rated_game(sheet)
-    if game is not None:  # a tournament game the organiser's result already rated: once only
-        log.info("sheet %s records tournament game %s, already rated", sheet.pk, game.pk)
+    if hooks.rated_elsewhere(sheet):  # e.g. the organiser's result already rated it: once only
+        log.info("sheet %s records a game already rated", sheet.pk)
         return
 
     try:
@@ -405,7 +383,7 @@ def _record_in_ladder(sheet: ScoreSheet) -> None:
             scores=list(result.scores),
             ended_at=result.ended_at,
             club_id=sheet.club_id,
-            winner=result.winner if sheet.variant in LEVEL_VARIANTS else None,
+            winner=result.winner if game(sheet.variant).levels else None,
         )
     except ladder_services.LadderError:
         log.exception("sheet %s could not be recorded for the ladder", sheet.pk)

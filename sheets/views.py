@@ -15,13 +15,14 @@ from django.utils.translation import gettext_lazy as _
 from clubs import selectors as club_selectors
 from clubs.models import Club
 from clubs.services import NotFound
-from matches import scoresheet_permissions as perms
-from matches import scoresheet_selectors as selectors
-from matches import scoresheet_services as services
-from matches.models import Variant
+from games.variants import GAMES, Variant, game
+from sheets import permissions as perms
+from sheets import selectors, services
 
 #: The Cache Storage the service worker keeps sheet pages in (the page adds itself to it).
 SHEET_CACHE = "bao2-sheets-v1"
+#: Seats the start form offers: as many as the largest game has.
+FORM_SEATS = max(g.seats for g in GAMES.values())
 
 
 class StartSheetForm(forms.Form):
@@ -41,12 +42,12 @@ class StartSheetForm(forms.Form):
     rated = forms.BooleanField(label=_("Counts for the ladder"), required=False, initial=True)
 
     def __init__(self, *args: Any, club: Club, **kwargs: Any) -> None:
-        """Add the four seats, offering the club's members."""
+        """Add the seats (as many as the largest game has), offering the club's members."""
         super().__init__(*args, **kwargs)
         members = [("", "—")] + [
             (str(m.user_id), m.user.name) for m in club_selectors.members_of(club)
         ]
-        for seat in range(4):
+        for seat in range(FORM_SEATS):
             self.fields[f"seat{seat}_user"] = forms.ChoiceField(
                 label=_("Seat %(n)d: member") % {"n": seat + 1}, choices=members, required=False
             )
@@ -56,9 +57,8 @@ class StartSheetForm(forms.Form):
 
     def players(self) -> list[services.PlayerSpec]:
         """The seats the chosen game uses."""
-        count = 2 if self.cleaned_data["variant"] == "shuangkou2" else 4
         out = []
-        for seat in range(count):
+        for seat in range(game(self.cleaned_data["variant"]).seats):
             user = self.cleaned_data.get(f"seat{seat}_user") or ""
             guest = self.cleaned_data.get(f"seat{seat}_guest") or ""
             out.append(services.PlayerSpec(int(user) if user else None, guest))
@@ -67,7 +67,7 @@ class StartSheetForm(forms.Form):
     def options(self) -> dict[str, Any]:
         """The engine options of the chosen game."""
         variant = self.cleaned_data["variant"]
-        wanted = services.SHEET_OPTIONS[variant]
+        wanted = game(variant).sheet_options
         out: dict[str, Any] = {}
         if "colour_twos" in wanted:
             out["colour_twos"] = bool(self.cleaned_data.get("colour_twos"))
@@ -99,7 +99,7 @@ def sheet_new(request: HttpRequest, slug: str) -> HttpResponse:
             form.add_error(None, error.message)
         else:
             return redirect("scoresheet:sheet", pk=sheet.pk)
-    return render(request, "matches/scoresheet/new.html", {"club": club, "form": form})
+    return render(request, "sheets/new.html", {"club": club, "form": form})
 
 
 @login_required
@@ -112,7 +112,7 @@ def sheet_page(request: HttpRequest, pk: int) -> HttpResponse:
         raise Http404 from None
     return render(
         request,
-        "matches/scoresheet/sheet.html",
+        "sheets/sheet.html",
         {"sheet": sheet, "data": selectors.sheet_json(sheet, request.user), "cache": SHEET_CACHE},
     )
 
@@ -125,7 +125,7 @@ def club_sheets(request: HttpRequest, slug: str) -> HttpResponse:
         raise PermissionDenied
     return render(
         request,
-        "matches/scoresheet/club_sheets.html",
+        "sheets/club_sheets.html",
         {
             "club": club,
             "disputed": selectors.disputed_sheets(club),
@@ -141,7 +141,7 @@ def service_worker(request: HttpRequest) -> HttpResponse:
     from there when the network fails, so a sheet reloads at a table without signal."""
     response = render(
         request,
-        "matches/scoresheet/sw.js",
+        "sheets/sw.js",
         {"cache": SHEET_CACHE},
         content_type="text/javascript; charset=utf-8",
     )

@@ -4,7 +4,10 @@ A sheet's authoritative record is its append-only entry log (:class:`SheetEntry`
 ``(sheet, seq)`` and unique ``(sheet, key)``: the key is the client's UUID, so an entry sent
 twice from an offline queue is stored once). Replaying the entries through the engine's
 :class:`engine.match.TableMatch` gives the levels / totals and the result; :attr:`ScoreSheet.state`
-caches that. State changes go through ``matches.scoresheet_services``.
+caches that. State changes go through :mod:`sheets.services`.
+
+The tables keep the names they had when score sheets were part of ``matches`` (``db_table``):
+the move to this app changed no row.
 """
 
 from __future__ import annotations
@@ -16,9 +19,7 @@ from django.db import models
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from matches.models import Variant
-
-__all__ = ["ScoreSheet", "SheetEntry", "SheetPlayer", "SheetStatus", "SheetVerdict"]
+from games.variants import Variant
 
 
 class SheetStatus(models.TextChoices):
@@ -61,6 +62,7 @@ class ScoreSheet(models.Model):
     confirmed_at = models.DateTimeField(_("confirmed at"), null=True, blank=True)
 
     class Meta:
+        db_table = "matches_scoresheet"
         verbose_name = _("score sheet")
         verbose_name_plural = _("score sheets")
         ordering = ["-started_at", "-id"]
@@ -86,6 +88,7 @@ class SheetPlayer(models.Model):
     guest_name = models.CharField(_("guest name"), max_length=60, blank=True)
 
     class Meta:
+        db_table = "matches_sheetplayer"
         verbose_name = _("sheet player")
         verbose_name_plural = _("sheet players")
         ordering = ["sheet", "seat"]
@@ -122,6 +125,7 @@ class SheetEntry(models.Model):
     created_at = models.DateTimeField(default=timezone.now)
 
     class Meta:
+        db_table = "matches_sheetentry"
         verbose_name = _("sheet entry")
         verbose_name_plural = _("sheet entries")
         ordering = ["sheet", "seq"]
@@ -154,6 +158,7 @@ class SheetVerdict(models.Model):
     created_at = models.DateTimeField(default=timezone.now)
 
     class Meta:
+        db_table = "matches_sheetverdict"
         verbose_name = _("sheet verdict")
         verbose_name_plural = _("sheet verdicts")
         ordering = ["sheet", "created_at", "id"]

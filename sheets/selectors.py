@@ -13,8 +13,10 @@ from typing import Any
 from django.db.models import QuerySet
 
 from clubs.models import Club, User
-from matches import scoresheet_permissions as perms
-from matches.scoresheet_models import ScoreSheet, SheetStatus, SheetVerdict
+from engine.match import TableMatch
+from games.variants import game
+from sheets import permissions as perms
+from sheets.models import ScoreSheet, SheetStatus, SheetVerdict
 
 
 @dataclass(frozen=True)
@@ -64,7 +66,7 @@ def confirmed_result(sheet: ScoreSheet) -> ConfirmedResult | None:
     winner = result.get("winner")
     seat_totals = None
     scores = None
-    if sheet.variant == "honger":
+    if not game(sheet.variant).fixed_sides:  # partners change every deal (Red Two)
         seat_totals = list(score or [])
         sides = None
     elif score is not None:
@@ -138,8 +140,6 @@ def sheet_record(sheet: ScoreSheet) -> list[dict[str, Any]]:
 
 def time_limit_seconds(sheet: ScoreSheet) -> int:
     """The match time limit in seconds (0: none), from the engine option."""
-    from engine.match import TableMatch
-
     defaults = TableMatch(sheet.variant, None).options
     minutes = sheet.options.get("time_limit_minutes", defaults.get("time_limit_minutes", 0))
     return int(minutes) * 60

@@ -1,5 +1,5 @@
 """REST API of score sheets (保2记分器) under ``/api/v1/sheets/``: thin views over
-:mod:`matches.scoresheet_services`, with the same permissions as the web pages (club members
+:mod:`sheets.services`, with the same permissions as the web pages (club members
 start and read sheets; the scorer and club admins enter and undo; a player of each side or a club
 admin confirms; either side disputes; admins void)."""
 
@@ -17,10 +17,9 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from clubs.models import Club
-from matches import scoresheet_selectors as selectors
-from matches import scoresheet_services as services
-from matches.models import Variant
-from matches.scoresheet_models import ScoreSheet
+from games.variants import Variant
+from sheets import selectors, services
+from sheets.models import ScoreSheet
 
 
 class PlayerInSerializer(serializers.Serializer):

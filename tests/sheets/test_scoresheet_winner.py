@@ -9,9 +9,8 @@ import pytest
 from clubs.models import Club, Membership, Role, User
 from ladder import services as ladder_services
 from ladder.models import RatedResult, Rating, RatingChange
-from matches import scoresheet_selectors as selectors
-from matches import scoresheet_services as services
-from matches.scoresheet_models import SheetStatus
+from sheets import selectors, services
+from sheets.models import SheetStatus
 
 pytestmark = pytest.mark.django_db
 

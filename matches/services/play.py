@@ -1,0 +1,443 @@
+"""Play: every action of a match.
+
+Every action of a person, a bot, auto-play (托管), the clock or the system goes through
+:func:`submit_action`. It reads the match (no lock), lets the engine apply the action to the
+state at the stored version (a :class:`~engine.actions.Refusal` changes nothing), then, in one
+short transaction, bumps the version with ``UPDATE ... WHERE version = v AND revision = r``
+(optimistic concurrency: a second writer for the same version updates no row and is refused
+``stale``) and appends the event ``(match, seq = v + 1)``. The engine's work is done outside
+the transaction, so SQLite's single write lock is held only for the two statements. A server
+applies the actions that queued while it wrote in one batch (:func:`submit_actions`): the same
+steps for each, with one transaction for all their writes. Only after the commit
+(``transaction.on_commit``) are the updates broadcast, each built from one seat's
+observation, and the next deadline task queued (:mod:`matches.schedule`).
+
+Rows are read and written by :mod:`matches.store`; tables are opened and seated in
+:mod:`matches.services.tables`, the clock is :mod:`matches.services.clock`, connections and
+auto-play :mod:`matches.services.presence`.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from functools import partial
+from typing import Any
+
+from django.conf import settings
+from django.db import transaction
+from django.utils import timezone
+
+from clubs.models import User
+from engine.actions import Action, Refusal, parse_action
+from engine.match import Match as EngineMatch
+from games.variants import game
+from ladder import services as ladder_services
+from matches import broadcast, schedule, store
+from matches.messages import MatchError
+from matches.models import Actor, Match, MatchEvent, MatchStatus, Table, TableStatus
+
+log = logging.getLogger(__name__)
+
+#: Action kinds a person may send for their own seat.
+PLAYER_KINDS = frozenset(("play", "pass", "immune", "tribute", "return", "choose", "ask"))
+#: Hook for tests: called with ``(match_id, version, engine_match)`` after every commit.
+after_commit_hooks: list[Any] = []
+#: Attempts of an action whose match row changed under it at the same version (a seat put on
+#: or taken off auto-play), or of a system action that lost the race to a player.
+ATTEMPTS = 5
+
+
+class Moved(Exception):
+    """The match row changed between the read and the write, at the same version: read again."""
+
+
+def plan_deadline(match: Match, engine: EngineMatch, table: Table, now: datetime) -> None:
+    """Set ``to_move``, ``deadline`` and ``deadline_version`` of ``match`` (not saved) for the
+    state ``engine``: when the server acts for the seat to move."""
+    seat = engine.to_move()
+    match.to_move = seat
+    match.deadline = None
+    match.deadline_version = None
+    if engine.over or seat is None:
+        return
+    info = match.seats[seat]
+    if info.get("bot") or match.autoplay[seat]:
+        delay = float(getattr(settings, "MATCHES_BOT_DELAY_SECONDS", 0.8))
+        match.deadline = now + timedelta(seconds=delay)
+    elif table.clocks:
+        match.deadline = now + timedelta(seconds=engine.action_seconds(seat))
+    else:
+        return
+    match.deadline_version = match.version
+
+
+@dataclass
+class Accepted:
+    """An accepted action: the new version and the stored event."""
+
+    version: int
+    event: MatchEvent
+
+
+@dataclass
+class ActionRequest:
+    """One action to apply (:func:`submit_actions`), with what :func:`submit_action` takes."""
+
+    match_id: int
+    action: Any
+    seat: int | None
+    actor: str = Actor.PLAYER
+    user: User | None = None
+    expected_version: int | None = None
+
+
+def submit_action(
+    match_id: int,
+    action: Any,
+    *,
+    seat: int | None,
+    actor: str = Actor.PLAYER,
+    user: User | None = None,
+    expected_version: int | None = None,
+) -> Accepted:
+    """Apply one action to match ``match_id`` (see the module docstring); raise
+    :class:`MatchError` with the engine's reason code (or ``stale``, ``not_your_seat``,
+    ``match_over``) having changed nothing.
+
+    ``seat`` is the seat the caller acts for (None: a system action); a person's action that
+    names another seat is refused. ``expected_version`` is the version the caller saw.
+    """
+    request = ActionRequest(match_id, action, seat, actor, user, expected_version)
+    outcome = submit_actions([request])[0]
+    if isinstance(outcome, Exception):
+        raise outcome
+    return outcome
+
+
+def submit_actions(requests: list[ActionRequest]) -> list[Accepted | Exception]:
+    """Apply each request as :func:`submit_action` would, in order, and return for each its
+    :class:`Accepted` or the :class:`MatchError` (or database error) that refused it, having
+    changed nothing for a refused one. The accepted actions of different matches are written
+    in one transaction (a round; one action per match per round): what a server does with the
+    actions that queued while it wrote the last ones, so they share one write lock and one
+    commit. If a shared write fails, each of its actions is tried again alone, so one bad
+    write refuses only its own action."""
+    outcomes: list[Accepted | Exception | None] = [None] * len(requests)
+    queue: list[tuple[int, Action]] = []
+    for index, request in enumerate(requests):
+        try:
+            queue.append((index, _checked_action(request)))
+        except MatchError as error:
+            outcomes[index] = error
+    tries = [0] * len(requests)
+    alone: list[tuple[int, Action]] = []
+    while queue or alone:
+        if alone:
+            batch = [alone.pop(0)]
+        else:
+            batch, queue = _one_per_match(requests, queue)
+        try:
+            again = _round(requests, batch, outcomes)
+        except Exception as error:  # a database error: the round was undone
+            if len(batch) > 1:
+                alone.extend(batch)
+            else:
+                outcomes[batch[0][0]] = error
+            continue
+        for item in again:
+            tries[item[0]] += 1
+            if tries[item[0]] >= ATTEMPTS:
+                outcomes[item[0]] = MatchError("stale")
+        again = [item for item in again if tries[item[0]] < ATTEMPTS]
+        queue = again + queue
+    return outcomes  # type: ignore[return-value]  # every request has its outcome now
+
+
+def _checked_action(request: ActionRequest) -> Any:
+    """The action of ``request``, parsed if a person sent it; :class:`MatchError` if a person
+    may not send it (another seat's action, a system action, no seat)."""
+    action, seat = request.action, request.seat
+    if request.actor != Actor.PLAYER:
+        return action
+    if seat is None:
+        raise MatchError("spectator")
+    if isinstance(action, dict):
+        named = action.get("seat", seat)
+        if isinstance(named, bool) or not isinstance(named, int):
+            raise MatchError("invalid_action")
+        if named != seat:
+            raise MatchError("not_your_seat")
+        action = {**action, "seat": seat}
+    try:
+        parsed = parse_action(action)
+    except Refusal as refusal:
+        raise MatchError(refusal.code, refusal.message) from None
+    if parsed.kind not in PLAYER_KINDS:
+        raise MatchError("invalid_action")
+    if parsed.seat != seat:
+        raise MatchError("not_your_seat")
+    return parsed
+
+
+def _one_per_match(
+    requests: list[ActionRequest], queue: list[tuple[int, Any]]
+) -> tuple[list[tuple[int, Any]], list[tuple[int, Any]]]:
+    """The first queued action of each match, and the rest (in their order)."""
+    batch, rest, seen = [], [], set()
+    for item in queue:
+        match_id = requests[item[0]].match_id
+        (rest if match_id in seen else batch).append(item)
+        seen.add(match_id)
+    return batch, rest
+
+
+def _round(
+    requests: list[ActionRequest],
+    batch: list[tuple[int, Any]],
+    outcomes: list[Accepted | Exception | None],
+) -> list[tuple[int, Any]]:
+    """Apply ``batch`` (one action per match) and write what the engine accepts in one
+    transaction; set each one's outcome, or return it to be read and tried again (its match
+    row changed at the same version)."""
+    rows = store.read_many([requests[index].match_id for index, _ in batch])
+    prepared: list[tuple[int, Any, _Prepared]] = []
+    for index, action in batch:
+        request = requests[index]
+        match = rows.get(request.match_id)
+        if match is None:
+            outcomes[index] = MatchError("not_started")
+            continue
+        try:
+            change = _prepare(
+                match,
+                action,
+                seat=request.seat,
+                actor=request.actor,
+                user=request.user,
+                expected=request.expected_version,
+            )
+        except MatchError as error:
+            outcomes[index] = error
+            continue
+        prepared.append((index, action, change))
+    if not prepared:
+        return []
+    again = []
+    written = _write_prepared([change for _, _, change in prepared])
+    for (index, action, change), result in zip(prepared, written, strict=True):
+        if result == "moved":
+            again.append((index, action))
+        elif result == "stale":
+            outcomes[index] = MatchError("stale")
+        else:
+            outcomes[index] = Accepted(change.match.version, change.event)
+    return again
+
+
+@dataclass
+class _Prepared:
+    """An action the engine accepted, not yet written: the match row's new ``fields`` at
+    ``version`` + 1, the ``event``, the new engine state and whether the deal's level changed."""
+
+    match: Match
+    version: int
+    fields: dict[str, Any]
+    event: MatchEvent
+    engine: EngineMatch
+    new_level: bool
+
+
+def apply_to(match: Match, action: Any, **how: Any) -> Accepted:
+    """Apply ``action`` to ``match`` as read (``how``: the keywords of :func:`_prepare`) and
+    write it in one short transaction; raise :class:`MatchError` (nothing changed) or
+    :class:`Moved` (the row changed at the same version: read it again and retry)."""
+    change = _prepare(match, action, **how)
+    result = _write_prepared([change])[0]
+    if result == "moved":
+        raise Moved
+    if result == "stale":
+        raise MatchError("stale")
+    return Accepted(change.match.version, change.event)
+
+
+def _prepare(
+    match: Match,
+    action: Any,
+    *,
+    seat: int | None,
+    actor: str,
+    user: User | None,
+    expected: int | None,
+    extra: dict[str, Any] | None = None,
+    engine: EngineMatch | None = None,
+) -> _Prepared:
+    """Let the engine apply ``action`` to ``match`` as read (``engine``: its state, if the
+    caller has it) and work out the row's new fields and the event (nothing written yet);
+    :class:`MatchError` if it is refused."""
+    if match.status != MatchStatus.PLAYING:
+        raise MatchError("match_over")
+    version = match.version
+    if expected is not None and expected != version:
+        raise MatchError("stale")
+    if engine is None:
+        engine = store.engine_of(match)
+    level = _level(engine)
+    try:
+        act = engine.apply(action)
+    except Refusal as refusal:
+        store.keep_engine(match.pk, version, engine)  # unchanged: a refusal changes nothing
+        raise MatchError(refusal.code, refusal.message) from None
+    now = timezone.now()
+    autoplay = list(match.autoplay)
+    timeouts = list(match.timeouts)
+    if actor == Actor.PLAYER and act.seat is not None:
+        autoplay[act.seat] = ""
+        timeouts[act.seat] = 0
+    match.autoplay = autoplay
+    match.timeouts = timeouts
+    if extra:
+        for key, value in extra.items():
+            setattr(match, key, value)
+    match.version = version + 1
+    match.revision = match.revision + 1
+    match.snapshot = store.snapshot_of(engine)
+    plan_deadline(match, engine, match.table, now)
+    fields = {
+        "version": match.version,
+        "revision": match.revision,
+        "snapshot": match.snapshot,
+        "to_move": match.to_move,
+        "deadline": match.deadline,
+        "deadline_version": match.deadline_version,
+        "autoplay": match.autoplay,
+        "timeouts": match.timeouts,
+    }
+    if extra:
+        fields.update(extra)
+    if engine.over:
+        match.status = MatchStatus.FINISHED
+        match.result = engine.result()
+        match.finished_at = now
+        fields.update(status=match.status, result=match.result, finished_at=now, ends_at=None)
+    event = MatchEvent(
+        match=match,
+        seq=match.version,
+        action=act.to_json(),
+        seat=act.seat,
+        actor=actor,
+        user=user if user is not None and user.is_authenticated else None,
+        created_at=now,
+    )
+    return _Prepared(match, version, fields, event, engine, _level(engine) != level)
+
+
+def _level(engine: EngineMatch) -> Any:
+    """The level of the engine's current deal (None for games without levels)."""
+    return getattr(engine.deal, "level", None)
+
+
+def _write_prepared(changes: list[_Prepared]) -> list[str]:
+    """Write ``changes`` in one transaction, in the order of their match ids (so that two
+    writers never wait for each other's rows on PostgreSQL); for each, "ok", "moved" (the
+    row changed at the same version: read it again) or "stale" (another action came first).
+    Once committed, each written change is broadcast (:func:`after_commit`)."""
+    results = ["stale"] * len(changes)
+    with store.writing():
+        for k in sorted(range(len(changes)), key=lambda k: changes[k].match.pk):
+            change = changes[k]
+            match = change.match
+            if store.write(
+                match.pk, change.version, match.revision - 1, change.fields, change.event
+            ):
+                results[k] = "ok"
+            elif Match.objects.filter(pk=match.pk, version=change.version).exists():
+                results[k] = "moved"
+                continue
+            else:
+                continue
+            if change.engine.over:
+                Table.objects.filter(pk=match.table_id).update(status=TableStatus.FINISHED)
+                _record_rated_result(match, change.engine)
+    # after the write lock is released (at once, or when the caller's transaction commits)
+    for change, result in zip(changes, results, strict=True):
+        if result == "ok":
+            match = change.match
+            transaction.on_commit(
+                partial(
+                    after_commit,
+                    match,
+                    match.version,
+                    change.engine,
+                    change.event,
+                    match.table_id,
+                    change.new_level,
+                )
+            )
+    return results
+
+
+def after_commit(
+    match: Match,
+    version: int,
+    engine: EngineMatch,
+    event: MatchEvent | None,
+    table_id: int,
+    new_level: bool = True,
+) -> None:
+    """Once ``match`` is committed at ``version`` (state ``engine``, after ``event``; None:
+    the match started): broadcast it, queue its next deadline and time-limit tasks, and keep
+    the engine state for the next action."""
+    match_id = match.pk
+    try:
+        broadcast.match_updated(match, engine, event, new_level)
+    except Exception:  # a broadcast failure must not undo or block the accepted action
+        log.exception("broadcast of match %s v%s failed", match_id, version)
+    if event is None:
+        broadcast.table_changed(table_id)
+    if match.deadline is not None and match.deadline_version == version:
+        delay = max(0.0, (match.deadline - timezone.now()).total_seconds())
+        schedule.schedule_deadline(match_id, version, delay)
+    if event is None and match.ends_at is not None:
+        delay = max(0.0, (match.ends_at - timezone.now()).total_seconds())
+        schedule.schedule_time_limit(match_id, delay)
+    for hook in after_commit_hooks:
+        hook(match_id, version, engine)
+    # cached last: a thread that takes it from the cache may change it (the frames above are
+    # built from it; an action sent without a version could come in at once)
+    store.keep_engine(match_id, version, engine)
+
+
+def _record_rated_result(match: Match, engine: EngineMatch | None = None) -> None:
+    """Hand a finished rated match of people to the ladder (its Celery task rates it);
+    ``engine``: its final state, if the caller has it (else it is rebuilt for a game whose
+    sides change every deal)."""
+    if not match.table.rated or any(s.get("bot") for s in match.seats):
+        return
+    result = match.result or {}
+    users = [s["user"] for s in match.seats]
+    facts = game(match.variant)
+    score = [int(points) for points in result.get("score") or [0, 0]]
+    try:
+        if facts.fixed_sides:
+            sides = facts.seat_sides(users)
+        else:  # per-seat totals; sides as revealed by the last deal (Red Two)
+            deals = (engine or EngineMatch.from_json(match.snapshot)).deals
+            picked = ladder_services.red_two_match_sides(users, score, deals)
+            if picked is None:
+                return
+            sides, score = picked
+        ladder_services.record_result(
+            source="live",
+            source_id=str(match.pk),
+            variant=match.variant,
+            sides=sides,
+            scores=score,
+            ended_at=match.finished_at or timezone.now(),
+            club_id=match.table.club_id,
+            # levels: a match won by passing the top level may end level (23:23)
+            winner=result.get("winner") if facts.levels else None,
+        )
+    except ladder_services.LadderError:
+        log.exception("match %s could not be recorded for the ladder", match.pk)

@@ -1,0 +1,197 @@
+"""Tables: :func:`open_table`, :func:`take_seat`, :func:`leave_seat`, :func:`add_bot`; a table
+whose seats are all taken starts its match (:func:`start_match`). Other apps change a table
+only through this module (e.g. :func:`take_table_off_the_ladder`)."""
+
+from __future__ import annotations
+
+import secrets
+from datetime import timedelta
+from typing import Any
+
+from django.db import transaction
+from django.db.models import F
+from django.utils import timezone
+
+from clubs import selectors as club_selectors
+from clubs.models import Club, User
+from clubs.permissions import is_club_admin
+from engine.actions import Refusal
+from engine.match import Match as EngineMatch
+from games.variants import is_game
+from matches import broadcast, store
+from matches.messages import MatchError
+from matches.models import BotKind, Match, MatchStatus, Seat, Table, TableStatus
+from matches.services.play import after_commit, plan_deadline
+
+
+def _require_member(user: User, club: Club) -> None:
+    if user is None or not user.is_authenticated:
+        raise MatchError("login_required")
+    if club_selectors.membership_of(user, club) is None:
+        raise MatchError("not_member")
+
+
+def open_table(
+    user: User,
+    club: Club,
+    *,
+    variant: str,
+    options: dict[str, Any] | None = None,
+    clocks: bool = True,
+    time_limit_seconds: int = 0,
+    rated: bool = False,
+    spectators_allowed: bool = True,
+    sit: bool = True,
+) -> Table:
+    """Open a table in ``club`` (members only) with engine ``options`` checked by the engine.
+
+    The opener takes seat 0 unless ``sit`` is false. Raises :class:`MatchError`.
+    """
+    _require_member(user, club)
+    if not is_game(variant):
+        raise MatchError("bad_variant")
+    if not isinstance(options, dict | None):
+        raise MatchError("bad_options")
+    try:
+        EngineMatch.new(variant, "options-check", options or {})
+    except (ValueError, TypeError, Refusal) as error:
+        raise MatchError("bad_options", str(error)) from None
+    if (
+        isinstance(time_limit_seconds, bool)
+        or not isinstance(time_limit_seconds, int)
+        or not 0 <= time_limit_seconds <= 24 * 3600
+    ):
+        raise MatchError("bad_options")
+    with transaction.atomic():
+        table = Table.objects.create(
+            club=club,
+            created_by=user,
+            variant=variant,
+            options=dict(options or {}),
+            clocks=bool(clocks),
+            time_limit_seconds=time_limit_seconds,
+            rated=bool(rated),
+            spectators_allowed=bool(spectators_allowed),
+        )
+        Seat.objects.bulk_create(Seat(table=table, index=i) for i in range(table.seat_count))
+        if sit:
+            take_seat(user, table, 0)
+    return table
+
+
+def _locked_table(table: Table) -> Table:
+    return Table.objects.select_for_update().get(pk=table.pk)
+
+
+def _notify_table(table_id: int) -> None:
+    transaction.on_commit(lambda: broadcast.table_changed(table_id))
+
+
+@transaction.atomic
+def take_seat(user: User, table: Table, index: int) -> Seat:
+    """Sit ``user`` (a club member) in empty seat ``index``; a full table starts its match."""
+    table = _locked_table(table)
+    _require_member(user, table.club)
+    if table.status != TableStatus.OPEN:
+        raise MatchError("table_not_open")
+    seats = list(table.seats.select_for_update().order_by("index"))
+    if not isinstance(index, int) or not 0 <= index < len(seats):
+        raise MatchError("no_such_seat")
+    if any(s.user_id == user.pk for s in seats):
+        raise MatchError("already_seated")
+    seat = seats[index]
+    if seat.taken:
+        raise MatchError("seat_taken")
+    seat.user = user
+    seat.bot = ""
+    seat.save(update_fields=["user", "bot"])
+    _notify_table(table.pk)
+    if all(s.taken for s in seats):
+        start_match(table)
+    return seat
+
+
+@transaction.atomic
+def leave_seat(user: User, table: Table) -> None:
+    """Stand ``user`` up from an open table."""
+    table = _locked_table(table)
+    if table.status != TableStatus.OPEN:
+        raise MatchError("table_not_open")
+    updated = table.seats.filter(user=user).update(user=None)
+    if not updated:
+        raise MatchError("not_seated")
+    _notify_table(table.pk)
+
+
+@transaction.atomic
+def add_bot(user: User, table: Table, index: int, kind: str) -> Seat:
+    """Put a bot (``random`` / ``heuristic``) in empty seat ``index``: the table's opener or a
+    club admin only, never at a rated table. A full table starts its match."""
+    table = _locked_table(table)
+    _require_member(user, table.club)
+    if table.created_by_id != user.pk and not is_club_admin(user, table.club):
+        raise MatchError("not_allowed")
+    if table.rated:
+        raise MatchError("rated_bots")
+    if kind not in (BotKind.RANDOM, BotKind.HEURISTIC):
+        raise MatchError("bad_options")
+    if table.status != TableStatus.OPEN:
+        raise MatchError("table_not_open")
+    seats = list(table.seats.select_for_update().order_by("index"))
+    if not isinstance(index, int) or not 0 <= index < len(seats):
+        raise MatchError("no_such_seat")
+    seat = seats[index]
+    if seat.taken:
+        raise MatchError("seat_taken")
+    seat.bot = kind
+    seat.save(update_fields=["bot"])
+    _notify_table(table.pk)
+    if all(s.taken for s in seats):
+        start_match(table)
+    return seat
+
+
+def start_match(table: Table, seed: str | None = None) -> Match:
+    """Start the match of a full table (inside the caller's transaction)."""
+    seats = list(table.seats.select_related("user").order_by("index"))
+    seed = seed or secrets.token_hex(8)
+    engine = EngineMatch.new(table.variant, seed, table.options)
+    now = timezone.now()
+    limit = table.time_limit_seconds or 60 * int(engine.options.get("time_limit_minutes", 0) or 0)
+    match = Match(
+        table=table,
+        variant=table.variant,
+        seed=seed,
+        options=engine.options,
+        seats=[
+            {"user": s.user_id, "bot": s.bot, "name": s.user.name if s.user else ""} for s in seats
+        ],
+        version=0,
+        snapshot=store.snapshot_of(engine),
+        autoplay=[""] * len(seats),
+        timeouts=[0] * len(seats),
+        started_at=now,
+        ends_at=now + timedelta(seconds=limit) if limit else None,
+    )
+    plan_deadline(match, engine, table, now)
+    match.save()
+    Table.objects.filter(pk=table.pk).update(status=TableStatus.PLAYING)
+    version = match.version
+    transaction.on_commit(lambda: after_commit(match, version, engine, None, table.pk))
+    return match
+
+
+@transaction.atomic
+def take_table_off_the_ladder(table_id: int) -> Match | None:
+    """Make sure the match of table ``table_id`` is never rated if it is still being played:
+    with the match row locked, an unfinished match's table becomes unrated and the match's
+    revision is bumped (so a write that read it before is redone and sees the table as it is
+    now). Returns the table's match as locked (finished ones unchanged: the caller decides
+    whether the ladder already has it), or None if the table has no match yet."""
+    match = Match.objects.select_for_update().filter(table_id=table_id).first()
+    if match is None or match.status == MatchStatus.FINISHED:
+        return match
+    Table.objects.filter(pk=table_id).update(rated=False)
+    Match.objects.filter(pk=match.pk).update(revision=F("revision") + 1)
+    match.revision += 1
+    return match
