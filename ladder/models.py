@@ -288,5 +288,3 @@ class RatingChange(models.Model):
     def __str__(self) -> str:
         return f"{self.user} {self.before:.0f}→{self.after:.0f}"
 
-
-from ladder.tournament_models import *  # noqa: E402,F401,F403  (tournaments)

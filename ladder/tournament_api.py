@@ -24,7 +24,7 @@ from rest_framework.routers import SimpleRouter
 from clubs.models import Club, Membership, Role, User
 from ladder import tournament_selectors as selectors
 from ladder import tournament_services as services
-from ladder.tournament_models import Entry, Game, Round, Tournament
+from tournaments.models import Entry, Game, Round, Tournament
 
 SETTINGS_FIELDS = sorted(services.EDITABLE)
 

@@ -13,7 +13,7 @@ from django.utils.translation import gettext as _
 from clubs.models import Club, User
 from ladder import standings as pure
 from ladder import tournament_services as services
-from ladder.tournament_models import (
+from tournaments.models import (
     Entry,
     Game,
     GameStatus,

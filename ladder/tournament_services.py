@@ -35,7 +35,7 @@ from clubs.models import Club, User
 from clubs.services import ClubError
 from ladder import pairing, standings
 from ladder.models import Variant
-from ladder.tournament_models import (
+from tournaments.models import (
     Entry,
     EntryStatus,
     Game,

@@ -21,7 +21,7 @@ from django.views.decorators.http import require_POST
 from clubs.models import Club, User
 from ladder import tournament_selectors as selectors
 from ladder import tournament_services as services
-from ladder.tournament_models import Entry, Game, Round, Tournament
+from tournaments.models import Entry, Game, Round, Tournament
 
 TIEBREAK_LABELS = {
     "match_points": gettext_lazy("Match points"),

@@ -8,7 +8,7 @@ from playwright.sync_api import expect
 
 from clubs.models import Club, Membership, Role, User
 from ladder import tournament_services as services
-from ladder.tournament_models import Entry, Tournament
+from tournaments.models import Entry, Tournament
 
 PASSWORD = "Long-Pass-phrase-77"
 

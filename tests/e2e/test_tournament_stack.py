@@ -61,7 +61,7 @@ out = {{"tournament": t.pk, "entries": entries, "starts_at": t.starts_at.isoform
 POLL = """
 from datetime import timedelta
 from django.utils import timezone
-from ladder.tournament_models import Round, Tournament
+from tournaments.models import Round, Tournament
 from matches.models import Match
 
 t = Tournament.objects.get(pk={tournament})
@@ -78,7 +78,7 @@ out = {{"status": t.status, "rounds": rounds}}
 
 CHECK = """
 from ladder import tournament_selectors as selectors
-from ladder.tournament_models import Game, Round, Tournament, TournamentNotice
+from tournaments.models import Game, Round, Tournament, TournamentNotice
 from matches.models import Match
 from matches.services import replay_events
 from engine.match import Match as EngineMatch
@@ -115,7 +115,7 @@ out = {{
 """
 
 NOTICES = """
-from ladder.tournament_models import TournamentNotice
+from tournaments.models import TournamentNotice
 
 out = TournamentNotice.objects.filter(tournament_id={tournament}, url__contains="#round-").count()
 """

@@ -8,7 +8,7 @@ from rest_framework.test import APIClient
 
 from clubs.models import Membership, Role
 from ladder import tournament_services as services
-from ladder.tournament_models import Entry, Game, Tournament
+from tournaments.models import Entry, Game, Tournament
 
 
 @pytest.fixture
@@ -311,7 +311,7 @@ def test_icalendar_feed_of_a_clubs_rounds(client, tournament, club, club_admin):
 
 
 def test_notices_api_lists_only_your_own(club, club_admin, people):
-    from ladder.tournament_models import TournamentNotice
+    from tournaments.models import TournamentNotice
 
     t = services.create_tournament(
         club_admin, club, name="通知", variant="bao2", starts_at=timezone.now()

@@ -18,7 +18,7 @@ import time_machine
 from ladder import services as ladder_services
 from ladder import tournament_services as services
 from ladder.models import RatedResult, RatingChange
-from ladder.tournament_models import Game, GameStatus, Round
+from tournaments.models import Game, GameStatus, Round
 
 START = datetime(2030, 5, 1, 9, 0, tzinfo=UTC)
 

@@ -13,7 +13,7 @@ from rest_framework.test import APIClient
 from ladder import pairing, standings
 from ladder import tournament_selectors as selectors
 from ladder import tournament_services as services
-from ladder.tournament_models import Game, GameStatus, Round, TournamentStatus
+from tournaments.models import Game, GameStatus, Round, TournamentStatus
 
 START = datetime(2030, 5, 1, 9, 0, tzinfo=UTC)
 

@@ -9,7 +9,7 @@ import time_machine
 from clubs.models import Membership
 from ladder import tournament_selectors as selectors
 from ladder import tournament_services as services
-from ladder.tournament_models import (
+from tournaments.models import (
     EntryStatus,
     Game,
     GameStatus,

@@ -1,9 +1,12 @@
 """Tournaments (比赛): a club's event, its entries, rounds, games and on-site notices.
 
-State changes go through ``ladder.tournament_services``; reads shared by callers live in
-``ladder.tournament_selectors``; pairing and standings are the pure modules
-``ladder.pairing`` and ``ladder.standings``. Standings are never stored: they are computed
+State changes go through ``tournaments.services``; reads shared by callers live in
+``tournaments.selectors``; pairing and standings are the pure modules
+``tournaments.pairing`` and ``tournaments.standings``. Standings are never stored: they are computed
 from the games, so a corrected result updates them at once.
+
+The models moved here from ``ladder`` with state-only migrations: each keeps its table
+(``db_table``, the ``ladder_`` names), so the rows stay where they are.
 """
 
 from __future__ import annotations
@@ -13,7 +16,7 @@ from django.db import models
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from ladder.models import Variant
+from games.variants import Variant, game, is_game
 
 
 class TournamentFormat(models.TextChoices):
@@ -96,6 +99,7 @@ class Tournament(models.Model):
     finished_at = models.DateTimeField(_("finished at"), null=True, blank=True)
 
     class Meta:
+        db_table = "ladder_tournament"
         verbose_name = _("tournament")
         verbose_name_plural = _("tournaments")
         ordering = ["-starts_at", "-id"]
@@ -105,7 +109,7 @@ class Tournament(models.Model):
     def per_seat(self) -> bool:
         """True when results are per player, not per side (Nanping Red Two: partnerships
         change every deal, so a game is four players scored on their own totals)."""
-        return self.variant == Variant.HONGER
+        return is_game(self.variant) and not game(self.variant).fixed_sides
 
     @property
     def seats_per_side(self) -> int:
@@ -156,6 +160,7 @@ class Entry(models.Model):
     withdrawn_at = models.DateTimeField(_("withdrawn at"), null=True, blank=True)
 
     class Meta:
+        db_table = "ladder_entry"
         verbose_name = _("entry")
         verbose_name_plural = _("entries")
         ordering = ["tournament", "seed", "id"]
@@ -196,6 +201,7 @@ class Round(models.Model):
     finished_at = models.DateTimeField(_("finished at"), null=True, blank=True)
 
     class Meta:
+        db_table = "ladder_round"
         verbose_name = _("round")
         verbose_name_plural = _("rounds")
         ordering = ["tournament", "number"]
@@ -260,6 +266,7 @@ class Game(models.Model):
     finished_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
+        db_table = "ladder_game"
         verbose_name = _("game")
         verbose_name_plural = _("games")
         ordering = ["round", "number"]
@@ -308,5 +315,6 @@ class TournamentNotice(models.Model):
     read_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
+        db_table = "ladder_tournamentnotice"
         ordering = ["-created_at", "-id"]
         indexes = [models.Index(fields=["user", "read_at"], name="tnotice_unread")]
