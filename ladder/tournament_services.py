@@ -33,7 +33,7 @@ from clubs import permissions as club_permissions
 from clubs import selectors as club_selectors
 from clubs.models import Club, User
 from clubs.services import ClubError
-from ladder import pairing, standings
+from tournaments import pairing, standings
 from ladder.models import Variant
 from tournaments.models import (
     Entry,
@@ -481,7 +481,7 @@ def _active_entries(tournament: Tournament, first_round: bool) -> list[Entry]:
 
 def records_of(games: Sequence[Game]) -> list[standings.Record]:
     """Standings records of finished games and byes (a double forfeit: both sides lose; a
-    Red Two game: each player on their own total, :func:`ladder.standings.records_of_table`)."""
+    Red Two game: each player on their own total, :func:`tournaments.standings.records_of_table`)."""
     out: list[standings.Record] = []
     for game in games:
         if game.status == GameStatus.BYE:
@@ -499,7 +499,7 @@ def records_of(games: Sequence[Game]) -> list[standings.Record]:
 
 
 def table_records(game: Game) -> dict[int, standings.Record]:
-    """A Red Two game's standings record of each entry (:func:`ladder.standings.records_of_table`),
+    """A Red Two game's standings record of each entry (:func:`tournaments.standings.records_of_table`),
     or {} while it has no result."""
     if game.status != GameStatus.FINISHED or not game.seat_scores:
         return {}
@@ -537,7 +537,7 @@ def _history(tournament: Tournament, before: int) -> tuple[pairing.History, list
 
 
 def _pair(tournament: Tournament, number: int) -> list[pairing.Game]:
-    """The pure pairing of round ``number`` (see :mod:`ladder.pairing`)."""
+    """The pure pairing of round ``number`` (see :mod:`tournaments.pairing`)."""
     history, games = _history(tournament, number)
     points = standings.match_points(records_of(games), points_of(tournament))
     fmt = tournament.format
@@ -766,7 +766,7 @@ def _start_round(tournament: Tournament, rnd: Round, now: datetime) -> Round:
 
 
 def _queue_notify(round_id: int) -> None:
-    from ladder.tournament_tasks import notify_round_task
+    from tournaments.tasks import notify_round_task
 
     notify_round_task.delay(round_id)
 

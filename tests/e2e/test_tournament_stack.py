@@ -77,7 +77,7 @@ out = {{"status": t.status, "rounds": rounds}}
 """
 
 CHECK = """
-from ladder import tournament_selectors as selectors
+from tournaments import selectors
 from tournaments.models import Game, Round, Tournament, TournamentNotice
 from matches.models import Match
 from matches.services import replay_events

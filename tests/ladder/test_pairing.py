@@ -9,8 +9,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ladder import pairing, standings
-from ladder.pairing import Game, History
+from tournaments import pairing, standings
+from tournaments.pairing import Game, History
 
 
 def perfect_matchings(items):
@@ -324,7 +324,7 @@ def test_standings_places_follow_the_numbers(n, seed):
 
 
 def test_bench_runs():
-    from ladder import tournament_bench
+    from tournaments import bench as tournament_bench
 
     assert tournament_bench.bench("swiss", 9, rounds=2) >= 0
     assert tournament_bench.bench("individual", 10, rounds=2) >= 0

@@ -10,8 +10,8 @@ import pytest
 import time_machine
 from rest_framework.test import APIClient
 
-from ladder import pairing, standings
-from ladder import tournament_selectors as selectors
+from tournaments import pairing, standings
+from tournaments import selectors
 from ladder import tournament_services as services
 from tournaments.models import Game, GameStatus, Round, TournamentStatus
 

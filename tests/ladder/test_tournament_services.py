@@ -7,7 +7,7 @@ import pytest
 import time_machine
 
 from clubs.models import Membership
-from ladder import tournament_selectors as selectors
+from tournaments import selectors
 from ladder import tournament_services as services
 from tournaments.models import (
     EntryStatus,
@@ -311,7 +311,7 @@ def test_full_swiss_of_16_pairs_played_by_bots_through_beat(
     mailoutbox,
     django_capture_on_commit_callbacks,
 ):
-    from ladder.tournament_tasks import tournament_tick_task
+    from tournaments.tasks import tournament_tick_task
     from matches import services as match_services
     from matches.models import Match
     from matches.tasks import sweep_task

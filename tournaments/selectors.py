@@ -11,7 +11,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from clubs.models import Club, User
-from ladder import standings as pure
+from tournaments import standings as pure
 from ladder import tournament_services as services
 from tournaments.models import (
     Entry,

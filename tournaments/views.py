@@ -2,7 +2,7 @@
 entries, registration), pairings of a round, bracket, standings, an entry's results, and the
 organisers' pages to create, edit and run a tournament. Thin: every change goes through
 :mod:`ladder.tournament_services`, every shared read through
-:mod:`ladder.tournament_selectors`; permissions are the services' (same as the API)."""
+:mod:`tournaments.selectors`; permissions are the services' (same as the API)."""
 
 from __future__ import annotations
 
@@ -19,7 +19,7 @@ from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST
 
 from clubs.models import Club, User
-from ladder import tournament_selectors as selectors
+from tournaments import selectors
 from ladder import tournament_services as services
 from tournaments.models import Entry, Game, Round, Tournament
 
@@ -117,7 +117,7 @@ def club_tournaments(request: HttpRequest, slug: str) -> HttpResponse:
 
     return render(
         request,
-        "ladder/tournaments/list.html",
+        "tournaments/list.html",
         {
             "club": club,
             "tournaments": selectors.tournaments_of_club(club, request.user),
@@ -154,7 +154,7 @@ def tournament_create(request: HttpRequest, slug: str) -> HttpResponse:
         else:
             messages.success(request, _("The tournament is created as a draft."))
             return redirect("ladder:tournament_run", pk=tournament.pk)
-    return render(request, "ladder/tournaments/form.html", {"form": form, "club": club})
+    return render(request, "tournaments/form.html", {"form": form, "club": club})
 
 
 @login_required
@@ -174,7 +174,7 @@ def tournament_edit(request: HttpRequest, pk: int) -> HttpResponse:
             return redirect("ladder:tournament_run", pk=pk)
     return render(
         request,
-        "ladder/tournaments/form.html",
+        "tournaments/form.html",
         {"form": form, "club": tournament.club, "tournament": tournament},
     )
 
@@ -194,7 +194,7 @@ def tournament_detail(request: HttpRequest, pk: int) -> HttpResponse:
                 break
     return render(
         request,
-        "ladder/tournaments/detail.html",
+        "tournaments/detail.html",
         {
             "tournament": tournament,
             "schedule": selectors.rounds_schedule(tournament),
@@ -227,7 +227,7 @@ def round_pairings(request: HttpRequest, pk: int, number: int) -> HttpResponse:
     ]
     return render(
         request,
-        "ladder/tournaments/round.html",
+        "tournaments/round.html",
         {
             "tournament": tournament,
             "round": rnd,
@@ -252,7 +252,7 @@ def tournament_standings(request: HttpRequest, pk: int) -> HttpResponse:
     ]
     return render(
         request,
-        "ladder/tournaments/standings.html",
+        "tournaments/standings.html",
         {
             "tournament": tournament,
             "rows": rows,
@@ -270,7 +270,7 @@ def tournament_bracket(request: HttpRequest, pk: int) -> HttpResponse:
         for games in selectors.bracket(tournament)
     ]
     return render(
-        request, "ladder/tournaments/bracket.html", {"tournament": tournament, "columns": columns}
+        request, "tournaments/bracket.html", {"tournament": tournament, "columns": columns}
     )
 
 
@@ -280,7 +280,7 @@ def entry_results(request: HttpRequest, pk: int, entry_id: int) -> HttpResponse:
     entry = get_object_or_404(Entry, tournament=tournament, pk=entry_id)
     return render(
         request,
-        "ladder/tournaments/entry.html",
+        "tournaments/entry.html",
         {
             "tournament": tournament,
             "entry": entry,
@@ -303,7 +303,7 @@ def tournament_run(request: HttpRequest, pk: int) -> HttpResponse:
         ]
     return render(
         request,
-        "ladder/tournaments/run.html",
+        "tournaments/run.html",
         {
             "tournament": tournament,
             "current": current,

@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from ladder import tournament_views as views
+from tournaments import views
 
 urlpatterns = [
     path("clubs/<slug:slug>/tournaments/", views.club_tournaments, name="club_tournaments"),

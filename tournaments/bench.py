@@ -1,4 +1,4 @@
-"""Pairing speed: ``python -m ladder.tournament_bench`` prints how long one Swiss round and one
+"""Pairing speed: ``python -m tournaments.bench`` prints how long one Swiss round and one
 individual-event round (rotating partners, and Red Two tables) take to pair for fields of
 several sizes (pure code, no database)."""
 
@@ -7,7 +7,7 @@ from __future__ import annotations
 import random
 import time
 
-from ladder import pairing, standings
+from tournaments import pairing, standings
 
 
 def _play(games: list[pairing.Game], rng: random.Random) -> list[standings.Record]:

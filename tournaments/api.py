@@ -22,7 +22,7 @@ from rest_framework.response import Response
 from rest_framework.routers import SimpleRouter
 
 from clubs.models import Club, Membership, Role, User
-from ladder import tournament_selectors as selectors
+from tournaments import selectors
 from ladder import tournament_services as services
 from tournaments.models import Entry, Game, Round, Tournament
 
