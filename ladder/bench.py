@@ -63,6 +63,8 @@ import time
 from collections.abc import Sequence
 from typing import Any
 
+from engine.bots import HeuristicBot, RandomBot
+from engine.match import Match
 from ladder.ratings import (
     DEFAULT_PARAMS,
     ESTABLISHED_K,
@@ -148,9 +150,6 @@ def log_loss(probabilities: Sequence[float], outcomes: Sequence[int]) -> float:
 def _play_to_the_end(variant: str, kinds: str, match_seed: str) -> Any:
     """A match of ``variant`` played to its end by the engine's bots, ``kinds`` naming each
     seat's bot (``h`` heuristic, ``r`` random)."""
-    from engine.bots import HeuristicBot, RandomBot
-    from engine.match import Match
-
     match = Match.new(variant, match_seed)
     bots = [
         HeuristicBot() if kind == "h" else RandomBot(f"{match_seed}/{seat}")

@@ -287,4 +287,3 @@ class RatingChange(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user} {self.before:.0f}→{self.after:.0f}"
-

@@ -23,10 +23,14 @@ from rest_framework.routers import SimpleRouter
 
 from clubs.models import Club, Membership, Role, User
 from tournaments import selectors
-from ladder import tournament_services as services
 from tournaments.models import Entry, Game, Round, Tournament
+from tournaments.permissions import can_view
+from tournaments.services import entries as entry_services
+from tournaments.services import results as result_services
+from tournaments.services import rounds as round_services
+from tournaments.services import setup as setup_services
 
-SETTINGS_FIELDS = sorted(services.EDITABLE)
+SETTINGS_FIELDS = sorted(setup_services.EDITABLE)
 
 
 class TournamentSerializer(serializers.ModelSerializer):
@@ -43,7 +47,7 @@ class TournamentSerializer(serializers.ModelSerializer):
 
     def get_total_rounds(self, obj: Tournament) -> int:
         """How many rounds the tournament has."""
-        return services.total_rounds(obj)
+        return round_services.total_rounds(obj)
 
     def validate_club(self, club: Club) -> Club:
         """The club cannot change after creation."""
@@ -261,13 +265,13 @@ class TournamentViewSet(viewsets.ModelViewSet):
         """Create through the service (which checks the role and the settings)."""
         data = dict(serializer.validated_data)
         club = data.pop("club")
-        serializer.instance = services.create_tournament(self.request.user, club, **data)
+        serializer.instance = setup_services.create_tournament(self.request.user, club, **data)
 
     def perform_update(self, serializer: TournamentSerializer) -> None:
         """Edit through the service."""
         data = dict(serializer.validated_data)
         data.pop("club", None)
-        serializer.instance = services.update_tournament(
+        serializer.instance = setup_services.update_tournament(
             self.request.user, serializer.instance, **data
         )
 
@@ -281,25 +285,25 @@ class TournamentViewSet(viewsets.ModelViewSet):
     @action(detail=True, methods=["post"], permission_classes=AUTH)
     def publish(self, request: Request, pk: str | None = None) -> Response:
         """Publish a draft (registration opens by its window)."""
-        return self._run(lambda t: services.publish(request.user, t))
+        return self._run(lambda t: setup_services.publish(request.user, t))
 
     @extend_schema(summary="Pause the tournament. Permission: organisers.", request=None)
     @action(detail=True, methods=["post"], permission_classes=AUTH)
     def pause(self, request: Request, pk: str | None = None) -> Response:
         """No round starts and no no-show is forfeited until resumed."""
-        return self._run(lambda t: services.pause(request.user, t))
+        return self._run(lambda t: setup_services.pause(request.user, t))
 
     @extend_schema(summary="Resume a paused tournament. Permission: organisers.", request=None)
     @action(detail=True, methods=["post"], permission_classes=AUTH)
     def resume(self, request: Request, pk: str | None = None) -> Response:
         """Resume the schedule."""
-        return self._run(lambda t: services.resume(request.user, t))
+        return self._run(lambda t: setup_services.resume(request.user, t))
 
     @extend_schema(summary="Cancel the tournament. Permission: organisers.", request=None)
     @action(detail=True, methods=["post"], permission_classes=AUTH)
     def cancel(self, request: Request, pk: str | None = None) -> Response:
         """Cancel a tournament that has not finished."""
-        return self._run(lambda t: services.cancel(request.user, t))
+        return self._run(lambda t: setup_services.cancel(request.user, t))
 
     @extend_schema(
         summary="Pair the next round without starting it. Permission: organisers.",
@@ -310,7 +314,7 @@ class TournamentViewSet(viewsets.ModelViewSet):
     def pair(self, request: Request, pk: str | None = None) -> Response:
         """Pair now so the pairing can be edited; the round starts at its time."""
         tournament = self.get_object()
-        rnd = services.pair_next_round(request.user, tournament)
+        rnd = round_services.pair_next_round(request.user, tournament)
         return Response(_round_json(tournament, _schedule_item(tournament, rnd.number)))
 
     @extend_schema(
@@ -322,7 +326,7 @@ class TournamentViewSet(viewsets.ModelViewSet):
     def start_round(self, request: Request, pk: str | None = None) -> Response:
         """Pair (if needed) and start the next round: tables open, clocks start."""
         tournament = self.get_object()
-        rnd = services.start_round(request.user, tournament)
+        rnd = round_services.start_round(request.user, tournament)
         return Response(_round_json(tournament, _schedule_item(tournament, rnd.number)))
 
     @extend_schema(
@@ -335,7 +339,7 @@ class TournamentViewSet(viewsets.ModelViewSet):
         """Register while registration is open (organisers: any member, any time)."""
         tournament = self.get_object()
         data = _valid(RegisterSerializer, request)
-        entry = services.register(
+        entry = entry_services.register(
             request.user,
             tournament,
             partner=data.get("partner"),
@@ -354,7 +358,9 @@ class TournamentViewSet(viewsets.ModelViewSet):
         """Check in within the check-in window."""
         tournament = self.get_object()
         entry = _entry_param(tournament, _valid(EntryActionSerializer, request))
-        return Response(EntrySerializer(services.check_in(request.user, tournament, entry)).data)
+        return Response(
+            EntrySerializer(entry_services.check_in(request.user, tournament, entry)).data
+        )
 
     @extend_schema(
         summary="Withdraw (your entry; organisers: any)",
@@ -366,7 +372,9 @@ class TournamentViewSet(viewsets.ModelViewSet):
         """Withdraw: not paired in any later round."""
         tournament = self.get_object()
         entry = _entry_param(tournament, _valid(EntryActionSerializer, request))
-        return Response(EntrySerializer(services.withdraw(request.user, tournament, entry)).data)
+        return Response(
+            EntrySerializer(entry_services.withdraw(request.user, tournament, entry)).data
+        )
 
     @extend_schema(summary="Entries (public)", responses=EntrySerializer(many=True))
     @action(detail=True, methods=["get"], pagination_class=None)
@@ -453,7 +461,7 @@ class TournamentViewSet(viewsets.ModelViewSet):
         tournament = self.get_object()
         rnd = get_object_or_404(Round, tournament=tournament, number=int(number))
         data = _valid(SwapSerializer, request)
-        services.swap_entries(request.user, rnd, data["first"], data["second"])
+        round_services.swap_entries(request.user, rnd, data["first"], data["second"])
         return Response(_round_json(tournament, _schedule_item(tournament, rnd.number)))
 
 
@@ -496,7 +504,7 @@ class TournamentGameViewSet(viewsets.GenericViewSet):
 
     def _game(self) -> Game:
         game = self.get_object()
-        if not services.can_view(self.request.user, game.round.tournament):
+        if not can_view(self.request.user, game.round.tournament):
             raise NotFound()
         return game
 
@@ -516,11 +524,11 @@ class TournamentGameViewSet(viewsets.GenericViewSet):
         game = self._game()
         data = _valid(ResultSerializer, request)
         if game.round.tournament.per_seat:  # the service checks the values (after the role)
-            game = services.set_seat_result(
+            game = result_services.set_seat_result(
                 request.user, game, data.get("seat_scores"), data.get("forfeits", [])
             )
         else:
-            game = services.set_result(
+            game = result_services.set_result(
                 request.user, game, data.get("score0"), data.get("score1"), data.get("winner")
             )
         game.refresh_from_db()

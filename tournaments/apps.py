@@ -1,5 +1,7 @@
 """App configuration for tournaments."""
 
+from importlib import import_module
+
 from django.apps import AppConfig
 from django.utils.translation import gettext_lazy as _
 
@@ -10,3 +12,8 @@ class TournamentsConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
     name = "tournaments"
     verbose_name = _("Tournaments")
+
+    def ready(self) -> None:
+        """Register the Celery tasks in every process, so a task the services publish by
+        name runs in place when Celery is eager (tests) as it does in a worker."""
+        import_module(f"{self.name}.tasks")

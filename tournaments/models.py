@@ -49,6 +49,10 @@ class TournamentStatus(models.TextChoices):
     CANCELLED = "cancelled", _("Cancelled")
 
 
+#: A tournament under way or about to be: registration, check-in and the tick work on these.
+ACTIVE_STATUSES = (TournamentStatus.SCHEDULED, TournamentStatus.RUNNING, TournamentStatus.PAUSED)
+
+
 class Tournament(models.Model):
     """A club's tournament: format, game, match settings, windows and round times."""
 

@@ -10,9 +10,9 @@ from django.db.models import Q, QuerySet
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from clubs import permissions
 from clubs.models import Club, User
 from tournaments import standings as pure
-from ladder import tournament_services as services
 from tournaments.models import (
     Entry,
     Game,
@@ -22,13 +22,12 @@ from tournaments.models import (
     TournamentFormat,
     TournamentStatus,
 )
+from tournaments.services import rounds as round_services
 
 
 def tournaments_of_club(club: Club, viewer: User | None) -> QuerySet[Tournament]:
     """The club's tournaments the viewer may see (drafts only for its organisers)."""
     qs = Tournament.objects.filter(club=club).select_related("club")
-    from clubs import permissions
-
     if not permissions.is_club_admin(viewer, club):
         qs = qs.exclude(status=TournamentStatus.DRAFT)
     return qs
@@ -68,9 +67,9 @@ def standings(tournament: Tournament) -> list[StandingLine]:
     """Current standings with the tie-break numbers (computed from the games, so a corrected
     result shows at once)."""
     by_id = {e.pk: e for e in entries(tournament)}
-    records = services.records_of(all_games(tournament))
+    records = round_services.records_of(all_games(tournament))
     rows = pure.standings(
-        list(by_id), records, tiebreaks_of(tournament), services.points_of(tournament)
+        list(by_id), records, tiebreaks_of(tournament), round_services.points_of(tournament)
     )
     return [StandingLine(by_id[r.unit], r) for r in rows]
 
@@ -79,7 +78,7 @@ def rounds_schedule(tournament: Tournament) -> list[dict[str, Any]]:
     """Every round with its time and status (rounds not paired yet at their planned time)."""
     existing = {r.number: r for r in tournament.rounds.all()}
     out = []
-    total = max(services.total_rounds(tournament), max(existing, default=0))
+    total = max(round_services.total_rounds(tournament), max(existing, default=0))
     for number in range(1, total + 1):
         rnd = existing.get(number)
         out.append(
@@ -87,7 +86,7 @@ def rounds_schedule(tournament: Tournament) -> list[dict[str, Any]]:
                 "number": number,
                 "scheduled_at": rnd.scheduled_at
                 if rnd
-                else services.round_time(tournament, number),
+                else round_services.round_time(tournament, number),
                 "status": rnd.status if rnd else RoundStatus.PENDING,
                 "status_display": rnd.get_status_display() if rnd else _("Not paired yet"),
                 "round": rnd,
@@ -156,7 +155,7 @@ def game_json(game: Game, names: dict[int, str], per_seat: bool = False) -> dict
     }
     if per_seat and not game.is_bye:
         entries = game.seat_entries
-        records = services.table_records(game)
+        records = round_services.table_records(game)
         data["seats"] = [
             {
                 "seat": i,
@@ -193,7 +192,7 @@ def player_results(tournament: Tournament, entry: Entry) -> list[dict[str, Any]]
         outcome = "bye" if game.is_bye else ""
         if tournament.per_seat and not game.is_bye:
             others = [names[e] for e in game.seat_entries if e != entry.pk]
-            record = services.table_records(game).get(entry.pk)
+            record = round_services.table_records(game).get(entry.pk)
             out.append(
                 {
                     "round": game.round.number,

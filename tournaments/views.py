@@ -1,7 +1,7 @@
 """Tournament pages: a club's list and iCalendar feed, the tournament page (schedule,
 entries, registration), pairings of a round, bracket, standings, an entry's results, and the
 organisers' pages to create, edit and run a tournament. Thin: every change goes through
-:mod:`ladder.tournament_services`, every shared read through
+:mod:`tournaments.services`, every shared read through
 :mod:`tournaments.selectors`; permissions are the services' (same as the API)."""
 
 from __future__ import annotations
@@ -11,6 +11,7 @@ from typing import Any
 from django import forms
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
@@ -18,10 +19,18 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST
 
+from clubs import permissions
+from clubs import selectors as club_selectors
 from clubs.models import Club, User
 from tournaments import selectors
-from ladder import tournament_services as services
 from tournaments.models import Entry, Game, Round, Tournament
+from tournaments.permissions import can_manage, can_view
+from tournaments.services import entries as entry_services
+from tournaments.services import results as result_services
+from tournaments.services import rounds as round_services
+from tournaments.services import setup as setup_services
+from tournaments.services.errors import TournamentError
+from tournaments.windows import checkin_open, registration_open
 
 TIEBREAK_LABELS = {
     "match_points": gettext_lazy("Match points"),
@@ -92,16 +101,14 @@ class TournamentForm(forms.ModelForm):
 
 def _tournament(request: HttpRequest, pk: int) -> Tournament:
     tournament = get_object_or_404(Tournament.objects.select_related("club"), pk=pk)
-    if not services.can_view(request.user, tournament):
+    if not can_view(request.user, tournament):
         raise Http404
     return tournament
 
 
 def _manage(request: HttpRequest, pk: int) -> Tournament:
     tournament = _tournament(request, pk)
-    if not services.can_manage(request.user, tournament):
-        from django.core.exceptions import PermissionDenied
-
+    if not can_manage(request.user, tournament):
         raise PermissionDenied
     return tournament
 
@@ -113,8 +120,6 @@ def _names(tournament: Tournament) -> dict[int, str]:
 def club_tournaments(request: HttpRequest, slug: str) -> HttpResponse:
     """A club's tournaments (drafts only for its organisers) and its calendar feed."""
     club = get_object_or_404(Club, slug=slug)
-    from clubs import permissions
-
     return render(
         request,
         "tournaments/list.html",
@@ -139,17 +144,13 @@ def club_calendar(request: HttpRequest, slug: str) -> HttpResponse:
 def tournament_create(request: HttpRequest, slug: str) -> HttpResponse:
     """Create a draft tournament (club owner / admins)."""
     club = get_object_or_404(Club, slug=slug)
-    from clubs import permissions
-
     if not permissions.is_club_admin(request.user, club):
-        from django.core.exceptions import PermissionDenied
-
         raise PermissionDenied
     form = TournamentForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         try:
-            tournament = services.create_tournament(request.user, club, **form.cleaned_data)
-        except services.TournamentError as error:
+            tournament = setup_services.create_tournament(request.user, club, **form.cleaned_data)
+        except TournamentError as error:
             form.add_error(None, error.message)
         else:
             messages.success(request, _("The tournament is created as a draft."))
@@ -166,8 +167,8 @@ def tournament_edit(request: HttpRequest, pk: int) -> HttpResponse:
         changed = {k: form.cleaned_data[k] for k in form.changed_data}
         fresh = Tournament.objects.get(pk=pk)
         try:
-            services.update_tournament(request.user, fresh, **changed)
-        except services.TournamentError as error:
+            setup_services.update_tournament(request.user, fresh, **changed)
+        except TournamentError as error:
             form.add_error(None, error.message)
         else:
             messages.success(request, _("Saved."))
@@ -184,7 +185,7 @@ def tournament_detail(request: HttpRequest, pk: int) -> HttpResponse:
     tournament = _tournament(request, pk)
     now = timezone.now()
     user = request.user if request.user.is_authenticated else None
-    own = services.entry_of(user, tournament)
+    own = entry_services.entry_of(user, tournament)
     current = None
     if own is not None:
         names = _names(tournament)
@@ -201,9 +202,9 @@ def tournament_detail(request: HttpRequest, pk: int) -> HttpResponse:
             "entries": selectors.entries(tournament),
             "own": own,
             "current": current,
-            "registration_open": services.registration_open(tournament, now),
-            "checkin_open": services.checkin_open(tournament, now),
-            "can_manage": services.can_manage(user, tournament),
+            "registration_open": registration_open(tournament, now),
+            "checkin_open": checkin_open(tournament, now),
+            "can_manage": can_manage(user, tournament),
             "members": _club_members(tournament) if user else [],
             "notices": selectors.notices_of(user)[:5] if user else [],
         },
@@ -211,8 +212,6 @@ def tournament_detail(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 def _club_members(tournament: Tournament) -> list[User]:
-    from clubs import selectors as club_selectors
-
     return [m.user for m in club_selectors.members_of(tournament.club)]
 
 
@@ -232,7 +231,7 @@ def round_pairings(request: HttpRequest, pk: int, number: int) -> HttpResponse:
             "tournament": tournament,
             "round": rnd,
             "games": games,
-            "can_manage": services.can_manage(request.user, tournament),
+            "can_manage": can_manage(request.user, tournament),
             "rounds": selectors.rounds_schedule(tournament),
         },
     )
@@ -310,7 +309,7 @@ def tournament_run(request: HttpRequest, pk: int) -> HttpResponse:
             "games": games,
             "entries": selectors.entries(tournament),
             "schedule": selectors.rounds_schedule(tournament),
-            "total": services.total_rounds(tournament),
+            "total": round_services.total_rounds(tournament),
             "members": _club_members(tournament),
         },
     )
@@ -323,7 +322,7 @@ def _user_param(request: HttpRequest, name: str) -> User | None:
     try:
         return User.objects.get(pk=int(value))
     except (ValueError, User.DoesNotExist):
-        raise services.TournamentError("bad_player", _("Unknown player.")) from None
+        raise TournamentError("bad_player", _("Unknown player.")) from None
 
 
 def _post_result(request: HttpRequest, tournament: Tournament) -> Game:
@@ -334,8 +333,8 @@ def _post_result(request: HttpRequest, tournament: Tournament) -> Game:
     if tournament.per_seat:
         forfeits = [int(v) for v in request.POST.getlist("forfeit") if v in ("0", "1", "2", "3")]
         totals = [_int_post(request, f"seat{i}") for i in range(4)]
-        return services.set_seat_result(user, game, totals, forfeits)
-    return services.set_result(
+        return result_services.set_seat_result(user, game, totals, forfeits)
+    return result_services.set_result(
         user,
         game,
         _int_post(request, "score0"),
@@ -348,7 +347,7 @@ def _int_post(request: HttpRequest, name: str) -> int:
     try:
         return int(request.POST.get(name, ""))
     except ValueError:
-        raise services.TournamentError("bad_number", _("Enter a whole number.")) from None
+        raise TournamentError("bad_number", _("Enter a whole number.")) from None
 
 
 def _entry_post(request: HttpRequest, tournament: Tournament) -> Entry | None:
@@ -357,7 +356,7 @@ def _entry_post(request: HttpRequest, tournament: Tournament) -> Entry | None:
         return None
     entry = Entry.objects.filter(tournament=tournament, pk=_int_post(request, "entry")).first()
     if entry is None:
-        raise services.TournamentError("not_registered", _("This entry is not in the tournament."))
+        raise TournamentError("not_registered", _("This entry is not in the tournament."))
     return entry
 
 
@@ -371,22 +370,26 @@ def tournament_action(request: HttpRequest, pk: int, action: str) -> HttpRespons
     if not back.startswith("/ladder/"):
         back = ""
     handlers: dict[str, Any] = {
-        "register": lambda: services.register(
+        "register": lambda: entry_services.register(
             user,
             tournament,
             partner=_user_param(request, "partner"),
             player=_user_param(request, "player"),
             team=request.POST.get("team", ""),
         ),
-        "check_in": lambda: services.check_in(user, tournament, _entry_post(request, tournament)),
-        "withdraw": lambda: services.withdraw(user, tournament, _entry_post(request, tournament)),
-        "publish": lambda: services.publish(user, tournament),
-        "pause": lambda: services.pause(user, tournament),
-        "resume": lambda: services.resume(user, tournament),
-        "cancel": lambda: services.cancel(user, tournament),
-        "pair": lambda: services.pair_next_round(user, tournament),
-        "start_round": lambda: services.start_round(user, tournament),
-        "swap": lambda: services.swap_entries(
+        "check_in": lambda: entry_services.check_in(
+            user, tournament, _entry_post(request, tournament)
+        ),
+        "withdraw": lambda: entry_services.withdraw(
+            user, tournament, _entry_post(request, tournament)
+        ),
+        "publish": lambda: setup_services.publish(user, tournament),
+        "pause": lambda: setup_services.pause(user, tournament),
+        "resume": lambda: setup_services.resume(user, tournament),
+        "cancel": lambda: setup_services.cancel(user, tournament),
+        "pair": lambda: round_services.pair_next_round(user, tournament),
+        "start_round": lambda: round_services.start_round(user, tournament),
+        "swap": lambda: round_services.swap_entries(
             user,
             get_object_or_404(Round, tournament=tournament, number=_int_post(request, "round")),
             _int_post(request, "first"),
@@ -399,7 +402,7 @@ def tournament_action(request: HttpRequest, pk: int, action: str) -> HttpRespons
         raise Http404
     try:
         handler()
-    except services.TournamentError as error:
+    except TournamentError as error:
         messages.error(request, error.message)
     else:
         messages.success(request, _("Done."))

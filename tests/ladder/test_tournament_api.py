@@ -7,8 +7,9 @@ from django.utils import timezone
 from rest_framework.test import APIClient
 
 from clubs.models import Membership, Role
-from ladder import tournament_services as services
 from tournaments.models import Entry, Game, Tournament
+from tournaments.services import entries as entry_services
+from tournaments.services import setup as setup_services
 
 
 @pytest.fixture
@@ -280,7 +281,7 @@ def test_admin_creates_and_runs_on_the_web(client, club, club_admin, people):
     url = f"/ladder/tournaments/{tournament.pk}/"
     client.post(url + "do/publish/")
     for i in range(0, 8, 2):
-        services.register(
+        entry_services.register(
             people[i], Tournament.objects.get(pk=tournament.pk), partner=people[i + 1]
         )
     client.post(url + "do/start_round/")
@@ -297,7 +298,7 @@ def test_admin_creates_and_runs_on_the_web(client, club, club_admin, people):
 
 
 def test_icalendar_feed_of_a_clubs_rounds(client, tournament, club, club_admin):
-    services.publish(club_admin, tournament)
+    setup_services.publish(club_admin, tournament)
     response = client.get(f"/ladder/clubs/{club.slug}/tournaments.ics")
     assert response.status_code == 200
     assert response["Content-Type"].startswith("text/calendar")
@@ -313,7 +314,7 @@ def test_icalendar_feed_of_a_clubs_rounds(client, tournament, club, club_admin):
 def test_notices_api_lists_only_your_own(club, club_admin, people):
     from tournaments.models import TournamentNotice
 
-    t = services.create_tournament(
+    t = setup_services.create_tournament(
         club_admin, club, name="通知", variant="bao2", starts_at=timezone.now()
     )
     TournamentNotice.objects.create(tournament=t, user=people[0], text="第 1 轮已开始", url="/x")
@@ -351,7 +352,7 @@ def test_web_form_takes_match_options_and_refuses_bad_ones(client, club, club_ad
 def test_organisers_register_check_in_and_withdraw_entries_on_the_web(
     client, tournament, club_admin, people
 ):
-    services.publish(club_admin, tournament)
+    setup_services.publish(club_admin, tournament)
     url = f"/ladder/tournaments/{tournament.pk}/"
     client.force_login(people[2])
     client.post(url + "do/register/", {"player": people[3].pk, "partner": people[4].pk})

@@ -16,9 +16,13 @@ import pytest
 import time_machine
 
 from ladder import services as ladder_services
-from ladder import tournament_services as services
 from ladder.models import RatedResult, RatingChange
 from tournaments.models import Game, GameStatus, Round
+from tournaments.services import entries as entry_services
+from tournaments.services import results as result_services
+from tournaments.services import schedule as schedule_services
+from tournaments.services import setup as setup_services
+from tournaments.services.errors import TournamentError
 
 START = datetime(2030, 5, 1, 9, 0, tzinfo=UTC)
 
@@ -38,13 +42,13 @@ def running_round(club, admin, people, **extra):
         "rated": True,
     }
     fields.update(extra)
-    t = services.create_tournament(admin, club, **fields)
-    services.publish(admin, t, now=START - timedelta(days=1))
+    t = setup_services.create_tournament(admin, club, **fields)
+    setup_services.publish(admin, t, now=START - timedelta(days=1))
     for a, b in zip(people[0::2], people[1::2], strict=True):
-        services.register(a, t, partner=b, now=START - timedelta(hours=1))
-        services.check_in(b, t, now=START - timedelta(minutes=10))
+        entry_services.register(a, t, partner=b, now=START - timedelta(hours=1))
+        entry_services.check_in(b, t, now=START - timedelta(minutes=10))
     with time_machine.travel(START, tick=False):
-        services.tick(START)
+        schedule_services.tick(START)
     rnd = Round.objects.get(tournament=t, number=1)
     games = list(rnd.games.exclude(status=GameStatus.BYE).order_by("number"))
     return t, games
@@ -95,7 +99,7 @@ def test_organiser_result_is_rated_once_with_its_winner(
     t, (game, other) = running_round(club, club_admin, members(8))
     later = START + timedelta(minutes=40)
     with time_machine.travel(later, tick=False):
-        services.set_result(club_admin, game, 23, 23, winner=1, now=later)
+        result_services.set_result(club_admin, game, 23, 23, winner=1, now=later)
         rated = RatedResult.objects.get(source="admin", source_id=str(game.pk))
         # the level game was won by side 1 with level scores: a one-level win, not a draw
         assert (rated.score0, rated.score1, rated.winning_side) == (23, 24, 1)
@@ -110,7 +114,7 @@ def test_organiser_result_is_rated_once_with_its_winner(
         # a correction corrects the game's one rating: its ladders are rebuilt with it
         first = {u: c.after for u, c in by_user.items()}
         with django_capture_on_commit_callbacks(execute=True):
-            services.set_result(club_admin, game, 5, 12, now=later + timedelta(minutes=1))
+            result_services.set_result(club_admin, game, 5, 12, now=later + timedelta(minutes=1))
         game.refresh_from_db()
         assert (game.score0, game.score1, game.winner, game.source) == (5, 12, 1, "admin")
         assert RatedResult.objects.filter(source="admin").count() == 1
@@ -125,10 +129,10 @@ def test_organiser_result_is_rated_once_with_its_winner(
         # the same correction again rebuilds nothing (a rebuild writes every change anew)
         ids = set(RatingChange.objects.values_list("pk", flat=True))
         with django_capture_on_commit_callbacks(execute=True):
-            services.set_result(club_admin, game, 5, 12, now=later + timedelta(minutes=2))
+            result_services.set_result(club_admin, game, 5, 12, now=later + timedelta(minutes=2))
         assert set(RatingChange.objects.values_list("pk", flat=True)) == ids
         # a plain result keeps its margin; a draw (no winner) stays a draw
-        services.set_result(club_admin, other, 9, 9, now=later)
+        result_services.set_result(club_admin, other, 9, 9, now=later)
         drawn = RatedResult.objects.get(source="admin", source_id=str(other.pk))
         assert (drawn.score0, drawn.score1, drawn.winning_side) == (9, 9, None)
         assert all(c.score == 0.5 for c in changes_by_user(drawn, club).values())
@@ -138,7 +142,7 @@ def test_organiser_result_is_rated_once_with_its_winner(
 def test_unrated_tournament_feeds_nothing(club, club_admin, members):
     t, (game, _other) = running_round(club, club_admin, members(8), rated=False)
     with time_machine.travel(START + timedelta(minutes=40), tick=False):
-        services.set_result(club_admin, game, 23, 23, winner=0)
+        result_services.set_result(club_admin, game, 23, 23, winner=0)
     game.refresh_from_db()
     assert (game.score0, game.score1, game.winner) == (23, 23, 0)
     assert not RatedResult.objects.exists()
@@ -149,8 +153,8 @@ def test_levels_out_of_range_are_refused_and_change_nothing(
     club, club_admin, members, score0, score1
 ):
     t, (game, _other) = running_round(club, club_admin, members(8))
-    with pytest.raises(services.TournamentError) as err:
-        services.set_result(club_admin, game, score0, score1)
+    with pytest.raises(TournamentError) as err:
+        result_services.set_result(club_admin, game, score0, score1)
     assert err.value.code == "bad_score" and "23" in err.value.message
     game.refresh_from_db()
     assert (game.status, game.score0, game.source) == (GameStatus.PLAYING, None, "")
@@ -159,7 +163,7 @@ def test_levels_out_of_range_are_refused_and_change_nothing(
 
 def test_shuangkou_tie_named_by_the_organiser_is_a_draw_for_the_ladder(club, club_admin, members):
     people = members(4)
-    t = services.create_tournament(
+    t = setup_services.create_tournament(
         club_admin,
         club,
         name="二人双扣淘汰赛",
@@ -172,14 +176,14 @@ def test_shuangkou_tie_named_by_the_organiser_is_a_draw_for_the_ladder(club, clu
         rated=True,
         checkin_required=False,
     )
-    services.publish(club_admin, t, now=START - timedelta(days=1))
+    setup_services.publish(club_admin, t, now=START - timedelta(days=1))
     for person in people:
-        services.register(person, t, now=START - timedelta(hours=1))
+        entry_services.register(person, t, now=START - timedelta(hours=1))
     with time_machine.travel(START, tick=False):
-        services.tick(START)
+        schedule_services.tick(START)
         game = Game.objects.filter(round__tournament=t, round__number=1).first()
         # points are not levels: 40 is a fine score, and the knockout tie-break is no win
-        services.set_result(club_admin, game, 40, 40, winner=0)
+        result_services.set_result(club_admin, game, 40, 40, winner=0)
     game.refresh_from_db()
     assert game.winner == 0
     rated = RatedResult.objects.get(source="admin", source_id=str(game.pk))
@@ -198,7 +202,7 @@ def test_collected_sheet_won_at_level_scores_is_rated_a_win(club, club_admin, me
     assert sheet.state["result"]["score"] == [23, 23] and sheet.state["result"]["winner"] == 1
     assert not RatedResult.objects.exists()
     with time_machine.travel(later, tick=False):
-        services.tick(later)
+        schedule_services.tick(later)
     game.refresh_from_db()
     assert (game.source, game.sheet_id, game.winner) == ("sheet", sheet.pk, 1)
     rated = RatedResult.objects.get(source="sheet", source_id=str(sheet.pk))
@@ -207,7 +211,7 @@ def test_collected_sheet_won_at_level_scores_is_rated_a_win(club, club_admin, me
     assert {u for u, c in by_user.items() if c.score == 1.0} == {seats[1].pk, seats[3].pk}
     # the organiser corrects the game: the sheet stays its rating, nothing is added
     with time_machine.travel(later, tick=False):
-        services.set_result(club_admin, game, 20, 23, now=later)
+        result_services.set_result(club_admin, game, 20, 23, now=later)
     assert RatedResult.objects.count() == 1
 
 
@@ -218,7 +222,7 @@ def test_organiser_result_before_the_tick_rates_the_confirmed_sheet(club, club_a
     with time_machine.travel(START + timedelta(minutes=5), tick=False):
         sheet = play_sheet(club, seats, LEVEL_WIN_FOR_SIDE_1, rated=False)
     with time_machine.travel(later, tick=False):
-        services.set_result(club_admin, game, 23, 23, winner=1, now=later)
+        result_services.set_result(club_admin, game, 23, 23, winner=1, now=later)
     game.refresh_from_db()
     assert game.sheet_id == sheet.pk and game.source == "admin"
     rated = RatedResult.objects.get()
@@ -242,7 +246,7 @@ def test_rated_sheet_confirmed_after_the_organiser_result_is_not_rated_again(
             rated=True,
         )
     with time_machine.travel(START + timedelta(minutes=30), tick=False):
-        services.set_result(club_admin, game, 23, 23, winner=1)
+        result_services.set_result(club_admin, game, 23, 23, winner=1)
     assert RatedResult.objects.get().source == "admin"
     with time_machine.travel(START + timedelta(minutes=45), tick=False):
         for finish in LEVEL_WIN_FOR_SIDE_1:
@@ -275,7 +279,7 @@ def test_live_games_are_rated_by_their_match_or_by_the_organiser(
         # the organiser settles a game whose match is still being played ...
         match = Match.objects.get(table_id=broken.table_id)
         revision = match.revision
-        services.set_result(club_admin, broken, 23, 23, winner=0, now=later)
+        result_services.set_result(club_admin, broken, 23, 23, winner=0, now=later)
         rated = RatedResult.objects.get(source="admin", source_id=str(broken.pk))
         assert (rated.score0, rated.score1, rated.winning_side) == (24, 23, 0)
         assert not Table.objects.get(pk=broken.table_id).rated
@@ -295,6 +299,6 @@ def test_live_games_are_rated_by_their_match_or_by_the_organiser(
         )
         live = RatedResult.objects.get(source="live", source_id=str(finished.pk))
         assert (live.score0, live.score1) == (23, 0)
-        services.set_result(club_admin, played, 23, 10, now=later)
+        result_services.set_result(club_admin, played, 23, 10, now=later)
     assert RatedResult.objects.count() == 2
     assert not RatedResult.objects.filter(source="admin", source_id=str(played.pk)).exists()

@@ -10,10 +10,13 @@ import pytest
 import time_machine
 from rest_framework.test import APIClient
 
-from tournaments import pairing, standings
-from tournaments import selectors
-from ladder import tournament_services as services
+from tournaments import pairing, selectors, standings
 from tournaments.models import Game, GameStatus, Round, TournamentStatus
+from tournaments.services import entries as entry_services
+from tournaments.services import results as result_services
+from tournaments.services import schedule as schedule_services
+from tournaments.services import setup as setup_services
+from tournaments.services.errors import TournamentError
 
 START = datetime(2030, 5, 1, 9, 0, tzinfo=UTC)
 
@@ -31,9 +34,9 @@ def red_two(club, admin, people, **extra):
         "match_options": {"deals": 1},
     }
     fields.update(extra)
-    t = services.create_tournament(admin, club, **fields)
-    services.publish(admin, t, now=START - timedelta(days=1))
-    entries = {services.register(p, t, now=START - timedelta(hours=1)).pk: p for p in people}
+    t = setup_services.create_tournament(admin, club, **fields)
+    setup_services.publish(admin, t, now=START - timedelta(days=1))
+    entries = {entry_services.register(p, t, now=START - timedelta(hours=1)).pk: p for p in people}
     return t, entries
 
 
@@ -42,7 +45,7 @@ def one_table(club, admin, people, **extra):
     one game and the users in seat order."""
     t, entries = red_two(club, admin, people, **extra)
     with time_machine.travel(START, tick=False):
-        services.tick(START)
+        schedule_services.tick(START)
     game = Game.objects.get(round__tournament=t)
     return t, game, [entries[e] for e in game.seat_entries]
 
@@ -127,7 +130,7 @@ def test_a_repeated_table_mate_is_explained_in_both_languages():
 
 # --------------------------------------------------------------------------------- services
 def test_red_two_is_an_individual_swiss_event(club, club_admin):
-    t = services.create_tournament(
+    t = setup_services.create_tournament(
         club_admin, club, name="红二", variant="honger", starts_at=START, rounds_planned=3
     )
     assert (t.unit_kind, t.format, t.per_seat) == ("individual", "swiss", True)
@@ -136,8 +139,8 @@ def test_red_two_is_an_individual_swiss_event(club, club_admin):
         ({"format": "elimination"}, "bad_format"),
         ({"variant": "mahjong"}, "bad_variant"),
     ):
-        with pytest.raises(services.TournamentError) as err:
-            services.create_tournament(
+        with pytest.raises(TournamentError) as err:
+            setup_services.create_tournament(
                 club_admin,
                 club,
                 **{"name": "x", "variant": "honger", "starts_at": START, **extra},
@@ -158,7 +161,7 @@ def test_red_two_online_rounds_played_by_bots_give_individual_standings(
     now = START
     for number in (1, 2):
         with time_machine.travel(now, tick=False):
-            services.tick(now)
+            schedule_services.tick(now)
             rnd = Round.objects.get(tournament=t, number=number)
             games = list(rnd.games.order_by("number"))
             assert [g.status for g in games].count(GameStatus.BYE) == 1  # 9 = 2 tables + 1
@@ -171,7 +174,7 @@ def test_red_two_online_rounds_played_by_bots_give_individual_standings(
                 play_out(match)
         now += timedelta(minutes=1)
     with time_machine.travel(now, tick=False):
-        services.tick(now)
+        schedule_services.tick(now)
     t.refresh_from_db()
     assert t.status == TournamentStatus.FINISHED
     played = [g for g in Game.objects.filter(round__tournament=t) if not g.is_bye]
@@ -223,8 +226,8 @@ def test_organisers_enter_each_players_points_on_the_web_and_the_api(
         (-2, "loss"),
         (-2, "loss"),
     ]
-    with pytest.raises(services.TournamentError) as err:
-        services.set_result(club_admin, game, 3, 1)
+    with pytest.raises(TournamentError) as err:
+        result_services.set_result(club_admin, game, 3, 1)
     assert err.value.code == "per_seat"
     # the web form corrects it: the first player forfeited, the second has the most points
     client.force_login(club_admin)
@@ -259,7 +262,7 @@ def test_no_shows_lose_and_the_players_present_share_the_win(
         Presence.objects.create(match=match, seat=seat, channel_name=f"c-{seat}")
     later = START + timedelta(minutes=6)
     with time_machine.travel(later, tick=False):
-        assert "forfeits:1" in services.tick(later)[t.pk]
+        assert "forfeits:1" in schedule_services.tick(later)[t.pk]
     game.refresh_from_db()
     match.refresh_from_db()
     assert match.status == "finished" and match.result["reason"] == "forfeit"
@@ -297,7 +300,7 @@ def test_a_confirmed_sheet_gives_each_player_their_points_whatever_their_seat(
     assert sorted(totals.values()) != [0, 0, 0, 0]
     later = START + timedelta(minutes=2)
     with time_machine.travel(later, tick=False):
-        services.tick(later)
+        schedule_services.tick(later)
     game.refresh_from_db()
     assert (game.status, game.source, game.sheet_id) == ("finished", "sheet", sheet.pk)
     assert game.seat_scores == [totals[u.pk] for u in seat_users]

@@ -8,7 +8,6 @@ import time_machine
 
 from clubs.models import Membership
 from tournaments import selectors
-from ladder import tournament_services as services
 from tournaments.models import (
     EntryStatus,
     Game,
@@ -18,6 +17,12 @@ from tournaments.models import (
     TournamentNotice,
     TournamentStatus,
 )
+from tournaments.services import entries as entry_services
+from tournaments.services import results as result_services
+from tournaments.services import rounds as round_services
+from tournaments.services import schedule as schedule_services
+from tournaments.services import setup as setup_services
+from tournaments.services.errors import NotAllowed, TournamentError
 
 START = datetime(2030, 5, 1, 9, 0, tzinfo=UTC)
 
@@ -35,16 +40,16 @@ def make_tournament(club, admin, **extra):
         "online": False,
     }
     fields.update(extra)
-    return services.create_tournament(admin, club, **fields)
+    return setup_services.create_tournament(admin, club, **fields)
 
 
 def register_pairs(tournament, people, checkin=True, now=None):
     now = now or START - timedelta(hours=1)
     entries = []
     for a, b in zip(people[0::2], people[1::2], strict=True):
-        entry = services.register(a, tournament, partner=b, now=now)
+        entry = entry_services.register(a, tournament, partner=b, now=now)
         if checkin:
-            services.check_in(b, tournament, now=START - timedelta(minutes=10))
+            entry_services.check_in(b, tournament, now=START - timedelta(minutes=10))
         entries.append(entry)
     return entries
 
@@ -53,50 +58,50 @@ def test_windows_and_entry_refusals(club, club_admin, members):
     people = members(6)
     t = make_tournament(club, club_admin)
     early = START - timedelta(days=2)
-    with pytest.raises(services.TournamentError) as err:
-        services.register(people[0], t, partner=people[1], now=early)
+    with pytest.raises(TournamentError) as err:
+        entry_services.register(people[0], t, partner=people[1], now=early)
     assert err.value.code == "registration_closed"  # still a draft
-    services.publish(club_admin, t, now=early)
-    entry = services.register(people[0], t, partner=people[1], now=early)
+    setup_services.publish(club_admin, t, now=early)
+    entry = entry_services.register(people[0], t, partner=people[1], now=early)
     assert entry.name and entry.user_ids == [people[0].pk, people[1].pk]
     for kwargs, code in [
         ({"partner": None}, "partner_needed"),
         ({"partner": people[2]}, "already_registered"),
     ]:
-        with pytest.raises(services.TournamentError) as err:
-            services.register(people[0], t, now=early, **kwargs)
+        with pytest.raises(TournamentError) as err:
+            entry_services.register(people[0], t, now=early, **kwargs)
         assert err.value.code == code
-    with pytest.raises(services.TournamentError) as err:
-        services.register(people[2], t, partner=people[2], now=early)
+    with pytest.raises(TournamentError) as err:
+        entry_services.register(people[2], t, partner=people[2], now=early)
     assert err.value.code == "bad_partner"
-    with pytest.raises(services.TournamentError) as err:
-        services.register(people[2], t, partner=people[3], now=START)
+    with pytest.raises(TournamentError) as err:
+        entry_services.register(people[2], t, partner=people[3], now=START)
     assert err.value.code == "registration_closed"
-    with pytest.raises(services.TournamentError) as err:
-        services.check_in(people[1], t, now=early)
+    with pytest.raises(TournamentError) as err:
+        entry_services.check_in(people[1], t, now=early)
     assert err.value.code == "checkin_closed"
-    assert services.check_in(people[1], t, now=START - timedelta(minutes=20)).status == (
+    assert entry_services.check_in(people[1], t, now=START - timedelta(minutes=20)).status == (
         EntryStatus.CHECKED_IN
     )
-    with pytest.raises(services.TournamentError) as err:
-        services.check_in(people[4], t, now=START - timedelta(minutes=20))
+    with pytest.raises(TournamentError) as err:
+        entry_services.check_in(people[4], t, now=START - timedelta(minutes=20))
     assert err.value.code == "not_registered"
-    assert services.withdraw(people[0], t).status == EntryStatus.WITHDRAWN
+    assert entry_services.withdraw(people[0], t).status == EntryStatus.WITHDRAWN
 
 
 def test_only_admins_manage(club, club_admin, members):
     (member,) = members(1)
-    with pytest.raises(services.NotAllowed):
+    with pytest.raises(NotAllowed):
         make_tournament(club, member)
     t = make_tournament(club, club_admin)
     for call in (
-        lambda: services.publish(member, t),
-        lambda: services.update_tournament(member, t, name="x"),
-        lambda: services.pause(member, t),
-        lambda: services.start_round(member, t),
-        lambda: services.pair_next_round(member, t),
+        lambda: setup_services.publish(member, t),
+        lambda: setup_services.update_tournament(member, t, name="x"),
+        lambda: setup_services.pause(member, t),
+        lambda: round_services.start_round(member, t),
+        lambda: round_services.pair_next_round(member, t),
     ):
-        with pytest.raises(services.NotAllowed):
+        with pytest.raises(NotAllowed):
             call()
 
 
@@ -116,7 +121,7 @@ def test_only_admins_manage(club, club_admin, members):
     ],
 )
 def test_bad_settings_are_refused(club, club_admin, fields, code):
-    with pytest.raises(services.TournamentError) as err:
+    with pytest.raises(TournamentError) as err:
         make_tournament(club, club_admin, **fields)
     assert err.value.code == code
 
@@ -126,23 +131,23 @@ def test_in_person_swiss_with_sheet_results_corrections_and_edits(club, club_adm
 
     people = members(10)
     t = make_tournament(club, club_admin, rated=True)
-    services.publish(club_admin, t, now=START - timedelta(days=1))
+    setup_services.publish(club_admin, t, now=START - timedelta(days=1))
     entries = register_pairs(t, people)
-    assert services.tick(START - timedelta(minutes=1)) == {}
+    assert schedule_services.tick(START - timedelta(minutes=1)) == {}
     # pair by hand, edit, then the beat starts the round at its time
-    rnd = services.pair_next_round(club_admin, t, now=START - timedelta(minutes=1))
+    rnd = round_services.pair_next_round(club_admin, t, now=START - timedelta(minutes=1))
     games = list(rnd.games.order_by("number"))
     assert [g.status for g in games] == ["pending", "pending", "bye"]
     a, b = games[0].side0[0], games[1].side0[0]
-    services.swap_entries(club_admin, rnd, a, b)
+    round_services.swap_entries(club_admin, rnd, a, b)
     games = list(rnd.games.order_by("number"))
     assert games[0].side0 == [b] and games[1].side0 == [a]
     assert any(n["code"] == "edited" for n in games[0].notes)
-    assert services.tick(START) == {t.pk: ["started:1"]}
+    assert schedule_services.tick(START) == {t.pk: ["started:1"]}
     rnd.refresh_from_db()
     assert rnd.status == RoundStatus.PLAYING
-    with pytest.raises(services.TournamentError):
-        services.swap_entries(club_admin, rnd, a, b)
+    with pytest.raises(TournamentError):
+        round_services.swap_entries(club_admin, rnd, a, b)
     # each table scores in person on a sheet confirmed by both sides
     by_entry = {e.pk: e for e in entries}
     clock = time_machine.travel(START + timedelta(minutes=10), tick=False)
@@ -165,7 +170,7 @@ def test_in_person_swiss_with_sheet_results_corrections_and_edits(club, club_adm
     clock.stop()
     later = START + timedelta(minutes=30)
     with time_machine.travel(later, tick=False):
-        done = services.tick(later)
+        done = schedule_services.tick(later)
     assert "finished:1" in done[t.pk] and "started:2" in done[t.pk]
     first = list(Round.objects.get(tournament=t, number=1).games.order_by("number"))
     assert all(g.source in ("sheet", "") for g in first)
@@ -176,12 +181,12 @@ def test_in_person_swiss_with_sheet_results_corrections_and_edits(club, club_adm
     # a correction of round 1 updates the standings at once
     target = first[0]
     before = {line.entry.pk: line.row.values["match_points"] for line in selectors.standings(t)}
-    services.set_result(club_admin, target, 3, 9, now=later)
+    result_services.set_result(club_admin, target, 3, 9, now=later)
     after = {line.entry.pk: line.row.values["match_points"] for line in selectors.standings(t)}
     assert after[target.side1[0]] >= before[target.side1[0]]
     assert sum(after.values()) == sum(before.values())
-    with pytest.raises(services.TournamentError) as err:
-        services.set_result(club_admin, target, 9, 3, winner=1)
+    with pytest.raises(TournamentError) as err:
+        result_services.set_result(club_admin, target, 9, 3, winner=1)
     assert err.value.code == "bad_winner"
 
 
@@ -190,16 +195,16 @@ def test_elimination_bracket_follows_a_correction(club, club_admin, members):
     t = make_tournament(
         club, club_admin, format="elimination", third_place=True, start_when_ready=True
     )
-    services.publish(club_admin, t, now=START - timedelta(days=1))
+    setup_services.publish(club_admin, t, now=START - timedelta(days=1))
     entries = register_pairs(t, people)
-    assert services.total_rounds(t) == 3
-    services.tick(START)
+    assert round_services.total_rounds(t) == 3
+    schedule_services.tick(START)
     r1 = Round.objects.get(tournament=t, number=1)
     played = [g for g in r1.games.order_by("slot") if not g.is_bye]
     assert len(played) == 2 and r1.games.filter(status="bye").count() == 2
     for g in played:
-        services.set_result(club_admin, g, 10, 5, now=START)
-    services.tick(START + timedelta(minutes=1))
+        result_services.set_result(club_admin, g, 10, 5, now=START)
+    schedule_services.tick(START + timedelta(minutes=1))
     r2 = Round.objects.get(tournament=t, number=2)
     assert r2.status == RoundStatus.PLAYING
     semis = list(r2.games.order_by("slot"))
@@ -207,23 +212,23 @@ def test_elimination_bracket_follows_a_correction(club, club_admin, members):
     assert winners_r1 <= {u for g in semis for u in g.side0 + g.side1}
     # correct a first-round game: its new winner replaces the old one in the semi-final
     wrong = played[0]
-    services.set_result(club_admin, wrong, 4, 11, now=START + timedelta(minutes=2))
+    result_services.set_result(club_admin, wrong, 4, 11, now=START + timedelta(minutes=2))
     semis = list(r2.games.order_by("slot"))
     in_semis = {u for g in semis for u in g.side0 + g.side1}
     assert wrong.side1[0] in in_semis and wrong.side0[0] not in in_semis
     fixed = next(g for g in semis if wrong.side1[0] in g.side0 + g.side1)
     assert any(n["code"] == "bracket_corrected" for n in fixed.notes)
     for g in semis:
-        services.set_result(club_admin, g, 7, 7, winner=0, now=START + timedelta(minutes=3))
-    services.tick(START + timedelta(minutes=4))
+        result_services.set_result(club_admin, g, 7, 7, winner=0, now=START + timedelta(minutes=3))
+    schedule_services.tick(START + timedelta(minutes=4))
     final_round = Round.objects.get(tournament=t, number=3)
     final, third = final_round.games.order_by("number")
     assert third.third_place and not final.third_place
     assert set(final.side0 + final.side1) == {g.side0[0] for g in semis}
     assert set(third.side0 + third.side1) == {g.side1[0] for g in semis}
-    services.set_result(club_admin, final, 12, 3, now=START + timedelta(minutes=5))
-    services.set_result(club_admin, third, 3, 12, now=START + timedelta(minutes=5))
-    services.tick(START + timedelta(minutes=6))
+    result_services.set_result(club_admin, final, 12, 3, now=START + timedelta(minutes=5))
+    result_services.set_result(club_admin, third, 3, 12, now=START + timedelta(minutes=5))
+    schedule_services.tick(START + timedelta(minutes=6))
     t.refresh_from_db()
     assert t.status == TournamentStatus.FINISHED
     assert len(entries) == 6
@@ -234,17 +239,17 @@ def test_elimination_bracket_follows_a_correction(club, club_admin, members):
 def test_round_robin_runs_all_rounds(club, club_admin, members):
     people = members(10)
     t = make_tournament(club, club_admin, format="round_robin", checkin_required=False)
-    services.publish(club_admin, t, now=START - timedelta(days=1))
+    setup_services.publish(club_admin, t, now=START - timedelta(days=1))
     register_pairs(t, people, checkin=False)
-    assert services.total_rounds(t) == 5
+    assert round_services.total_rounds(t) == 5
     now = START
     for number in range(1, 6):
-        services.tick(now)
+        schedule_services.tick(now)
         rnd = Round.objects.get(tournament=t, number=number)
         for g in rnd.games.filter(status="playing"):
-            services.set_result(club_admin, g, 5 + number, 5, now=now)
+            result_services.set_result(club_admin, g, 5 + number, 5, now=now)
         now += timedelta(minutes=1)
-    services.tick(now)
+    schedule_services.tick(now)
     t.refresh_from_db()
     assert t.status == TournamentStatus.FINISHED
     met = [tuple(sorted(g.side0 + g.side1)) for g in Game.objects.filter(round__tournament=t)]
@@ -256,44 +261,44 @@ def test_round_robin_runs_all_rounds(club, club_admin, members):
 def test_pause_resume_and_start_by_hand(club, club_admin, members):
     people = members(8)
     t = make_tournament(club, club_admin, start_when_ready=False)
-    services.publish(club_admin, t, now=START - timedelta(days=1))
+    setup_services.publish(club_admin, t, now=START - timedelta(days=1))
     register_pairs(t, people)
-    services.tick(START)
+    schedule_services.tick(START)
     t.refresh_from_db()
     assert t.status == TournamentStatus.RUNNING
     r1 = Round.objects.get(tournament=t, number=1)
     for g in r1.games.all():
-        services.set_result(club_admin, g, 6, 2, now=START)
-    services.pause(club_admin, t)
-    assert services.tick(START + timedelta(hours=2)).get(t.pk, []) == ["finished:1"]
+        result_services.set_result(club_admin, g, 6, 2, now=START)
+    setup_services.pause(club_admin, t)
+    assert schedule_services.tick(START + timedelta(hours=2)).get(t.pk, []) == ["finished:1"]
     assert not Round.objects.filter(tournament=t, number=2).exists()
-    services.resume(club_admin, t)
-    assert services.tick(START + timedelta(minutes=5)) == {}  # round 2 is due at 10:00
-    services.start_round(club_admin, t, now=START + timedelta(minutes=6))
+    setup_services.resume(club_admin, t)
+    assert schedule_services.tick(START + timedelta(minutes=5)) == {}  # round 2 is due at 10:00
+    round_services.start_round(club_admin, t, now=START + timedelta(minutes=6))
     assert Round.objects.get(tournament=t, number=2).status == RoundStatus.PLAYING
-    with pytest.raises(services.TournamentError) as err:
-        services.start_round(club_admin, t)
+    with pytest.raises(TournamentError) as err:
+        round_services.start_round(club_admin, t)
     assert err.value.code == "round_running"
 
 
 def test_individual_event_rotates_partners(club, club_admin, members):
     people = members(8)
     t = make_tournament(club, club_admin, unit_kind="individual", rounds_planned=3)
-    services.publish(club_admin, t, now=START - timedelta(days=1))
+    setup_services.publish(club_admin, t, now=START - timedelta(days=1))
     for i, person in enumerate(people):
-        services.register(person, t, team=f"T{i % 2}", now=START - timedelta(hours=1))
-        services.check_in(person, t, now=START - timedelta(minutes=10))
+        entry_services.register(person, t, team=f"T{i % 2}", now=START - timedelta(hours=1))
+        entry_services.check_in(person, t, now=START - timedelta(minutes=10))
     now = START
     partners = set()
     for number in range(1, 4):
-        services.tick(now)
+        schedule_services.tick(now)
         rnd = Round.objects.get(tournament=t, number=number)
         for g in rnd.games.all():
             for side in g.sides:
                 key = tuple(sorted(side))
                 assert key not in partners
                 partners.add(key)
-            services.set_result(club_admin, g, 5, 3, now=now)
+            result_services.set_result(club_admin, g, 5, 3, now=now)
         now += timedelta(minutes=1)
     rows = selectors.standings(t)
     assert len(rows) == 8 and sum(r.row.played for r in rows) == 24
@@ -311,10 +316,10 @@ def test_full_swiss_of_16_pairs_played_by_bots_through_beat(
     mailoutbox,
     django_capture_on_commit_callbacks,
 ):
-    from tournaments.tasks import tournament_tick_task
     from matches import services as match_services
     from matches.models import Match
     from matches.tasks import sweep_task
+    from tournaments.tasks import tournament_tick_task
 
     settings.MATCHES_BOT_DELAY_SECONDS = 0
     people = members(34)
@@ -327,9 +332,11 @@ def test_full_swiss_of_16_pairs_played_by_bots_through_beat(
         round_minutes=30,
         tiebreaks=["buchholz", "sonneborn_berger", "level_diff"],
     )
-    services.publish(club_admin, t, now=START - timedelta(days=1))
+    setup_services.publish(club_admin, t, now=START - timedelta(days=1))
     entries = register_pairs(t, people[:32])
-    late = services.register(people[32], t, partner=people[33], now=START - timedelta(hours=1))
+    late = entry_services.register(
+        people[32], t, partner=people[33], now=START - timedelta(hours=1)
+    )
     assert late.status == EntryStatus.REGISTERED  # never checks in: not paired
     now = START - timedelta(minutes=2)
     with time_machine.travel(now, tick=False) as clock:
@@ -404,10 +411,10 @@ def test_no_show_forfeits_after_grace_and_rated_results_feed_the_ladder(
 
     people = members(12)
     t = make_tournament(club, club_admin, online=True, rated=True, no_show_minutes=5)
-    services.publish(club_admin, t, now=START - timedelta(days=1))
+    setup_services.publish(club_admin, t, now=START - timedelta(days=1))
     register_pairs(t, people)
     with time_machine.travel(START, tick=False):
-        services.tick(START)
+        schedule_services.tick(START)
     rnd = Round.objects.get(tournament=t, number=1)
     games = list(rnd.games.order_by("number"))
     assert len(games) == 3 and all(g.table_id for g in games)
@@ -417,10 +424,12 @@ def test_no_show_forfeits_after_grace_and_rated_results_feed_the_ladder(
         for seat in seats:
             Presence.objects.create(match=match, seat=seat, channel_name=f"c{game.pk}-{seat}")
     with time_machine.travel(START + timedelta(minutes=4), tick=False):
-        assert "forfeits:1" not in services.tick(START + timedelta(minutes=4)).get(t.pk, [])
+        assert "forfeits:1" not in schedule_services.tick(START + timedelta(minutes=4)).get(
+            t.pk, []
+        )
     later = START + timedelta(minutes=6)
     with time_machine.travel(later, tick=False):
-        done = services.tick(later)[t.pk]
+        done = schedule_services.tick(later)[t.pk]
     assert "forfeits:1" in done
     one_side.refresh_from_db()
     nobody.refresh_from_db()
@@ -452,14 +461,14 @@ def test_individual_event_seats_partners_opposite_at_live_tables(
 
     people = members(8)
     t = make_tournament(club, club_admin, online=True, unit_kind="individual")
-    services.publish(club_admin, t, now=START - timedelta(days=1))
+    setup_services.publish(club_admin, t, now=START - timedelta(days=1))
     entries = {}
     for person in people:
-        entry = services.register(person, t, now=START - timedelta(hours=1))
-        services.check_in(person, t, now=START - timedelta(minutes=10))
+        entry = entry_services.register(person, t, now=START - timedelta(hours=1))
+        entry_services.check_in(person, t, now=START - timedelta(minutes=10))
         entries[entry.pk] = person.pk
     with time_machine.travel(START, tick=False):
-        services.tick(START)
+        schedule_services.tick(START)
     for game in Game.objects.filter(round__tournament=t):
         seats = [s["user"] for s in Match.objects.get(table_id=game.table_id).seats]
         assert {seats[0], seats[2]} == {entries[e] for e in game.side0}
@@ -471,24 +480,24 @@ def test_checkin_notice_once_and_table_failures_refuse_the_round(
 ):
     people = members(4)
     t = make_tournament(club, club_admin, online=True)
-    services.publish(club_admin, t, now=START - timedelta(days=1))
+    setup_services.publish(club_admin, t, now=START - timedelta(days=1))
     register_pairs(t, people, checkin=False)
-    assert services.tick(START - timedelta(hours=1)) == {}
-    assert services.tick(START - timedelta(minutes=20)) == {t.pk: ["checkin_open"]}
-    assert services.tick(START - timedelta(minutes=19)) == {}
+    assert schedule_services.tick(START - timedelta(hours=1)) == {}
+    assert schedule_services.tick(START - timedelta(minutes=20)) == {t.pk: ["checkin_open"]}
+    assert schedule_services.tick(START - timedelta(minutes=19)) == {}
     notices = TournamentNotice.objects.filter(tournament=t)
     assert notices.count() == 4 and "签到" in notices.first().text
     for person in people[::2]:
-        services.check_in(person, t, now=START - timedelta(minutes=10))
+        entry_services.check_in(person, t, now=START - timedelta(minutes=10))
     # a player left the club: the round cannot open its table, nothing is kept
 
     Membership.objects.filter(user=people[3]).delete()
-    with pytest.raises(services.TournamentError) as err:
-        services.start_round(club_admin, t, now=START)
+    with pytest.raises(TournamentError) as err:
+        round_services.start_round(club_admin, t, now=START)
     assert err.value.code == "table_failed"
     assert not Round.objects.filter(tournament=t).exists()
     with time_machine.travel(START, tick=False):
-        assert services.tick(START) == {t.pk: ["not_started:table_failed"]}
+        assert schedule_services.tick(START) == {t.pk: ["not_started:table_failed"]}
 
 
 def test_players_find_their_table_and_get_an_email_with_a_link(
@@ -506,11 +515,11 @@ def test_players_find_their_table_and_get_an_email_with_a_link(
     settings.DEBUG = False
     people = members(4)
     t = make_tournament(club, club_admin, online=True)
-    services.publish(club_admin, t, now=START - timedelta(days=1))
+    setup_services.publish(club_admin, t, now=START - timedelta(days=1))
     register_pairs(t, people)
     with time_machine.travel(START, tick=False):
         with django_capture_on_commit_callbacks(execute=True):
-            services.tick(START)
+            schedule_services.tick(START)
     game = Game.objects.get(round__tournament=t)
     client.force_login(people[0])
     page = client.get(f"/ladder/tournaments/{t.pk}/", HTTP_HOST="bao2.example.org")
@@ -530,9 +539,9 @@ def test_concurrent_ticks_start_a_round_once(club, club_admin, members):
 
     people = members(8)
     t = make_tournament(club, club_admin)
-    services.publish(club_admin, t, now=START - timedelta(days=1))
+    setup_services.publish(club_admin, t, now=START - timedelta(days=1))
     register_pairs(t, people)
-    results, errors = at_once(lambda: services.tick(START))
+    results, errors = at_once(lambda: schedule_services.tick(START))
     assert errors == []
     assert sorted(r.get(t.pk, []) for r in results) == [[], [], [], ["started:1"]]
     assert Round.objects.filter(tournament=t).count() == 1
@@ -548,22 +557,24 @@ def test_late_registration_until_a_set_round_and_withdrawal(club, club_admin, me
         registration_closes=None,
         rounds_planned=3,
     )
-    services.publish(club_admin, t, now=START - timedelta(days=1))
+    setup_services.publish(club_admin, t, now=START - timedelta(days=1))
     entries = register_pairs(t, people[:6])
-    services.tick(START)
+    schedule_services.tick(START)
     assert Game.objects.filter(round__number=1, round__tournament=t).count() == 2  # 3 + bye
     # during round 1 a late pair registers (no check-in needed) and one pair withdraws
-    late = services.register(people[6], t, partner=people[7], now=START + timedelta(minutes=5))
-    services.withdraw(people[0], t)
+    late = entry_services.register(
+        people[6], t, partner=people[7], now=START + timedelta(minutes=5)
+    )
+    entry_services.withdraw(people[0], t)
     for g in Round.objects.get(tournament=t, number=1).games.filter(status="playing"):
-        services.set_result(club_admin, g, 8, 2, now=START + timedelta(minutes=10))
-    services.tick(START + timedelta(minutes=11))
+        result_services.set_result(club_admin, g, 8, 2, now=START + timedelta(minutes=10))
+    schedule_services.tick(START + timedelta(minutes=11))
     r2 = Round.objects.get(tournament=t, number=2)
     paired = {u for g in r2.games.all() for u in g.side0 + g.side1}
     assert late.pk in paired and entries[0].pk not in paired
     assert paired == {entries[1].pk, entries[2].pk, late.pk}
-    with pytest.raises(services.TournamentError) as err:
-        services.register(people[8], t, partner=people[9], now=START + timedelta(minutes=12))
+    with pytest.raises(TournamentError) as err:
+        entry_services.register(people[8], t, partner=people[9], now=START + timedelta(minutes=12))
     assert err.value.code == "registration_closed"  # round 2 exists: too late
 
 
@@ -583,12 +594,14 @@ def test_two_player_shuangkou_singles_online(club, club_admin, members, no_deadl
         match_options={"deals": 1},
         checkin_required=False,
     )
-    services.publish(club_admin, t, now=START - timedelta(days=1))
-    entries = {services.register(p, t, now=START - timedelta(hours=1)).pk: p.pk for p in people}
+    setup_services.publish(club_admin, t, now=START - timedelta(days=1))
+    entries = {
+        entry_services.register(p, t, now=START - timedelta(hours=1)).pk: p.pk for p in people
+    }
     now = START
     for number in (1, 2):
         with time_machine.travel(now, tick=False):
-            services.tick(now)
+            schedule_services.tick(now)
             games = list(Game.objects.filter(round__tournament=t, round__number=number))
             assert len(games) == 2
             for game in games:
@@ -598,7 +611,7 @@ def test_two_player_shuangkou_singles_online(club, club_admin, members, no_deadl
                 play_out(match)
         now += timedelta(minutes=1)
     with time_machine.travel(now, tick=False):
-        services.tick(now)
+        schedule_services.tick(now)
     t.refresh_from_db()
     assert t.status == TournamentStatus.FINISHED
     rows = selectors.standings(t)
