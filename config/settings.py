@@ -271,7 +271,7 @@ SPECTACULAR_SETTINGS = {
         "RoleEnum": "clubs.models.Role",
         "JoinPolicyEnum": "clubs.models.JoinPolicy",
         "JoinRequestStatusEnum": "clubs.models.JoinRequestStatus",
-        "VariantEnum": "ladder.models.Variant",
+        "VariantEnum": "games.variants.Variant",
     },
 }
 

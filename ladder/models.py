@@ -17,26 +17,8 @@ from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from games.variants import Variant
 from ladder.ratings import RatingParams
-
-
-class Variant(models.TextChoices):
-    """The games a ladder can rate (the engine's variant ids)."""
-
-    BAO2 = "bao2", _("Bao 2")
-    GUANDAN = "guandan", _("Guandan")
-    HONGER = "honger", _("Nanping Red Two")
-    SHUANGKOU2 = "shuangkou2", _("Two-player Shuangkou")
-
-
-#: The side sizes a result of each variant may have (Red Two: partners as revealed at the end,
-#: two against two, or the solo player against the other three).
-VARIANT_SIDE_SIZES: dict[str, frozenset[tuple[int, int]]] = {
-    Variant.BAO2: frozenset({(2, 2)}),
-    Variant.GUANDAN: frozenset({(2, 2)}),
-    Variant.HONGER: frozenset({(2, 2), (1, 3), (3, 1)}),
-    Variant.SHUANGKOU2: frozenset({(1, 1)}),
-}
 
 
 class Ladder(models.Model):

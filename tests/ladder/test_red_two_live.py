@@ -16,6 +16,7 @@ from clubs import services as club_services
 from clubs.models import Membership, Role, User
 from engine.match import Match as EngineMatch
 from ladder import services as ladder_services
+from ladder.apply import apply_result
 from ladder.models import Ladder, RatedResult, Rating, RatingChange
 from matches import services, tasks
 from matches.models import Match, Seat
@@ -148,7 +149,7 @@ def test_partnership_last_deal_rates_the_revealed_pairs_once(
     match = Match.objects.select_related("table").get(pk=match.pk)
     services._record_rated_result(match)
     result = RatedResult.objects.get(source="live", source_id=str(match.pk))
-    outcomes = ladder_services.apply_result(result)
+    outcomes = apply_result(result)
     assert {o.action for o in outcomes} == {"skipped"}
     assert RatedResult.objects.count() == 1
     assert RatingChange.objects.count() == 8

@@ -15,7 +15,7 @@ from datetime import UTC, datetime, timedelta
 import pytest
 import time_machine
 
-from ladder import services as ladder_services
+from ladder.apply import apply_result
 from ladder.models import RatedResult, RatingChange
 from tournaments.models import Game, GameStatus, Round
 from tournaments.services import entries as entry_services
@@ -67,7 +67,7 @@ def sides_of(t, game):
 
 
 def changes_by_user(result, club):
-    ladder_services.apply_result(result)
+    apply_result(result)
     return {c.user_id: c for c in RatingChange.objects.filter(result=result, ladder__club=club)}
 
 

@@ -18,8 +18,8 @@ from django.utils import timezone
 
 from games.variants import game as game_facts
 from ladder import services as ladder_services
+from ladder.errors import LadderError
 from ladder.models import RatedResult
-from ladder.services import LadderError
 from matches.models import Match, MatchStatus, Table
 from matches.scoresheet_selectors import confirmed_result, confirmed_results
 from tournaments.models import Entry, Game, GameSource, GameStatus, Tournament
