@@ -9,6 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from tournaments import bench as tournament_bench
 from tournaments import pairing, standings
 from tournaments.pairing import Game, History
 
@@ -324,8 +325,6 @@ def test_standings_places_follow_the_numbers(n, seed):
 
 
 def test_bench_runs():
-    from tournaments import bench as tournament_bench
-
     assert tournament_bench.bench("swiss", 9, rounds=2) >= 0
     assert tournament_bench.bench("individual", 10, rounds=2) >= 0
 
