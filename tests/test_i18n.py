@@ -46,7 +46,16 @@ def test_every_source_string_is_in_the_catalogues(tmp_path):
         pytest.skip("gettext (xgettext) is not installed")
     for name in ("manage.py", "pyproject.toml"):
         shutil.copy(ROOT / name, tmp_path / name)
-    for name in ("config", "clubs", "matches", "ladder", "engine", "templates", "locale"):
+    for name in (
+        "config",
+        "clubs",
+        "matches",
+        "ladder",
+        "tournaments",
+        "engine",
+        "templates",
+        "locale",
+    ):
         if (ROOT / name).exists():
             shutil.copytree(
                 ROOT / name, tmp_path / name, ignore=shutil.ignore_patterns("__pycache__")
