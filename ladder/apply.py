@@ -109,7 +109,6 @@ def _apply_to_ladder(ladder_id: int, result_id: int) -> ApplyOutcome:
 
 
 def _forget_counts(ladder_id: int) -> None:
-
     cache.delete_many([leaderboard_count_key(ladder_id, scope) for scope in SCOPES])
 
 
