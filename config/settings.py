@@ -81,6 +81,7 @@ INSTALLED_APPS = [
     "matches",
     "sheets",
     "ladder",
+    "tournaments",
 ]
 
 MIDDLEWARE = [
@@ -190,7 +191,6 @@ CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_BEAT_SCHEDULER = "django_celery_beat.schedulers:DatabaseScheduler"
 CELERY_TIMEZONE = "UTC"
-CELERY_IMPORTS = ("ladder.tournament_tasks",)  # task modules not named tasks.py
 CELERY_BEAT_SCHEDULE = {
     # Live play: apply any overdue clock / bot deadline or match time limit a lost task missed.
     "matches-sweep": {
@@ -199,7 +199,7 @@ CELERY_BEAT_SCHEDULE = {
     },
     # Tournaments: start rounds at their time, collect results, forfeit no-shows.
     "tournaments-tick": {
-        "task": "ladder.tournament_tasks.tournament_tick_task",
+        "task": "tournaments.tasks.tournament_tick_task",
         "schedule": float(os.environ.get("TOURNAMENT_TICK_SECONDS", "10")),
     },
 }
@@ -272,7 +272,7 @@ SPECTACULAR_SETTINGS = {
         "RoleEnum": "clubs.models.Role",
         "JoinPolicyEnum": "clubs.models.JoinPolicy",
         "JoinRequestStatusEnum": "clubs.models.JoinRequestStatus",
-        "VariantEnum": "ladder.models.Variant",
+        "VariantEnum": "games.variants.Variant",
     },
 }
 

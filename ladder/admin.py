@@ -7,7 +7,7 @@ from django.db.models import QuerySet
 from django.http import HttpRequest
 from django.utils.translation import gettext_lazy as _
 
-from ladder import services
+from ladder.apply import rebuild_ladder
 from ladder.models import Ladder, RatedResult, Rating, ResultPlayer
 
 
@@ -23,7 +23,7 @@ class LadderAdmin(admin.ModelAdmin):
     def rebuild(self, request: HttpRequest, queryset: QuerySet[Ladder]) -> None:
         """Rebuild each selected ladder now (uses the current parameters)."""
         for ladder in queryset:
-            count = services.rebuild_ladder(ladder)
+            count = rebuild_ladder(ladder)
             self.message_user(request, f"{ladder}: {count}", messages.SUCCESS)
 
 

@@ -14,6 +14,7 @@ from typing import TextIO
 from django.utils import timezone
 
 from ladder import services
+from ladder.apply import apply_result
 
 DEMO_RESULTS = 60
 
@@ -45,5 +46,5 @@ def load_demo(club: object, users: Sequence[object], stdout: TextIO) -> None:
             club_id=club.pk,
             enqueue=False,
         )
-        services.apply_result(result)
+        apply_result(result)
     stdout.write(f"Ladder: {DEMO_RESULTS} rated demo results (/ladder/)")

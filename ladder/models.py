@@ -17,26 +17,8 @@ from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from games.variants import Variant
 from ladder.ratings import RatingParams
-
-
-class Variant(models.TextChoices):
-    """The games a ladder can rate (the engine's variant ids)."""
-
-    BAO2 = "bao2", _("Bao 2")
-    GUANDAN = "guandan", _("Guandan")
-    HONGER = "honger", _("Nanping Red Two")
-    SHUANGKOU2 = "shuangkou2", _("Two-player Shuangkou")
-
-
-#: The side sizes a result of each variant may have (Red Two: partners as revealed at the end,
-#: two against two, or the solo player against the other three).
-VARIANT_SIDE_SIZES: dict[str, frozenset[tuple[int, int]]] = {
-    Variant.BAO2: frozenset({(2, 2)}),
-    Variant.GUANDAN: frozenset({(2, 2)}),
-    Variant.HONGER: frozenset({(2, 2), (1, 3), (3, 1)}),
-    Variant.SHUANGKOU2: frozenset({(1, 1)}),
-}
 
 
 class Ladder(models.Model):
@@ -287,6 +269,3 @@ class RatingChange(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user} {self.before:.0f}→{self.after:.0f}"
-
-
-from ladder.tournament_models import *  # noqa: E402,F401,F403  (tournaments)

@@ -15,7 +15,8 @@ it returns. The model (issue 5):
   direction (only their ``K`` may differ).
 * ``K`` is :attr:`RatingParams.k_provisional` (16) for a player's first
   :attr:`RatingParams.provisional_matches` (30) rated matches in the ladder, then
-  :attr:`RatingParams.k_established` (8; a new ladder takes its game's :data:`ESTABLISHED_K`).
+  :attr:`RatingParams.k_established` (8; a new ladder takes its game's established K,
+  ``games.variants.game(variant).established_k``).
 * ``M`` is the margin-of-victory factor in FiveThirtyEight's form,
   ``ln(1 + margin) * 2.2 / (2.2 + 0.001 * dR)`` with ``margin`` the level or point margin and
   ``dR`` the winning side's rating minus the losing side's (before the match). A favourite's
@@ -84,24 +85,18 @@ class RatingParams:
 
 DEFAULT_PARAMS = RatingParams()
 
-#: The established K a new ladder of each game starts with. The issue's K of 8 moves an
-#: established player by ``8 * M * (S - E)``; with a margin factor ``M`` near 1 that is a step
-#: of 8 points per unit of surprise, which is what the accuracy targets of ``ladder.bench``
-#: need (Spearman >= 0.97, log-loss within 0.01 of the truth). The games' real margins make
-#: ``M`` much larger: the mean ``ln(1 + margin)`` of matches played to the end by the engine's
-#: bots (``python -m ladder.bench --margin-factors 400``, 1,200 matches per game) is 2.46 for
-#: Bao 2 (levels, up to 23), 1.58 for Guandan (levels), 2.49 for Nanping Red Two (the sides'
-#: points) and 3.49 for Shuangkou (points), so K 8 would step 13-28 points and leave ratings
-#: too noisy to rank players (Bao 2: Spearman 0.951). Each game's established K is therefore
-#: 8 divided by its mean factor, rounded, so that ``K * M`` is about 8 in every game. The
-#: provisional K stays 16 for every game, so new players still find their level quickly.
-ESTABLISHED_K: dict[str, float] = {"bao2": 3.0, "guandan": 5.0, "honger": 3.0, "shuangkou2": 2.0}
-
-
-def established_k(variant: str) -> float:
-    """The established K a new ladder of ``variant`` starts with (:data:`ESTABLISHED_K`; the
-    default 8 for a game not listed)."""
-    return ESTABLISHED_K.get(variant, DEFAULT_PARAMS.k_established)
+# The established K a new ladder of each game starts with (``games.variants``, whose
+# ``established_k`` holds the values). The issue's K of 8 moves an
+# established player by ``8 * M * (S - E)``; with a margin factor ``M`` near 1 that is a step
+# of 8 points per unit of surprise, which is what the accuracy targets of ``ladder.bench``
+# need (Spearman >= 0.97, log-loss within 0.01 of the truth). The games' real margins make
+# ``M`` much larger: the mean ``ln(1 + margin)`` of matches played to the end by the engine's
+# bots (``python -m ladder.bench --margin-factors 400``, 1,200 matches per game) is 2.46 for
+# Bao 2 (levels, up to 23), 1.58 for Guandan (levels), 2.49 for Nanping Red Two (the sides'
+# points) and 3.49 for Shuangkou (points), so K 8 would step 13-28 points and leave ratings
+# too noisy to rank players (Bao 2: Spearman 0.951). Each game's established K is therefore
+# 8 divided by its mean factor, rounded, so that ``K * M`` is about 8 in every game. The
+# provisional K stays 16 for every game, so new players still find their level quickly.
 
 
 class PlayerState(NamedTuple):

@@ -1,74 +1,52 @@
-"""The only place that changes ladder state: record finished results, apply them, rebuild.
+"""The only place that changes ladder state from outside: record finished results, correct
+them, ask for a rebuild.
 
 * :func:`record_result` stores a finished rated match from any source (idempotent on
-  ``(source, source_id)``) and, once committed, queues the Celery task that applies it.
-* :func:`apply_result` applies a result to the club ladder and the platform ladder of its
-  variant, **exactly once** per ladder: each ladder is locked (``select_for_update``) for the
-  transaction, a result already applied is skipped, and the unique ``(result, ladder, user)``
-  constraint on :class:`~ladder.models.RatingChange` refuses a second application even if
-  two workers race. Results are applied in the order they ended (``ended_at``, then id); a
-  result that arrives after a later one was applied makes the ladder rebuild from scratch.
-* :func:`rebuild_ladder` replays every result of a ladder in that order with the same code,
-  so it gives the identical ratings; :func:`correct_result` corrects a result's scores and
-  rebuilds its ladders that way.
+  ``(source, source_id)``) and, once committed, queues the Celery task that applies it
+  (:func:`ladder.apply.apply_result`: exactly once per ladder, in the order results ended).
+* :func:`correct_result` corrects a result's scores and, once committed, queues the rebuild
+  of its ladders (:func:`ladder.apply.rebuild_ladder`), so every rating after it follows.
+* :func:`request_rebuild` queues a ladder's rebuild for its organisers or staff.
+
+The tasks are queued by name after the commit, so this module imports no task module (and
+:mod:`ladder.tasks` none of this one). Every refusal raises
+:class:`~ladder.errors.LadderError` having stored nothing.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Sequence
 from datetime import datetime, timedelta
 
+from celery import current_app
 from django.contrib.auth import get_user_model
-from django.core.cache import cache
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from clubs.models import Club
+from clubs.permissions import is_club_admin
 from engine import variants as engine_variants
-from ladder.models import (
-    VARIANT_SIDE_SIZES,
-    Ladder,
-    RatedResult,
-    Rating,
-    RatingChange,
-    ResultPlayer,
-    ResultSource,
-    Variant,
-)
-from ladder.ratings import (
-    PlayerState,
-    RatingInputError,
-    decided_scores,
-    established_k,
-    rate_match,
-)
+from games.variants import game, is_game
+from ladder.errors import LadderError
+from ladder.models import Ladder, RatedResult, ResultPlayer, ResultSource
+from ladder.ratings import RatingInputError, decided_scores
 
-#: How many past ratings a :class:`Rating` keeps in ``recent`` (the leaderboard trend).
-RECENT_KEPT = 10
+#: The Celery tasks this module queues, by name (see :mod:`ladder.tasks`).
+APPLY_RESULT_TASK = "ladder.tasks.apply_result_task"
+CORRECT_RESULT_TASK = "ladder.tasks.correct_result_task"
+REBUILD_LADDER_TASK = "ladder.tasks.rebuild_ladder_task"
 
 
-class LadderError(Exception):
-    """A refused ladder operation: ``code`` is machine-readable, the message is translated."""
-
-    def __init__(self, code: str, message: str) -> None:
-        """Keep the reason ``code`` beside the translated ``message``."""
-        super().__init__(message)
-        self.code = code
-        self.message = message
-
-
-@dataclass(frozen=True)
-class ApplyOutcome:
-    """What :func:`apply_result` did for one ladder: ``applied``, ``skipped`` or ``rebuilt``."""
-
-    ladder_id: int
-    action: str
+def _publish_after_commit(task: str, *args: object) -> None:
+    """Queue Celery task ``task`` with ``args`` once the transaction commits. By name, so this
+    module needs no import of the task module; an eager Celery (tests) still runs the
+    registered task at once."""
+    transaction.on_commit(lambda: current_app.signature(task, args=args).delay())
 
 
 def _validate_sides(variant: str, sides: Sequence[Sequence[int]]) -> list[list[int]]:
-    if variant not in Variant.values:
+    if not is_game(variant):
         raise LadderError("bad_variant", _("Unknown game: %(variant)s") % {"variant": variant})
     if (
         isinstance(sides, str | bytes)
@@ -84,7 +62,7 @@ def _validate_sides(variant: str, sides: Sequence[Sequence[int]]) -> list[list[i
                 raise LadderError("bad_player", _("Players are given by their user ids."))
             ids.append(user_id)
         clean.append(ids)
-    if (len(clean[0]), len(clean[1])) not in VARIANT_SIDE_SIZES[variant]:
+    if (len(clean[0]), len(clean[1])) not in game(variant).side_sizes:
         raise LadderError(
             "bad_sides",
             _("This game cannot be rated with sides of %(a)d and %(b)d players.")
@@ -136,7 +114,8 @@ def record_result(
     winner with the lower score is refused. Recording the same ``(source,
     source_id)`` again returns the stored result and changes nothing. Raises
     :class:`LadderError` for invalid input, having stored nothing. When ``enqueue`` is true the
-    Celery task :func:`ladder.tasks.apply_result_task` is queued after the commit.
+    Celery task :func:`ladder.tasks.apply_result_task` is queued after the commit
+    (:data:`APPLY_RESULT_TASK`).
     """
     if source not in ResultSource.values:
         raise LadderError("bad_source", _("Unknown result source."))
@@ -180,9 +159,7 @@ def record_result(
         for position, user_id in enumerate(ids)
     )
     if enqueue:
-        from ladder.tasks import apply_result_task
-
-        transaction.on_commit(lambda: apply_result_task.delay(result.pk))
+        _publish_after_commit(APPLY_RESULT_TASK, result.pk)
     return result
 
 
@@ -195,33 +172,29 @@ def red_two_sides(
     Raises :class:`LadderError` (``bad_sides``) for seats that do not make two sides of 2 + 2
     or 1 + 3.
     """
-    return _red_two_users(
-        seat_users, seat_totals, lambda: engine_variants.red_two_sides(seat_totals, revealed_side)
-    )
-
-
-def red_two_match_sides(
-    seat_users: Sequence[int], seat_totals: Sequence[int], deals: Sequence[dict]
-) -> tuple[list[list[int]], list[int]] | None:
-    """Sides (users) and scores of a finished Nanping Red Two match, from the engine's deal
-    summaries, by the engine's rule (:func:`engine.variants.rated_sides` of ``honger``:
-    the sides revealed by the last deal played to its end, 2 against 2 or 1 against 3; ``None``
-    when no deal finished, and the match is not rated). Raises :class:`LadderError`
-    (``bad_sides``) for seats that do not make two sides.
-    """
-    return _red_two_users(
-        seat_users, seat_totals, lambda: engine_variants.rated_sides("honger", seat_totals, deals)
-    )
-
-
-def _red_two_users(
-    seat_users: Sequence[int],
-    seat_totals: Sequence[int],
-    pick: Callable[[], tuple[list[list[int]], list[int]] | None],
-) -> tuple[list[list[int]], list[int]] | None:
-    """The engine's seat sides from ``pick()`` as users, its refusals as :class:`LadderError`."""
     if len(seat_users) != 4 or len(seat_totals) != 4:
         raise LadderError("bad_sides", _("A Red Two result needs four players and four totals."))
+    return _as_users(seat_users, lambda: engine_variants.red_two_sides(seat_totals, revealed_side))
+
+
+def match_sides(
+    variant: str, seat_users: Sequence[int], score: Sequence[int], deals: Sequence[dict]
+) -> tuple[list[list[int]], list[int]] | None:
+    """Sides (users) and scores of a finished match of ``variant`` for :func:`record_result`,
+    by the engine's rule (:func:`engine.variants.rated_sides`: the fixed teams or players with
+    their levels or points; in Red Two the sides revealed by the last deal played to its end,
+    2 against 2 or 1 against 3, ``None`` when no deal finished and the match is not rated).
+    Raises :class:`LadderError` (``bad_sides``) when the seats do not make two sides.
+    """
+    if not is_game(variant) or len(seat_users) != game(variant).seats:
+        raise LadderError("bad_sides", _("A rated result needs exactly two sides."))
+    return _as_users(seat_users, lambda: engine_variants.rated_sides(variant, score, deals))
+
+
+def _as_users(
+    seat_users: Sequence[int], pick: Callable[[], tuple[list[list[int]], list[int]] | None]
+) -> tuple[list[list[int]], list[int]] | None:
+    """The engine's seat sides from ``pick()`` as users, its refusals as :class:`LadderError`."""
     try:
         picked = pick()
     except ValueError:
@@ -255,175 +228,12 @@ def correct_result(
     result.score0, result.score1 = corrected
     result.emails_sent_at = None  # the players hear of the correction (and their new ratings)
     result.save(update_fields=["score0", "score1", "emails_sent_at"])
-    from ladder.tasks import correct_result_task
-
-    transaction.on_commit(lambda: correct_result_task.delay(result.pk))
+    _publish_after_commit(CORRECT_RESULT_TASK, result.pk)
     return result
-
-
-def ladders_for(result: RatedResult) -> list[Ladder]:
-    """The ladders a result counts for, created on first use: the platform ladder of its
-    variant, then its club's ladder if it has a club."""
-    ladders = [_get_or_create_ladder(None, result.variant)]
-    if result.club_id is not None:
-        ladders.append(_get_or_create_ladder(result.club_id, result.variant))
-    return ladders
-
-
-def _get_or_create_ladder(club_id: int | None, variant: str) -> Ladder:
-    try:
-        with transaction.atomic():
-            return Ladder.objects.get_or_create(
-                club_id=club_id,
-                variant=variant,
-                defaults={"k_established": established_k(variant)},
-            )[0]
-    except IntegrityError:
-        return Ladder.objects.get(club_id=club_id, variant=variant)
-
-
-def apply_result(result: RatedResult) -> list[ApplyOutcome]:
-    """Apply a result to each of its ladders exactly once (see the module docstring).
-
-    Safe to call any number of times, concurrently, and after a crash: each ladder is handled
-    in its own transaction, and a ladder that already has the result is left alone.
-    """
-    return [_apply_to_ladder(ladder.pk, result.pk) for ladder in ladders_for(result)]
-
-
-def _results_of(ladder: Ladder) -> Iterable[RatedResult]:
-    results = RatedResult.objects.filter(variant=ladder.variant)
-    if ladder.club_id is not None:
-        results = results.filter(club_id=ladder.club_id)
-    return results.order_by("ended_at", "id")
-
-
-def _apply_to_ladder(ladder_id: int, result_id: int) -> ApplyOutcome:
-    with transaction.atomic():
-        ladder = Ladder.objects.select_for_update().get(pk=ladder_id)
-        if RatingChange.objects.filter(ladder=ladder, result_id=result_id).exists():
-            return ApplyOutcome(ladder_id, "skipped")
-        result = RatedResult.objects.get(pk=result_id)
-        if ladder.last_ended_at is not None and (result.ended_at, result.pk) < (
-            ladder.last_ended_at,
-            ladder.last_result_id,
-        ):
-            _rebuild_locked(ladder)
-            transaction.on_commit(lambda: _forget_counts(ladder_id))
-            return ApplyOutcome(ladder_id, "rebuilt")
-        players = list(result.players.all())
-        user_ids = [p.user_id for p in players]
-        stored = {r.user_id: r for r in Rating.objects.filter(ladder=ladder, user_id__in=user_ids)}
-        rows = _rate(ladder, result, players, stored)
-        RatingChange.objects.bulk_create(rows)
-        existing = [r for r in stored.values() if r.pk is not None]
-        Rating.objects.bulk_create([r for r in stored.values() if r.pk is None])
-        Rating.objects.bulk_update(existing, _RATING_FIELDS)
-        ladder.save(update_fields=["last_ended_at", "last_result_id"])
-        transaction.on_commit(lambda: _forget_counts(ladder_id))
-        return ApplyOutcome(ladder_id, "applied")
-
-
-def _forget_counts(ladder_id: int) -> None:
-    from ladder.selectors import SCOPES, leaderboard_count_key
-
-    cache.delete_many([leaderboard_count_key(ladder_id, scope) for scope in SCOPES])
-
-
-_RATING_FIELDS = ["rating", "matches", "wins", "draws", "last_played", "provisional", "recent"]
-
-
-def _rate(
-    ladder: Ladder,
-    result: RatedResult,
-    players: Sequence[ResultPlayer],
-    stored: dict[int, Rating],
-) -> list[RatingChange]:
-    """Rate one result: update the players' :class:`Rating` objects in ``stored`` (adding new
-    ones, unsaved, at the initial rating) and the ladder's last-applied key in memory, and
-    return the unsaved :class:`RatingChange` rows. Both the incremental path and the rebuild
-    go through here, so they compute the same numbers in the same order."""
-    params = ladder.params
-    for player in players:
-        if player.user_id not in stored:
-            stored[player.user_id] = Rating(
-                ladder=ladder, user_id=player.user_id, rating=params.initial_rating, recent=[]
-            )
-    sides: list[list[PlayerState]] = [[], []]
-    for player in players:
-        rating = stored[player.user_id]
-        sides[player.side].append(PlayerState(player.user_id, rating.rating, rating.matches))
-    rows = []
-    for change in rate_match(sides, result.scores, params):
-        rating = stored[change.player]
-        rating.rating = change.after
-        rating.matches += 1
-        if change.score == 1.0:
-            rating.wins += 1
-        elif change.score == 0.5:
-            rating.draws += 1
-        rating.last_played = result.ended_at
-        rating.provisional = params.is_provisional(rating.matches)
-        rating.recent = [*rating.recent, change.before][-RECENT_KEPT:]
-        rows.append(
-            RatingChange(
-                ladder=ladder,
-                user_id=change.player,
-                result=result,
-                ended_at=result.ended_at,
-                side=change.side,
-                before=change.before,
-                after=change.after,
-                expected=change.expected,
-                score=change.score,
-                k=change.k,
-                multiplier=change.multiplier,
-            )
-        )
-    ladder.last_ended_at = result.ended_at
-    ladder.last_result_id = result.pk
-    return rows
-
-
-def rebuild_ladder(ladder: Ladder) -> int:
-    """Recompute a ladder from all its results in the order they ended; return how many.
-
-    Deletes the ladder's ratings and changes and replays every result through the same code
-    that applies them one by one, so the ratings are identical to the incremental ones.
-    """
-    with transaction.atomic():
-        locked = Ladder.objects.select_for_update().get(pk=ladder.pk)
-        count = _rebuild_locked(locked)
-        transaction.on_commit(lambda: _forget_counts(ladder.pk))
-    ladder.refresh_from_db()
-    return count
-
-
-def _rebuild_locked(ladder: Ladder) -> int:
-    RatingChange.objects.filter(ladder=ladder).delete()
-    Rating.objects.filter(ladder=ladder).delete()
-    ladder.last_ended_at = None
-    ladder.last_result_id = None
-    stored: dict[int, Rating] = {}
-    pending: list[RatingChange] = []
-    count = 0
-    results = _results_of(ladder).prefetch_related("players")
-    for result in results.iterator(chunk_size=1000):
-        pending.extend(_rate(ladder, result, list(result.players.all()), stored))
-        count += 1
-        if len(pending) >= 4000:
-            RatingChange.objects.bulk_create(pending)
-            pending = []
-    RatingChange.objects.bulk_create(pending)
-    Rating.objects.bulk_create(stored.values(), batch_size=2000)
-    ladder.save(update_fields=["last_ended_at", "last_result_id"])
-    return count
 
 
 def can_rebuild(user: object, ladder: Ladder) -> bool:
     """Staff rebuild any ladder; a club's owner and admins rebuild their club's ladders."""
-    from clubs.permissions import is_club_admin
-
     if user is None or not getattr(user, "is_authenticated", False):
         return False
     if getattr(user, "is_staff", False):
@@ -440,6 +250,4 @@ def request_rebuild(user: object, ladder: Ladder) -> None:
         raise LadderError(
             "forbidden", _("Only the club's owner and admins may rebuild its ladder.")
         )
-    from ladder.tasks import rebuild_ladder_task
-
-    transaction.on_commit(lambda: rebuild_ladder_task.delay(ladder.pk))
+    _publish_after_commit(REBUILD_LADDER_TASK, ladder.pk)

@@ -1,6 +1,6 @@
 """Celery tasks of the ladder: apply a finished result to the ladders, then email the players.
 
-Tasks are thin: they call :mod:`ladder.services` and are safe to run twice (the services are
+Tasks are thin: they call :mod:`ladder.apply` and are safe to run twice (the services are
 idempotent), so a task redelivered after a worker died does no harm.
 """
 
@@ -9,7 +9,8 @@ from __future__ import annotations
 from celery import shared_task
 from django.db import OperationalError
 
-from ladder import notifications, services
+from ladder import notifications
+from ladder.apply import apply_result, ladders_for, rebuild_ladder
 from ladder.models import Ladder, RatedResult
 
 
@@ -22,7 +23,7 @@ def apply_result_task(result_id: int) -> list[str]:
     result = RatedResult.objects.filter(pk=result_id).first()
     if result is None:
         return []
-    outcomes = services.apply_result(result)
+    outcomes = apply_result(result)
     send_result_emails_task.delay(result_id)
     return [f"{o.ladder_id}:{o.action}" for o in outcomes]
 
@@ -41,9 +42,9 @@ def correct_result_task(result_id: int) -> int:
     result = RatedResult.objects.filter(pk=result_id).first()
     if result is None:
         return 0
-    ladders = services.ladders_for(result)
+    ladders = ladders_for(result)
     for ladder in ladders:
-        services.rebuild_ladder(ladder)
+        rebuild_ladder(ladder)
     send_result_emails_task.delay(result_id, corrected=True)
     return len(ladders)
 
@@ -54,4 +55,4 @@ def rebuild_ladder_task(ladder_id: int) -> int:
     ladder = Ladder.objects.filter(pk=ladder_id).first()
     if ladder is None:
         return 0
-    return services.rebuild_ladder(ladder)
+    return rebuild_ladder(ladder)

@@ -10,5 +10,5 @@ urlpatterns = [
     path("", views.ladder_list, name="list"),
     path("<int:ladder_id>/", views.leaderboard, name="leaderboard"),
     path("<int:ladder_id>/players/<int:user_id>/", views.player, name="player"),
-    path("", include("ladder.tournament_urls")),  # tournaments
+    path("", include("tournaments.urls")),  # tournaments
 ]

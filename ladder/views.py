@@ -8,9 +8,10 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.utils import formats
 
+from games.variants import Variant
 from ladder import selectors
 from ladder.charts import history_chart
-from ladder.models import Ladder, Variant
+from ladder.models import Ladder
 
 PER_PAGE = 50
 

@@ -30,6 +30,7 @@ from engine.actions import Refusal
 from engine.match import OutcomeRefusal, TableMatch
 from games.variants import game, is_game
 from ladder import services as ladder_services
+from ladder.errors import LadderError
 from sheets import hooks
 from sheets import permissions as perms
 from sheets.models import ScoreSheet, SheetEntry, SheetPlayer, SheetStatus, SheetVerdict
@@ -385,7 +386,7 @@ def _record_in_ladder(sheet: ScoreSheet) -> None:
             club_id=sheet.club_id,
             winner=result.winner if game(sheet.variant).levels else None,
         )
-    except ladder_services.LadderError:
+    except LadderError:
         log.exception("sheet %s could not be recorded for the ladder", sheet.pk)
 
 

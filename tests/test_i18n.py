@@ -53,6 +53,7 @@ def test_every_source_string_is_in_the_catalogues(tmp_path):
         "matches",
         "sheets",
         "ladder",
+        "tournaments",
         "engine",
         "templates",
         "locale",

@@ -15,5 +15,5 @@ urlpatterns = [
         name="player-ratings",
     ),
     *router.urls,
-    path("", include("ladder.tournament_api")),  # tournaments
+    path("", include("tournaments.api")),  # tournaments
 ]

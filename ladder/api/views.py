@@ -22,9 +22,11 @@ from rest_framework.exceptions import PermissionDenied
 from rest_framework.request import Request
 from rest_framework.response import Response
 
+from games.variants import Variant
 from ladder import selectors, services
 from ladder.api import serializers as s
-from ladder.models import Ladder, Variant
+from ladder.errors import LadderError
+from ladder.models import Ladder
 
 LEADERBOARD_PARAMS = [
     OpenApiParameter("q", str, description="Search player names (substring)."),
@@ -129,7 +131,7 @@ class LadderViewSet(viewsets.ReadOnlyModelViewSet):
         ladder = self.get_object()
         try:
             services.request_rebuild(request.user, ladder)
-        except services.LadderError as error:
+        except LadderError as error:
             raise PermissionDenied(error.message) from error
         return Response({"queued": True}, status=status.HTTP_202_ACCEPTED)
 

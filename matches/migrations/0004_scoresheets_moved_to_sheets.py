@@ -9,7 +9,7 @@ class Migration(migrations.Migration):
     dependencies = [
         ('matches', '0003_match_revision'),
         ('sheets', '0001_initial'),
-        ('ladder', '0005_game_sheet_in_sheets'),
+        ('ladder', '0005_tournaments_moved_out'),
     ]
 
     operations = [

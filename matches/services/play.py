@@ -34,6 +34,7 @@ from engine.actions import Action, Refusal, parse_action
 from engine.match import Match as EngineMatch
 from games.variants import game
 from ladder import services as ladder_services
+from ladder.errors import LadderError
 from matches import broadcast, schedule, store
 from matches.messages import MatchError
 from matches.models import Actor, Match, MatchEvent, MatchStatus, Table, TableStatus
@@ -420,14 +421,12 @@ def _record_rated_result(match: Match, engine: EngineMatch | None = None) -> Non
     facts = game(match.variant)
     score = [int(points) for points in result.get("score") or [0, 0]]
     try:
-        if facts.fixed_sides:
-            sides = facts.seat_sides(users)
-        else:  # per-seat totals; sides as revealed by the last deal (Red Two)
-            deals = (engine or EngineMatch.from_json(match.snapshot)).deals
-            picked = ladder_services.red_two_match_sides(users, score, deals)
-            if picked is None:
-                return
-            sides, score = picked
+        # sides that change every deal (Red Two) are read from the deal summaries
+        deals = [] if facts.fixed_sides else (engine or EngineMatch.from_json(match.snapshot)).deals
+        picked = ladder_services.match_sides(match.variant, users, score, deals)
+        if picked is None:
+            return
+        sides, score = picked
         ladder_services.record_result(
             source="live",
             source_id=str(match.pk),
@@ -439,5 +438,5 @@ def _record_rated_result(match: Match, engine: EngineMatch | None = None) -> Non
             # levels: a match won by passing the top level may end level (23:23)
             winner=result.get("winner") if facts.levels else None,
         )
-    except ladder_services.LadderError:
+    except LadderError:
         log.exception("match %s could not be recorded for the ladder", match.pk)

@@ -7,8 +7,12 @@ from django.utils import timezone
 from playwright.sync_api import expect
 
 from clubs.models import Club, Membership, Role, User
-from ladder import tournament_services as services
-from ladder.tournament_models import Entry, Tournament
+from tournaments.models import Entry, Tournament
+from tournaments.services import entries as entry_services
+from tournaments.services import results as result_services
+from tournaments.services import rounds as round_services
+from tournaments.services import schedule as schedule_services
+from tournaments.services import setup as setup_services
 
 PASSWORD = "Long-Pass-phrase-77"
 
@@ -59,8 +63,8 @@ def test_organiser_runs_a_tournament_players_register_on_phones(new_page, live_s
     expect(phone.locator("#my-entry").locator("..")).to_contain_text("已签到")
     assert phone.evaluate("document.documentElement.scrollWidth") <= 390
     for i in range(2, 8, 2):
-        services.register(players[i], tournament, partner=players[i + 1])
-        services.check_in(players[i], tournament)
+        entry_services.register(players[i], tournament, partner=players[i + 1])
+        entry_services.check_in(players[i], tournament)
     assert Entry.objects.filter(tournament=tournament, status="checked_in").count() == 4
 
     # The organiser pairs round 1, swaps two entries, starts it and enters the results.
@@ -95,7 +99,7 @@ def test_bracket_is_drawn_as_a_bracket(new_page, live_server):
     Membership.objects.create(club=club, user=owner, role=Role.OWNER)
     players = [User.objects.create_user(f"k{i}", display_name=f"队员{i}") for i in range(16)]
     Membership.objects.bulk_create(Membership(club=club, user=u, role=Role.MEMBER) for u in players)
-    tournament = services.create_tournament(
+    tournament = setup_services.create_tournament(
         owner,
         club,
         name="八强淘汰",
@@ -106,13 +110,13 @@ def test_bracket_is_drawn_as_a_bracket(new_page, live_server):
         checkin_required=False,
         starts_at=timezone.now() + timedelta(minutes=5),
     )
-    services.publish(owner, tournament)
+    setup_services.publish(owner, tournament)
     for i in range(0, 16, 2):
-        services.register(players[i], tournament, partner=players[i + 1])
-    services.start_round(owner, tournament)
+        entry_services.register(players[i], tournament, partner=players[i + 1])
+    round_services.start_round(owner, tournament)
     for game in tournament.rounds.get(number=1).games.all():
-        services.set_result(owner, game, 12, 6)
-    services.tick(timezone.now())  # round 1 is complete: the semi-finals start
+        result_services.set_result(owner, game, 12, 6)
+    schedule_services.tick(timezone.now())  # round 1 is complete: the semi-finals start
     assert tournament.rounds.get(number=2).games.count() == 2
 
     page = new_page(locale="en-GB")

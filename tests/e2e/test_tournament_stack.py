@@ -32,7 +32,8 @@ SETUP = """
 from datetime import timedelta
 from django.utils import timezone
 from clubs.models import Club, Membership, Role, User
-from ladder import tournament_services as ts
+from tournaments.services import entries as entry_services
+from tournaments.services import setup as setup_services
 
 club = Club.objects.create(name="e2e 瑞士赛俱乐部", slug="e2e-swiss")
 admin = User.objects.create_user(username="t2admin", email="t2admin@example.com")
@@ -42,18 +43,18 @@ people = [
 ]
 Membership.objects.bulk_create(Membership(club=club, user=u, role=Role.MEMBER) for u in people)
 now = timezone.now()
-t = ts.create_tournament(
+t = setup_services.create_tournament(
     admin, club, name="端到端瑞士赛", variant="bao2", format="swiss", unit_kind="pair",
     rounds_planned=2, starts_at=now + timedelta(seconds={start_in}),
     registration_closes=now + timedelta(seconds=1), round_minutes=1, online=True,
     time_limit_minutes=1, match_options={{"first_action_seconds": 1, "action_seconds": 1}},
     tiebreaks=["buchholz", "sonneborn_berger", "level_diff"],
 )
-ts.publish(admin, t, now=now)
+setup_services.publish(admin, t, now=now)
 entries = []
 for a, b in zip(people[0::2], people[1::2]):
-    entries.append(ts.register(a, t, partner=b, now=now).pk)
-    ts.check_in(b, t, now=now)
+    entries.append(entry_services.register(a, t, partner=b, now=now).pk)
+    entry_services.check_in(b, t, now=now)
 out = {{"tournament": t.pk, "entries": entries, "starts_at": t.starts_at.isoformat()}}
 """
 
@@ -61,7 +62,7 @@ out = {{"tournament": t.pk, "entries": entries, "starts_at": t.starts_at.isoform
 POLL = """
 from datetime import timedelta
 from django.utils import timezone
-from ladder.tournament_models import Round, Tournament
+from tournaments.models import Round, Tournament
 from matches.models import Match
 
 t = Tournament.objects.get(pk={tournament})
@@ -77,8 +78,8 @@ out = {{"status": t.status, "rounds": rounds}}
 """
 
 CHECK = """
-from ladder import tournament_selectors as selectors
-from ladder.tournament_models import Game, Round, Tournament, TournamentNotice
+from tournaments import selectors
+from tournaments.models import Game, Round, Tournament, TournamentNotice
 from matches.models import Match
 from matches.store import replay_events
 from engine.match import Match as EngineMatch
@@ -115,7 +116,7 @@ out = {{
 """
 
 NOTICES = """
-from ladder.tournament_models import TournamentNotice
+from tournaments.models import TournamentNotice
 
 out = TournamentNotice.objects.filter(tournament_id={tournament}, url__contains="#round-").count()
 """

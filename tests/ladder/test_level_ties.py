@@ -12,6 +12,7 @@ from django.utils import timezone
 from clubs import services as club_services
 from clubs.models import Membership, Role, User
 from ladder import services as ladder_services
+from ladder.apply import apply_result
 from ladder.models import RatedResult, RatingChange
 from ladder.ratings import RatingInputError, decided_scores
 from matches import schedule, store
@@ -44,7 +45,7 @@ def test_record_result_with_a_winner_at_level_scores_rates_a_win(make_users):
         winner=1,
     )
     assert result.scores == (23, 24) and result.winning_side == 1
-    ladder_services.apply_result(result)
+    apply_result(result)
     for change in RatingChange.objects.filter(result=result):
         assert change.score == (1.0 if change.user_id in (b.pk, d.pk) else 0.0)
         assert change.multiplier == pytest.approx(math.log(2))  # margin 1, equal ratings

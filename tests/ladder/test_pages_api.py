@@ -9,7 +9,8 @@ from django.urls import reverse
 from django.utils import timezone
 
 from clubs.models import User
-from ladder import selectors, services
+from ladder import selectors
+from ladder.apply import apply_result
 from ladder.models import Ladder, Rating, RatingChange
 
 
@@ -126,7 +127,7 @@ def test_leaderboard_page_renders_ranks_and_question_marks(client, ladder):
 def test_player_page_shows_chart_matches_and_partners(client, make_users, record):
     a, b, c, d = make_users(4)
     for i in range(3):
-        services.apply_result(record([[a, b], [c, d]], (10 + i, 3)))
+        apply_result(record([[a, b], [c, d]], (10 + i, 3)))
     ladder = Ladder.objects.get()
     response = client.get(reverse("ladder:player", args=[ladder.pk, a.pk]))
     html = response.content.decode()
@@ -144,7 +145,7 @@ def test_player_page_shows_chart_matches_and_partners(client, make_users, record
 @pytest.mark.django_db
 def test_ladder_list_page(client, club, make_users, record):
     a, b, c, d = make_users(4)
-    services.apply_result(record([[a, b], [c, d]], (10, 3), club=club))
+    apply_result(record([[a, b], [c, d]], (10, 3), club=club))
     html = client.get(reverse("ladder:list")).content.decode()
     assert club.name in html
     assert client.get(reverse("ladder:list"), {"variant": "nonsense"}).status_code == 200
@@ -153,8 +154,8 @@ def test_ladder_list_page(client, club, make_users, record):
 @pytest.mark.django_db
 def test_api_ladders_leaderboard_and_player_history(client, club, make_users, record):
     a, b, c, d = make_users(4)
-    services.apply_result(record([[a, b], [c, d]], (10, 3), club=club))
-    services.apply_result(record([[a, c], [b, d]], (2, 9), club=club))
+    apply_result(record([[a, b], [c, d]], (10, 3), club=club))
+    apply_result(record([[a, c], [b, d]], (2, 9), club=club))
     ladders = client.get("/api/v1/ladders/").json()
     assert ladders["count"] == 2
     club_ladder = Ladder.objects.get(club=club)
@@ -187,7 +188,7 @@ def test_api_is_read_only_and_rebuild_needs_a_club_admin(
     client, club, club_admin, make_users, record, celery_eager, django_capture_on_commit_callbacks
 ):
     a, b, c, d = make_users(4)
-    services.apply_result(record([[a, b], [c, d]], (10, 3), club=club))
+    apply_result(record([[a, b], [c, d]], (10, 3), club=club))
     club_ladder = Ladder.objects.get(club=club)
     platform = Ladder.objects.get(club=None)
     assert client.post("/api/v1/ladders/", {}).status_code in (401, 403, 405)
@@ -224,7 +225,7 @@ def test_applying_a_result_refreshes_the_cached_count(
     ladder = Ladder.objects.create(variant="bao2", provisional_matches=1)
     assert selectors.leaderboard(ladder).total == 0
     with django_capture_on_commit_callbacks(execute=True):
-        services.apply_result(record([users[:2], users[2:]], (5, 1)))
+        apply_result(record([users[:2], users[2:]], (5, 1)))
     board = selectors.leaderboard(ladder)
     assert board.total == 4 and len(board.rows) == 4
 
@@ -232,8 +233,8 @@ def test_applying_a_result_refreshes_the_cached_count(
 @pytest.mark.django_db
 def test_admin_rebuild_action_keeps_ratings(admin_client, make_users, record):
     a, b, c, d = make_users(4)
-    services.apply_result(record([[a, b], [c, d]], (10, 3)))
-    services.apply_result(record([[a, c], [b, d]], (4, 4)))
+    apply_result(record([[a, b], [c, d]], (10, 3)))
+    apply_result(record([[a, c], [b, d]], (4, 4)))
     ladder = Ladder.objects.get()
     before = sorted(Rating.objects.values_list("user_id", "rating", "draws"))
     response = admin_client.post(

@@ -6,13 +6,13 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from games.variants import GAMES
+from ladder.apply import established_k
 from ladder.ratings import (
-    ESTABLISHED_K,
     MAX_RATING_GAP,
     PlayerState,
     RatingInputError,
     RatingParams,
-    established_k,
     expected_score,
     margin_multiplier,
     rate_match,
@@ -232,6 +232,13 @@ def test_rating_maths_and_bench_never_import_django():
     subprocess.run([sys.executable, "-c", code], check=True)
 
 
+def test_bench_rates_with_the_games_established_k():
+    from ladder.bench import BAO2_PARAMS, MEASURED_GAMES
+
+    assert BAO2_PARAMS.k_established == established_k("bao2")
+    assert set(MEASURED_GAMES) == set(GAMES)
+
+
 def test_bench_prints_the_figures_it_promises():
     from ladder.bench import simulate
 
@@ -245,7 +252,7 @@ def test_bench_prints_the_figures_it_promises():
 def test_each_game_steps_about_8_points_per_unit_of_surprise():
     # the mean margin factors measured with the engine's bots (ladder.bench --margin-factors)
     measured = {"bao2": 2.46, "guandan": 1.58, "honger": 2.49, "shuangkou2": 3.49}
-    assert set(ESTABLISHED_K) == set(measured)
+    assert set(GAMES) == set(measured)
     for variant, factor in measured.items():
         assert established_k(variant) == round(8 / factor)
         assert 6 <= established_k(variant) * factor <= 10

@@ -1,5 +1,5 @@
 """A rated Red Two (honger) live match feeds the ladder exactly once, with the sides revealed
-by its last deal (ladder.services.red_two_match_sides).
+by its last deal (ladder.services.match_sides).
 
 The matches are played to the end through the live-play services (people on auto-play, the
 clock forced as the matches tests do); the seeds are chosen so the last deal is a partnership
@@ -16,6 +16,7 @@ from clubs import services as club_services
 from clubs.models import Membership, Role, User
 from engine.match import Match as EngineMatch
 from ladder import services as ladder_services
+from ladder.apply import apply_result
 from ladder.models import Ladder, RatedResult, Rating, RatingChange
 from matches import schedule, store
 from matches.models import Match, Seat
@@ -150,7 +151,7 @@ def test_partnership_last_deal_rates_the_revealed_pairs_once(
     match = Match.objects.select_related("table").get(pk=match.pk)
     play._record_rated_result(match)
     result = RatedResult.objects.get(source="live", source_id=str(match.pk))
-    outcomes = ladder_services.apply_result(result)
+    outcomes = apply_result(result)
     assert {o.action for o in outcomes} == {"skipped"}
     assert RatedResult.objects.count() == 1
     assert RatingChange.objects.count() == 8
@@ -187,9 +188,11 @@ def test_level_sides_are_a_draw(red_two_club, people, clock, celery_eager):
 
 
 def test_no_finished_deal_means_nothing_revealed():
-    assert ladder_services.red_two_match_sides([1, 2, 3, 4], [0, 0, 0, 0], []) is None
+    assert ladder_services.match_sides("honger", [1, 2, 3, 4], [0, 0, 0, 0], []) is None
     partnership = {"mode": "partnership", "sides": [[1, 3], [0, 2]]}
-    assert ladder_services.red_two_match_sides([11, 12, 13, 14], [3, -3, 1, -1], [partnership]) == (
+    assert ladder_services.match_sides(
+        "honger", [11, 12, 13, 14], [3, -3, 1, -1], [partnership]
+    ) == (
         [[12, 14], [11, 13]],
         [-4, 4],
     )

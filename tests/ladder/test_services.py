@@ -9,9 +9,11 @@ from django.core.management import call_command
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
+from games.variants import game
 from ladder import services
+from ladder.apply import apply_result, rebuild_ladder
 from ladder.models import Ladder, RatedResult, Rating, RatingChange
-from ladder.ratings import ESTABLISHED_K, PlayerState, rate_match
+from ladder.ratings import PlayerState, rate_match
 from ladder.tasks import apply_result_task, send_result_emails_task
 
 
@@ -35,7 +37,7 @@ def change_snapshot(ladder):
 def test_apply_result_updates_platform_and_club_ladder(make_users, club, record):
     a, b, c, d = make_users(4)
     result = record([[a, b], [c, d]], (23, 7), club=club)
-    outcomes = services.apply_result(result)
+    outcomes = apply_result(result)
     assert [o.action for o in outcomes] == ["applied", "applied"]
     platform = Ladder.objects.get(club=None, variant="bao2")
     club_ladder = Ladder.objects.get(club=club, variant="bao2")
@@ -64,9 +66,9 @@ def test_apply_result_updates_platform_and_club_ladder(make_users, club, record)
 def test_apply_twice_changes_nothing_the_second_time(make_users, record):
     a, b, c, d = make_users(4)
     result = record([[a, b], [c, d]], (5, 3))
-    services.apply_result(result)
+    apply_result(result)
     before = snapshot(Ladder.objects.get())
-    assert [o.action for o in services.apply_result(result)] == ["skipped"]
+    assert [o.action for o in apply_result(result)] == ["skipped"]
     assert snapshot(Ladder.objects.get()) == before
     assert RatingChange.objects.count() == 4
 
@@ -91,7 +93,7 @@ def test_task_run_twice_applies_once_and_emails_once(make_users, club, record, c
 def test_duplicate_change_is_refused_by_the_database(make_users, record):
     a, b, c, d = make_users(4)
     result = record([[a, b], [c, d]], (5, 3))
-    services.apply_result(result)
+    apply_result(result)
     change = RatingChange.objects.first()
     change.pk = None
     with pytest.raises(IntegrityError), transaction.atomic():
@@ -196,7 +198,7 @@ def test_duplicate_player_refused(make_users):
 def test_red_two_solo_result_rates_one_against_three(make_users, record):
     solo, x, y, z = make_users(4)
     result = record([[solo], [x, y, z]], (24, 0), variant="honger")
-    services.apply_result(result)
+    apply_result(result)
     changes = {c.user_id: c for c in RatingChange.objects.all()}
     assert changes[solo.pk].delta > 0
     for player in (x, y, z):
@@ -222,13 +224,13 @@ def test_late_result_rebuilds_and_matches_in_order_application(make_users, recor
     rng.shuffle(shuffled)
     actions = []
     for result in shuffled:
-        actions += [o.action for o in services.apply_result(result)]
+        actions += [o.action for o in apply_result(result)]
     assert "rebuilt" in actions
     ladder = Ladder.objects.get()
     assert RatingChange.objects.filter(ladder=ladder).count() == 30 * 4
     shuffled_state = snapshot(ladder)
     shuffled_changes = change_snapshot(ladder)
-    services.rebuild_ladder(ladder)
+    rebuild_ladder(ladder)
     assert snapshot(ladder) == shuffled_state
     assert change_snapshot(ladder) == shuffled_changes
 
@@ -238,7 +240,7 @@ def test_rebuild_command_gives_identical_ratings(make_users, club, record):
     users = make_users(10)
     rng = random.Random(11)
     for result in _random_results(users, record, rng, 40, club=club):
-        services.apply_result(result)  # in order: incremental path only
+        apply_result(result)  # in order: incremental path only
     ladders = list(Ladder.objects.order_by("id"))
     assert len(ladders) == 2
     before = [(snapshot(x), change_snapshot(x)) for x in ladders]
@@ -298,7 +300,7 @@ def test_a_corrected_result_rerates_its_ladders_as_if_it_had_been_right(
     users = make_users(8)
     results = _random_results(users, record, random.Random(3), 20, club=club)
     for result in results:
-        services.apply_result(result)
+        apply_result(result)
     first = dict(Rating.objects.filter(ladder__club=club).values_list("user_id", "rating"))
     wrong = results[2]
     right = (wrong.score1, wrong.score0) if wrong.score0 != wrong.score1 else (23, 0)
@@ -318,7 +320,7 @@ def test_a_corrected_result_rerates_its_ladders_as_if_it_had_been_right(
 def test_correct_result_refuses_bad_scores_and_ignores_unknown_results(make_users, record):
     users = make_users(4)
     result = record([users[:2], users[2:]], (12, 3))
-    services.apply_result(result)
+    apply_result(result)
     before = change_snapshot(Ladder.objects.get())
     with pytest.raises(services.LadderError) as refused:
         services.correct_result(source="live", source_id=result.source_id, scores=(3, 12), winner=0)
@@ -333,13 +335,13 @@ def test_correct_result_refuses_bad_scores_and_ignores_unknown_results(make_user
 @pytest.mark.django_db
 def test_a_ladder_created_on_first_use_takes_its_games_k(make_users, club, record):
     users = make_users(4)
-    services.apply_result(record([users[:2], users[2:]], (9, 4), club=club))
-    services.apply_result(record([users[:1], users[1:2]], (9, 4), variant="shuangkou2"))
+    apply_result(record([users[:2], users[2:]], (9, 4), club=club))
+    apply_result(record([users[:1], users[1:2]], (9, 4), variant="shuangkou2"))
     ladders = {(ladder.club_id, ladder.variant): ladder for ladder in Ladder.objects.all()}
     assert set(ladders) == {(None, "bao2"), (club.pk, "bao2"), (None, "shuangkou2")}
     for (_, variant), ladder in ladders.items():
         assert ladder.k_provisional == 16
-        assert ladder.k_established == ESTABLISHED_K[variant]
+        assert ladder.k_established == game(variant).established_k
     assert ladders[None, "bao2"].k_established == 3
 
 
@@ -348,12 +350,12 @@ def test_provisional_ends_after_the_ladders_count(make_users, record):
     a, b = make_users(2)
     ladder = Ladder.objects.create(variant="shuangkou2", provisional_matches=3, k_established=4)
     for _ in range(3):
-        services.apply_result(record([[a], [b]], (2, 1), variant="shuangkou2"))
+        apply_result(record([[a], [b]], (2, 1), variant="shuangkou2"))
     rating = Rating.objects.get(ladder=ladder, user=a)
     assert rating.matches == 3 and not rating.provisional
     ks = list(RatingChange.objects.filter(user=a).order_by("ended_at").values_list("k", flat=True))
     assert ks == [16, 16, 16]
-    services.apply_result(record([[a], [b]], (2, 1), variant="shuangkou2"))
+    apply_result(record([[a], [b]], (2, 1), variant="shuangkou2"))
     assert RatingChange.objects.filter(user=a).order_by("-ended_at").first().k == 4
 
 
@@ -368,9 +370,9 @@ def test_concurrent_workers_apply_a_result_exactly_once(make_users, club, record
 
     users = make_users(4)
     first = record([users[:2], users[2:]], (9, 4), club=club)
-    services.apply_result(first)
+    apply_result(first)
     second = record([[users[0], users[2]], [users[1], users[3]]], (3, 8), club=club)
-    _, errors = at_once(lambda: services.apply_result(second))
+    _, errors = at_once(lambda: apply_result(second))
     assert errors == []
     assert RatingChange.objects.filter(result=second).count() == 8
     for ladder in Ladder.objects.all():
@@ -408,14 +410,14 @@ def test_a_crash_mid_update_leaves_nothing_and_the_retry_applies_once(
 
     monkeypatch.setattr(Ladder, "save", crash_on_second_ladder)
     with pytest.raises(RuntimeError):
-        services.apply_result(result)
+        apply_result(result)
     platform = Ladder.objects.get(club=None)
     club_ladder = Ladder.objects.get(club=club)
     assert RatingChange.objects.filter(ladder=platform).count() == 4  # committed before
     assert RatingChange.objects.filter(ladder=club_ladder).count() == 0  # rolled back
     assert not Rating.objects.filter(ladder=club_ladder).exists()
     monkeypatch.setattr(Ladder, "save", real_save)
-    actions = [o.action for o in services.apply_result(result)]  # the redelivered task
+    actions = [o.action for o in apply_result(result)]  # the redelivered task
     assert actions == ["skipped", "applied"]
     assert RatingChange.objects.filter(result=result).count() == 8
     assert snapshot(platform) == snapshot(club_ladder)
@@ -446,7 +448,7 @@ def test_red_two_match_is_recorded_and_rated_against_the_revealed_side(make_user
         ended_at=timezone.now(),
         enqueue=False,
     )
-    services.apply_result(result)
+    apply_result(result)
     changes = {c.user_id: c for c in RatingChange.objects.filter(result=result)}
     assert changes[seats[1].pk].score == 0.0 and changes[seats[1].pk].side == 0
     assert all(changes[seats[i].pk].score == 1.0 for i in (0, 2, 3))

@@ -7,7 +7,7 @@ import uuid
 import pytest
 
 from clubs.models import Club, Membership, Role, User
-from ladder import services as ladder_services
+from ladder.apply import apply_result
 from ladder.models import RatedResult, Rating, RatingChange
 from sheets import selectors, services
 from sheets.models import SheetStatus
@@ -73,7 +73,7 @@ def test_level_scores_with_a_winner_are_rated_as_that_sides_win(club, players, v
     assert (rated.score0, rated.score1) == (top, top + 1)
     assert rated.winning_side == 1
 
-    outcomes = ladder_services.apply_result(rated)
+    outcomes = apply_result(rated)
     assert [o.action for o in outcomes] == ["applied", "applied"]  # platform and club ladders
     changes = RatingChange.objects.filter(result=rated, ladder__club=club)
     by_user = {c.user_id: c for c in changes}
@@ -93,7 +93,7 @@ def test_level_scores_at_time_up_stay_a_draw(club, players):
     assert sheet.state["result"] == {"winner": None, "score": [3, 3], "reason": "time"}
     rated = RatedResult.objects.get(source="sheet", source_id=str(sheet.pk))
     assert (rated.score0, rated.score1) == (3, 3) and rated.winning_side is None
-    ladder_services.apply_result(rated)
+    apply_result(rated)
     changes = RatingChange.objects.filter(result=rated, ladder__club=club)
     assert changes.count() == 4 and all(c.score == 0.5 for c in changes)
     ratings = Rating.objects.filter(ladder__club=club)

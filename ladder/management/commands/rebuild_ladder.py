@@ -6,7 +6,7 @@ from argparse import ArgumentParser
 
 from django.core.management.base import BaseCommand, CommandError
 
-from ladder import services
+from ladder.apply import rebuild_ladder
 from ladder.models import Ladder
 
 
@@ -35,5 +35,5 @@ class Command(BaseCommand):
         else:
             raise CommandError("Give ladder ids or --all.")
         for ladder in ladders:
-            count = services.rebuild_ladder(ladder)
+            count = rebuild_ladder(ladder)
             self.stdout.write(f"{ladder.pk} {ladder}: {count} results replayed")

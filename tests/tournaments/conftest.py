@@ -1,0 +1,12 @@
+"""The tournament tests use the ladder tests' fixtures (users, a club and its members, an
+eager Celery, live play driven by its beat task)."""
+
+from tests.ladder.conftest import (  # noqa: F401  (fixtures)
+    celery_eager,
+    club,
+    club_admin,
+    make_users,
+    members,
+    no_deadline_tasks,
+    record,
+)

@@ -1,0 +1,26 @@
+"""App configuration for tournaments."""
+
+from importlib import import_module
+
+from django.apps import AppConfig
+from django.utils.translation import gettext_lazy as _
+
+
+class TournamentsConfig(AppConfig):
+    """A club's tournaments: set-up, entries, pairings, rounds, results and standings."""
+
+    default_auto_field = "django.db.models.BigAutoField"
+    name = "tournaments"
+    verbose_name = _("Tournaments")
+
+    def ready(self) -> None:
+        """Register the Celery tasks in every process (so a task the services publish by name
+        runs in place when Celery is eager, as in a worker), and tell score sheets which of
+        them record a tournament game already rated from its organiser's result (so a game
+        counts once: sheets sit below tournaments and cannot ask them)."""
+        import_module(f"{self.name}.tasks")
+        # imported here, as Django asks: the tournament services need every app's models
+        from sheets.hooks import register_rated_elsewhere
+        from tournaments.services.rating import organiser_rated_game
+
+        register_rated_elsewhere(lambda sheet: organiser_rated_game(sheet) is not None)

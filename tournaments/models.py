@@ -1,0 +1,324 @@
+"""Tournaments (比赛): a club's event, its entries, rounds, games and on-site notices.
+
+State changes go through ``tournaments.services``; reads shared by callers live in
+``tournaments.selectors``; pairing and standings are the pure modules
+``tournaments.pairing`` and ``tournaments.standings``. Standings are never stored: they are computed
+from the games, so a corrected result updates them at once.
+
+The models moved here from ``ladder`` with state-only migrations: each keeps its table
+(``db_table``, the ``ladder_`` names), so the rows stay where they are.
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+
+from games.variants import Variant, game, is_game
+
+
+class TournamentFormat(models.TextChoices):
+    """How units are paired round after round."""
+
+    SWISS = "swiss", _("Swiss")
+    ROUND_ROBIN = "round_robin", _("Round robin")
+    ELIMINATION = "elimination", _("Single elimination")
+
+
+class UnitKind(models.TextChoices):
+    """What one entry is: a fixed pair, a single player, or a player of an individual event
+    whose partner changes every round (Bao 2 / Guandan), or every deal (Nanping Red Two, which
+    is played only as an individual event)."""
+
+    PAIR = "pair", _("Fixed pairs")
+    SINGLE = "single", _("Single players")
+    INDIVIDUAL = "individual", _("Individual (rotating partners)")
+
+
+class TournamentStatus(models.TextChoices):
+    """Draft (not public), scheduled (public, registration by its window), running, paused,
+    finished or cancelled."""
+
+    DRAFT = "draft", _("Draft")
+    SCHEDULED = "scheduled", _("Scheduled")
+    RUNNING = "running", _("Running")
+    PAUSED = "paused", _("Paused")
+    FINISHED = "finished", _("Finished")
+    CANCELLED = "cancelled", _("Cancelled")
+
+
+#: A tournament under way or about to be: registration, check-in and the tick work on these.
+ACTIVE_STATUSES = (TournamentStatus.SCHEDULED, TournamentStatus.RUNNING, TournamentStatus.PAUSED)
+
+
+class Tournament(models.Model):
+    """A club's tournament: format, game, match settings, windows and round times."""
+
+    club = models.ForeignKey(
+        "clubs.Club", on_delete=models.CASCADE, related_name="tournaments", verbose_name=_("club")
+    )
+    name = models.CharField(_("name"), max_length=120)
+    description = models.TextField(_("description"), blank=True)
+    variant = models.CharField(_("game"), max_length=16, choices=Variant.choices)
+    format = models.CharField(
+        _("format"), max_length=12, choices=TournamentFormat.choices, default="swiss"
+    )
+    unit_kind = models.CharField(
+        _("entries"), max_length=12, choices=UnitKind.choices, default=UnitKind.PAIR
+    )
+    #: Planned rounds (Swiss; round robin and elimination derive theirs from the entries).
+    rounds_planned = models.PositiveSmallIntegerField(_("rounds"), default=5)
+    third_place = models.BooleanField(_("third-place game"), default=False)
+    rated = models.BooleanField(_("rated (feeds the club ladder)"), default=False)
+    #: Played at virtual tables (live) or in person with score sheets.
+    online = models.BooleanField(_("played online"), default=True)
+    #: Engine options of each match (``time_limit_minutes``, ``deals``, ...).
+    match_options = models.JSONField(_("match options"), default=dict, blank=True)
+    time_limit_minutes = models.PositiveIntegerField(_("match time limit (minutes)"), default=0)
+    tiebreaks = models.JSONField(_("tie-breaks"), default=list, blank=True)
+    points_win = models.PositiveSmallIntegerField(_("points for a win"), default=2)
+    points_draw = models.PositiveSmallIntegerField(_("points for a draw"), default=1)
+    registration_opens = models.DateTimeField(_("registration opens"), null=True, blank=True)
+    registration_closes = models.DateTimeField(_("registration closes"), null=True, blank=True)
+    checkin_required = models.BooleanField(_("check-in required"), default=True)
+    checkin_minutes = models.PositiveIntegerField(_("check-in opens (minutes before)"), default=30)
+    #: Entries may still register before this round is created (0: not after the start).
+    late_until_round = models.PositiveSmallIntegerField(
+        _("late registration until round"), default=0
+    )
+    starts_at = models.DateTimeField(_("starts at"))
+    round_minutes = models.PositiveIntegerField(_("minutes between rounds"), default=60)
+    #: Start the next round as soon as every game of the round has finished.
+    start_when_ready = models.BooleanField(_("next round when all have finished"), default=True)
+    no_show_minutes = models.PositiveIntegerField(_("no-show forfeit after (minutes)"), default=0)
+    status = models.CharField(
+        _("status"), max_length=10, choices=TournamentStatus.choices, default="draft"
+    )
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
+    )
+    created_at = models.DateTimeField(_("created at"), default=timezone.now)
+    finished_at = models.DateTimeField(_("finished at"), null=True, blank=True)
+
+    class Meta:
+        db_table = "ladder_tournament"
+        verbose_name = _("tournament")
+        verbose_name_plural = _("tournaments")
+        ordering = ["-starts_at", "-id"]
+        indexes = [models.Index(fields=["status", "starts_at"], name="tournament_due")]
+
+    @property
+    def per_seat(self) -> bool:
+        """True when results are per player, not per side (Nanping Red Two: partnerships
+        change every deal, so a game is four players scored on their own totals)."""
+        return is_game(self.variant) and not game(self.variant).fixed_sides
+
+    @property
+    def seats_per_side(self) -> int:
+        """Entries on one side of a game: 2 partners in individual events, else 1."""
+        return 2 if self.unit_kind == UnitKind.INDIVIDUAL else 1
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class EntryStatus(models.TextChoices):
+    """Registered, checked in, or withdrawn."""
+
+    REGISTERED = "registered", _("Registered")
+    CHECKED_IN = "checked_in", _("Checked in")
+    WITHDRAWN = "withdrawn", _("Withdrawn")
+
+
+class Entry(models.Model):
+    """One unit of a tournament: a pair (two players), or a single player."""
+
+    tournament = models.ForeignKey(
+        Tournament, on_delete=models.CASCADE, related_name="entries", verbose_name=_("tournament")
+    )
+    name = models.CharField(_("name"), max_length=120, blank=True)
+    player1 = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="tournament_entries",
+        verbose_name=_("player"),
+    )
+    player2 = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("partner"),
+    )
+    #: Team label in individual events (members of one team avoid being partners).
+    team = models.CharField(_("team"), max_length=60, blank=True)
+    seed = models.PositiveIntegerField(_("seed"), default=0)
+    status = models.CharField(
+        _("status"), max_length=12, choices=EntryStatus.choices, default="registered"
+    )
+    registered_at = models.DateTimeField(_("registered at"), default=timezone.now)
+    checked_in_at = models.DateTimeField(_("checked in at"), null=True, blank=True)
+    withdrawn_at = models.DateTimeField(_("withdrawn at"), null=True, blank=True)
+
+    class Meta:
+        db_table = "ladder_entry"
+        verbose_name = _("entry")
+        verbose_name_plural = _("entries")
+        ordering = ["tournament", "seed", "id"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["tournament", "player1"], name="tournament_entry_unique_player1"
+            )
+        ]
+
+    @property
+    def user_ids(self) -> list[int]:
+        """The entry's players' user ids."""
+        return [self.player1_id] + ([self.player2_id] if self.player2_id else [])
+
+    def __str__(self) -> str:
+        return self.name or str(self.pk)
+
+
+class RoundStatus(models.TextChoices):
+    """Pending (not paired), paired (tables not yet open), playing, finished."""
+
+    PENDING = "pending", _("Not paired yet")
+    PAIRED = "paired", _("Paired")
+    PLAYING = "playing", _("Playing")
+    FINISHED = "finished", _("Finished")
+
+
+class Round(models.Model):
+    """One round of a tournament and the time it is scheduled to start."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="rounds")
+    number = models.PositiveSmallIntegerField(_("round"))
+    scheduled_at = models.DateTimeField(_("scheduled at"))
+    status = models.CharField(
+        _("status"), max_length=10, choices=RoundStatus.choices, default="pending"
+    )
+    started_at = models.DateTimeField(_("started at"), null=True, blank=True)
+    finished_at = models.DateTimeField(_("finished at"), null=True, blank=True)
+
+    class Meta:
+        db_table = "ladder_round"
+        verbose_name = _("round")
+        verbose_name_plural = _("rounds")
+        ordering = ["tournament", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "number"], name="round_unique_number")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.tournament_id} R{self.number}"
+
+
+class GameStatus(models.TextChoices):
+    """Pending, playing, finished (a result), bye."""
+
+    PENDING = "pending", _("Not started")
+    PLAYING = "playing", _("Playing")
+    FINISHED = "finished", _("Finished")
+    BYE = "bye", _("Bye")
+
+
+class GameSource(models.TextChoices):
+    """Where a game's result came from."""
+
+    NONE = "", _("None yet")
+    LIVE = "live", _("Live match")
+    SHEET = "sheet", _("Score sheet")
+    ADMIN = "admin", _("Entered by an organiser")
+    FORFEIT = "forfeit", _("Forfeit")
+
+
+class Game(models.Model):
+    """One game of a round: two sides of entry ids (``side1`` empty: a bye), its table or
+    score sheet and its result. In elimination ``slot`` is its place in the bracket.
+
+    Nanping Red Two games are four players, each scored on their own: ``seat_scores`` holds
+    each seat's match points (seats in :attr:`seat_entries` order) and ``seat_forfeits`` the
+    seats that lost by forfeit; ``score0``/``score1``/``winner`` stay empty."""
+
+    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="games")
+    number = models.PositiveSmallIntegerField(_("table number"))
+    side0 = models.JSONField(default=list)
+    side1 = models.JSONField(default=list)
+    notes = models.JSONField(default=list, blank=True)
+    slot = models.PositiveSmallIntegerField(default=0)
+    third_place = models.BooleanField(default=False)
+    status = models.CharField(
+        _("status"), max_length=10, choices=GameStatus.choices, default="pending"
+    )
+    score0 = models.IntegerField(null=True, blank=True)
+    score1 = models.IntegerField(null=True, blank=True)
+    #: The winning side (0 / 1), None for a draw or no result.
+    winner = models.SmallIntegerField(null=True, blank=True)
+    seat_scores = models.JSONField(default=list, blank=True)
+    seat_forfeits = models.JSONField(default=list, blank=True)
+    source = models.CharField(max_length=8, choices=GameSource.choices, default="", blank=True)
+    table = models.OneToOneField(
+        "matches.Table", on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    sheet = models.ForeignKey(
+        "sheets.ScoreSheet", on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        db_table = "ladder_game"
+        verbose_name = _("game")
+        verbose_name_plural = _("games")
+        ordering = ["round", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["round", "number"], name="game_unique_number")
+        ]
+
+    @property
+    def sides(self) -> list[list[int]]:
+        """The two sides' entry ids."""
+        return [list(self.side0), list(self.side1)]
+
+    @property
+    def seat_entries(self) -> list[int]:
+        """The entries by seat at a four-player table of an individual event: side 0 at seats
+        0 and 2, side 1 at seats 1 and 3 (two-entry games: side 0, side 1)."""
+        a, b = list(self.side0), list(self.side1)
+        if len(a) == 2 and len(b) == 2:
+            return [a[0], b[0], a[1], b[1]]
+        return a + b
+
+    @property
+    def is_bye(self) -> bool:
+        """True when the first side plays nobody this round."""
+        return not self.side1
+
+    @property
+    def has_result(self) -> bool:
+        """True once the game counts (finished, or a bye)."""
+        return self.status in (GameStatus.FINISHED, GameStatus.BYE)
+
+    def __str__(self) -> str:
+        return f"{self.round} #{self.number}"
+
+
+class TournamentNotice(models.Model):
+    """An on-site notice to one player (a round is paired, a forfeit, ...)."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="notices")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="tournament_notices"
+    )
+    text = models.CharField(max_length=300)
+    url = models.CharField(max_length=200, blank=True)
+    created_at = models.DateTimeField(default=timezone.now)
+    read_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        db_table = "ladder_tournamentnotice"
+        ordering = ["-created_at", "-id"]
+        indexes = [models.Index(fields=["user", "read_at"], name="tnotice_unread")]

@@ -1,0 +1,294 @@
+"""Reads of tournaments shared by the pages, the API and the iCalendar feed."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+from django.db.models import Q, QuerySet
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from clubs import permissions
+from clubs.models import Club, User
+from tournaments import standings as pure
+from tournaments.models import (
+    Entry,
+    Game,
+    GameStatus,
+    RoundStatus,
+    Tournament,
+    TournamentFormat,
+    TournamentStatus,
+)
+from tournaments.services import rounds as round_services
+
+
+def tournaments_of_club(club: Club, viewer: User | None) -> QuerySet[Tournament]:
+    """The club's tournaments the viewer may see (drafts only for its organisers)."""
+    qs = Tournament.objects.filter(club=club).select_related("club")
+    if not permissions.is_club_admin(viewer, club):
+        qs = qs.exclude(status=TournamentStatus.DRAFT)
+    return qs
+
+
+def entries(tournament: Tournament) -> list[Entry]:
+    """Every entry (withdrawn included) in seeding order, with its players."""
+    return list(tournament.entries.select_related("player1", "player2").order_by("seed", "id"))
+
+
+def tiebreaks_of(tournament: Tournament) -> list[str]:
+    """The tournament's tie-breaks, match points always first."""
+    chosen = list(tournament.tiebreaks or pure.DEFAULT_TIEBREAKS)
+    if "match_points" in chosen:
+        chosen.remove("match_points")
+    return ["match_points", *chosen]
+
+
+def all_games(tournament: Tournament) -> list[Game]:
+    """Every game of every round, in order."""
+    return list(
+        Game.objects.filter(round__tournament=tournament)
+        .select_related("round", "table")
+        .order_by("round__number", "number")
+    )
+
+
+@dataclass
+class StandingLine:
+    """A row of the standings with its entry."""
+
+    entry: Entry
+    row: pure.Row
+
+
+def standings(tournament: Tournament) -> list[StandingLine]:
+    """Current standings with the tie-break numbers (computed from the games, so a corrected
+    result shows at once)."""
+    by_id = {e.pk: e for e in entries(tournament)}
+    records = round_services.records_of(all_games(tournament))
+    rows = pure.standings(
+        list(by_id), records, tiebreaks_of(tournament), round_services.points_of(tournament)
+    )
+    return [StandingLine(by_id[r.unit], r) for r in rows]
+
+
+def rounds_schedule(tournament: Tournament) -> list[dict[str, Any]]:
+    """Every round with its time and status (rounds not paired yet at their planned time)."""
+    existing = {r.number: r for r in tournament.rounds.all()}
+    out = []
+    total = max(round_services.total_rounds(tournament), max(existing, default=0))
+    for number in range(1, total + 1):
+        rnd = existing.get(number)
+        out.append(
+            {
+                "number": number,
+                "scheduled_at": rnd.scheduled_at
+                if rnd
+                else round_services.round_time(tournament, number),
+                "status": rnd.status if rnd else RoundStatus.PENDING,
+                "status_display": rnd.get_status_display() if rnd else _("Not paired yet"),
+                "round": rnd,
+            }
+        )
+    return out
+
+
+NOTE_TEXT = {
+    "rematch": lambda d: (
+        _("Rematch (meeting no. %(n)s): no other pairing was possible.") % {"n": d.get("times")}
+    ),
+    "repeat_opponent": lambda d: _("Opponents again (no. %(n)s).") % {"n": d.get("times")},
+    "repeat_bye": lambda d: (
+        _("Second bye: everyone left has had one.")
+        if d.get("times") == 2
+        else _("Bye no. %(n)s.") % {"n": d.get("times")}
+    ),
+    "bye_above_lowest": lambda d: (
+        _("Bye at %(s)s points: the entries below have had theirs or had to play.")
+        % {"s": d.get("score")}
+    ),
+    "score_gap": lambda d: (
+        _("Different scores (%(a)s and %(b)s): paired across score groups.")
+        % {"a": d["scores"][0], "b": d["scores"][1]}
+    ),
+    "repeat_partner": lambda d: _("Partners again (no. %(n)s).") % {"n": d.get("times")},
+    "repeat_tablemate": lambda d: (
+        _("At one table again (no. %(n)s): no other seating was possible.") % {"n": d.get("times")}
+    ),
+    "same_team": lambda d: _("Partners from the same team (%(t)s).") % {"t": d.get("team")},
+    "edited": lambda d: _("Edited by an organiser."),
+    "bracket_corrected": lambda d: (
+        _("Changed after a corrected result in round %(r)s.") % {"r": d.get("round")}
+    ),
+}
+
+
+def note_text(note: dict[str, Any]) -> str:
+    """The translated sentence explaining a pairing note."""
+    maker = NOTE_TEXT.get(note.get("code", ""))
+    try:
+        return maker(note.get("detail") or {}) if maker else str(note.get("code"))
+    except (KeyError, IndexError, TypeError):
+        return str(note.get("code"))
+
+
+def game_json(game: Game, names: dict[int, str], per_seat: bool = False) -> dict[str, Any]:
+    """A game as the API and pages show it; ``per_seat`` (Nanping Red Two): also ``seats``,
+    its four players in seat order, each with their points, outcome and forfeit once it has
+    a result."""
+    data = {
+        "id": game.pk,
+        "round": game.round.number,
+        "number": game.number,
+        "sides": [[{"entry": e, "name": names.get(e, "")} for e in side] for side in game.sides],
+        "status": game.status,
+        "status_text": str(GameStatus(game.status).label),
+        "score": None if game.score0 is None else [game.score0, game.score1],
+        "winner": game.winner,
+        "source": game.source,
+        "third_place": game.third_place,
+        "table": game.table_id,
+        "sheet": game.sheet_id,
+        "notes": [{**n, "text": note_text(n)} for n in game.notes],
+    }
+    if per_seat and not game.is_bye:
+        entries = game.seat_entries
+        records = round_services.table_records(game)
+        data["seats"] = [
+            {
+                "seat": i,
+                "entry": e,
+                "name": names.get(e, ""),
+                "score": records[e].score_for if e in records else None,
+                "outcome": records[e].outcome if e in records else None,
+                "forfeit": i in game.seat_forfeits,
+            }
+            for i, e in enumerate(entries)
+        ]
+    return data
+
+
+def bracket(tournament: Tournament) -> list[list[Game]]:
+    """Elimination rounds, each its games in bracket order (the third-place game last)."""
+    if tournament.format != TournamentFormat.ELIMINATION:
+        return []
+    rounds: dict[int, list[Game]] = {}
+    for game in all_games(tournament):
+        rounds.setdefault(game.round.number, []).append(game)
+    return [sorted(rounds[n], key=lambda g: (g.third_place, g.slot)) for n in sorted(rounds)]
+
+
+def player_results(tournament: Tournament, entry: Entry) -> list[dict[str, Any]]:
+    """One entry's games, round by round: opponents, partners, score and outcome."""
+    names = {e.pk: e.name for e in entries(tournament)}
+    out = []
+    for game in all_games(tournament):
+        if entry.pk not in game.side0 + game.side1:
+            continue
+        mine = 0 if entry.pk in game.side0 else 1
+        score = None
+        outcome = "bye" if game.is_bye else ""
+        if tournament.per_seat and not game.is_bye:
+            others = [names[e] for e in game.seat_entries if e != entry.pk]
+            record = round_services.table_records(game).get(entry.pk)
+            out.append(
+                {
+                    "round": game.round.number,
+                    "game": game,
+                    "partners": [],
+                    "opponents": others,
+                    "score": (record.score_for,) if record else None,
+                    "outcome": record.outcome if record else "",
+                }
+            )
+            continue
+        if game.score0 is not None:
+            score = [game.score0, game.score1][mine], [game.score0, game.score1][1 - mine]
+            if game.winner is None:
+                outcome = "loss" if game.source == "forfeit" else "draw"
+            else:
+                outcome = "win" if game.winner == mine else "loss"
+        out.append(
+            {
+                "round": game.round.number,
+                "game": game,
+                "partners": [names[e] for e in game.sides[mine] if e != entry.pk],
+                "opponents": [names[e] for e in game.sides[1 - mine]],
+                "score": score,
+                "outcome": outcome,
+            }
+        )
+    return out
+
+
+def notices_of(user: User, limit: int = 20) -> list[Any]:
+    """The user's latest tournament notices."""
+    return list(user.tournament_notices.select_related("tournament")[:limit])
+
+
+def upcoming_rounds(club: Club, now: datetime | None = None) -> list[tuple[Tournament, dict]]:
+    """Scheduled rounds of the club's published tournaments (the iCalendar feed)."""
+    now = now or timezone.now()
+    qs = Tournament.objects.filter(club=club).filter(
+        ~Q(status__in=[TournamentStatus.DRAFT, TournamentStatus.CANCELLED])
+    )
+    out = []
+    for tournament in qs.order_by("starts_at"):
+        for item in rounds_schedule(tournament):
+            out.append((tournament, item))
+    return out
+
+
+def _ical_text(value: str) -> str:
+    return value.replace("\\", "\\\\").replace(";", "\\;").replace(",", "\\,").replace("\n", "\\n")
+
+
+def _fold(line: str) -> str:
+    """RFC 5545 line folding: at most 75 octets a line, continuation lines start with a space."""
+    data = line.encode("utf-8")
+    if len(data) <= 75:
+        return line
+    parts, current = [], b""
+    for char in line:
+        encoded = char.encode("utf-8")
+        if len(current) + len(encoded) > (75 if not parts else 74):
+            parts.append(current.decode("utf-8"))
+            current = b""
+        current += encoded
+    parts.append(current.decode("utf-8"))
+    return "\r\n ".join(parts)
+
+
+def ical_feed(club: Club, base_url: str, now: datetime | None = None) -> str:
+    """The club's scheduled rounds as an RFC 5545 calendar (one VEVENT per round);
+    ``base_url`` (scheme and host) makes the links and the event UIDs."""
+    now = now or timezone.now()
+    host = base_url.split("://", 1)[-1].rstrip("/")
+    fmt = "%Y%m%dT%H%M%SZ"
+    lines = [
+        "BEGIN:VCALENDAR",
+        "VERSION:2.0",
+        "PRODID:-//bao2club//tournaments//ZH",
+        "CALSCALE:GREGORIAN",
+        f"X-WR-CALNAME:{_ical_text(club.name)}",
+    ]
+    stamp = now.astimezone(UTC)
+    for tournament, item in upcoming_rounds(club, now):
+        start = item["scheduled_at"].astimezone(UTC)
+        end = start + timedelta(minutes=tournament.round_minutes)
+        summary = _("%(t)s · round %(n)d") % {"t": tournament.name, "n": item["number"]}
+        lines += [
+            "BEGIN:VEVENT",
+            f"UID:tournament-{tournament.pk}-round-{item['number']}@{host}",
+            f"DTSTAMP:{stamp.strftime(fmt)}",
+            f"DTSTART:{start.strftime(fmt)}",
+            f"DTEND:{end.strftime(fmt)}",
+            f"SUMMARY:{_ical_text(summary)}",
+            f"URL:{base_url.rstrip('/')}/ladder/tournaments/{tournament.pk}/",
+            "STATUS:CONFIRMED",
+            "END:VEVENT",
+        ]
+    lines.append("END:VCALENDAR")
+    return "\r\n".join(_fold(line) for line in lines) + "\r\n"

@@ -1,0 +1,301 @@
+"""Results: collecting those of live matches and confirmed score sheets, an organiser's
+entries and corrections (standings follow at once; in elimination the bracket after a
+changed winner follows), and whether a round is done."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import datetime
+from typing import Any
+
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from clubs.models import User
+from games.variants import game as game_facts
+from matches.models import Match, MatchStatus
+from sheets.selectors import confirmed_results
+from tournaments.models import (
+    Entry,
+    Game,
+    GameSource,
+    GameStatus,
+    Round,
+    RoundStatus,
+    Tournament,
+    TournamentFormat,
+    TournamentStatus,
+)
+from tournaments.services.errors import TournamentError
+from tournaments.services.rating import (
+    link_sheet,
+    matching_sheet,
+    rate_organiser_result,
+    rate_sheet,
+)
+from tournaments.services.rounds import planned_games, users_by_seat, winner_entry
+from tournaments.services.setup import managed
+
+
+def finish_game(
+    game: Game, score0: int, score1: int, winner: int | None, source: str, now: datetime
+) -> bool:
+    """Store a result; True when it changed."""
+    if (game.score0, game.score1, game.winner, game.source, game.status) == (
+        score0,
+        score1,
+        winner,
+        source,
+        GameStatus.FINISHED,
+    ):
+        return False
+    game.score0, game.score1, game.winner, game.source = score0, score1, winner, source
+    game.status = GameStatus.FINISHED
+    game.finished_at = now
+    game.save(update_fields=["score0", "score1", "winner", "source", "status", "finished_at"])
+    return True
+
+
+def finish_seats(
+    game: Game, totals: Sequence[int], forfeits: Sequence[int], source: str, now: datetime
+) -> bool:
+    """Store a Red Two game's result (each seat's total, the seats that forfeited); True when
+    it changed."""
+    totals, forfeits = [int(t) for t in totals], sorted(set(forfeits))
+    if (game.seat_scores, game.seat_forfeits, game.source, game.status) == (
+        totals,
+        forfeits,
+        source,
+        GameStatus.FINISHED,
+    ):
+        return False
+    game.seat_scores, game.seat_forfeits, game.source = totals, forfeits, source
+    game.status = GameStatus.FINISHED
+    game.finished_at = now
+    game.save(update_fields=["seat_scores", "seat_forfeits", "source", "status", "finished_at"])
+    return True
+
+
+def _forfeited_seats(match: Any) -> list[int]:
+    """The seats a forfeit (a referee's or a no-show's) ended a match against."""
+    actions = match.events.filter(action__sanction="forfeit").values_list("action", flat=True)
+    return [a["target"] for a in actions if isinstance(a.get("target"), int)]
+
+
+def collect_live(
+    tournament: Tournament, game: Game, now: datetime, forfeits: Sequence[int] = ()
+) -> bool:
+    """Take the result of the game's finished live match (``forfeits``: Red Two seats that
+    lose by forfeit besides the one the match was forfeited against)."""
+    match = Match.objects.filter(table_id=game.table_id).first()
+    if match is None or match.status != MatchStatus.FINISHED:
+        return False
+    result = match.result or {}
+    source = GameSource.FORFEIT if result.get("reason") == "forfeit" else GameSource.LIVE
+    if tournament.per_seat:
+        lost = [*forfeits, *(_forfeited_seats(match) if source == GameSource.FORFEIT else [])]
+        return finish_seats(game, result.get("score") or [0] * 4, lost, source, now)
+    score = result.get("score") or [0, 0]
+    winner = result.get("winner")
+    return finish_game(game, int(score[0]), int(score[1]), winner, source, now)
+
+
+def _collect_sheet(
+    tournament: Tournament,
+    game: Game,
+    entries: dict[int, Entry],
+    results: Sequence[Any],
+    now: datetime,
+) -> bool:
+    """Take the result of the confirmed sheet (among ``results``) with the game's players."""
+    if tournament.per_seat:
+        return _collect_table_sheet(tournament, game, entries, results, now)
+    found = matching_sheet(tournament, game, entries, results)
+    if found is None:
+        return False
+    result, flip = found
+    scores = result.scores[::-1] if flip else result.scores
+    winner = result.winner if result.winner is None or not flip else 1 - result.winner
+    link_sheet(game, result.sheet_id)
+    if tournament.rated:
+        rate_sheet(tournament, result)
+    return finish_game(game, scores[0], scores[1], winner, GameSource.SHEET, now)
+
+
+def _collect_table_sheet(
+    tournament: Tournament,
+    game: Game,
+    entries: dict[int, Entry],
+    results: Sequence[Any],
+    now: datetime,
+) -> bool:
+    """A Red Two game's result from the first confirmed sheet (among ``results``) of its four
+    players, in whatever seats they sat (the sheet's own recording rates it, if at all)."""
+    seat_users = users_by_seat(tournament, game, entries)
+    for result in results:
+        totals = result.seat_totals
+        users = result.seat_users
+        if not totals or len(totals) != 4 or None in users or sorted(users) != sorted(seat_users):
+            continue
+        by_user = dict(zip(result.seat_users, totals, strict=True))
+        link_sheet(game, result.sheet_id)
+        return finish_seats(game, [by_user[u] for u in seat_users], [], GameSource.SHEET, now)
+    return False
+
+
+def collect_results(tournament: Tournament, rnd: Round, now: datetime) -> int:
+    """Pick up the results of the round's games (live matches, confirmed sheets); return how
+    many changed."""
+    changed = 0
+    playing = rnd.games.filter(status=GameStatus.PLAYING)
+    # live games: only those whose match has finished (one query for the whole round)
+    for game in playing.filter(table__isnull=False, table__match__status="finished"):
+        changed += collect_live(tournament, game, now)
+    sheet_games = list(playing.filter(table__isnull=True)) if not tournament.online else []
+    if sheet_games:
+        results = confirmed_results(tournament.club, tournament.variant, since=rnd.started_at)
+        entries = {e.pk: e for e in tournament.entries.all()}
+        for game in sheet_games:
+            changed += _collect_sheet(tournament, game, entries, results, now)
+    return changed
+
+
+def round_done(rnd: Round) -> bool:
+    """Whether every game of the round counts (in elimination: each has a winner)."""
+    games = list(rnd.games.all())
+    if not all(g.has_result for g in games):
+        return False
+    if rnd.tournament.format == TournamentFormat.ELIMINATION:
+        return all(g.is_bye or g.winner is not None for g in games)
+    return True
+
+
+@transaction.atomic
+def set_result(
+    user: User,
+    game: Game,
+    score0: int | None,
+    score1: int | None,
+    winner: int | None = None,
+    now: datetime | None = None,
+) -> Game:
+    """Enter or correct a game's result (organisers). Standings follow at once (they are
+    computed from the games); in elimination a changed winner replaces the entry in the games
+    after it, whose results are cleared. ``winner`` decides a knockout tie or a forfeit, or
+    names the side that won a Bao 2 / Guandan game with level scores (it passed the top level
+    first). Bao 2 and Guandan scores are levels (0 to the top level). In a rated tournament
+    the result feeds the club ladder unless the game is already rated
+    (:func:`rate_organiser_result`)."""
+    tournament = managed(user, game.round.tournament)
+    if tournament.per_seat:
+        raise TournamentError("per_seat", _("Red Two results are each player's points."))
+    game = _game_for_result(game)
+    now = now or timezone.now()
+    for score in (score0, score1):
+        if isinstance(score, bool) or not isinstance(score, int) or abs(score) > 10**6:
+            raise TournamentError("bad_score", _("Scores must be whole numbers."))
+    if winner is not None and winner not in (0, 1):
+        raise TournamentError("bad_winner", _("The winner is side 0 or side 1."))
+    if game_facts(tournament.variant).levels:
+        top = game_facts(tournament.variant).max_level
+        if not (0 <= score0 <= top and 0 <= score1 <= top):
+            raise TournamentError(
+                "bad_score", _("Levels are whole numbers from 0 to %(top)d.") % {"top": top}
+            )
+    natural = None if score0 == score1 else (0 if score0 > score1 else 1)
+    if winner is not None and natural is not None and winner != natural:
+        raise TournamentError("bad_winner", _("The winner must have the higher score."))
+    final_winner = natural if winner is None else winner
+    before = winner_entry(game)
+    finish_game(game, score0, score1, final_winner, GameSource.ADMIN, now)
+    rate_organiser_result(tournament, game, now)
+    if tournament.format == TournamentFormat.ELIMINATION and before != winner_entry(game):
+        _rebracket(tournament, game.round.number, now)
+    return game
+
+
+def _game_for_result(game: Game) -> Game:
+    """The game, locked, if a result may be entered for it (it has started, it is no bye)."""
+    game = Game.objects.select_for_update().select_related("round").get(pk=game.pk)
+    if game.is_bye:
+        raise TournamentError("bye", _("A bye has no result to enter."))
+    if game.round.status == RoundStatus.PAIRED or game.status == GameStatus.PENDING:
+        raise TournamentError("not_started", _("This game has not started."))
+    return game
+
+
+@transaction.atomic
+def set_seat_result(
+    user: User,
+    game: Game,
+    totals: Sequence[int] | None,
+    forfeits: Sequence[int] = (),
+    now: datetime | None = None,
+) -> Game:
+    """Enter or correct a Nanping Red Two game's result (organisers): each seat's match points
+    (seats in :attr:`Game.seat_entries` order; they add up to 0, as every point is paid by one
+    player to another) and the seats that lost by forfeit. Standings follow at once. The
+    ladder is not told: a Red Two rating needs the sides the last deal revealed, which only the
+    match itself knows (a rated live match is rated when it ends)."""
+    tournament = managed(user, game.round.tournament)
+    if not tournament.per_seat:
+        raise TournamentError("not_per_seat", _("This game's result is its two sides' scores."))
+    game = _game_for_result(game)
+    if (
+        not isinstance(totals, list | tuple)
+        or len(totals) != 4
+        or any(isinstance(t, bool) or not isinstance(t, int) or abs(t) > 10**6 for t in totals)
+    ):
+        raise TournamentError(
+            "bad_score", _("Give each of the four players' points as a whole number.")
+        )
+    if sum(totals) != 0:
+        raise TournamentError(
+            "bad_score",
+            _("Red Two points are paid between the players: the four totals add up to 0."),
+        )
+    if not isinstance(forfeits, list | tuple) or any(
+        isinstance(s, bool) or s not in (0, 1, 2, 3) for s in forfeits
+    ):
+        raise TournamentError("bad_forfeits", _("Forfeits are seats 0 to 3."))
+    finish_seats(game, totals, forfeits, GameSource.ADMIN, now or timezone.now())
+    return game
+
+
+def _rebracket(tournament: Tournament, from_round: int, now: datetime) -> None:
+    """After a corrected result in round ``from_round``, put the right entries into each later
+    elimination game; a game whose entries change loses its result."""
+    rounds = list(tournament.rounds.filter(number__gt=from_round).order_by("number"))
+    for rnd in rounds:
+        try:
+            planned = planned_games(tournament, rnd.number)
+        except TournamentError:
+            planned = []
+        games = list(rnd.games.order_by("number"))
+        for i, game in enumerate(games):
+            want = planned[i].sides if i < len(planned) else ((), ())
+            if [list(want[0]), list(want[1])] == game.sides:
+                continue
+            game.side0, game.side1 = list(want[0]), list(want[1])
+            game.score0 = game.score1 = game.winner = None
+            game.source = ""
+            game.status = (
+                GameStatus.PENDING if rnd.status == RoundStatus.PAIRED else (GameStatus.PLAYING)
+            )
+            game.table = None
+            game.finished_at = None
+            game.notes = list(game.notes) + [
+                {"code": "bracket_corrected", "units": [], "detail": {"round": from_round}}
+            ]
+            game.save()
+        if rnd.status == RoundStatus.FINISHED and not round_done(rnd):
+            rnd.status = RoundStatus.PLAYING
+            rnd.finished_at = None
+            rnd.save(update_fields=["status", "finished_at"])
+    if tournament.status == TournamentStatus.FINISHED:
+        last = rounds[-1] if rounds else None
+        if last is not None and last.status != RoundStatus.FINISHED:
+            tournament.status = TournamentStatus.RUNNING
+            tournament.finished_at = None
+            tournament.save(update_fields=["status", "finished_at"])

@@ -1,0 +1,409 @@
+"""Tournament pages: a club's list and iCalendar feed, the tournament page (schedule,
+entries, registration), pairings of a round, bracket, standings, an entry's results, and the
+organisers' pages to create, edit and run a tournament. Thin: every change goes through
+:mod:`tournaments.services`, every shared read through
+:mod:`tournaments.selectors`; permissions are the services' (same as the API)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import forms
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+from django.views.decorators.http import require_POST
+
+from clubs import permissions
+from clubs import selectors as club_selectors
+from clubs.models import Club, User
+from tournaments import selectors
+from tournaments.models import Entry, Game, Round, Tournament
+from tournaments.permissions import can_manage, can_view
+from tournaments.services import entries as entry_services
+from tournaments.services import results as result_services
+from tournaments.services import rounds as round_services
+from tournaments.services import setup as setup_services
+from tournaments.services.errors import TournamentError
+from tournaments.windows import checkin_open, registration_open
+
+TIEBREAK_LABELS = {
+    "match_points": gettext_lazy("Match points"),
+    "level_diff": gettext_lazy("Level / point difference"),
+    "buchholz": gettext_lazy("Buchholz"),
+    "sonneborn_berger": gettext_lazy("Sonneborn-Berger"),
+    "head_to_head": gettext_lazy("Head-to-head"),
+}
+
+
+class TournamentForm(forms.ModelForm):
+    """The settings an organiser edits on the web (the API also takes engine options)."""
+
+    tiebreaks = forms.MultipleChoiceField(
+        label=gettext_lazy("Tie-breaks (after match points)"),
+        choices=[(k, v) for k, v in TIEBREAK_LABELS.items() if k != "match_points"],
+        required=False,
+        widget=forms.CheckboxSelectMultiple,
+    )
+    match_options = forms.JSONField(
+        label=gettext_lazy("Match options"),
+        help_text=gettext_lazy(
+            'Engine options of each match, e.g. {"deals": 4} for Shuangkou, '
+            '{"colour_twos": true} for Bao 2. Empty: the game\'s defaults (Bao 2 to 2A, '
+            "Guandan to A)."
+        ),
+        required=False,
+        widget=forms.Textarea(attrs={"rows": 2}),
+    )
+
+    class Meta:
+        model = Tournament
+        fields = [
+            "name",
+            "description",
+            "variant",
+            "format",
+            "unit_kind",
+            "rounds_planned",
+            "third_place",
+            "online",
+            "rated",
+            "time_limit_minutes",
+            "match_options",
+            "tiebreaks",
+            "registration_opens",
+            "registration_closes",
+            "checkin_required",
+            "checkin_minutes",
+            "late_until_round",
+            "starts_at",
+            "round_minutes",
+            "start_when_ready",
+            "no_show_minutes",
+        ]
+        help_texts = {
+            "unit_kind": gettext_lazy(
+                "Nanping Red Two is played as an individual event: partners change every deal."
+            )
+        }
+        widgets = {
+            "starts_at": forms.DateTimeInput(attrs={"type": "datetime-local"}),
+            "registration_opens": forms.DateTimeInput(attrs={"type": "datetime-local"}),
+            "registration_closes": forms.DateTimeInput(attrs={"type": "datetime-local"}),
+            "description": forms.Textarea(attrs={"rows": 3}),
+        }
+
+
+def _tournament(request: HttpRequest, pk: int) -> Tournament:
+    tournament = get_object_or_404(Tournament.objects.select_related("club"), pk=pk)
+    if not can_view(request.user, tournament):
+        raise Http404
+    return tournament
+
+
+def _manage(request: HttpRequest, pk: int) -> Tournament:
+    tournament = _tournament(request, pk)
+    if not can_manage(request.user, tournament):
+        raise PermissionDenied
+    return tournament
+
+
+def _names(tournament: Tournament) -> dict[int, str]:
+    return {e.pk: e.name for e in selectors.entries(tournament)}
+
+
+def club_tournaments(request: HttpRequest, slug: str) -> HttpResponse:
+    """A club's tournaments (drafts only for its organisers) and its calendar feed."""
+    club = get_object_or_404(Club, slug=slug)
+    return render(
+        request,
+        "tournaments/list.html",
+        {
+            "club": club,
+            "tournaments": selectors.tournaments_of_club(club, request.user),
+            "is_admin": permissions.is_club_admin(request.user, club),
+        },
+    )
+
+
+def club_calendar(request: HttpRequest, slug: str) -> HttpResponse:
+    """The club's scheduled rounds as an iCalendar (RFC 5545) feed."""
+    club = get_object_or_404(Club, slug=slug)
+    text = selectors.ical_feed(club, request.build_absolute_uri("/"))
+    response = HttpResponse(text, content_type="text/calendar; charset=utf-8")
+    response["Content-Disposition"] = f'inline; filename="{club.slug}-tournaments.ics"'
+    return response
+
+
+@login_required
+def tournament_create(request: HttpRequest, slug: str) -> HttpResponse:
+    """Create a draft tournament (club owner / admins)."""
+    club = get_object_or_404(Club, slug=slug)
+    if not permissions.is_club_admin(request.user, club):
+        raise PermissionDenied
+    form = TournamentForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            tournament = setup_services.create_tournament(request.user, club, **form.cleaned_data)
+        except TournamentError as error:
+            form.add_error(None, error.message)
+        else:
+            messages.success(request, _("The tournament is created as a draft."))
+            return redirect("ladder:tournament_run", pk=tournament.pk)
+    return render(request, "tournaments/form.html", {"form": form, "club": club})
+
+
+@login_required
+def tournament_edit(request: HttpRequest, pk: int) -> HttpResponse:
+    """Edit a tournament's settings (organisers)."""
+    tournament = _manage(request, pk)
+    form = TournamentForm(request.POST or None, instance=tournament)
+    if request.method == "POST" and form.is_valid():
+        changed = {k: form.cleaned_data[k] for k in form.changed_data}
+        fresh = Tournament.objects.get(pk=pk)
+        try:
+            setup_services.update_tournament(request.user, fresh, **changed)
+        except TournamentError as error:
+            form.add_error(None, error.message)
+        else:
+            messages.success(request, _("Saved."))
+            return redirect("ladder:tournament_run", pk=pk)
+    return render(
+        request,
+        "tournaments/form.html",
+        {"form": form, "club": tournament.club, "tournament": tournament},
+    )
+
+
+def tournament_detail(request: HttpRequest, pk: int) -> HttpResponse:
+    """The public page: schedule, entries, the player's own registration and check-in."""
+    tournament = _tournament(request, pk)
+    now = timezone.now()
+    user = request.user if request.user.is_authenticated else None
+    own = entry_services.entry_of(user, tournament)
+    current = None
+    if own is not None:
+        names = _names(tournament)
+        for game in reversed(selectors.all_games(tournament)):
+            if own.pk in game.side0 + game.side1:
+                current = selectors.game_json(game, names, tournament.per_seat)
+                break
+    return render(
+        request,
+        "tournaments/detail.html",
+        {
+            "tournament": tournament,
+            "schedule": selectors.rounds_schedule(tournament),
+            "entries": selectors.entries(tournament),
+            "own": own,
+            "current": current,
+            "registration_open": registration_open(tournament, now),
+            "checkin_open": checkin_open(tournament, now),
+            "can_manage": can_manage(user, tournament),
+            "members": _club_members(tournament) if user else [],
+            "notices": selectors.notices_of(user)[:5] if user else [],
+        },
+    )
+
+
+def _club_members(tournament: Tournament) -> list[User]:
+    return [m.user for m in club_selectors.members_of(tournament.club)]
+
+
+def round_pairings(request: HttpRequest, pk: int, number: int) -> HttpResponse:
+    """The pairings (and results) of one round, with the reason for each broken preference."""
+    tournament = _tournament(request, pk)
+    rnd = get_object_or_404(Round, tournament=tournament, number=number)
+    names = _names(tournament)
+    games = [
+        selectors.game_json(g, names, tournament.per_seat)
+        for g in rnd.games.select_related("round")
+    ]
+    return render(
+        request,
+        "tournaments/round.html",
+        {
+            "tournament": tournament,
+            "round": rnd,
+            "games": games,
+            "can_manage": can_manage(request.user, tournament),
+            "rounds": selectors.rounds_schedule(tournament),
+        },
+    )
+
+
+def tournament_standings(request: HttpRequest, pk: int) -> HttpResponse:
+    """Standings with the numbers behind each place."""
+    tournament = _tournament(request, pk)
+    tiebreaks = selectors.tiebreaks_of(tournament)
+    lines = selectors.standings(tournament)
+    rows = [
+        {
+            "line": line,
+            "values": [line.row.values.get(t, "") for t in tiebreaks],
+        }
+        for line in lines
+    ]
+    return render(
+        request,
+        "tournaments/standings.html",
+        {
+            "tournament": tournament,
+            "rows": rows,
+            "headers": [TIEBREAK_LABELS[t] for t in tiebreaks],
+        },
+    )
+
+
+def tournament_bracket(request: HttpRequest, pk: int) -> HttpResponse:
+    """An elimination tournament's bracket, drawn as a bracket (one column per round)."""
+    tournament = _tournament(request, pk)
+    names = _names(tournament)
+    columns = [
+        [selectors.game_json(g, names, tournament.per_seat) for g in games]
+        for games in selectors.bracket(tournament)
+    ]
+    return render(
+        request, "tournaments/bracket.html", {"tournament": tournament, "columns": columns}
+    )
+
+
+def entry_results(request: HttpRequest, pk: int, entry_id: int) -> HttpResponse:
+    """One entry's (player's or pair's) games round by round."""
+    tournament = _tournament(request, pk)
+    entry = get_object_or_404(Entry, tournament=tournament, pk=entry_id)
+    return render(
+        request,
+        "tournaments/entry.html",
+        {
+            "tournament": tournament,
+            "entry": entry,
+            "results": selectors.player_results(tournament, entry),
+        },
+    )
+
+
+@login_required
+def tournament_run(request: HttpRequest, pk: int) -> HttpResponse:
+    """The organisers' page: status, the current round's games with result entry, swaps."""
+    tournament = _manage(request, pk)
+    names = _names(tournament)
+    current = tournament.rounds.order_by("-number").first()
+    games = []
+    if current is not None:
+        games = [
+            selectors.game_json(g, names, tournament.per_seat)
+            for g in current.games.select_related("round")
+        ]
+    return render(
+        request,
+        "tournaments/run.html",
+        {
+            "tournament": tournament,
+            "current": current,
+            "games": games,
+            "entries": selectors.entries(tournament),
+            "schedule": selectors.rounds_schedule(tournament),
+            "total": round_services.total_rounds(tournament),
+            "members": _club_members(tournament),
+        },
+    )
+
+
+def _user_param(request: HttpRequest, name: str) -> User | None:
+    value = request.POST.get(name, "")
+    if not value:
+        return None
+    try:
+        return User.objects.get(pk=int(value))
+    except (ValueError, User.DoesNotExist):
+        raise TournamentError("bad_player", _("Unknown player.")) from None
+
+
+def _post_result(request: HttpRequest, tournament: Tournament) -> Game:
+    """The result form of the run page: two scores (and a winner), or for Red Two each seat's
+    points (``seat0`` .. ``seat3``) and the seats that forfeited (``forfeit``)."""
+    user = request.user
+    game = get_object_or_404(Game, round__tournament=tournament, pk=_int_post(request, "game"))
+    if tournament.per_seat:
+        forfeits = [int(v) for v in request.POST.getlist("forfeit") if v in ("0", "1", "2", "3")]
+        totals = [_int_post(request, f"seat{i}") for i in range(4)]
+        return result_services.set_seat_result(user, game, totals, forfeits)
+    return result_services.set_result(
+        user,
+        game,
+        _int_post(request, "score0"),
+        _int_post(request, "score1"),
+        int(request.POST["winner"]) if request.POST.get("winner") in ("0", "1") else None,
+    )
+
+
+def _int_post(request: HttpRequest, name: str) -> int:
+    try:
+        return int(request.POST.get(name, ""))
+    except ValueError:
+        raise TournamentError("bad_number", _("Enter a whole number.")) from None
+
+
+def _entry_post(request: HttpRequest, tournament: Tournament) -> Entry | None:
+    """The entry named by the form (organisers act for any entry), or None: the caller's."""
+    if not request.POST.get("entry"):
+        return None
+    entry = Entry.objects.filter(tournament=tournament, pk=_int_post(request, "entry")).first()
+    if entry is None:
+        raise TournamentError("not_registered", _("This entry is not in the tournament."))
+    return entry
+
+
+@login_required
+@require_POST
+def tournament_action(request: HttpRequest, pk: int, action: str) -> HttpResponse:
+    """Every button of the pages: a POST naming the action; refusals become messages."""
+    tournament = _tournament(request, pk)
+    user = request.user
+    back = request.POST.get("next") or ""
+    if not back.startswith("/ladder/"):
+        back = ""
+    handlers: dict[str, Any] = {
+        "register": lambda: entry_services.register(
+            user,
+            tournament,
+            partner=_user_param(request, "partner"),
+            player=_user_param(request, "player"),
+            team=request.POST.get("team", ""),
+        ),
+        "check_in": lambda: entry_services.check_in(
+            user, tournament, _entry_post(request, tournament)
+        ),
+        "withdraw": lambda: entry_services.withdraw(
+            user, tournament, _entry_post(request, tournament)
+        ),
+        "publish": lambda: setup_services.publish(user, tournament),
+        "pause": lambda: setup_services.pause(user, tournament),
+        "resume": lambda: setup_services.resume(user, tournament),
+        "cancel": lambda: setup_services.cancel(user, tournament),
+        "pair": lambda: round_services.pair_next_round(user, tournament),
+        "start_round": lambda: round_services.start_round(user, tournament),
+        "swap": lambda: round_services.swap_entries(
+            user,
+            get_object_or_404(Round, tournament=tournament, number=_int_post(request, "round")),
+            _int_post(request, "first"),
+            _int_post(request, "second"),
+        ),
+        "result": lambda: _post_result(request, tournament),
+    }
+    handler = handlers.get(action)
+    if handler is None:
+        raise Http404
+    try:
+        handler()
+    except TournamentError as error:
+        messages.error(request, error.message)
+    else:
+        messages.success(request, _("Done."))
+    return redirect(back or "ladder:tournament", pk=tournament.pk)
