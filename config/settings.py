@@ -226,6 +226,15 @@ AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_RESET_ON_SUCCESS = True
 AXES_LOCKOUT_TEMPLATE = "registration/locked_out.html"
 AXES_VERBOSE = False
+# The lock-out counts failures per client address as config.client_ip sees it (never a raw
+# X-Forwarded-For, which anyone can write).
+AXES_CLIENT_IP_CALLABLE = "config.client_ip.client_ip"
+
+# --- Client addresses ------------------------------------------------------------------------
+# How many reverse proxies (each appending to X-Forwarded-For) stand in front of the site. 0, the
+# default, ignores X-Forwarded-For everywhere (lock-out, throttles): set it only when every
+# request comes through that many proxies, or clients could choose their own address.
+TRUSTED_PROXY_COUNT = min(max(int(os.environ.get("TRUSTED_PROXIES") or "0"), 0), 10)
 
 # --- REST API --------------------------------------------------------------------------------
 REST_FRAMEWORK = {
@@ -244,8 +253,8 @@ REST_FRAMEWORK = {
     "DEFAULT_SCHEMA_CLASS": "clubs.api.schema.ErrorDocumentingAutoSchema",
     "EXCEPTION_HANDLER": "clubs.api.exceptions.json_exception_handler",
     "DEFAULT_THROTTLE_CLASSES": [
-        "rest_framework.throttling.AnonRateThrottle",
-        "rest_framework.throttling.UserRateThrottle",
+        "config.throttling.AnonRateThrottle",
+        "config.throttling.UserRateThrottle",
     ],
     "DEFAULT_THROTTLE_RATES": {
         "anon": os.environ.get("API_THROTTLE_ANON", "300/min"),

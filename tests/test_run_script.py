@@ -88,6 +88,10 @@ def run_once(tmp_path, marker, port):
             if b"daphne" in Path(f"/proc/{p}/cmdline").read_bytes()
         ]
         assert len(daphnes) == 2  # both accept on the one port (config.serve)
+        # X-Forwarded-For is the client's to write: daphne must not take addresses from it.
+        assert not any(
+            b"--proxy-headers" in Path(f"/proc/{p}/cmdline").read_bytes() for p in daphnes
+        )
         os.write(fd, b"\x03")  # Ctrl-C, as a person would type it
         read_until(fd, b"== stopped", timeout=30)
         _, status = os.waitpid(pid, 0)
