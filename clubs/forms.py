@@ -56,6 +56,13 @@ class ProfileForm(forms.ModelForm):
     """Edit display name, email, language and time zone."""
 
     time_zone = forms.ChoiceField(label=_("Time zone"), choices=time_zone_choices)
+    current_password = forms.CharField(
+        label=_("Current password"),
+        required=False,
+        strip=False,
+        widget=forms.PasswordInput(attrs={"autocomplete": "current-password"}),
+        help_text=_("Needed only to change your email address."),
+    )
 
     class Meta:
         model = User

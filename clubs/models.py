@@ -46,6 +46,18 @@ class User(AbstractUser):
         verbose_name = _("user")
         verbose_name_plural = _("users")
 
+    def save(self, *args: object, **kwargs: object) -> None:
+        """Save; when the password was set anew, revoke every API token of the user.
+
+        ``set_password`` (password change, reset, admin, ``changepassword``) leaves the raw
+        password in ``_password`` until the save; a login's hash upgrade clears it first, so it
+        revokes nothing. Web sessions end by themselves: their hash no longer matches.
+        """
+        password_changed = self._password is not None and self.pk is not None
+        super().save(*args, **kwargs)
+        if password_changed:
+            ApiToken.objects.filter(user=self).delete()
+
     @property
     def name(self) -> str:
         """The name shown to other players: the display name, else the username."""

@@ -7,13 +7,16 @@ changes nothing.
 
 from __future__ import annotations
 
+import logging
 import secrets
 from datetime import timedelta
 
+from django.conf import settings
 from django.contrib.auth.password_validation import validate_password
 from django.core.exceptions import ValidationError
+from django.core.mail import send_mail
 from django.db import IntegrityError, transaction
-from django.utils import timezone
+from django.utils import timezone, translation
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
 
@@ -55,6 +58,9 @@ class NotFound(ClubError):
     status = 404
 
 
+logger = logging.getLogger(__name__)
+
+
 def _not_allowed() -> NotAllowed:
     return NotAllowed("not_allowed", _("You are not allowed to do this."))
 
@@ -92,8 +98,20 @@ def update_profile(
     language: str | None = None,
     time_zone: str | None = None,
     email: str | None = None,
+    current_password: str | None = None,
 ) -> User:
-    """Change the user's display name, language, time zone or email; None keeps a field."""
+    """Change the user's display name, language, time zone or email; None keeps a field.
+
+    A new email address needs the user's current password (``current_password``): password
+    resets go to that address, so a borrowed session must not be able to redirect them. The
+    old address, if any, is told of the change once the change is committed.
+    """
+    old_email = user.email
+    email_changes = email is not None and email != old_email
+    if email_changes and not user.check_password(current_password or ""):
+        raise ClubError(
+            "password_required", _("Enter your current password to change your email address.")
+        )
     if display_name is not None:
         user.display_name = display_name.strip()
     if language is not None:
@@ -112,7 +130,24 @@ def update_profile(
         user.refresh_from_db()
         raise ClubError("invalid", " ".join(error.messages)) from error
     user.save(update_fields=["display_name", "language", "time_zone", "email"])
+    if email_changes and old_email:
+        transaction.on_commit(lambda: _notify_email_changed(user, old_email))
     return user
+
+
+def _notify_email_changed(user: User, old_email: str) -> None:
+    """Tell the old address that the account's email address changed (in the user's language)."""
+    with translation.override(user.language or settings.LANGUAGE_CODE):
+        subject = _("Your email address was changed")
+        body = _(
+            "The email address of your account %(username)s was changed to %(email)s.\n\n"
+            "If you did not change it, someone else may be using your account: sign in, change "
+            "your password and tell the site's administrators."
+        ) % {"username": user.username, "email": user.email or "-"}
+    try:
+        send_mail(subject, body, settings.DEFAULT_FROM_EMAIL, [old_email])
+    except Exception:  # the change is committed: a lost notice is logged, never a 500
+        logger.exception("could not send the email-changed notice to user %s", user.pk)
 
 
 def create_api_token(user: User, name: str) -> tuple[ApiToken, str]:

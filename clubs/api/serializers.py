@@ -36,10 +36,26 @@ class CurrentUserSerializer(serializers.ModelSerializer):
     time_zone = serializers.CharField(
         max_length=64, required=False, validators=[validate_time_zone]
     )
+    current_password = serializers.CharField(
+        write_only=True,
+        required=False,
+        trim_whitespace=False,
+        max_length=4096,
+        help_text="Your current password: required to change `email`.",
+    )
 
     class Meta:
         model = User
-        fields = ["id", "username", "name", "display_name", "email", "language", "time_zone"]
+        fields = [
+            "id",
+            "username",
+            "name",
+            "display_name",
+            "email",
+            "language",
+            "time_zone",
+            "current_password",
+        ]
         read_only_fields = ["id", "username", "name"]
 
 
