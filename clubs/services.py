@@ -7,12 +7,14 @@ changes nothing.
 
 from __future__ import annotations
 
+import hashlib
 import logging
 import secrets
 from datetime import timedelta
 
 from django.conf import settings
 from django.contrib.auth.password_validation import validate_password
+from django.core.cache import cache
 from django.core.exceptions import ValidationError
 from django.core.mail import send_mail
 from django.db import IntegrityError, transaction
@@ -133,6 +135,33 @@ def update_profile(
     if email_changes and old_email:
         transaction.on_commit(lambda: _notify_email_changed(user, old_email))
     return user
+
+
+def allow_password_reset_request(email: str, address: str | None) -> bool:
+    """Count a password-reset request; False once the address or the client is over its limit.
+
+    Limits per hour: ``PASSWORD_RESET_LIMIT_PER_EMAIL`` for one email address (any case) and
+    ``PASSWORD_RESET_LIMIT_PER_IP`` for one client address. The counters live in the cache;
+    when it does not answer, the request is allowed (a warning is logged).
+    """
+    window = 3600
+    keys = [
+        (
+            f"password-reset:email:{hashlib.sha256(email.strip().lower().encode()).hexdigest()}",
+            settings.PASSWORD_RESET_LIMIT_PER_EMAIL,
+        ),
+        (f"password-reset:ip:{address or '-'}", settings.PASSWORD_RESET_LIMIT_PER_IP),
+    ]
+    allowed = True
+    try:
+        for key, limit in keys:
+            cache.add(key, 0, timeout=window)
+            if cache.incr(key) > limit:
+                allowed = False
+    except Exception as error:  # the cache (Redis) is down: do not refuse everyone
+        logger.warning("password reset limit not applied, the cache failed: %r", error)
+        return True
+    return allowed
 
 
 def _notify_email_changed(user: User, old_email: str) -> None:

@@ -13,6 +13,7 @@ import secrets
 from datetime import timedelta
 from pathlib import Path
 
+import csp.constants as csp
 import dj_database_url
 from django.utils.translation import gettext_lazy as _
 
@@ -76,6 +77,7 @@ INSTALLED_APPS = [
     "channels",
     "django_celery_beat",
     "axes",
+    "csp",
     "clubs",
     "matches",
     "ladder",
@@ -83,6 +85,7 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "csp.middleware.CSPMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "config.middleware.RejectNulMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -218,6 +221,13 @@ AUTH_PASSWORD_VALIDATORS = [
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "home"
 LOGOUT_REDIRECT_URL = "home"
+# Password-reset emails per hour for one address and for one client (then a translated refusal).
+PASSWORD_RESET_LIMIT_PER_EMAIL = min(
+    max(int(os.environ.get("PASSWORD_RESET_LIMIT_PER_EMAIL") or "3"), 1), 100
+)
+PASSWORD_RESET_LIMIT_PER_IP = min(
+    max(int(os.environ.get("PASSWORD_RESET_LIMIT_PER_IP") or "10"), 1), 1000
+)
 
 # Login throttling (django-axes): 5 failures for one username from one address lock it 15 min.
 AXES_FAILURE_LIMIT = int(os.environ.get("AXES_FAILURE_LIMIT", "5"))
@@ -226,9 +236,9 @@ AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_RESET_ON_SUCCESS = True
 AXES_LOCKOUT_TEMPLATE = "registration/locked_out.html"
 AXES_VERBOSE = False
-# The lock-out counts failures per client address as config.client_ip sees it (never a raw
+# The lock-out counts failures per client address as clubs.client_ip sees it (never a raw
 # X-Forwarded-For, which anyone can write).
-AXES_CLIENT_IP_CALLABLE = "config.client_ip.client_ip"
+AXES_CLIENT_IP_CALLABLE = "clubs.client_ip.client_ip"
 
 # --- Client addresses ------------------------------------------------------------------------
 # How many reverse proxies (each appending to X-Forwarded-For) stand in front of the site. 0, the
@@ -327,8 +337,10 @@ SERVER_EMAIL = os.environ.get("SERVER_EMAIL", DEFAULT_FROM_EMAIL)
 if PRODUCTION:
     SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", True)
     SECURE_REDIRECT_EXEMPT = [r"^healthz$"]  # load balancers probe over plain HTTP
+    # Every cookie the site sets travels over HTTPS only.
     SESSION_COOKIE_SECURE = True
     CSRF_COOKIE_SECURE = True
+    LANGUAGE_COOKIE_SECURE = True
     SECURE_HSTS_SECONDS = int(os.environ.get("SECURE_HSTS_SECONDS", "31536000"))
     SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", True)
     SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD", True)
@@ -337,6 +349,28 @@ if PRODUCTION:
 SECURE_CONTENT_TYPE_NOSNIFF = True
 SECURE_REFERRER_POLICY = "same-origin"
 X_FRAME_OPTIONS = "DENY"
+LANGUAGE_COOKIE_SAMESITE = "Lax"
+
+# Content-Security-Policy (django-csp): scripts and everything else from this site only. The
+# pages have no inline scripts or event handlers (static/js/site.js attaches them); the API docs
+# use drf-spectacular's split view, whose script is a URL too. Styles may be inline: a few
+# templates carry a <style> block, which cannot run code.
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": [csp.SELF],
+        "script-src": [csp.SELF],
+        "style-src": [csp.SELF, csp.UNSAFE_INLINE],
+        "img-src": [csp.SELF, "data:"],
+        "font-src": [csp.SELF, "data:"],
+        "connect-src": [csp.SELF],  # CSP 3: 'self' covers the same host's ws:// and wss://
+        "worker-src": [csp.SELF],
+        "manifest-src": [csp.SELF],
+        "object-src": [csp.NONE],
+        "base-uri": [csp.SELF],
+        "form-action": [csp.SELF],
+        "frame-ancestors": [csp.NONE],
+    }
+}
 
 LOGGING = {
     "version": 1,

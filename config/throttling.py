@@ -1,4 +1,4 @@
-"""API throttles keyed by :func:`config.client_ip.client_ip` that fail open when the cache is down.
+"""API throttles keyed by :func:`clubs.client_ip.client_ip` that fail open when the cache is down.
 
 DRF's own ``get_ident`` believes ``X-Forwarded-For`` (the whole header, when ``NUM_PROXIES`` is
 unset), so rotating that header gave a fresh allowance per request. The throttles keep their
@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 
 from rest_framework import throttling
 
-from config.client_ip import client_ip
+from clubs.client_ip import client_ip
 
 if TYPE_CHECKING:  # rest_framework.views imports this module through the throttle setting
     from rest_framework.request import Request

@@ -11,8 +11,8 @@ from django.conf import settings
 from django.test import RequestFactory, override_settings
 from rest_framework.test import APIClient
 
+from clubs.client_ip import client_ip
 from clubs.models import User
-from config.client_ip import client_ip
 from config.throttling import AnonRateThrottle
 
 pytestmark = pytest.mark.django_db
@@ -63,7 +63,7 @@ def test_wrong_passwords_from_fresh_spoofed_addresses_still_lock(player):
 
 
 @pytest.fixture
-def tight_anon_rate(monkeypatch):
+def tight_anon_rate(db, monkeypatch):  # db: this test's own cache prefix, so its own counters
     monkeypatch.setattr(AnonRateThrottle, "THROTTLE_RATES", {"anon": "5/min"})
 
 
