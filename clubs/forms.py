@@ -6,7 +6,7 @@ from django import forms
 from django.contrib.auth.forms import UserCreationForm
 from django.utils.translation import gettext_lazy as _
 
-from clubs.models import Club, JoinPolicy, Language, User
+from clubs.models import MAX_INVITATION_USES, Club, JoinPolicy, Language, User
 
 COMMON_TIME_ZONES = [
     "Asia/Shanghai",
@@ -116,5 +116,8 @@ class InvitationForm(forms.Form):
         label=_("Valid for (days)"), min_value=1, max_value=365, initial=14
     )
     max_uses = forms.IntegerField(
-        label=_("Maximum uses (empty: unlimited)"), min_value=1, required=False
+        label=_("Maximum uses (empty: unlimited)"),
+        min_value=1,
+        max_value=MAX_INVITATION_USES,
+        required=False,
     )

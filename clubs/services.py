@@ -24,6 +24,8 @@ from django.utils.translation import gettext as _
 
 from clubs import permissions, selectors
 from clubs.models import (
+    MAX_INVITATION_DAYS,
+    MAX_INVITATION_USES,
     ApiToken,
     Club,
     Invitation,
@@ -408,7 +410,13 @@ def create_invitation(
         raise _not_allowed()
     if max_uses is not None and max_uses < 1:
         raise ClubError("invalid", _("The number of uses must be at least 1."))
-    if expires_in_days is not None and not 1 <= expires_in_days <= 365:
+    if max_uses is not None and max_uses > MAX_INVITATION_USES:
+        raise ClubError(
+            "invalid",
+            _("An invitation can be used at most %(count)s times.")
+            % {"count": MAX_INVITATION_USES},
+        )
+    if expires_in_days is not None and not 1 <= expires_in_days <= MAX_INVITATION_DAYS:
         raise ClubError("invalid", _("An invitation lasts between 1 and 365 days."))
     expires_at = (
         timezone.now() + timedelta(days=expires_in_days) if expires_in_days is not None else None

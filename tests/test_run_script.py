@@ -35,6 +35,24 @@ def processes_with_marker(marker):
     return found
 
 
+def celery_worker_main(marker):
+    """The pid of the Celery worker's main process (its parent is not a worker), or None."""
+
+    def read(path):
+        try:
+            return Path(path).read_bytes()
+        except OSError:  # the process just ended
+            return b""
+
+    workers = {}
+    for pid in processes_with_marker(marker):
+        cmdline = read(f"/proc/{pid}/cmdline")
+        stat = read(f"/proc/{pid}/stat")
+        if b"celery" in cmdline and b"worker" in cmdline and b"config.supervise" not in cmdline:
+            workers[pid] = int(stat.rsplit(b")", 1)[1].split()[1]) if stat else 0
+    return next((pid for pid, parent in workers.items() if parent not in workers), None)
+
+
 def read_until(fd, needle, timeout):
     output = b""
     deadline = time.monotonic() + timeout
@@ -92,6 +110,17 @@ def run_once(tmp_path, marker, port):
         assert not any(
             b"--proxy-headers" in Path(f"/proc/{p}/cmdline").read_bytes() for p in daphnes
         )
+        # a service that dies is restarted (logged), and the site keeps serving
+        worker = celery_worker_main(marker)
+        os.kill(worker, signal.SIGKILL)
+        output = read_until(fd, b"!! worker: exited with code", timeout=30)
+        deadline = time.monotonic() + 60
+        while celery_worker_main(marker) in (None, worker) and time.monotonic() < deadline:
+            time.sleep(0.5)
+        assert celery_worker_main(marker) not in (None, worker)
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=10) as response:
+            assert json.loads(response.read())["status"] == "ok"
+        assert list((tmp_path / "redis").glob("appendonly*"))  # the queue persists on disk
         os.write(fd, b"\x03")  # Ctrl-C, as a person would type it
         read_until(fd, b"== stopped", timeout=30)
         _, status = os.waitpid(pid, 0)

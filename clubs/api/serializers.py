@@ -5,6 +5,7 @@ from rest_framework import serializers
 
 from clubs import selectors
 from clubs.models import (
+    MAX_INVITATION_USES,
     Club,
     Invitation,
     JoinPolicy,
@@ -179,7 +180,9 @@ class InvitationSerializer(serializers.ModelSerializer):
         max_value=365,
         help_text="Days until the link expires (default 14; null: never).",
     )
-    max_uses = serializers.IntegerField(required=False, allow_null=True, min_value=1)
+    max_uses = serializers.IntegerField(
+        required=False, allow_null=True, min_value=1, max_value=MAX_INVITATION_USES
+    )
 
     class Meta:
         model = Invitation
