@@ -229,9 +229,11 @@ class Servers:
                 time.sleep(0.05)
             if pid_alive(pid):
                 # Backends are the postmaster's children: kill them first, then the postmaster.
-                for child in child_pids(pid):
-                    os.kill(child, signal.SIGKILL)
-                os.kill(pid, signal.SIGKILL)
+                for victim in [*child_pids(pid), pid]:
+                    try:
+                        os.kill(victim, signal.SIGKILL)
+                    except ProcessLookupError:  # ended meanwhile
+                        pass
                 while pid_alive(pid):
                     time.sleep(0.05)
         if self.pg is not None:
