@@ -14,17 +14,10 @@ from matchkit import make_user
 
 from clubs import services as club_services
 from config.asgi import application
-from matches import services, tasks
 from matches.models import Match
+from matches.services import tables
 
 pytestmark = pytest.mark.integration
-
-
-@pytest.fixture
-def no_deadline_tasks(monkeypatch):
-    monkeypatch.setattr(tasks, "schedule_deadline", lambda *a: None)
-    monkeypatch.setattr(tasks, "schedule_time_limit", lambda *a: None)
-    services._engines.clear()
 
 
 @pytest.fixture
@@ -32,9 +25,9 @@ def table_with_bots(transactional_db, no_deadline_tasks):
     """A playing table without spectators: one person (seat 0) and three bots."""
     opener = make_user("opener")
     club = club_services.create_club(opener, name="Nanping Bao 2")
-    table = services.open_table(opener, club, variant="bao2", spectators_allowed=False)
+    table = tables.open_table(opener, club, variant="bao2", spectators_allowed=False)
     for seat in (1, 2, 3):
-        services.add_bot(opener, table, seat, "heuristic")
+        tables.add_bot(opener, table, seat, "heuristic")
     assert Match.objects.filter(table=table).exists()
     return table, opener
 
