@@ -78,6 +78,7 @@ INSTALLED_APPS = [
     "axes",
     "games",
     "clubs",
+    "outbox",
     "matches",
     "ladder",
 ]
@@ -200,6 +201,11 @@ CELERY_BEAT_SCHEDULE = {
     "tournaments-tick": {
         "task": "ladder.tournament_tasks.tournament_tick_task",
         "schedule": float(os.environ.get("TOURNAMENT_TICK_SECONDS", "10")),
+    },
+    # E-mails: publish again every outbox message whose send task was lost.
+    "outbox-sweep": {
+        "task": "outbox.tasks.sweep",
+        "schedule": float(os.environ.get("OUTBOX_SWEEP_SECONDS", "30")),
     },
 }
 # Seconds a bot (or a seat on auto-play) waits before acting, so people can follow the play.
