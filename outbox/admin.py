@@ -30,15 +30,15 @@ class OutboxMessageAdmin(admin.ModelAdmin):
         """The rows are the record of what was sent: not edited."""
         return False
 
-    @admin.action(description=_("Try the selected failed e-mails again"), permissions=["view"])
+    @admin.action(description=_("Try the selected failed emails again"), permissions=["view"])
     def retry(self, request: HttpRequest, queryset: QuerySet[OutboxMessage]) -> None:
         """Reset failed messages to pending with fresh attempts."""
         count = services.retry_failed(list(queryset.values_list("pk", flat=True)))
         self.message_user(
             request,
             ngettext(
-                "%(count)d e-mail will be sent again.",
-                "%(count)d e-mails will be sent again.",
+                "%(count)d email will be sent again.",
+                "%(count)d emails will be sent again.",
                 count,
             )
             % {"count": count},

@@ -9,4 +9,4 @@ class OutboxConfig(AppConfig):
 
     default_auto_field = "django.db.models.BigAutoField"
     name = "outbox"
-    verbose_name = _("Outgoing e-mail")
+    verbose_name = _("Outgoing email")

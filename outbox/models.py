@@ -51,8 +51,8 @@ class OutboxMessage(models.Model):
     created_at = models.DateTimeField(_("created at"), default=timezone.now)
 
     class Meta:
-        verbose_name = _("outgoing e-mail")
-        verbose_name_plural = _("outgoing e-mails")
+        verbose_name = _("outgoing email")
+        verbose_name_plural = _("outgoing emails")
         ordering = ["-created_at", "-id"]
         indexes = [
             # The sweep reads only the pending rows, oldest due first.

@@ -57,8 +57,6 @@ DEFAULTS = {
     "OUTBOX_SWEEP_GRACE_SECONDS": 60.0,
     "OUTBOX_SWEEP_BATCH": 500,
 }
-#: A task may run this much before its row's ``next_attempt_at`` (clocks of two hosts differ).
-CLOCK_SKEW = timedelta(seconds=1)
 KEY_MAX = OutboxMessage._meta.get_field("key").max_length
 SUBJECT_MAX = OutboxMessage._meta.get_field("subject").max_length
 ADDRESS_MAX = OutboxMessage._meta.get_field("to").max_length
@@ -176,9 +174,7 @@ def deliver(pk: int) -> str:
     now = timezone.now()
     lease_until = now + timedelta(seconds=_setting("OUTBOX_LEASE_SECONDS"))
     claimed = (
-        OutboxMessage.objects.filter(
-            pk=pk, status=OutboxStatus.PENDING, next_attempt_at__lte=now + CLOCK_SKEW
-        )
+        OutboxMessage.objects.filter(pk=pk, status=OutboxStatus.PENDING, next_attempt_at__lte=now)
         .filter(Q(lease_until__isnull=True) | Q(lease_until__lt=now))
         .update(lease_until=lease_until, attempts=F("attempts") + 1)
     )
@@ -280,6 +276,8 @@ def _record_failure(message: OutboxMessage, lease_until: datetime, error: Except
         )
         return "failed"
     delay = retry_delay(message.attempts)
+    # next_attempt_at is set before the countdown starts, so the retry task is never early on
+    # this host's clock; a worker whose clock runs behind skips it and the sweep sends it.
     ours.update(
         next_attempt_at=timezone.now() + timedelta(seconds=delay),
         lease_until=None,
