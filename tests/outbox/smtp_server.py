@@ -12,12 +12,15 @@ from __future__ import annotations
 import asyncio
 import email
 import email.policy
+import logging
 import socket
 import threading
 import time
 from dataclasses import dataclass
 
 from aiosmtpd.controller import Controller
+
+logging.getLogger("mail.log").setLevel(logging.WARNING)  # a line per SMTP command otherwise
 
 
 def free_port() -> int:
@@ -46,19 +49,20 @@ class Recorder:
         self.hold_stage: str | None = None
         self.holding = 0  # sessions waiting in the hold right now
         self.held: list[str] = []  # Message-IDs recorded while held at "data"
-        self.release = threading.Event()
+        self.gate = threading.Event()  # a new one per hold: a session waits on the one it met
 
     async def _pause(self, stage: str, message_id: str | None = None) -> None:
         if self.delay[stage]:
             await asyncio.sleep(self.delay[stage])
         if self.hold_stage != stage:
             return
+        gate = self.gate
         with self.lock:
             self.holding += 1
             if message_id:
                 self.held.append(message_id)
         try:
-            while not self.release.is_set():
+            while not gate.is_set():
                 await asyncio.sleep(0.01)
         finally:
             with self.lock:
@@ -102,7 +106,7 @@ class SmtpServer:
         return self
 
     def stop(self) -> None:
-        self.recorder.release.set()
+        self.recorder.gate.set()
         if self.controller.loop.is_running():
             self.controller.stop()
 
@@ -120,14 +124,18 @@ class SmtpServer:
         self.recorder.delay[stage] = seconds
 
     def hold(self, stage: str) -> None:
-        self.recorder.release.clear()
         with self.recorder.lock:
             self.recorder.held = []
+            self.recorder.gate = threading.Event()
         self.recorder.hold_stage = stage
 
-    def release(self) -> None:
+    def release(self, timeout: float = 10) -> None:
+        """Let every held session go on, and wait until they did."""
         self.recorder.hold_stage = None
-        self.recorder.release.set()
+        self.recorder.gate.set()
+        deadline = time.monotonic() + timeout
+        while self.recorder.holding and time.monotonic() < deadline:
+            time.sleep(0.01)
 
     def wait_holding(self, count: int, timeout: float = 60) -> int:
         """Wait until ``count`` sessions wait in the hold (or the timeout); return how many."""
