@@ -23,7 +23,7 @@ class OutboxMessageAdmin(admin.ModelAdmin):
     actions = ["retry"]
 
     def has_add_permission(self, request: HttpRequest) -> bool:
-        """Nobody writes an e-mail by hand."""
+        """Nobody writes an email by hand."""
         return False
 
     def has_change_permission(self, request: HttpRequest, obj: object = None) -> bool:

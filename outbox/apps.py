@@ -5,7 +5,7 @@ from django.utils.translation import gettext_lazy as _
 
 
 class OutboxConfig(AppConfig):
-    """The outbox app: e-mails written with their cause, sent at least once, marked once."""
+    """The outbox app: emails written with their cause, sent at least once, marked once."""
 
     default_auto_field = "django.db.models.BigAutoField"
     name = "outbox"

@@ -1,4 +1,4 @@
-"""The outbox row: one e-mail to one recipient for one cause."""
+"""The outbox row: one email to one recipient for one cause."""
 
 from __future__ import annotations
 
@@ -18,7 +18,7 @@ class OutboxStatus(models.TextChoices):
 
 
 class OutboxMessage(models.Model):
-    """An e-mail waiting to be sent, or sent.
+    """An email waiting to be sent, or sent.
 
     ``key`` names the recipient and the cause (``result:42:user:7``) and is unique, so writing
     the same message twice keeps one row. ``message_id`` is chosen once, when the row is written:

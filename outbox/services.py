@@ -1,4 +1,4 @@
-"""The outbox API: write an e-mail with its cause, deliver it, sweep up lost tasks.
+"""The outbox API: write an email with its cause, deliver it, sweep up lost tasks.
 
 Guarantee: a message whose row committed is delivered to the SMTP server **at least once**, and
 exactly once unless a worker dies (or the database fails) in the short window between the SMTP
@@ -69,7 +69,7 @@ def _setting(name: str) -> Any:
 
 @dataclass(frozen=True)
 class Rendered:
-    """An e-mail rendered in one language: one-line subject, text body, optional HTML body."""
+    """An email rendered in one language: one-line subject, text body, optional HTML body."""
 
     subject: str
     body: str
@@ -92,7 +92,7 @@ def render(template: str, context: dict[str, Any], *, language: str | None) -> R
 def email_user(
     *, key: str, user: User, template: str, context: dict[str, Any]
 ) -> OutboxMessage | None:
-    """Queue an e-mail to ``user`` rendered from ``template`` (see :func:`render`) in the
+    """Queue an email to ``user`` rendered from ``template`` (see :func:`render`) in the
     user's language; like :func:`enqueue`. None (nothing written) if the user has no address."""
     if not user.email:
         return None
@@ -110,7 +110,7 @@ def email_user(
 def enqueue(
     *, key: str, to: str, subject: str, body: str, html: str = "", user: User | None = None
 ) -> OutboxMessage:
-    """Write an e-mail to ``to`` in the current transaction and have it sent after the commit.
+    """Write an email to ``to`` in the current transaction and have it sent after the commit.
 
     ``key`` names the recipient and the cause (e.g. ``result:42:user:7``): a message whose key
     is already written is not written again (also under concurrency, on SQLite and PostgreSQL),
@@ -146,8 +146,8 @@ def enqueue(
 
 def _message_id_domain() -> str:
     """The domain of the sender address: Message-IDs then name the site, not the worker host."""
-    domain = settings.DEFAULT_FROM_EMAIL.rpartition("@")[2].strip(" >")
-    return domain or "localhost"
+    _name, at, domain = settings.DEFAULT_FROM_EMAIL.rpartition("@")
+    return (domain.strip(" >") if at else "") or "localhost"
 
 
 def _publish(pk: int, countdown: float | None = None) -> None:

@@ -56,7 +56,7 @@ def test_a_rolled_back_cause_writes_and_sends_nothing(smtp, eager, make_user):
     user = make_user("rollback")
     with pytest.raises(RuntimeError), transaction.atomic():
         enqueue("rollback:1", to=user.email, user=user)
-        raise RuntimeError("the caller fails after writing the e-mail")
+        raise RuntimeError("the caller fails after writing the email")
     assert not OutboxMessage.objects.filter(key="rollback:1").exists()
     assert services.sweep(timezone.now() + timedelta(hours=1)) == 0
     assert smtp.received == []
