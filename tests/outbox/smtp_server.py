@@ -45,6 +45,7 @@ class Recorder:
         self.received: list[Received] = []
         self.refusals: list[str] = []  # answers still to give instead of accepting
         self.refused = 0
+        self.rcpts = 0  # RCPT commands taken: sessions that got that far
         self.delay = {"rcpt": 0.0, "data": 0.0}
         self.hold_stage: str | None = None
         self.holding = 0  # sessions waiting in the hold right now
@@ -69,6 +70,8 @@ class Recorder:
                 self.holding -= 1
 
     async def handle_RCPT(self, server, session, envelope, address, rcpt_options):  # noqa: N802
+        with self.lock:
+            self.rcpts += 1
         await self._pause("rcpt")
         envelope.rcpt_tos.append(address)
         return "250 OK"
@@ -115,6 +118,12 @@ class SmtpServer:
     def received(self) -> list[Received]:
         with self.recorder.lock:
             return list(self.recorder.received)
+
+    def interrupted(self) -> int:
+        """Sessions that reached RCPT and never finished DATA (their client died)."""
+        with self.recorder.lock:
+            r = self.recorder
+            return r.rcpts - len(r.received) - r.refused
 
     def refuse(self, count: int, answer: str = "451 4.3.0 Try again later") -> None:
         with self.recorder.lock:

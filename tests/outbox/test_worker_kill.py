@@ -182,8 +182,9 @@ def test_random_sigkills_measure_the_duplicate_window(stack, server):
     """Workers SIGKILLed at random moments while sending (each SMTP session takes ~0.1 s):
     every message arrives; a duplicate is possible only in the window between the server's
     acceptance and the commit, and is recognisable by its Message-ID. Prints the measurement."""
-    count, kills = 60, 5
+    count, kills = 100, 5
     written = dict(stack.python(ENQUEUE.format(prefix="random", count=count)))
+    interrupted_before = server.interrupted()
     server.slow("rcpt", 0.1)
     rng = random.Random(20)
     try:
@@ -209,5 +210,10 @@ def test_random_sigkills_measure_the_duplicate_window(stack, server):
         key = "random:" + address.split("-")[1].split("@")[0]
         assert set(message_ids) == {written[key]}
         duplicates += len(message_ids) - 1
-    print(f"\noutbox: {kills} SIGKILLs while sending {count} messages: {duplicates} duplicates")
+    interrupted = server.interrupted() - interrupted_before
+    print(
+        f"\noutbox: {kills} SIGKILLs while sending {count} messages interrupted {interrupted} "
+        f"SMTP sessions in flight; {duplicates} duplicates (same Message-ID)"
+    )
+    assert interrupted >= kills  # the kills did land in the middle of sends
     assert duplicates <= kills * 4  # at most the sends in flight at each kill
