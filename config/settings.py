@@ -202,7 +202,7 @@ CELERY_BEAT_SCHEDULE = {
         "task": "ladder.tournament_tasks.tournament_tick_task",
         "schedule": float(os.environ.get("TOURNAMENT_TICK_SECONDS", "10")),
     },
-    # E-mails: publish again every outbox message whose send task was lost.
+    # Emails: publish again every outbox message whose send task was lost.
     "outbox-sweep": {
         "task": "outbox.tasks.sweep",
         "schedule": float(os.environ.get("OUTBOX_SWEEP_SECONDS", "30")),

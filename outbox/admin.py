@@ -30,7 +30,11 @@ class OutboxMessageAdmin(admin.ModelAdmin):
         """The rows are the record of what was sent: not edited."""
         return False
 
-    @admin.action(description=_("Try the selected failed emails again"), permissions=["view"])
+    def has_retry_permission(self, request: HttpRequest) -> bool:
+        """Sending again is a change: it needs the model's change permission."""
+        return request.user.has_perm("outbox.change_outboxmessage")
+
+    @admin.action(description=_("Try the selected failed emails again"), permissions=["retry"])
     def retry(self, request: HttpRequest, queryset: QuerySet[OutboxMessage]) -> None:
         """Reset failed messages to pending with fresh attempts."""
         count = services.retry_failed(list(queryset.values_list("pk", flat=True)))

@@ -233,3 +233,22 @@ def test_email_user_renders_in_the_recipients_language(smtp, make_user):
         ("zh@example.com", "已发送: A"),
         ("en@example.com", "Sent: B"),
     }
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_admin_lists_messages_and_sends_failed_ones_again(admin_client, smtp, eager):
+    smtp.refuse(1, "550 5.1.1 No such mailbox")
+    with transaction.atomic():
+        message = enqueue("admin:1")
+    page = admin_client.get("/admin/outbox/outboxmessage/")
+    assert page.status_code == 200 and "admin:1" in page.content.decode()
+    assert admin_client.get(f"/admin/outbox/outboxmessage/{message.pk}/change/").status_code == 200
+    response = admin_client.post(
+        "/admin/outbox/outboxmessage/",
+        {"action": "retry", "_selected_action": [message.pk]},
+        follow=True,
+    )
+    assert "将重新发送 1 封邮件。" in response.content.decode()  # the admin reads Chinese
+    message.refresh_from_db()
+    assert message.status == OutboxStatus.SENT
+    assert [r.message_id for r in smtp.received] == [message.message_id]
