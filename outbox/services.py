@@ -34,6 +34,7 @@ from typing import Any
 from celery import current_app
 from django.conf import settings
 from django.core.mail import EmailMultiAlternatives, get_connection
+from django.core.mail.backends.base import BaseEmailBackend
 from django.db import OperationalError, transaction
 from django.db.models import F, Q
 from django.template import TemplateDoesNotExist
@@ -181,16 +182,25 @@ def deliver(pk: int) -> str:
     if not claimed:
         return "skipped"
     message = OutboxMessage.objects.get(pk=pk)
+    # Opened here, so that send_messages() does not close it: QUIT comes after the row is marked
+    # sent, which keeps the window in which a crash sends the message again short, and an error
+    # at QUIT does not count as a failed send.
+    connection = get_connection(fail_silently=False, timeout=_setting("OUTBOX_SMTP_TIMEOUT"))
     try:
-        _send(message)
+        connection.open()
+        _send(connection, message)
     except Exception as error:
+        _close(connection)
         return _record_failure(message, lease_until, error)
-    _mark_sent(pk)
+    try:
+        _mark_sent(pk)
+    finally:
+        _close(connection)
     return "sent"
 
 
-def _send(message: OutboxMessage) -> None:
-    """Hand the message to the mail backend; returns only once the server accepted it."""
+def _send(connection: BaseEmailBackend, message: OutboxMessage) -> None:
+    """Hand the message to the open mail connection; returns only once the server accepted it."""
     email = EmailMultiAlternatives(
         message.subject,
         message.body,
@@ -200,18 +210,15 @@ def _send(message: OutboxMessage) -> None:
     )
     if message.html:
         email.attach_alternative(message.html, "text/html")
-    connection = get_connection(fail_silently=False, timeout=_setting("OUTBOX_SMTP_TIMEOUT"))
-    # Opened here, so that send_messages() does not close it: an error at QUIT, after the server
-    # accepted the message, must not count as a failed send (it would send the message again).
-    connection.open()
+    if connection.send_messages([email]) != 1:
+        raise smtplib.SMTPException("the mail backend sent nothing")
+
+
+def _close(connection: BaseEmailBackend) -> None:
     try:
-        if connection.send_messages([email]) != 1:
-            raise smtplib.SMTPException("the mail backend sent nothing")
-    finally:
-        try:
-            connection.close()
-        except Exception:
-            log.info("outbox: closing the SMTP connection failed", exc_info=True)
+        connection.close()
+    except Exception:  # the message's fate is settled: a failed QUIT changes nothing
+        log.info("outbox: closing the SMTP connection failed", exc_info=True)
 
 
 def _mark_sent(pk: int) -> None:
