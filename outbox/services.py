@@ -291,7 +291,7 @@ def _record_failure(message: OutboxMessage, lease_until: datetime, error: Except
         last_error=error_text,
     )
     log.warning(
-        "outbox message %s (%s) attempt %d failed, retrying in %.0f s: %s",
+        "outbox message %s (%s) attempt %d failed, retrying in %.1f s: %s",
         message.pk,
         message.key,
         message.attempts,
