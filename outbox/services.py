@@ -2,7 +2,7 @@
 
 Guarantee: a message whose row committed is delivered to the SMTP server **at least once**, and
 exactly once unless a worker dies (or the database fails) in the short window between the SMTP
-server's acceptance and the commit of ``status=sent``. A message sent again in that window carries
+server's acceptance and the commit of ``status=sent``, or a send outlasts its lease. A message sent again in that window carries
 the same Message-ID, so the receiving side can recognise it. A rolled-back caller sends nothing.
 
 - :func:`enqueue` (or :func:`email_user`) inside the caller's transaction writes the row, one per
