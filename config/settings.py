@@ -80,6 +80,7 @@ INSTALLED_APPS = [
     "csp",
     "games",
     "clubs",
+    "outbox",
     "matches",
     "sheets",
     "ladder",
@@ -213,6 +214,11 @@ CELERY_BEAT_SCHEDULE = {
     "tournaments-tick": {
         "task": "tournaments.tasks.tournament_tick_task",
         "schedule": float(os.environ.get("TOURNAMENT_TICK_SECONDS", "10")),
+    },
+    # Emails: publish again every outbox message whose send task was lost.
+    "outbox-sweep": {
+        "task": "outbox.tasks.sweep",
+        "schedule": float(os.environ.get("OUTBOX_SWEEP_SECONDS", "30")),
     },
 }
 # Seconds a bot (or a seat on auto-play) waits before acting, so people can follow the play.
