@@ -649,7 +649,7 @@ function layoutHand() {
   const exposed = big || tall ? 58 : 52;
   const lift = 12;
   const avail = hand.clientWidth - 8;
-  const rows = n > 1 && (avail - w) / (n - 1) < 30 ? 2 : 1;
+  const rows = n > 1 && (avail - w) / (n - 1) < (window.innerHeight < 500 ? 27 : 30) ? 2 : 1;
   const perRow = Math.ceil(n / rows);
   const step = perRow > 1 ? Math.min(w * 0.66, (avail - w) / (perRow - 1)) : w;
   hand.style.setProperty("--card-w", `${w}px`);
@@ -673,9 +673,8 @@ function render() {
   const others = Array.from({ length: n }, (_, s) => s).filter((s) => s !== state.you && !(state.you === null && relation(s) === "bottom"));
   const strip = (pos) => others.filter((s) => relation(s) === pos).map(seatHtml).join("");
   const offline = state.connected ? "" : `<p class="offline" role="status">${esc(W.reconnecting)}</p>`;
-  app.innerHTML = `${barHtml()}${offline}<div class="top-row">${strip("top")}</div>
-    <div class="middle seats-${n}">${strip("left")}${centerHtml()}${strip("right")}</div>
-    ${state.you === null ? `<div class="top-row">${seatHtml(0)}</div>` : ""}
+  app.innerHTML = `${barHtml()}${offline}
+    <div class="middle seats-${n}">${strip("top")}${strip("left")}${centerHtml()}${strip("right")}${state.you === null ? seatHtml(0) : ""}</div>
     <div class="bottom">${controlsHtml()}${state.you !== null ? `<div class="my-facts">${badgesHtml(state.you)}</div>` : ""}${handHtml()}</div>`;
   app.classList.add("live");
   layoutHand();
