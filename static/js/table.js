@@ -143,7 +143,8 @@ function announce(before, m) {
   }
   // a banner stays until someone plays again (or a few seconds pass); tribute lines until
   // the deal's first play
-  if (played) { state.playedDeal = obs.deal_no; if (!shout.length) state.banner = ""; }
+  // (the play that ends a deal arrives with the next deal's observation: not a play of it)
+  if (played && before && before.deal_no === obs.deal_no) { state.playedDeal = obs.deal_no; if (!shout.length) state.banner = ""; }
   if (before && obs.bao2 && before.bao2 && before.deal_no === obs.deal_no) {
     if (obs.bao2.some((n, t) => n > before.bao2[t])) shout.push(W.bao2);
   }
@@ -153,6 +154,7 @@ function announce(before, m) {
     if (obs.previous) state.summary = { kind: "deal", data: obs.previous, before: before.levels, deal: before.deal_no };
   }
   if (obs.match && obs.match.over && !(before && before.match && before.match.over)) {
+    state.banner = "";
     const last = state.summary && state.summary.kind === "deal" ? state.summary : null;
     state.summary = { kind: "match", data: obs.match, previous: obs.previous, before: last ? last.before : before && before.levels, deal: obs.deal_no };
   }
@@ -286,7 +288,7 @@ function onPlay() {
   const phase = state.obs.phase;
   const cards = selectedCards();
   if (phase === "tribute" || phase === "return") {
-    if (cards.length !== 1) { state.message = W[phase === "tribute" ? "select_tribute" : "select_return"]; return render(); }
+    if (cards.length !== 1) { state.message = W[phase === "tribute" ? "tap_tribute" : "tap_return"]; return render(); }
     action({ [phase]: cards[0] });
     state.selected = [];
     return render();
@@ -379,7 +381,7 @@ function badgesHtml(s) {
   const out = [];
   const pos = o.finished.indexOf(s);
   if (pos >= 0) out.push(`<span class="badge gold">${esc(placeName(pos))}</span>`);
-  if (o.variant === "bao2" && o.initiative && o.initiative[s]) out.push(`<span class="badge init" title="${esc(W.initiative_long)}">${esc(W.initiative)}</span>`);
+  if (o.variant === "bao2" && o.phase === "play" && o.initiative && o.initiative[s]) out.push(`<span class="badge init" title="${esc(W.initiative_long)}">${esc(W.initiative)}</span>`);
   if (o.stuck && o.stuck[s]) out.push(`<span class="badge warn" title="${esc(W.stuck_long)}">${esc(W.stuck)}</span>`);
   if (o.suspended && o.suspended[s]) out.push(`<span class="badge warn">${esc(W.suspended)}</span>`);
   if (info.autoplay) out.push(`<span class="badge warn">${esc(W.autoplay)}</span>`);
@@ -520,7 +522,7 @@ function centerHtml() {
     html += `<p class="banner immune">${esc(fmt(W.immune_window, { name: seatName(w.bao2_seat) }))}<br>${esc(w.deciding === state.you ? W.immune_you : fmt(W.immune_wait, { name: seatName(w.deciding) }))}</p>`;
   }
   html += chooseHtml() + tributeHtml() + trickHtml();
-  return `<div class="table-center">${summaryHtml()}${html}</div>`;
+  return `<div class="table-center">${html}</div>`;
 }
 function signed(n) { return n > 0 ? `+${n}` : String(n); }
 function finishLine(finish) {
@@ -539,8 +541,9 @@ function levelReasons(prev, t) {
     const pos = f.findIndex((s, k) => k > 0 && s % 2 === t);
     out.push(pos === 1 ? W.why_double : pos === 2 ? W.why_second : W.why_single);
   }
-  if (prev.bao2 && prev.bao2[t]) out.push(`${W.bao2} ×${prev.bao2[t]}`);
-  if (prev.closed && prev.closed[t]) out.push(`${W.guan2} ×${prev.closed[t]}`);
+  const bare = (word) => word.replace(/[!！]$/, "");
+  if (prev.bao2 && prev.bao2[t]) out.push(`${bare(W.bao2)} ×${prev.bao2[t]}`);
+  if (prev.closed && prev.closed[t]) out.push(`${bare(W.guan2)} ×${prev.closed[t]}`);
   return out.join(" · ");
 }
 function dealSummaryHtml(prev, before) {
@@ -593,7 +596,7 @@ function summaryHtml() {
   } else {
     body = dealSummaryHtml(m.data, m.before);
   }
-  return `<section class="summary" role="status" aria-label="${esc(title)}"><div class="summary-head"><h2>${esc(title)}</h2><button class="dismiss" data-act="dismiss">${esc(W.close)}</button></div>${body}</section>`;
+  return `<section class="summary${m.kind === "match" ? " final" : ""}" role="status" aria-label="${esc(title)}"><div class="summary-head"><h2>${esc(title)}</h2><button class="dismiss" data-act="dismiss">${esc(W.close)}</button></div>${body}</section>`;
 }
 function controlsHtml() {
   const o = state.obs;
@@ -610,8 +613,8 @@ function controlsHtml() {
     if (o.phase === "choose") {
       buttons = ["solo", "surrender", "compare"].map((v) => `<button data-act="choose" data-value="${v}">${esc(W["choose_" + v])}</button>`).join("");
     } else if (o.phase === "tribute" || o.phase === "return") {
-      status += ` <span>${esc(W[o.phase === "tribute" ? "select_tribute" : "select_return"])}</span>`;
-      buttons = `<button data-act="play">${esc(W[o.phase])}</button><button class="secondary" data-act="clear">${esc(W.clear)}</button>`;
+      status += ` <span>${esc(W[o.phase === "tribute" ? "tap_tribute" : "tap_return"])}</span>`;
+      buttons = `<button data-act="play">${esc(W[o.phase])}</button><button class="secondary" data-act="hint">${esc(W.hint)}</button><button class="secondary" data-act="clear">${esc(W.clear)}</button>`;
     } else {
       const nothing = state.message === W.nothing_beats ? " suggest" : "";
       buttons = `<button data-act="play">${esc(W.play)}</button>`;
@@ -674,7 +677,7 @@ function render() {
   const strip = (pos) => others.filter((s) => relation(s) === pos).map(seatHtml).join("");
   const offline = state.connected ? "" : `<p class="offline" role="status">${esc(W.reconnecting)}</p>`;
   app.innerHTML = `${barHtml()}${offline}
-    <div class="middle seats-${n}">${strip("top")}${strip("left")}${centerHtml()}${strip("right")}${state.you === null ? seatHtml(0) : ""}</div>
+    <div class="middle seats-${n}">${summaryHtml()}${strip("top")}${strip("left")}${centerHtml()}${strip("right")}${state.you === null ? seatHtml(0) : ""}</div>
     <div class="bottom">${controlsHtml()}${state.you !== null ? `<div class="my-facts">${badgesHtml(state.you)}</div>` : ""}${handHtml()}</div>`;
   app.classList.add("live");
   layoutHand();

@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import expect
 
+from engine.bots import HeuristicBot
 from engine.match import Match as EngineMatch
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "e2e"))
@@ -71,9 +72,58 @@ def seed_where(variant, wanted, tries=400):
     raise AssertionError(f"no seed found for {variant}")
 
 
+# Seat 0 plays the first deal as the heuristic bot would, through the same service as a
+# person; the other seats are the stack's bots (the same deterministic heuristic).
+PLAY_FIRST_DEAL = """
+import time
+from engine.bots import HeuristicBot
+from matches import services
+from matches.models import Match
+try:
+    from matches.store import engine_of
+except ImportError:
+    from matches.services import engine_of
+match = Match.objects.get(table_id=TABLE)
+end = time.monotonic() + 120
+while time.monotonic() < end:
+    match.refresh_from_db()
+    engine = engine_of(match)
+    if engine.deal_no >= 1 or engine.over:
+        break
+    if 0 in engine.actors():
+        act = HeuristicBot().choose(engine.observation(0), lambda: engine.legal_actions(0))
+        try:
+            services.submit_action(match.pk, act, seat=0, expected_version=match.version)
+        except services.MatchError:
+            pass
+    else:
+        time.sleep(0.02)
+out = {"deal": engine.deal_no}
+"""
+
+
+SEEN_TRIBUTES = """() => {
+  window.tributeLines = [];
+  new MutationObserver(() => {
+    for (const el of document.querySelectorAll('.tribute')) window.tributeLines.push(el.textContent);
+  }).observe(document.querySelector('#table-app'), {childList: true, subtree: true});
+}"""
+
+
+def first_deal_by_bots(seed):
+    """The engine's match after four heuristic bots played the first deal of ``seed``."""
+    match = EngineMatch.new("bao2", seed, {})
+    bot = HeuristicBot()
+    while match.deal_no == 0:
+        seat = match.actors()[0]
+        match.apply(bot.choose(match.observation(seat), lambda s=seat: match.legal_actions(s)))
+    return match
+
+
 def open_table(browser, stack, variant, size, seed, locale="zh-CN"):
     code = SETUP.replace("VARIANT", repr(variant)).replace("SEED", repr(seed))
     info = stack.query(code)
+    info["seed"] = seed
     width, height = VIEWPORTS[size]
     context = browser.new_context(
         locale=locale,
@@ -87,7 +137,14 @@ def open_table(browser, stack, variant, size, seed, locale="zh-CN"):
     context.add_cookies([{"name": "sessionid", "value": info["session"], "url": stack.http}])
     page = context.new_page()
     page.goto(f"/matches/tables/{info['table']}/")
+    page.info = info
+    page.touch = width < 1000
     return context, page
+
+
+def press(page, locator, **kwargs):
+    """Tap on touch screens, click with the mouse elsewhere."""
+    (locator.tap if page.touch else locator.click)(**kwargs)
 
 
 def wait_to_act(page, phase=None):
@@ -123,7 +180,7 @@ def inside(box, m):
     return box["x"] >= -0.5 and box["y"] >= -0.5 and box["r"] <= m["vw"] + 0.5 and box["b"] <= m["vh"] + 0.5
 
 
-def check_one_screen(page, name, cards=None, actions=True):
+def check_one_screen(page, name, cards=None, actions=True, trick=True):
     """Measure the page and assert everything needed to act is on the one screen."""
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(SCREENSHOTS / f"{name}.png"))
@@ -141,7 +198,8 @@ def check_one_screen(page, name, cards=None, actions=True):
     if actions:
         assert m["actions"] and all(inside(b, m) for b in m["actions"]), report
         assert m["clock"] and all(inside(b, m) for b in m["clock"]), report
-    assert m["trick"] and all(inside(b, m) for b in m["trick"]), report
+    if trick:
+        assert m["trick"] and all(inside(b, m) for b in m["trick"]), report
     small = [b for b in m["buttons"] if b["w"] < 44 or b["h"] < 44]
     assert small == [], (small, report)
     return m
@@ -179,9 +237,49 @@ def test_the_red_two_choice_fits_one_screen_and_explains_its_cost(browser, stack
         # no team labels before a ♥2 is played: nobody is marked as this seat's partner
         expect(page.locator(".badge.ally")).to_have_count(0)
         if size == "phone":
-            page.get_by_role("button", name="独打").click()
+            press(page, page.get_by_role("button", name="独打"))
             wait_to_act(page, "play")
             expect(page.locator(".strip.pos-bottom, .my-facts .badge.solo")).to_have_count(1)
             check_one_screen(page, f"honger-{size}-solo")
+    finally:
+        context.close()
+
+
+@pytest.mark.parametrize("size", list(VIEWPORTS))
+def test_bao2_between_deals_the_summary_leaves_the_tribute_on_screen(browser, stack, size):
+    # a seed whose first deal (bots everywhere) leaves seat 0 to pay tribute in the second
+    rng = random.Random("tribute")
+    for _ in range(40):
+        seed = f"{rng.getrandbits(48):x}"
+        after = first_deal_by_bots(seed)
+        if not after.over and after.observation(0)["phase"] == "tribute" and 0 in after.actors():
+            break
+    else:
+        raise AssertionError("no seed found")
+    context, page = open_table(browser, stack, "bao2", size, seed)
+    try:
+        expect(page.locator(".hand .card-button")).to_have_count(27)
+        stack.query(PLAY_FIRST_DEAL.replace("TABLE", str(page.info["table"])))
+        wait_to_act(page, "tribute")
+        summary = page.locator(".summary")
+        expect(summary).to_contain_text("结束")
+        expect(summary).to_contain_text("我方")
+        m = check_one_screen(page, f"bao2-{size}-tribute", cards=27, trick=False)
+        box = summary.bounding_box()
+        assert box["y"] >= 0 and box["y"] + box["height"] <= m["vh"]
+        assert page.get_by_role("button", name="进贡").is_visible()
+        # pay the tribute: tap a card at its corner, then 进贡; the line names 你 (the bots
+        # return and play at once, so every tribute line shown is recorded as it appears)
+        page.evaluate(SEEN_TRIBUTES)
+        card = next(a.to_json()["tribute"] for a in after.legal_actions(0) if a.kind == "tribute")
+        button = page.locator(".hand .card-button", has=page.locator(f".face[data-card='{card}']"))
+        press(page, button.first, position={"x": 8, "y": 16})
+        press(page, page.get_by_role("button", name="进贡"))
+        page.wait_for_function("() => window.tributeLines.some((t) => t.includes('你 向'))")
+        press(page, page.get_by_role("button", name="关闭"))
+        expect(summary).to_have_count(0)
+        # once the deal's first card is played the tribute lines go
+        page.wait_for_function("() => document.querySelector('.trick .play') !== null", timeout=60000)
+        expect(page.locator(".tribute")).to_have_count(0)
     finally:
         context.close()
