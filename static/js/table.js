@@ -459,7 +459,7 @@ function barHtml() {
     });
     parts.push(`<span class="levels">${names.join(" ")}</span>`);
   }
-  if (has(o, "marked_card") && o.deal_no === 0 && o.phase !== "over") parts.push(`<span class="marked">${esc(W.marked)} ${face(o.marked_card, " mini")}</span>`);
+  if (has(o, "marked_card") && o.phase !== "over") parts.push(`<span class="marked">${esc(W.marked)} ${face(o.marked_card, " mini")}</span>`);
   if (t && t.ends_at && !(o.match && o.match.over)) {
     const m = Math.max(0, Math.ceil((t.ends_at - (Date.now() / 1000 + state.offset)) / 60));
     parts.push(`<span class="muted">${esc(m > 0 ? fmt(W.time_left, { m }) : W.time_up)}</span>`);
@@ -561,8 +561,10 @@ function dealSummaryHtml(prev, before) {
     body += "<ul class=\"points\">" + prev.points.map((p, s) => {
       const fans = prev.fans && prev.fans[s] ? ` · ${esc(fmt(W.fans, { n: prev.fans[s] }))}` : "";
       const reward = prev.rewards && prev.rewards[s] ? ` · ${esc(fmt(W.reward, { n: signed(prev.rewards[s]) }))}` : "";
-      const lines = Array.isArray(prev.lines) && prev.lines[s] ? ` · ${esc(fmt(W.lines, { n: prev.lines[s] }))}` : "";
-      return `<li><strong>${esc(seatName(s))}</strong> ${esc(signed(p))}${fans}${lines}${reward}</li>`;
+      const bombs = Array.isArray(prev.bombs) && Array.isArray(prev.bombs[s]) && prev.bombs[s].length
+        ? ` · ${esc(fmt(W.lines, { n: prev.bombs[s].join(" + ") }))}` : "";
+      const left = Array.isArray(prev.cards_left) && prev.cards_left[s] ? ` · ${esc(fmt(W.cards_left, { n: prev.cards_left[s] }))}` : "";
+      return `<li><strong>${esc(seatName(s))}</strong> ${esc(signed(p))}${fans}${bombs}${reward}${left}</li>`;
     }).join("") + "</ul>";
     if (Array.isArray(prev.sides) && state.you !== null) {
       const side = prev.sides.find((x) => x.includes(state.you));

@@ -46,6 +46,8 @@ from matches.bench import _user, session_cookie
 from matches.models import Table
 with transaction.atomic():
     person = _user(f"layout-{Table.objects.count()}")
+    person.language = LANGUAGE
+    person.save(update_fields=["language"])
     club, _ = Club.objects.get_or_create(slug="layout", defaults={"name": "layout"})
     Membership.objects.get_or_create(club=club, user=person)
     table = services.open_table(person, club, variant=VARIANT, options={})
@@ -121,7 +123,12 @@ def first_deal_by_bots(seed):
 
 
 def open_table(browser, stack, variant, size, seed, locale="zh-CN"):
-    code = SETUP.replace("VARIANT", repr(variant)).replace("SEED", repr(seed))
+    language = "en" if locale.startswith("en") else "zh-hans"
+    code = (
+        SETUP.replace("VARIANT", repr(variant))
+        .replace("SEED", repr(seed))
+        .replace("LANGUAGE", repr(language))
+    )
     info = stack.query(code)
     info["seed"] = seed
     width, height = VIEWPORTS[size]
@@ -177,7 +184,12 @@ MEASURE = """() => {
 
 
 def inside(box, m):
-    return box["x"] >= -0.5 and box["y"] >= -0.5 and box["r"] <= m["vw"] + 0.5 and box["b"] <= m["vh"] + 0.5
+    return (
+        box["x"] >= -0.5
+        and box["y"] >= -0.5
+        and box["r"] <= m["vw"] + 0.5
+        and box["b"] <= m["vh"] + 0.5
+    )
 
 
 def check_one_screen(page, name, cards=None, actions=True, trick=True):
@@ -279,7 +291,59 @@ def test_bao2_between_deals_the_summary_leaves_the_tribute_on_screen(browser, st
         press(page, page.get_by_role("button", name="关闭"))
         expect(summary).to_have_count(0)
         # once the deal's first card is played the tribute lines go
-        page.wait_for_function("() => document.querySelector('.trick .play') !== null", timeout=60000)
+        page.wait_for_function(
+            "() => document.querySelector('.trick .play') !== null", timeout=60000
+        )
         expect(page.locator(".tribute")).to_have_count(0)
+    finally:
+        context.close()
+
+
+def test_alerts_are_off_by_default_and_a_setting_of_this_phone(browser, stack):
+    seed = seed_where("bao2", lambda obs: obs["phase"] == "play")
+    context, page = open_table(browser, stack, "bao2", "phone", seed)
+    # vibrations are recorded (headless Chromium has no motor to feel)
+    context.add_init_script(
+        "window.vibrations = []; navigator.vibrate = (p) => { window.vibrations.push(p); return true; };"
+    )
+    try:
+        page.reload()
+        wait_to_act(page, "play")
+        assert "轮到你了" in page.title()
+        toggle = page.locator("button[data-act=attention]")
+        expect(toggle).to_have_text("提醒：关")
+        assert page.evaluate("window.vibrations") == []
+        press(page, toggle)
+        expect(toggle).to_have_text("提醒：开")
+        assert page.evaluate("localStorage.getItem('table.attention')") == "1"
+        # kept on this phone: after a reload the turn is announced by vibration
+        page.reload()
+        wait_to_act(page, "play")
+        expect(page.locator("button[data-act=attention]")).to_have_text("提醒：开")
+        page.wait_for_function("() => window.vibrations.length === 1")
+        assert page.evaluate("window.vibrations") == [200]
+        # and again when the clock is about to run out (5 s left)
+        page.wait_for_function("() => window.vibrations.length === 2", timeout=40000)
+        left = int(page.locator(".controls .clock").inner_text().split()[0])
+        assert left <= 5
+        page.screenshot(path=str(SCREENSHOTS / "bao2-phone-clock-low.png"))
+    finally:
+        context.close()
+
+
+def test_in_english_the_players_are_partner_left_and_right(browser, stack):
+    seed = seed_where("bao2", lambda obs: obs["phase"] == "play")
+    context, page = open_table(browser, stack, "bao2", "laptop", seed, locale="en-US")
+    try:
+        wait_to_act(page, "play")
+        check_one_screen(page, "bao2-laptop-play-en")
+        assert set(page.locator(".strip .who strong").all_inner_texts()) == {
+            "Partner",
+            "Left",
+            "Right",
+        }
+        assert page.title().startswith("It is your turn")
+        expect(page.locator(".bar")).to_contain_text("Us")
+        expect(page.locator("button[data-act=attention]")).to_have_text("Alerts: off")
     finally:
         context.close()
