@@ -455,7 +455,7 @@ function barHtml() {
       if (o.attempts && (o.attempts[t] > 0 || (top !== null && o.levels[t] === top && o.level_team === t))) {
         attempt = ` <span class="attempts">${esc(has(o, "a_attempts") ? fmt(W.attempts_of, { n: o.attempts[t], max: o.a_attempts }) : fmt(W.attempts, { n: o.attempts[t] }))}</span>`;
       }
-      return `<span class="team-level${o.level_team === t ? " playing" : ""}" data-team="${t}">${esc(teamName(t))} ${esc(levelName(o.levels[t]))}${star}${attempt}</span>`;
+      return `<span class="team-level${o.level_team === t ? " playing" : ""}" data-team="${t}">${esc(teamName(t))} <b>${esc(levelName(o.levels[t]))}</b>${star}${attempt}</span>`;
     });
     parts.push(`<span class="levels">${names.join(" ")}</span>`);
   }

@@ -53,7 +53,7 @@ with transaction.atomic():
     table = services.open_table(person, club, variant=VARIANT, options={})
     Seat.objects.filter(table=table, index__gte=1).update(bot="heuristic")
     start_match(table, seed=SEED)
-out = {"table": table.pk, "session": session_cookie(person).split("=", 1)[1]}
+out = {"table": table.pk, "session": session_cookie(person).split("=", 1)[1], "name": person.name}
 """
 
 
@@ -346,4 +346,41 @@ def test_in_english_the_players_are_partner_left_and_right(browser, stack):
         expect(page.locator(".bar")).to_contain_text("Us")
         expect(page.locator("button[data-act=attention]")).to_have_text("Alerts: off")
     finally:
+        context.close()
+
+
+def test_a_spectator_sees_every_seat_by_name_and_no_hand(browser, stack):
+    seed = seed_where("guandan", lambda obs: obs["phase"] == "play")
+    context, page = open_table(browser, stack, "guandan", "phone", seed)
+    table = page.info["table"]
+    watcher = stack.query(
+        "from matches.bench import _user, session_cookie\n"
+        f"user = _user('watcher-{table}')\n"
+        "out = {'session': session_cookie(user).split('=', 1)[1]}"
+    )
+    width, height = VIEWPORTS["phone"]
+    spectator = browser.new_context(
+        locale="zh-CN",
+        base_url=stack.http,
+        viewport={"width": width, "height": height},
+        is_mobile=True,
+        has_touch=True,
+    )
+    try:
+        spectator.add_cookies(
+            [{"name": "sessionid", "value": watcher["session"], "url": stack.http}]
+        )
+        view = spectator.new_page()
+        view.goto(f"/matches/tables/{table}/")
+        expect(view.locator("#table-app")).to_have_attribute("data-you", "null")
+        expect(view.locator(".strip")).to_have_count(4)
+        names = set(view.locator(".strip .who strong").all_inner_texts())
+        assert names == {"机器人 2", "机器人 3", "机器人 4", page.info["name"]}
+        expect(view.locator(".hand")).to_have_count(0)
+        expect(view.locator(".controls")).to_contain_text("观")
+        view.screenshot(path=str(SCREENSHOTS / "guandan-phone-spectator.png"))
+        m = view.evaluate(MEASURE)
+        assert m["scrollW"] <= m["vw"] and m["scrollH"] <= m["vh"] and m["wide"] == []
+    finally:
+        spectator.close()
         context.close()
