@@ -3,7 +3,7 @@
 // Layout: one screen (table.css): a slim bar, the other seats as strips around the trick, the
 // action buttons and the hand fixed at the bottom. Players are named by where they sit
 // relative to this seat (对家 / 上家 / 下家).
-import { cardFace, cardLabel, sortHand } from "./cards.js";
+import { cardFace, cardLabel, isRed, sortHand } from "./cards.js";
 
 const app = document.getElementById("table-app");
 // words sent translated with the page: the server's list, then the page's own (data-* attributes)
@@ -244,7 +244,6 @@ function beep(times, pitch) {
   } catch (error) { /* no audio on this device: vibration and the title still tell */ }
 }
 function alertPlayer(kind) {
-  app.dataset.alerted = kind; // for the tests: which alert was last given
   if (!state.attention) return;
   if (kind === "turn") beep(1, 880); else beep(3, 660);
   if (navigator.vibrate) navigator.vibrate(kind === "turn" ? 200 : [120, 80, 120, 80, 120]);
@@ -459,7 +458,7 @@ function barHtml() {
     });
     parts.push(`<span class="levels">${names.join(" ")}</span>`);
   }
-  if (has(o, "marked_card") && o.phase !== "over") parts.push(`<span class="marked">${esc(W.marked)} ${face(o.marked_card, " mini")}</span>`);
+  if (has(o, "marked_card") && o.phase !== "over") parts.push(`<span class="marked">${esc(W.marked)} <b class="${isRed(o.marked_card) ? "red" : "black"}">${esc(cardLabel(o.marked_card))}</b></span>`);
   if (t && t.ends_at && !(o.match && o.match.over)) {
     const m = Math.max(0, Math.ceil((t.ends_at - (Date.now() / 1000 + state.offset)) / 60));
     parts.push(`<span class="muted">${esc(m > 0 ? fmt(W.time_left, { m }) : W.time_up)}</span>`);
