@@ -36,12 +36,8 @@ GAMES = ["bao2", "guandan", "honger", "shuangkou2"]
 SETUP = """
 from django.db import transaction
 from clubs.models import Club, Membership
-from matches import services
 from matches.models import Seat
-try:
-    from matches.services.tables import start_match
-except ImportError:
-    from matches.services import start_match
+from matches.services import tables
 from matches.bench import _user, session_cookie
 from matches.models import Table
 with transaction.atomic():
@@ -50,9 +46,9 @@ with transaction.atomic():
     person.save(update_fields=["language"])
     club, _ = Club.objects.get_or_create(slug="layout", defaults={"name": "layout"})
     Membership.objects.get_or_create(club=club, user=person)
-    table = services.open_table(person, club, variant=VARIANT, options={})
+    table = tables.open_table(person, club, variant=VARIANT, options={})
     Seat.objects.filter(table=table, index__gte=1).update(bot="heuristic")
-    start_match(table, seed=SEED)
+    tables.start_match(table, seed=SEED)
 out = {"table": table.pk, "session": session_cookie(person).split("=", 1)[1], "name": person.name}
 """
 
@@ -79,12 +75,10 @@ def seed_where(variant, wanted, tries=400):
 PLAY_FIRST_DEAL = """
 import time
 from engine.bots import HeuristicBot
-from matches import services
+from matches.messages import MatchError
 from matches.models import Match
-try:
-    from matches.store import engine_of
-except ImportError:
-    from matches.services import engine_of
+from matches.services import play
+from matches.store import engine_of
 match = Match.objects.get(table_id=TABLE)
 end = time.monotonic() + 120
 while time.monotonic() < end:
@@ -95,8 +89,8 @@ while time.monotonic() < end:
     if 0 in engine.actors():
         act = HeuristicBot().choose(engine.observation(0), lambda: engine.legal_actions(0))
         try:
-            services.submit_action(match.pk, act, seat=0, expected_version=match.version)
-        except services.MatchError:
+            play.submit_action(match.pk, act, seat=0, expected_version=match.version)
+        except MatchError:
             pass
     else:
         time.sleep(0.02)
