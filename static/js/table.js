@@ -364,10 +364,16 @@ function clockHtml(s) {
   const left = secondsLeft();
   return `<span class="clock${left <= WARN_SECONDS ? " low" : ""}" data-clock="${s}">${esc(fmt(W.clock, { s: left }))}</span>`;
 }
-// Red Two: the sides are hidden; what this seat can tell from the ♥2s played and its own hand.
+// Red Two: the sides are hidden until the deal is over; before, what this seat can tell from
+// the ♥2s played and its own hand.
 function redTwoAlly() {
   const o = state.obs;
-  if (o.variant !== "honger" || state.you === null || !o.h2_played || (o.mode && o.mode !== "partnership")) return null;
+  if (o.variant !== "honger" || state.you === null) return null;
+  if (o.phase === "over" && Array.isArray(o.sides)) {
+    const side = o.sides.find((x) => x.includes(state.you)) || [];
+    return side.find((s) => s !== state.you) ?? null;
+  }
+  if (!o.h2_played || (o.mode && o.mode !== "partnership")) return null;
   const mine = (o.hand || []).filter((c) => c === "H2").length + (o.h2_played[state.you] || 0);
   const shown = o.h2_played.map((k, s) => (s !== state.you && k > 0 ? s : -1)).filter((s) => s >= 0);
   if (mine === 1 && shown.length) return shown[0];
@@ -388,14 +394,9 @@ function badgesHtml(s) {
     if (o.solo === s && o.mode === "solo") out.push(`<span class="badge solo">${esc(W.choose_solo)}</span>`);
     if (o.h2_played && o.h2_played[s] > 0) out.push(`<span class="badge h2">♥2</span>`);
     if (redTwoAlly() === s) out.push(`<span class="badge ally">${esc(W.ally)}</span>`);
-    if (o.sides && o.phase === "over") {
-      const mySide = o.sides.findIndex((side) => side.includes(state.you));
-      if (mySide >= 0 && s !== state.you && o.sides[mySide].includes(s)) out.push(`<span class="badge ally">${esc(W.ally)}</span>`);
-    }
   }
   if (pointsGame() && o.match && Array.isArray(o.match.score) && o.match.score.length === seats()) {
-    const p = o.match.score[s];
-    out.push(`<span class="badge score">${esc(fmt(W.total, { n: p > 0 ? `+${p}` : p }))}</span>`);
+    out.push(`<span class="badge score">${esc(fmt(W.total, { n: signed(o.match.score[s]) }))}</span>`);
   }
   return out.join("");
 }
