@@ -521,7 +521,7 @@ function centerHtml() {
     const w = o.immune_window;
     html += `<p class="banner immune">${esc(fmt(W.immune_window, { name: seatName(w.bao2_seat) }))}<br>${esc(w.deciding === state.you ? W.immune_you : fmt(W.immune_wait, { name: seatName(w.deciding) }))}</p>`;
   }
-  html += chooseHtml() + tributeHtml() + trickHtml();
+  html += tributeHtml() + trickHtml();
   return `<div class="table-center">${html}</div>`;
 }
 function signed(n) { return n > 0 ? `+${n}` : String(n); }
@@ -679,7 +679,7 @@ function render() {
   const strip = (pos) => others.filter((s) => relation(s) === pos).map(seatHtml).join("");
   const offline = state.connected ? "" : `<p class="offline" role="status">${esc(W.reconnecting)}</p>`;
   app.innerHTML = `${barHtml()}${offline}
-    <div class="middle seats-${n}">${summaryHtml()}${strip("top")}${strip("left")}${centerHtml()}${strip("right")}${state.you === null ? seatHtml(0) : ""}</div>
+    <div class="middle seats-${n}"><div class="wide">${summaryHtml()}${chooseHtml()}</div>${strip("top")}${strip("left")}${centerHtml()}${strip("right")}${state.you === null ? seatHtml(0) : ""}</div>
     <div class="bottom">${controlsHtml()}${state.you !== null ? `<div class="my-facts">${badgesHtml(state.you)}</div>` : ""}${handHtml()}</div>`;
   app.classList.add("live");
   layoutHand();
