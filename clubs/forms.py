@@ -6,7 +6,7 @@ from django import forms
 from django.contrib.auth.forms import UserCreationForm
 from django.utils.translation import gettext_lazy as _
 
-from clubs.models import Club, JoinPolicy, Language, User
+from clubs.models import MAX_INVITATION_USES, Club, JoinPolicy, Language, User
 
 COMMON_TIME_ZONES = [
     "Asia/Shanghai",
@@ -56,6 +56,13 @@ class ProfileForm(forms.ModelForm):
     """Edit display name, email, language and time zone."""
 
     time_zone = forms.ChoiceField(label=_("Time zone"), choices=time_zone_choices)
+    current_password = forms.CharField(
+        label=_("Current password"),
+        required=False,
+        strip=False,
+        widget=forms.PasswordInput(attrs={"autocomplete": "current-password"}),
+        help_text=_("Needed only to change your email address."),
+    )
 
     class Meta:
         model = User
@@ -109,5 +116,8 @@ class InvitationForm(forms.Form):
         label=_("Valid for (days)"), min_value=1, max_value=365, initial=14
     )
     max_uses = forms.IntegerField(
-        label=_("Maximum uses (empty: unlimited)"), min_value=1, required=False
+        label=_("Maximum uses (empty: unlimited)"),
+        min_value=1,
+        max_value=MAX_INVITATION_USES,
+        required=False,
     )

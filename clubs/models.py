@@ -12,10 +12,16 @@ import zoneinfo
 from django.conf import settings
 from django.contrib.auth.models import AbstractUser
 from django.core.exceptions import ValidationError
+from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
+
+# An invitation link is for a club's players: more uses than this is a typo (and a number
+# beyond the database's integer would be an error, not a refusal).
+MAX_INVITATION_USES = 10_000
+MAX_INVITATION_DAYS = 365
 
 
 def validate_time_zone(value: str) -> None:
@@ -45,6 +51,18 @@ class User(AbstractUser):
     class Meta:
         verbose_name = _("user")
         verbose_name_plural = _("users")
+
+    def save(self, *args: object, **kwargs: object) -> None:
+        """Save; when the password was set anew, revoke every API token of the user.
+
+        ``set_password`` (password change, reset, admin, ``changepassword``) leaves the raw
+        password in ``_password`` until the save; a login's hash upgrade clears it first, so it
+        revokes nothing. Web sessions end by themselves: their hash no longer matches.
+        """
+        password_changed = self._password is not None and self.pk is not None
+        super().save(*args, **kwargs)
+        if password_changed:
+            ApiToken.objects.filter(user=self).delete()
 
     @property
     def name(self) -> str:
@@ -232,7 +250,12 @@ class Invitation(models.Model):
     )
     created_at = models.DateTimeField(_("created at"), default=timezone.now)
     expires_at = models.DateTimeField(_("expires at"), null=True, blank=True)
-    max_uses = models.PositiveIntegerField(_("maximum uses"), null=True, blank=True)
+    max_uses = models.PositiveIntegerField(
+        _("maximum uses"),
+        null=True,
+        blank=True,
+        validators=[MinValueValidator(1), MaxValueValidator(MAX_INVITATION_USES)],
+    )
     uses = models.PositiveIntegerField(_("uses"), default=0)
     revoked = models.BooleanField(_("revoked"), default=False)
 

@@ -7,18 +7,25 @@ changes nothing.
 
 from __future__ import annotations
 
+import hashlib
+import logging
 import secrets
 from datetime import timedelta
 
+from django.conf import settings
 from django.contrib.auth.password_validation import validate_password
+from django.core.cache import cache
 from django.core.exceptions import ValidationError
+from django.core.mail import send_mail
 from django.db import IntegrityError, transaction
-from django.utils import timezone
+from django.utils import timezone, translation
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
 
 from clubs import permissions, selectors
 from clubs.models import (
+    MAX_INVITATION_DAYS,
+    MAX_INVITATION_USES,
     ApiToken,
     Club,
     Invitation,
@@ -44,6 +51,9 @@ class NotAllowed(ClubError, errors.NotAllowed):
 
 class NotFound(ClubError, errors.NotFound):
     """The object named does not exist (or is not visible to the user)."""
+
+
+logger = logging.getLogger(__name__)
 
 
 def _not_allowed() -> NotAllowed:
@@ -83,8 +93,20 @@ def update_profile(
     language: str | None = None,
     time_zone: str | None = None,
     email: str | None = None,
+    current_password: str | None = None,
 ) -> User:
-    """Change the user's display name, language, time zone or email; None keeps a field."""
+    """Change the user's display name, language, time zone or email; None keeps a field.
+
+    A new email address needs the user's current password (``current_password``): password
+    resets go to that address, so a borrowed session must not be able to redirect them. The
+    old address, if any, is told of the change once the change is committed.
+    """
+    old_email = user.email
+    email_changes = email is not None and email != old_email
+    if email_changes and not user.check_password(current_password or ""):
+        raise ClubError(
+            "password_required", _("Enter your current password to change your email address.")
+        )
     if display_name is not None:
         user.display_name = display_name.strip()
     if language is not None:
@@ -103,7 +125,51 @@ def update_profile(
         user.refresh_from_db()
         raise ClubError("invalid", " ".join(error.messages)) from error
     user.save(update_fields=["display_name", "language", "time_zone", "email"])
+    if email_changes and old_email:
+        transaction.on_commit(lambda: _notify_email_changed(user, old_email))
     return user
+
+
+def allow_password_reset_request(email: str, address: str | None) -> bool:
+    """Count a password-reset request; False once the address or the client is over its limit.
+
+    Limits per hour: ``PASSWORD_RESET_LIMIT_PER_EMAIL`` for one email address (any case) and
+    ``PASSWORD_RESET_LIMIT_PER_IP`` for one client address. The counters live in the cache;
+    when it does not answer, the request is allowed (a warning is logged).
+    """
+    window = 3600
+    keys = [
+        (
+            f"password-reset:email:{hashlib.sha256(email.strip().lower().encode()).hexdigest()}",
+            settings.PASSWORD_RESET_LIMIT_PER_EMAIL,
+        ),
+        (f"password-reset:ip:{address or '-'}", settings.PASSWORD_RESET_LIMIT_PER_IP),
+    ]
+    allowed = True
+    try:
+        for key, limit in keys:
+            cache.add(key, 0, timeout=window)
+            if cache.incr(key) > limit:
+                allowed = False
+    except Exception as error:  # the cache (Redis) is down: do not refuse everyone
+        logger.warning("password reset limit not applied, the cache failed: %r", error)
+        return True
+    return allowed
+
+
+def _notify_email_changed(user: User, old_email: str) -> None:
+    """Tell the old address that the account's email address changed (in the user's language)."""
+    with translation.override(user.language or settings.LANGUAGE_CODE):
+        subject = _("Your email address was changed")
+        body = _(
+            "The email address of your account %(username)s was changed to %(email)s.\n\n"
+            "If you did not change it, someone else may be using your account: sign in, change "
+            "your password and tell the site's administrators."
+        ) % {"username": user.username, "email": user.email or "-"}
+    try:
+        send_mail(subject, body, settings.DEFAULT_FROM_EMAIL, [old_email])
+    except Exception:  # the change is committed: a lost notice is logged, never a 500
+        logger.exception("could not send the email-changed notice to user %s", user.pk)
 
 
 def create_api_token(user: User, name: str) -> tuple[ApiToken, str]:
@@ -335,7 +401,13 @@ def create_invitation(
         raise _not_allowed()
     if max_uses is not None and max_uses < 1:
         raise ClubError("invalid", _("The number of uses must be at least 1."))
-    if expires_in_days is not None and not 1 <= expires_in_days <= 365:
+    if max_uses is not None and max_uses > MAX_INVITATION_USES:
+        raise ClubError(
+            "invalid",
+            _("An invitation can be used at most %(count)s times.")
+            % {"count": MAX_INVITATION_USES},
+        )
+    if expires_in_days is not None and not 1 <= expires_in_days <= MAX_INVITATION_DAYS:
         raise ClubError("invalid", _("An invitation lasts between 1 and 365 days."))
     expires_at = (
         timezone.now() + timedelta(days=expires_in_days) if expires_in_days is not None else None

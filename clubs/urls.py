@@ -14,6 +14,7 @@ urlpatterns = [
         auth_views.LoginView.as_view(redirect_authenticated_user=True),
         name="login",
     ),
+    path("accounts/password_reset/", views.PasswordResetView.as_view(), name="password_reset"),
     path("accounts/", include("django.contrib.auth.urls")),
     path("clubs/", views.club_list, name="club_list"),
     path("clubs/new/", views.club_create, name="club_create"),

@@ -6,9 +6,12 @@ only admins may see answer 403 to others, exactly as the API does.
 
 from __future__ import annotations
 
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import login
+from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
+from django.contrib.auth.forms import PasswordResetForm
 from django.core.exceptions import PermissionDenied
 from django.core.paginator import Paginator
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
@@ -22,6 +25,7 @@ from django.views.decorators.http import require_POST
 from django.views.i18n import set_language as django_set_language
 
 from clubs import forms, permissions, selectors, services
+from clubs.client_ip import client_ip
 from clubs.models import Club, Invitation, JoinPolicy, Membership, Role, User
 
 
@@ -46,6 +50,23 @@ def home(request: HttpRequest) -> HttpResponse:
 
 
 # --- Accounts --------------------------------------------------------------------------------
+
+
+class PasswordResetView(auth_views.PasswordResetView):
+    """Django's reset request page, with at most a few requests per address and per client.
+
+    Beyond the limits the form shows a translated error and no email is sent, so the page
+    cannot be used to flood someone's mailbox (or the SMTP server).
+    """
+
+    def form_valid(self, form: PasswordResetForm) -> HttpResponse:
+        """Send the reset email unless this address or this client asked too often."""
+        if not services.allow_password_reset_request(
+            form.cleaned_data["email"], client_ip(self.request)
+        ):
+            form.add_error(None, _("Too many password reset requests. Wait an hour and try again."))
+            return self.form_invalid(form)
+        return super().form_valid(form)
 
 
 def signup(request: HttpRequest) -> HttpResponse:
@@ -90,7 +111,15 @@ def profile(request: HttpRequest) -> HttpResponse:
             else:
                 messages.success(request, _("Your profile is saved."))
                 response = redirect("profile")
-                response.set_cookie("django_language", request.user.language, samesite="Lax")
+                response.set_cookie(
+                    settings.LANGUAGE_COOKIE_NAME,
+                    request.user.language,
+                    max_age=settings.LANGUAGE_COOKIE_AGE,
+                    path=settings.LANGUAGE_COOKIE_PATH,
+                    secure=settings.LANGUAGE_COOKIE_SECURE,
+                    httponly=settings.LANGUAGE_COOKIE_HTTPONLY,
+                    samesite=settings.LANGUAGE_COOKIE_SAMESITE,
+                )
                 return response
     elif request.method == "POST" and request.POST.get("action") == "create_token":
         token_form = forms.ApiTokenForm(request.POST)

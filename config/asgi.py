@@ -16,7 +16,8 @@ django_asgi_app = get_asgi_application()
 
 from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
-from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
+
+from config.origin import SameOriginValidator  # noqa: E402
 
 
 def collect_websocket_urlpatterns() -> list:
@@ -36,7 +37,7 @@ def collect_websocket_urlpatterns() -> list:
 application = ProtocolTypeRouter(
     {
         "http": django_asgi_app,
-        "websocket": AllowedHostsOriginValidator(
+        "websocket": SameOriginValidator(
             AuthMiddlewareStack(URLRouter(collect_websocket_urlpatterns()))
         ),
     }

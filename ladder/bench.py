@@ -65,6 +65,7 @@ from typing import Any
 
 from engine.bots import HeuristicBot, RandomBot
 from engine.match import Match
+from engine.variants import rated_sides, variant_facts
 from ladder.ratings import (
     DEFAULT_PARAMS,
     PlayerState,
@@ -72,7 +73,6 @@ from ladder.ratings import (
     decided_scores,
     expected_score,
     rate_match,
-    side_totals,
 )
 
 MAX_LEVEL_MARGIN = 23
@@ -80,6 +80,8 @@ MAX_LEVEL_MARGIN = 23
 #: established K is ``games.variants``' (3), written out because this bench runs without
 #: Django, which that module imports (a test keeps the two equal).
 BAO2_PARAMS = RatingParams(k_established=3.0)
+#: The game whose seeds carry no game prefix, so that the figures published for it reproduce.
+UNPREFIXED_SEEDS = "bao2"
 #: The games whose margin factors ``--margin-factors`` measures (the platform's four).
 MEASURED_GAMES = ("bao2", "guandan", "honger", "shuangkou2")
 
@@ -172,15 +174,12 @@ def rated_margin(variant: str, match: Any) -> int | None:
     23:23 Bao 2 match won by passing 2A has margin 1), Shuangkou the point margin, Red Two the
     point margin between the sides the last deal revealed (None if no deal revealed them)."""
     assert match.score is not None
-    if variant == "honger":
-        revealed = match.deals[-1].get("sides") if match.deals else None
-        if not revealed:
-            return None
-        first, second = side_totals(match.score, revealed[0])
-    elif variant in ("bao2", "guandan"):
-        first, second = decided_scores(match.score, match.winner)
-    else:
-        first, second = match.score
+    picked = rated_sides(variant, match.score, match.deals)
+    if picked is None:
+        return None
+    first, second = picked[1]
+    if variant_facts(variant).levels:
+        first, second = decided_scores((first, second), match.winner)
     return abs(first - second)
 
 
@@ -195,7 +194,7 @@ def engine_margins(
     for kinds in ENGINE_PAIRINGS:
         for index in range(matches_per_pairing):
             match_seed = f"{seed}/{kinds}/{index}"
-            if variant != "bao2":
+            if variant != UNPREFIXED_SEEDS:
                 match_seed = f"{variant}/{match_seed}"
             margin = rated_margin(variant, _play_to_the_end(variant, kinds, match_seed))
             if margin is not None:

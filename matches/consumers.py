@@ -204,11 +204,14 @@ class TableConsumer(AsyncWebsocketConsumer):
         match = Match.objects.filter(table=table).first()
         if match is not None and selectors.seat_of(match, self.user) is not None:
             return None
-        if table.seats.filter(user_id=getattr(self.user, "pk", None)).exists():
+        signed_in = self.user is not None and self.user.is_authenticated
+        # Only a signed-in user can hold a seat: the anonymous user's pk is None, which would
+        # match every bot and empty seat (user_id IS NULL).
+        if signed_in and table.seats.filter(user_id=self.user.pk).exists():
             return None
         if not table.spectators_allowed:
             return "no_spectators"
-        if self.user is None or not self.user.is_authenticated:
+        if not signed_in:
             return "login_required"
         return None
 

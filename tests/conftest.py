@@ -106,3 +106,14 @@ def _isolated_cache(request):
     caches["default"]["KEY_PREFIX"] = f"test-{uuid.uuid4().hex[:12]}"
     with override_settings(CACHES=caches):
         yield
+
+
+@pytest.fixture
+def no_deadline_tasks(monkeypatch):
+    """Live play is driven by its beat task (matches' sweep) as time moves forward, not by
+    countdown tasks (which an eager Celery would run at once)."""
+    from matches import schedule, store  # imported late: the app registry is ready then
+
+    monkeypatch.setattr(schedule, "schedule_deadline", lambda *a: None)
+    monkeypatch.setattr(schedule, "schedule_time_limit", lambda *a: None)
+    store._engines.clear()

@@ -50,6 +50,7 @@ def test_every_source_string_is_in_the_catalogues(tmp_path):
         "config",
         "clubs",
         "games",
+        "outbox",
         "matches",
         "sheets",
         "ladder",

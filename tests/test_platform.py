@@ -1,5 +1,6 @@
 """Settings, schema, demo data, channel layer and embedded Redis: the platform's promises."""
 
+import json
 import os
 import secrets
 import subprocess
@@ -85,8 +86,10 @@ def test_embedded_default_without_environment(tmp_path):
     assert result.returncode == 0, result.stderr
     debug, engine, embedded, redis_url, broker, email, hosts = result.stdout.split()
     assert (debug, engine, embedded) == ("True", "django.db.backends.sqlite3", "True")
-    assert redis_url == f"unix://{tmp_path}/redis.sock"
-    assert broker == f"redis+socket://{tmp_path}/redis.sock"
+    # loopback TCP with the password chosen once (redis+socket:// could not survive a restart)
+    port, password = json.loads((tmp_path / "server.json").read_text()).values()
+    assert (tmp_path / "server.json").stat().st_mode & 0o077 == 0
+    assert redis_url == broker == f"redis://:{password}@127.0.0.1:{port}/0"
     assert email == "django.core.mail.backends.console.EmailBackend"
     assert set(hosts.split(",")) >= {"localhost", "127.0.0.1"}
     assert "0.0.0.0" not in hosts and "*" not in hosts
@@ -171,24 +174,33 @@ def test_demo_command_is_idempotent(capsys):
 
 
 def test_embedded_redis_helper_starts_and_stops(tmp_path):
-    from config.embedded_redis import EmbeddedRedis, is_answering
+    from config.embedded_redis import EmbeddedRedis, server_answers
 
-    socket_path = tmp_path / "r.sock"
-    with EmbeddedRedis(socket_path) as server:
-        assert is_answering(socket_path)
+    with EmbeddedRedis(tmp_path) as server:
+        assert server_answers(tmp_path)
         import redis
 
         client = redis.Redis.from_url(server.url)
         client.set("k", "v")
         assert client.get("k") == b"v"
         client.close()
-        # A second helper on the same socket reuses the running server and stops nothing.
-        second = EmbeddedRedis(socket_path).start()
+        # without the password the server refuses (other local users cannot use it)
+        anonymous = redis.Redis(host="127.0.0.1", port=server.url.rsplit(":", 1)[1].split("/")[0])
+        with pytest.raises(redis.AuthenticationError):
+            anonymous.get("k")
+        anonymous.close()
+        # A second helper on the same directory reuses the running server and stops nothing.
+        second = EmbeddedRedis(tmp_path).start()
         assert second.process is None
         second.stop()
-        assert is_answering(socket_path)
-    assert not is_answering(socket_path)
-    assert not socket_path.exists()
+        assert server_answers(tmp_path)
+    assert not server_answers(tmp_path)
+    # the data survived the stop: the append-only file is replayed by the next server
+    with EmbeddedRedis(tmp_path) as again:
+        client = redis.Redis.from_url(again.url)
+        assert client.get("k") == b"v"
+        client.close()
+    assert list(tmp_path.glob("appendonly*"))
 
 
 def test_debug_stays_off_when_served_beyond_localhost(tmp_path):

@@ -71,11 +71,37 @@ def as_user_prefix() -> tuple[list[str], str | None]:
     raise RuntimeError("running as root and no unprivileged user for PostgreSQL")
 
 
+def pid_alive(pid: int) -> bool:
+    """Whether a process with this pid exists and is not a zombie."""
+    try:
+        with open(f"/proc/{pid}/stat") as stat:
+            return stat.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except OSError:
+        return False
+
+
+def child_pids(pid: int) -> list[int]:
+    """The pids of the direct children of ``pid`` (from /proc)."""
+    children = []
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat") as stat:
+                parent = int(stat.read().rsplit(")", 1)[1].split()[1])
+        except (OSError, ValueError, IndexError):
+            continue
+        if parent == pid:
+            children.append(int(entry))
+    return children
+
+
 class Servers:
     def __init__(self) -> None:
         self.tmp = tempfile.mkdtemp(prefix="bao2-throwaway-")
         os.chmod(self.tmp, 0o755)
         self.pg: subprocess.Popen | None = None
+        self.pg_data = os.path.join(self.tmp, "pg", "data")
         self.redis: subprocess.Popen | None = None
         self.pg_port = free_port()
         self.redis_port = free_port()
@@ -111,7 +137,7 @@ class Servers:
                 *prefix,
                 os.path.join(bindir, "postgres"),
                 "-D",
-                os.path.join(pgdir, "data"),
+                self.pg_data,
                 "-h",
                 "127.0.0.1",
                 "-p",
@@ -181,16 +207,57 @@ class Servers:
             "REDIS_URL": f"redis://127.0.0.1:{self.redis_port}/0",
         }
 
+    def postmaster_pid(self) -> int | None:
+        """The PostgreSQL server's own pid, from its ``postmaster.pid`` (None if not running).
+
+        As root the server runs under ``runuser``, which ignores SIGINT and, when killed, leaves
+        the postmaster orphaned: so the postmaster itself is signalled, never only ``runuser``.
+        """
+        try:
+            with open(os.path.join(self.pg_data, "postmaster.pid")) as pid_file:
+                return int(pid_file.readline().strip())
+        except (OSError, ValueError):
+            return None
+
+    def stop_postgres(self, timeout: float = 20) -> None:
+        """Fast shutdown (SIGINT) of the postmaster; SIGKILL it and its children after timeout."""
+        pid = self.postmaster_pid()
+        if pid is not None and pid_alive(pid):
+            os.kill(pid, signal.SIGINT)
+            deadline = time.monotonic() + timeout
+            while pid_alive(pid) and time.monotonic() < deadline:
+                time.sleep(0.05)
+            if pid_alive(pid):
+                # Backends are the postmaster's children: kill them first, then the postmaster.
+                for victim in [*child_pids(pid), pid]:
+                    try:
+                        os.kill(victim, signal.SIGKILL)
+                    except ProcessLookupError:  # ended meanwhile
+                        pass
+                while pid_alive(pid):
+                    time.sleep(0.05)
+        if self.pg is not None:
+            try:
+                self.pg.wait(timeout=5)  # runuser (or postgres itself) ends with the postmaster
+            except subprocess.TimeoutExpired:
+                self.pg.kill()
+                self.pg.wait()
+
     def stop(self) -> None:
-        for process, sig in ((self.pg, signal.SIGINT), (self.redis, signal.SIGTERM)):
-            if process is not None and process.poll() is None:
-                process.send_signal(sig)
-                try:
-                    process.wait(timeout=20)
-                except subprocess.TimeoutExpired:
-                    process.kill()
-                    process.wait()
-        shutil.rmtree(self.tmp, ignore_errors=True)
+        try:
+            self.stop_postgres()
+        finally:
+            self._stop_redis()
+            shutil.rmtree(self.tmp, ignore_errors=True)
+
+    def _stop_redis(self) -> None:
+        if self.redis is not None and self.redis.poll() is None:
+            self.redis.terminate()
+            try:
+                self.redis.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                self.redis.kill()
+                self.redis.wait()
 
 
 def main(argv: list[str]) -> int:

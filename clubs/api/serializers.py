@@ -5,6 +5,7 @@ from rest_framework import serializers
 
 from clubs import selectors
 from clubs.models import (
+    MAX_INVITATION_USES,
     Club,
     Invitation,
     JoinPolicy,
@@ -36,10 +37,26 @@ class CurrentUserSerializer(serializers.ModelSerializer):
     time_zone = serializers.CharField(
         max_length=64, required=False, validators=[validate_time_zone]
     )
+    current_password = serializers.CharField(
+        write_only=True,
+        required=False,
+        trim_whitespace=False,
+        max_length=4096,
+        help_text="Your current password: required to change `email`.",
+    )
 
     class Meta:
         model = User
-        fields = ["id", "username", "name", "display_name", "email", "language", "time_zone"]
+        fields = [
+            "id",
+            "username",
+            "name",
+            "display_name",
+            "email",
+            "language",
+            "time_zone",
+            "current_password",
+        ]
         read_only_fields = ["id", "username", "name"]
 
 
@@ -163,7 +180,9 @@ class InvitationSerializer(serializers.ModelSerializer):
         max_value=365,
         help_text="Days until the link expires (default 14; null: never).",
     )
-    max_uses = serializers.IntegerField(required=False, allow_null=True, min_value=1)
+    max_uses = serializers.IntegerField(
+        required=False, allow_null=True, min_value=1, max_value=MAX_INVITATION_USES
+    )
 
     class Meta:
         model = Invitation

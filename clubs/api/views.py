@@ -58,6 +58,7 @@ class CurrentUserView(RetrieveUpdateAPIView):
             language=data.get("language"),
             time_zone=data.get("time_zone"),
             email=data.get("email"),
+            current_password=data.get("current_password"),
         )
 
 

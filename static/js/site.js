@@ -18,3 +18,22 @@
       .finally(() => form.submit()); // submit() fires no second submit event
   });
 })();
+
+// Behaviour the templates ask for with data attributes: the Content-Security-Policy allows no
+// inline event handlers (onclick=...), so they are attached here, once, for every page.
+(function () {
+  "use strict";
+  document.addEventListener("click", (event) => {
+    const target = event.target;
+    if (!(target instanceof Element)) return;
+    if (target.matches("input.copy")) target.select(); // links and keys to copy
+    const confirming = target.closest("[data-confirm]");
+    if (confirming && !window.confirm(confirming.dataset.confirm)) event.preventDefault();
+  });
+  document.addEventListener("change", (event) => {
+    const target = event.target;
+    if (target instanceof Element && target.matches("select[data-submit-on-change]")) {
+      target.form.submit();
+    }
+  });
+})();

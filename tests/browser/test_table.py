@@ -144,7 +144,7 @@ def play_the_deal(page, stack, info):
     expect(page.locator(".hand .card-button")).to_have_count(27, timeout=20000)
     expect(page.locator(".bar")).to_contain_text("级牌")
     # an illegal selection is explained before anything is sent
-    page.wait_for_function("document.querySelector('#table-app').dataset.turn === '0'")
+    page.wait_for_function("() => document.querySelector('#table-app').dataset.turn === '0'")
     if app.get_attribute("data-phase") == "play":
         cards = page.locator(".hand .card-button")
         codes = [cards.nth(i).locator(".face").get_attribute("data-card") for i in range(27)]

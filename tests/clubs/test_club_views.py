@@ -145,6 +145,7 @@ def test_profile_edit_sets_language(client, member):
             "email": "m@example.com",
             "language": "en",
             "time_zone": "Europe/London",
+            "current_password": "pw-Secret-123",  # a new email address needs the password
         },
     )
     assert response.status_code == 302

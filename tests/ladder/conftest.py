@@ -80,14 +80,3 @@ def record(db):
         )
 
     return make
-
-
-@pytest.fixture
-def no_deadline_tasks(monkeypatch):
-    """Live play is driven by its beat task (matches' sweep) as time moves forward, not by
-    countdown tasks (which an eager Celery would run at once)."""
-    from matches import schedule, store
-
-    monkeypatch.setattr(schedule, "schedule_deadline", lambda *a: None)
-    monkeypatch.setattr(schedule, "schedule_time_limit", lambda *a: None)
-    store._engines.clear()

@@ -69,7 +69,7 @@ def test_a_sheet_stored_before_the_move_is_found_after_it():
     ]
     assert list(moved.entries.values_list("seq", flat=True)) == [1]
     assert ScoreSheet._meta.db_table == "matches_scoresheet"
-    NewGame = new.get_model("ladder", "Game")
+    NewGame = new.get_model("tournaments", "Game")  # moved there from ladder since
     assert NewGame._meta.get_field("sheet").related_model._meta.app_label == "sheets"
     ContentType = new.get_model("contenttypes", "ContentType")
     assert ContentType.objects.filter(app_label="sheets", model="scoresheet").exists()

@@ -1,5 +1,5 @@
 """The tournament tests use the ladder tests' fixtures (users, a club and its members, an
-eager Celery, live play driven by its beat task)."""
+eager Celery); live play driven by its beat task is in tests/conftest.py."""
 
 from tests.ladder.conftest import (  # noqa: F401  (fixtures)
     celery_eager,
@@ -7,6 +7,5 @@ from tests.ladder.conftest import (  # noqa: F401  (fixtures)
     club_admin,
     make_users,
     members,
-    no_deadline_tasks,
     record,
 )

@@ -1,0 +1,139 @@
+"""A database, a Redis broker and Celery workers (with beat) as real processes, for the outbox
+tests that SIGKILL a worker while it sends. The database is a fresh SQLite file, or a fresh
+database on the PostgreSQL server of ``DATABASE_URL`` (the second ./test run)."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import uuid
+from pathlib import Path
+
+from config.embedded_redis import EmbeddedRedis
+
+ROOT = Path(__file__).resolve().parents[2]
+BIN = Path(sys.executable).parent
+
+
+class WorkerStack:
+    def __init__(self, smtp_port: int) -> None:
+        self.tmp = Path(tempfile.mkdtemp(prefix="bao2-outbox-"))
+        self.redis = EmbeddedRedis(self.tmp / "redis.sock")
+        self.worker: subprocess.Popen | None = None
+        self.workers_started = 0
+        self.env = {
+            **os.environ,
+            "DJANGO_SETTINGS_MODULE": "outbox_worker_settings",
+            "PYTHONPATH": os.pathsep.join([str(Path(__file__).parent), str(ROOT)]),
+            "OUTBOX_TEST_SMTP_PORT": str(smtp_port),
+            "REDIS_URL": self.redis.url,
+            "VAR_DIR": str(self.tmp),
+            "PYTHONUNBUFFERED": "1",
+            "LOG_LEVEL": "WARNING",
+        }
+        self.env.pop("EMBEDDED_REDIS_DIR", None)
+        self.env.pop("CELERY_BROKER_URL", None)
+        self.pg_admin_url: str | None = None
+        url = os.environ.get("DATABASE_URL", "")
+        if url.startswith("postgres"):
+            self.db_name = "outbox_" + uuid.uuid4().hex[:10]
+            self.pg_admin_url = url
+            self.env["DATABASE_URL"] = url.rsplit("/", 1)[0] + "/" + self.db_name
+        else:
+            self.env["DATABASE_URL"] = f"sqlite:///{self.tmp / 'db.sqlite3'}"
+
+    def start(self) -> WorkerStack:
+        self.redis.start()
+        if self.pg_admin_url:
+            import psycopg
+
+            with psycopg.connect(self.pg_admin_url, autocommit=True) as conn:
+                conn.execute(f'CREATE DATABASE "{self.db_name}"')
+        self.python(
+            "from django.core.management import call_command\n"
+            "call_command('migrate', verbosity=0)\nout = None"
+        )
+        return self
+
+    def python(self, code: str) -> object:
+        """Run ``code`` with Django set up on the stack's database; return what it assigns to
+        ``out`` (as JSON)."""
+        script = "import django, json\ndjango.setup()\n" + code + "\nprint(json.dumps(out))\n"
+        result = subprocess.run(
+            [sys.executable, "-c", script],
+            cwd=ROOT,
+            env=self.env,
+            capture_output=True,
+            text=True,
+            timeout=300,
+        )
+        if result.returncode != 0:
+            raise RuntimeError(result.stderr)
+        return json.loads(result.stdout.strip().splitlines()[-1])
+
+    def start_worker(self) -> None:
+        """Start a worker (4 threads) with beat, as its own process group."""
+        assert self.worker is None
+        self.workers_started += 1
+        log = open(self.tmp / "worker.log", "ab")
+        self.worker = subprocess.Popen(
+            [
+                str(BIN / "celery"),
+                "-A",
+                "config",
+                "worker",
+                "-B",
+                "--pool",
+                "threads",
+                "--concurrency",
+                "4",
+                "--loglevel",
+                "WARNING",
+                "--schedule",
+                str(self.tmp / f"beat-{self.workers_started}"),
+                "--hostname",
+                f"outbox-{uuid.uuid4().hex[:6]}@%h",
+            ],
+            cwd=ROOT,
+            env=self.env,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
+        log.close()
+
+    def kill_worker(self) -> None:
+        """SIGKILL the worker and its children: no cleanup, no acknowledgement."""
+        assert self.worker is not None
+        try:
+            os.killpg(self.worker.pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+        self.worker.wait()
+        self.worker = None
+
+    def log(self) -> str:
+        path = self.tmp / "worker.log"
+        return path.read_text(errors="replace") if path.exists() else ""
+
+    def stop(self) -> None:
+        if self.worker is not None:
+            os.killpg(self.worker.pid, signal.SIGTERM)
+            try:
+                self.worker.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                os.killpg(self.worker.pid, signal.SIGKILL)
+                self.worker.wait()
+            self.worker = None
+        self.redis.stop()
+        if self.pg_admin_url:
+            import psycopg
+
+            with psycopg.connect(self.pg_admin_url, autocommit=True) as conn:
+                conn.execute(f'DROP DATABASE IF EXISTS "{self.db_name}" WITH (FORCE)')
+        shutil.rmtree(self.tmp, ignore_errors=True)
