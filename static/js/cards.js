@@ -19,6 +19,19 @@ export function cardLabel(card) {
   return `${SUITS[card[0]] || "?"}${rank}`;
 }
 
+// A card drawn as a card: a white face, the rank over the suit in the top corner (the part
+// that stays visible when cards overlap), a big pip in the middle. ``level`` is the deal's
+// level rank ("3", "T", …) and ``wild`` the wild card, both marked on the face.
+export function cardFace(card, level, wild, extra = "") {
+  const joker = card === "SB" || card === "HR";
+  const rank = joker ? (card === "HR" ? "大" : "小") : card[1] === "T" ? "10" : card[1];
+  const suit = joker ? "王" : SUITS[card[0]] || "?";
+  let cls = `face${isRed(card) ? " red" : " black"}${joker ? " joker" : ""}${extra}`;
+  if (!joker && level && card[1] === level) cls += " level";
+  if (wild && card === wild) cls += " wild";
+  return `<span class="${cls}" data-card="${card}" aria-label="${cardLabel(card)}"><span class="ix"><b>${rank}</b><i>${suit}</i></span><span class="pip" aria-hidden="true">${suit}</span></span>`;
+}
+
 // Sort a hand high to low by the variant's rank values (sent by the server with the frame):
 // wild cards first, then by value, then by suit.
 export function sortHand(hand, order, level) {

@@ -1,26 +1,38 @@
 // The live table: one websocket to /ws/tables/<id>/ (protocol in README, "Websocket protocol").
 // Everything shown comes from the frames the server sends to this seat (its observation).
-import { cardLabel, isRed, sortHand } from "./cards.js";
+// Layout: one screen (table.css): a slim bar, the other seats as strips around the trick, the
+// action buttons and the hand fixed at the bottom. Players are named by where they sit
+// relative to this seat (对家 / 上家 / 下家).
+import { cardFace, cardLabel, isRed, sortHand } from "./cards.js";
 
 const app = document.getElementById("table-app");
-const W = JSON.parse(document.getElementById("table-words").textContent);
+// words sent translated with the page: the server's list, then the page's own (data-* attributes)
+const W = { ...JSON.parse(document.getElementById("table-words").textContent), ...document.getElementById("table-words-more").dataset };
 const tableId = app.dataset.table;
 const BOMBS = new Set(["bomb", "straight_flush", "joker_bomb", "dragon", "supreme", "two_bomb", "immune", "chain_bomb", "joker3", "joker4"]);
+const SOUND_KEY = "table.attention"; // per-user setting on this phone: sound and vibration
+const BANNER_MS = 6000;
+const WARN_SECONDS = 5;
 
 const state = {
   version: -1, obs: null, table: null, you: null, cards: null, offset: 0,
   selected: [], hints: [], hintIndex: -1, hintVersion: -1, message: "", ok: "",
-  checkId: 0, checkedFor: "", plays: null, playAfterCheck: false, choices: null,
-  modal: null, banner: "", connected: false,
+  checkId: 0, plays: null, playAfterCheck: false, choices: null,
+  summary: null, banner: "", bannerAt: 0, connected: false, playedDeal: -1,
+  acting: false, warned: -1, attention: localStorage.getItem(SOUND_KEY) === "1",
 };
 let ws = null;
 let retry = 500;
 let nextId = 1;
 let lastFrame = Date.now();
 let stopped = false;
+let audio = null;
+const baseTitle = document.title;
 
-const fmt = (text, vars = {}) => text.replace(/%\((\w+)\)s/g, (_, k) => (vars[k] ?? ""));
-const esc = (text) => String(text).replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" }[c]));
+// the server's words use %(name)s, the page's own {name} (no % in template strings)
+const fmt = (text, vars = {}) => String(text ?? "").replace(/%\((\w+)\)s|\{(\w+)\}/g, (_, a, b) => (vars[a || b] ?? ""));
+const esc = (text) => String(text ?? "").replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" }[c]));
+const has = (o, k) => o && o[k] !== undefined && o[k] !== null;
 
 function send(data) {
   if (ws && ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify(data));
@@ -105,6 +117,7 @@ function onState(m) {
   }
   announce(before, m);
   render();
+  attend();
 }
 
 function remap(cards) {
@@ -122,60 +135,130 @@ function announce(before, m) {
   const obs = m.obs;
   const events = m.event ? [m.event] : (m.events || []);
   const shout = [];
+  let played = false;
   for (const e of events) {
-    const t = e.action && e.action.type;
-    if (t && BOMBS.has(t) && t !== "bomb") shout.push(`${seatName(e.seat)}: ${W[t] || t}`);
+    const a = e.action || {};
+    if (a.play || a.immune) played = true;
+    if (a.type && BOMBS.has(a.type) && a.type !== "bomb") shout.push(`${seatName(e.seat)}: ${W[a.type] || a.type}`);
   }
+  // a banner stays until someone plays again (or a few seconds pass); tribute lines until
+  // the deal's first play
+  // (the play that ends a deal arrives with the next deal's observation: not a play of it)
+  if (played && before && before.deal_no === obs.deal_no) { state.playedDeal = obs.deal_no; if (!shout.length) state.banner = ""; }
   if (before && obs.bao2 && before.bao2 && before.deal_no === obs.deal_no) {
     if (obs.bao2.some((n, t) => n > before.bao2[t])) shout.push(W.bao2);
   }
-  if (shout.length) state.banner = shout.join(" · ");
-  if (before && obs.deal_no !== before.deal_no && obs.previous) {
-    state.modal = { kind: "deal", data: obs.previous };
+  if (shout.length) { state.banner = shout.join(" · "); state.bannerAt = Date.now(); }
+  if (before && obs.deal_no !== before.deal_no) {
+    state.banner = "";
+    if (obs.previous) state.summary = { kind: "deal", data: obs.previous, before: before.levels, deal: before.deal_no };
   }
   if (obs.match && obs.match.over && !(before && before.match && before.match.over)) {
-    state.modal = { kind: "match", data: obs.match, previous: obs.previous };
+    state.banner = "";
+    const last = state.summary && state.summary.kind === "deal" ? state.summary : null;
+    state.summary = { kind: "match", data: obs.match, previous: obs.previous, before: last ? last.before : before && before.levels, deal: obs.deal_no };
   }
 }
 
 // ------------------------------------------------------------------ helpers
 const seats = () => (state.table ? state.table.seats.length : 4);
+const pointsGame = () => state.obs && (state.obs.variant === "honger" || state.obs.variant === "shuangkou2");
+const teamGame = () => seats() === 4 && state.obs && state.obs.variant !== "honger";
 function sortedHand() {
   const obs = state.obs;
   if (!obs || !obs.hand) return [];
   return sortHand(obs.hand, state.cards, obs.level);
 }
+function realName(s) {
+  const info = state.table && state.table.seats[s];
+  if (!info) return "";
+  return info.name || fmt(W.bot_n, { n: s + 1 });
+}
+// The seat's name as this player sees the table: 你 / 对家 / 上家 / 下家 (spectators: names).
 function seatName(s) {
   if (s === null || s === undefined || !state.table) return "";
-  const info = state.table.seats[s];
+  if (state.you === null || state.you === undefined) return realName(s);
   if (s === state.you) return W.you;
-  return info.name || W.bot;
+  const n = seats();
+  if (n === 2) return W.opponent;
+  const d = (s - state.you + n) % n;
+  if (d === 2) return state.obs && state.obs.variant === "honger" ? W.opposite : W.partner;
+  return d === 1 ? W.right : W.left;
 }
 function relation(s) {
   const n = seats();
-  const me = state.you ?? 0;
-  const d = (s - me + n) % n;
+  const d = (s - (state.you ?? 0) + n) % n;
   if (n === 2) return d === 0 ? "bottom" : "top";
   return ["bottom", "right", "top", "left"][d];
 }
-function cardHtml(card, extra = "") {
-  const obs = state.obs;
-  const rank = card.length === 2 && card !== "SB" && card !== "HR" ? card[1] : "";
-  const level = obs && obs.level && rank === obs.level ? " level" : "";
-  const wild = state.cards && state.cards.wild === card ? " wild" : "";
-  const red = isRed(card) ? " red" : "";
-  return `<span class="card${red}${level}${wild}${extra}" data-card="${esc(card)}">${cardLabel(card)}</span>`;
+function face(card, extra = "") {
+  const o = state.obs;
+  return cardFace(card, o && o.level, state.cards && state.cards.wild, extra);
+}
+function miniCards(cards) {
+  return `<span class="mini-cards">${cards.map((c) => face(c, " mini")).join("")}</span>`;
 }
 function selectedCards() {
   const hand = sortedHand();
   return state.selected.map((i) => hand[i]).filter(Boolean);
 }
-function myTurn() {
+// This seat may act now (both tribute givers may pay, in either order).
+function canAct() {
   const o = state.obs;
-  return o && state.you !== null && o.turn === state.you && !(o.match && o.match.over);
+  if (!o || state.you === null || (o.match && o.match.over)) return false;
+  return Array.isArray(o.actors) ? o.actors.includes(state.you) : o.turn === state.you;
 }
 function action(a) {
   send({ type: "action", id: nextId++, seq: state.version, action: a });
+}
+function placeName(k) {
+  const n = seats();
+  if (k === n - 1 && n > 2) return W.place_last;
+  return W[`place_${k + 1}`] || `#${k + 1}`;
+}
+function teamName(t) {
+  if (state.you === null || state.you === undefined) return fmt(W.team, { n: t + 1 });
+  return t === state.you % 2 ? W.us : W.them;
+}
+function secondsLeft() {
+  const t = state.table;
+  if (!t || !t.deadline) return null;
+  return Math.max(0, Math.ceil(t.deadline - (Date.now() / 1000 + state.offset)));
+}
+
+// ------------------------------------------------------------------ attention: sound, vibration, title
+function beep(times, pitch) {
+  try {
+    audio = audio || new (window.AudioContext || window.webkitAudioContext)();
+    for (let k = 0; k < times; k++) {
+      const start = audio.currentTime + k * 0.25;
+      const osc = audio.createOscillator();
+      const gain = audio.createGain();
+      osc.frequency.value = pitch;
+      gain.gain.setValueAtTime(0.25, start);
+      gain.gain.exponentialRampToValueAtTime(0.001, start + 0.2);
+      osc.connect(gain).connect(audio.destination);
+      osc.start(start);
+      osc.stop(start + 0.2);
+    }
+  } catch (error) { /* no audio on this device: vibration and the title still tell */ }
+}
+function alertPlayer(kind) {
+  if (!state.attention) return;
+  if (kind === "turn") beep(1, 880); else beep(3, 660);
+  if (navigator.vibrate) navigator.vibrate(kind === "turn" ? 200 : [120, 80, 120, 80, 120]);
+}
+function attend() {
+  const acting = canAct();
+  if (acting && !state.acting) alertPlayer("turn");
+  state.acting = acting;
+  document.title = acting ? `${W.your_turn_title} · ${baseTitle}` : baseTitle;
+}
+function clockWarning() {
+  const t = state.table;
+  if (!canAct() || !t || t.to_move !== state.you || state.warned === state.version) return;
+  const left = secondsLeft();
+  if (left !== null && left <= WARN_SECONDS) { state.warned = state.version; alertPlayer("clock"); }
 }
 
 // ------------------------------------------------------------------ user actions
@@ -189,7 +272,7 @@ function toggle(i) {
 function checkSelection(playAfter) {
   const cards = selectedCards();
   const phase = state.obs && state.obs.phase;
-  if (!cards.length || !myTurn() || !["play", "immune"].includes(phase)) return;
+  if (!cards.length || !canAct() || !["play", "immune"].includes(phase)) return;
   state.checkId = nextId++;
   state.playAfterCheck = playAfter;
   send({ type: "check", id: state.checkId, cards });
@@ -204,16 +287,16 @@ function onPlay() {
   const phase = state.obs.phase;
   const cards = selectedCards();
   if (phase === "tribute" || phase === "return") {
-    if (cards.length !== 1) { state.message = W[phase === "tribute" ? "select_tribute" : "select_return"]; return render(); }
+    if (cards.length !== 1) { state.message = W[phase === "tribute" ? "tap_tribute" : "tap_return"]; return render(); }
     action({ [phase]: cards[0] });
     state.selected = [];
     return render();
   }
-  if (!cards.length) { state.message = ""; return render(); }
+  if (!cards.length) { state.message = W.select_first; return render(); }
   if (state.plays) return playChecked();
   checkSelection(true);
 }
-function onPass() { action({ pass: true }); state.selected = []; render(); }
+function onPass() { action({ pass: true }); state.selected = []; state.message = ""; render(); }
 function onHint() {
   if (state.hintVersion !== state.version || !state.hints.length) {
     send({ type: "hint", id: nextId++ });
@@ -222,16 +305,39 @@ function onHint() {
   cycleHint();
 }
 function cycleHint() {
-  if (!state.hints.length) { state.message = ""; render(); return; }
-  state.hintIndex = (state.hintIndex + 1) % state.hints.length;
-  const h = state.hints[state.hintIndex];
+  const o = state.obs;
+  const following = o && (o.phase === "immune" || (o.phase === "play" && !o.lead));
+  const plays = state.hints.filter((h) => !h.pass);
+  if (!plays.length) {
+    state.selected = [];
+    state.message = following ? W.nothing_beats : "";
+    render();
+    return;
+  }
+  state.hintIndex = (state.hintIndex + 1) % plays.length;
+  const h = plays[state.hintIndex];
   const cards = h.play || h.immune || [h.tribute || h.return].filter(Boolean);
   state.selected = remap(cards);
-  state.plays = null; state.choices = null;
+  state.plays = null; state.choices = null; state.message = "";
   checkSelection(false);
   render();
 }
 function onClear() { state.selected = []; state.plays = null; state.ok = ""; state.message = ""; state.choices = null; render(); }
+function onDismiss() {
+  const s = state.summary;
+  state.summary = null;
+  // the server decides when the next deal's clock starts; tell it only if it asks to be told
+  if (s && s.kind === "deal" && state.table && has(state.table, "summary_pending")) {
+    send({ type: "dismiss_summary", id: nextId++, deal: s.deal });
+  }
+  render();
+}
+function onAttention() {
+  state.attention = !state.attention;
+  localStorage.setItem(SOUND_KEY, state.attention ? "1" : "0");
+  if (state.attention) beep(1, 880); // also unlocks audio: browsers allow it after a tap
+  render();
+}
 
 app.addEventListener("click", (e) => {
   const el = e.target.closest("[data-act]");
@@ -246,41 +352,87 @@ app.addEventListener("click", (e) => {
   else if (act === "choose") action({ choose: el.dataset.value });
   else if (act === "ask") action({ ask: Number(el.dataset.seat) });
   else if (act === "autoplay") send({ type: "autoplay", id: nextId++, on: el.dataset.on === "1" });
-  else if (act === "close") { state.modal = null; render(); }
+  else if (act === "dismiss") onDismiss();
+  else if (act === "attention") onAttention();
   else if (act === "banner") { state.banner = ""; render(); }
 });
 
 // ------------------------------------------------------------------ rendering
-function clockText(s) {
+function clockHtml(s) {
   const t = state.table;
   if (!t || t.to_move !== s || !t.deadline) return "";
-  const left = Math.max(0, Math.ceil(t.deadline - (Date.now() / 1000 + state.offset)));
-  return fmt(W.clock, { s: left });
+  const left = secondsLeft();
+  return `<span class="clock${left <= WARN_SECONDS ? " low" : ""}" data-clock="${s}">${esc(fmt(W.clock, { s: left }))}</span>`;
+}
+// Red Two: the sides are hidden until the deal is over; before, what this seat can tell from
+// the ♥2s played and its own hand.
+function redTwoAlly() {
+  const o = state.obs;
+  if (o.variant !== "honger" || state.you === null) return null;
+  if (o.phase === "over" && Array.isArray(o.sides)) {
+    const side = o.sides.find((x) => x.includes(state.you)) || [];
+    return side.find((s) => s !== state.you) ?? null;
+  }
+  if (!o.h2_played || (o.mode && o.mode !== "partnership")) return null;
+  const mine = (o.hand || []).filter((c) => c === "H2").length + (o.h2_played[state.you] || 0);
+  const shown = o.h2_played.map((k, s) => (s !== state.you && k > 0 ? s : -1)).filter((s) => s >= 0);
+  if (mine === 1 && shown.length) return shown[0];
+  if (mine === 0 && shown.length === 2) return [0, 1, 2, 3].find((s) => s !== state.you && !shown.includes(s));
+  return null;
+}
+function badgesHtml(s) {
+  const o = state.obs;
+  const info = state.table.seats[s];
+  const out = [];
+  const pos = o.finished.indexOf(s);
+  if (pos >= 0) out.push(`<span class="badge gold">${esc(placeName(pos))}</span>`);
+  if (o.variant === "bao2" && o.phase === "play" && o.initiative && o.initiative[s]) out.push(`<span class="badge init" title="${esc(W.initiative_long)}">${esc(W.initiative)}</span>`);
+  if (o.stuck && o.stuck[s]) out.push(`<span class="badge warn" title="${esc(W.stuck_long)}">${esc(W.stuck)}</span>`);
+  if (o.suspended && o.suspended[s]) out.push(`<span class="badge warn">${esc(W.suspended)}</span>`);
+  if (info.autoplay) out.push(`<span class="badge warn">${esc(W.autoplay)}</span>`);
+  if (o.variant === "honger") {
+    if (o.solo === s && o.mode === "solo") out.push(`<span class="badge solo">${esc(W.choose_solo)}</span>`);
+    if (o.h2_played && o.h2_played[s] > 0) out.push(`<span class="badge h2">♥2</span>`);
+    if (redTwoAlly() === s) out.push(`<span class="badge ally">${esc(W.ally)}</span>`);
+  }
+  if (pointsGame() && o.match && Array.isArray(o.match.score) && o.match.score.length === seats()) {
+    out.push(`<span class="badge score">${esc(fmt(W.total, { n: signed(o.match.score[s]) }))}</span>`);
+  }
+  return out.join("");
+}
+function countHtml(s) {
+  const o = state.obs;
+  let count = o.counts[s];
+  if (s === state.you && (count === null || count === undefined)) count = sortedHand().length;
+  if (count === 0) return "";
+  if (count !== null && count !== undefined) {
+    const few = count <= 6 ? " few" : "";
+    return `<span class="count${few}" data-count="${count}">${esc(fmt(W.cards, { n: count }))}</span>`;
+  }
+  // 7–10 cards may be asked at any time during play; the server says which counts may be
+  // asked when it can (``askable``), else the button is offered and the engine answers
+  const askable = Array.isArray(o.askable) ? o.askable[s] : true;
+  const playing = o.phase === "play" || o.phase === "immune";
+  if (askable && playing && state.you !== null && s !== state.you && !(o.match && o.match.over)) {
+    return `<button class="ask" data-act="ask" data-seat="${s}" title="${esc(W.cards_unknown)}">${esc(W.ask)}</button>`;
+  }
+  return `<span class="count unknown">${esc(W.cards_unknown)}</span>`;
+}
+function lastEntries() {
+  // each seat's latest entry in the current trick, in the order they were made
+  const o = state.obs;
+  const last = new Map();
+  o.trick.forEach((e, i) => last.set(e.seat, { ...e, i }));
+  return [...last.values()].sort((a, b) => a.i - b.i);
 }
 function seatHtml(s) {
   const o = state.obs;
-  const info = state.table.seats[s];
-  const count = o.counts[s];
-  const pos = o.finished.indexOf(s);
-  const turn = o.turn === s ? " turn" : "";
-  const last = [...o.trick].reverse().find((e) => e.seat === s);
-  const badges = [];
-  if (info.bot) badges.push(`<span class="badge">${esc(W.bot)}</span>`);
-  if (info.autoplay) badges.push(`<span class="badge warn">${esc(W.autoplay)}</span>`);
-  if (pos >= 0) badges.push(`<span class="badge gold">#${pos + 1}</span>`);
-  const n = seats();
-  const team = n === 4 && o.levels && o.levels.length === 2 ? ` · ${fmt(W.team, { n: (s % 2) + 1 })}` : "";
-  let countText = count === null || count === undefined ? W.cards_unknown : fmt(W.cards, { n: count });
-  let ask = "";
-  if ((count === null || count === undefined) && myTurn() && s !== state.you) {
-    ask = ` <button class="small secondary" data-act="ask" data-seat="${s}">${esc(W.ask)}</button>`;
-  }
-  if (s === state.you) countText = fmt(W.cards, { n: count ?? sortedHand().length });
-  const lastHtml = last ? (last.pass ? `<span class="pass">${esc(W.pass)}</span>` : last.cards.map((c) => cardHtml(c, " small")).join("")) : "";
-  return `<div class="seat ${relation(s)}${turn}" data-seat="${s}">
-    <div class="seat-top"><strong>${esc(seatName(s))}</strong>${team} ${badges.join(" ")}</div>
-    <div class="seat-info">${esc(countText)}${ask} <span class="clock" data-clock="${s}">${esc(clockText(s))}</span></div>
-    <div class="seat-last">${lastHtml}</div></div>`;
+  const turn = o.turn === s && !(o.match && o.match.over) ? " turn" : "";
+  const passed = lastEntries().some((e) => e.seat === s && e.pass) ? `<span class="passed">${esc(W.pass)}</span>` : "";
+  const real = seatName(s) !== realName(s) ? `<span class="real">${esc(realName(s))}</span>` : "";
+  return `<section class="strip pos-${relation(s)}${turn}" data-seat="${s}" aria-label="${esc(seatName(s))}">
+    <div class="who"><strong>${esc(seatName(s))}</strong>${real}</div>
+    <div class="facts">${countHtml(s)}${badgesHtml(s)}${passed}${clockHtml(s)}</div></section>`;
 }
 // A team level index as its rank name (Bao 2's second climb marked with its round).
 function levelName(index) {
@@ -289,136 +441,266 @@ function levelName(index) {
   if (!entry) return String(index);
   return entry[1] > 1 ? fmt(W.level_round, { rank: entry[0], n: entry[1] }) : entry[0];
 }
-function infoHtml() {
+function barHtml() {
   const o = state.obs;
-  const parts = [`<span>${esc(fmt(W.deal, { n: o.deal_no + 1 }))}</span>`];
-  if (o.level) parts.push(`<span>${esc(W.level)}: <strong class="level-card">${esc(o.level === "T" ? "10" : o.level)}</strong></span>`);
-  if (o.levels && o.levels.length === 2 && seats() === 4 && o.variant !== "honger") {
-    const names = o.levels.map((lv, t) => `${esc(fmt(W.team, { n: t + 1 }))} ${esc(levelName(lv))}${o.level_team === t ? " ★" : ""}`);
-    parts.push(`<span>${esc(W.levels)}: ${names.join(" / ")}</span>`);
-  }
-  if (o.match && o.match.score && o.variant !== "bao2" && o.variant !== "guandan") {
-    parts.push(`<span>${esc(W.points)}: ${o.match.score.join(" / ")}</span>`);
-  }
-  if (o.finished.length) parts.push(`<span>${esc(W.finished)}: ${o.finished.map((s) => esc(seatName(s))).join(" → ")}</span>`);
   const t = state.table;
-  if (t.ends_at) {
-    const left = Math.max(0, Math.ceil((t.ends_at - (Date.now() / 1000 + state.offset)) / 60));
-    parts.push(`<span data-timeleft>${esc(fmt(W.time_left, { m: left }))}</span>`);
+  const parts = [`<a class="back" href="${esc(app.dataset.lobby)}" aria-label="${esc(W.all_tables)}">‹</a>`,
+    `<span class="game">${esc(app.dataset.name)}</span>`, `<span>${esc(fmt(W.deal, { n: o.deal_no + 1 }))}</span>`];
+  if (o.level) parts.push(`<span class="lv">${esc(W.level)} <strong class="level-card">${esc(o.level === "T" ? "10" : o.level)}</strong></span>`);
+  if (teamGame() && o.levels && o.levels.length === 2) {
+    const top = state.cards && state.cards.levels ? state.cards.levels.length - 1 : null;
+    const names = [0, 1].map((t) => {
+      const star = o.level_team === t ? `<span class="star" title="${esc(W.level_team)}">★</span>` : "";
+      let attempt = "";
+      if (o.attempts && (o.attempts[t] > 0 || (top !== null && o.levels[t] === top && o.level_team === t))) {
+        attempt = ` <span class="attempts">${esc(has(o, "a_attempts") ? fmt(W.attempts_of, { n: o.attempts[t], max: o.a_attempts }) : fmt(W.attempts, { n: o.attempts[t] }))}</span>`;
+      }
+      return `<span class="team-level${o.level_team === t ? " playing" : ""}" data-team="${t}">${esc(teamName(t))} <b>${esc(levelName(o.levels[t]))}</b>${star}${attempt}</span>`;
+    });
+    parts.push(`<span class="levels">${names.join(" ")}</span>`);
   }
-  return `<div class="info-bar">${parts.join("")}</div>`;
+  if (has(o, "marked_card") && o.phase !== "over") parts.push(`<span class="marked">${esc(W.marked)} <b class="${isRed(o.marked_card) ? "red" : "black"}">${esc(cardLabel(o.marked_card))}</b></span>`);
+  if (t && t.ends_at && !(o.match && o.match.over)) {
+    const m = Math.max(0, Math.ceil((t.ends_at - (Date.now() / 1000 + state.offset)) / 60));
+    parts.push(`<span class="muted">${esc(m > 0 ? fmt(W.time_left, { m }) : W.time_up)}</span>`);
+  }
+  const tools = [`<button class="tool${state.attention ? " on" : ""}" data-act="attention" aria-pressed="${state.attention}">${esc(state.attention ? W.attention_on : W.attention_off)}</button>`];
+  const mine = state.you !== null && t.seats[state.you];
+  if (mine && !mine.autoplay && !(o.match && o.match.over)) tools.push(`<button class="tool" data-act="autoplay" data-on="1">${esc(W.autoplay)}</button>`);
+  return `<header class="bar"><div class="bar-info">${parts.join("")}</div><div class="bar-tools">${tools.join("")}</div></header>`;
+}
+// A translated line naming a card: the words escaped, the card drawn where %(card)s stands.
+function withCard(text, vars, card) {
+  return String(text).split("%(card)s").map((part) => esc(fmt(part, vars))).join(face(card, " mini"));
 }
 function tributeHtml() {
-  const tr = state.obs.tribute;
-  if (!tr) return "";
+  const o = state.obs;
+  const tr = o.tribute;
+  if (!tr || state.playedDeal === o.deal_no || (o.phase === "play" && (o.trick.length || o.finished.length))) return "";
   if (tr.anti) return `<p class="tribute">${esc(W.anti_tribute)}</p>`;
-  const lines = tr.givers.map((g, k) => {
+  const lines = [];
+  tr.givers.forEach((g, k) => {
     const r = tr.receivers[k];
-    const out = [];
-    if (tr.paid[k]) out.push(fmt(W.tribute_to, { giver: seatName(g), card: cardLabel(tr.paid[k]), receiver: seatName(r) }));
+    const paid = tr.paid[k];
+    if (paid) lines.push(withCard(W.tribute_to, { giver: seatName(g), receiver: seatName(r) }, paid));
     const back = tr.returned[k];
-    if (typeof back === "string") out.push(fmt(W.return_to, { giver: seatName(r), card: cardLabel(back), receiver: seatName(g) }));
-    return out.map(esc).join(" · ");
-  }).filter(Boolean);
-  return lines.length ? `<p class="tribute">${lines.join("<br>")}</p>` : "";
+    if (typeof back === "string") lines.push(withCard(W.return_to, { giver: seatName(r), receiver: seatName(g) }, back));
+  });
+  return lines.length ? `<div class="tribute">${lines.map((l) => `<p>${l}</p>`).join("")}</div>` : "";
+}
+function chooseHtml() {
+  const o = state.obs;
+  if (o.phase !== "choose") return "";
+  if (o.solo !== state.you) return `<p class="explain">${esc(fmt(W.choosing, { name: seatName(o.solo) }))}</p>`;
+  const base = has(o, "base") ? `<p>${esc(fmt(W.base_is, { n: o.base }))}</p>` : "";
+  return `<div class="explain"><p><strong>${esc(W.choose_why)}</strong></p><dl>
+    <dt>${esc(W.choose_solo)}</dt><dd>${esc(W.solo_cost)}</dd>
+    <dt>${esc(W.choose_surrender)}</dt><dd>${esc(W.surrender_cost)}</dd>
+    <dt>${esc(W.choose_compare)}</dt><dd>${esc(W.compare_cost)}</dd></dl>${base}</div>`;
+}
+function trickHtml() {
+  const o = state.obs;
+  if (o.phase === "over" || (o.match && o.match.over)) return "";
+  const entries = lastEntries();
+  const plays = entries.filter((e) => !e.pass);
+  if (!plays.length) {
+    if (o.phase !== "play" || o.turn === null || o.turn === undefined) return "";
+    const who = fmt(o.lead_kind === "jiefeng" ? W.jiefeng : W.leads, { name: seatName(o.turn) });
+    return `<div class="trick empty" aria-label="${esc(W.trick)}"><p>${esc(who)}</p></div>`;
+  }
+  return `<div class="trick" aria-label="${esc(W.trick)}">` + plays.map((e) => {
+    const standing = o.standing && o.standing.seat === e.seat ? " standing" : "";
+    return `<div class="play${standing}" data-seat="${e.seat}"><span class="who">${esc(seatName(e.seat))}</span>${miniCards(e.cards)}<em>${esc(W[e.type] || e.type || "")}</em></div>`;
+  }).join("") + "</div>";
 }
 function centerHtml() {
   const o = state.obs;
   let html = "";
+  if (state.banner && Date.now() - state.bannerAt < BANNER_MS) html += `<p class="banner" data-act="banner">${esc(state.banner)}</p>`;
   if (o.immune_window) {
     const w = o.immune_window;
     html += `<p class="banner immune">${esc(fmt(W.immune_window, { name: seatName(w.bao2_seat) }))}<br>${esc(w.deciding === state.you ? W.immune_you : fmt(W.immune_wait, { name: seatName(w.deciding) }))}</p>`;
   }
-  html += tributeHtml();
-  if (o.trick.length) {
-    html += `<div class="trick" aria-label="${esc(W.trick)}">` + o.trick.map((e) => {
-      const standing = o.standing && o.standing.seat === e.seat && !e.pass ? " standing" : "";
-      const body = e.pass ? `<span class="pass">${esc(W.pass)}</span>` : `${e.cards.map((c) => cardHtml(c, " small")).join("")} <em>${esc(W[e.type] || e.type)}</em>`;
-      return `<div class="trick-entry${standing}"><span class="who">${esc(seatName(e.seat))}</span> ${body}</div>`;
-    }).join("") + "</div>";
-  } else if (o.phase === "play") {
-    html += `<p class="muted">${esc(W.empty_trick)}</p>`;
+  html += tributeHtml() + trickHtml();
+  return `<div class="table-center">${html}</div>`;
+}
+function signed(n) { return n > 0 ? `+${n}` : String(n); }
+function finishLine(finish) {
+  return (finish || []).map((s, k) => `${esc(placeName(k))} ${esc(seatName(s))}`).join(" · ");
+}
+// Why each team's level moved: the engine's breakdown when the server sends one, else what
+// the summary itself shows (the finishing order's base, 保2, 关2).
+function levelReasons(prev, t) {
+  if (Array.isArray(prev.breakdown) && prev.breakdown[t]) {
+    const word = { bao2: W.bao2, guan2: W.guan2 };
+    return prev.breakdown[t].map((r) => `${word[r.reason] || W["why_" + r.reason] || r.reason} ${signed(r.levels)}`).join(" · ");
   }
-  return `<div class="center">${html}</div>`;
+  const out = [];
+  const f = prev.finish || [];
+  if (f.length >= 2 && f[0] % 2 === t) {
+    const pos = f.findIndex((s, k) => k > 0 && s % 2 === t);
+    out.push(pos === 1 ? W.why_double : pos === 2 ? W.why_second : W.why_single);
+  }
+  const bare = (word) => word.replace(/[!！]$/, "");
+  if (prev.bao2 && prev.bao2[t]) out.push(`${bare(W.bao2)} ×${prev.bao2[t]}`);
+  if (prev.closed && prev.closed[t]) out.push(`${bare(W.guan2)} ×${prev.closed[t]}`);
+  return out.join(" · ");
+}
+function dealSummaryHtml(prev, before) {
+  let body = "";
+  if (prev.finish && prev.finish.length) body += `<p>${finishLine(prev.finish)}</p>`;
+  if (prev.levels && prev.levels.length === 2 && teamGame()) {
+    body += "<ul class=\"teams\">" + [0, 1].map((t) => {
+      const from = before ? levelName(before[t]) : "";
+      const why = levelReasons(prev, t);
+      return `<li><strong>${esc(teamName(t))}</strong> ${from ? `${esc(from)} → ` : ""}${esc(levelName(prev.levels[t]))}${why ? ` <span class="why">(${esc(why)})</span>` : ""}</li>`;
+    }).join("") + "</ul>";
+  }
+  if (Array.isArray(prev.points)) {
+    if (prev.mode && prev.mode !== "partnership") body += `<p>${esc(W["choose_" + prev.mode] || prev.mode)}</p>`;
+    body += "<ul class=\"points\">" + prev.points.map((p, s) => {
+      const fans = prev.fans && prev.fans[s] ? ` · ${esc(fmt(W.fans, { n: prev.fans[s] }))}` : "";
+      const reward = prev.rewards && prev.rewards[s] ? ` · ${esc(fmt(W.reward, { n: signed(prev.rewards[s]) }))}` : "";
+      const bombs = Array.isArray(prev.bombs) && Array.isArray(prev.bombs[s]) && prev.bombs[s].length
+        ? ` · ${esc(fmt(W.lines, { n: prev.bombs[s].join(" + ") }))}` : "";
+      const left = Array.isArray(prev.cards_left) && prev.cards_left[s] ? ` · ${esc(fmt(W.cards_left, { n: prev.cards_left[s] }))}` : "";
+      return `<li><strong>${esc(seatName(s))}</strong> ${esc(signed(p))}${fans}${bombs}${reward}${left}</li>`;
+    }).join("") + "</ul>";
+    if (Array.isArray(prev.sides) && state.you !== null) {
+      const side = prev.sides.find((x) => x.includes(state.you));
+      const others = side ? side.filter((s) => s !== state.you) : [];
+      if (others.length) body += `<p>${esc(W.ally)}: ${others.map((s) => esc(seatName(s))).join(" · ")}</p>`;
+    }
+  }
+  return body;
+}
+function summaryHtml() {
+  const m = state.summary;
+  if (!m) return "";
+  let title = W.deal_over;
+  let body = "";
+  if (m.kind === "match") {
+    title = W.match_over;
+    const r = m.data;
+    let who = W.draw;
+    if (r.winner !== null && r.winner !== undefined) {
+      if (pointsGame()) who = fmt(W.seat_wins, { name: seatName(r.winner) });
+      else who = state.you === null ? fmt(W.winner_team, { n: r.winner + 1 }) : (r.winner === state.you % 2 ? W.we_win : W.they_win);
+    }
+    let score = "";
+    if (Array.isArray(r.score)) {
+      score = pointsGame()
+        ? r.score.map((p, s) => `${seatName(s)} ${signed(p)}`).join(" · ")
+        : r.score.map((lv, t) => `${teamName(t)} ${levelName(lv)}`).join(" · ");
+    }
+    body = `<p class="big">${esc(who)}</p><p>${esc(score)}</p><p class="muted">${esc(W["reason_" + r.reason] || "")}</p>`;
+    if (m.previous) body += dealSummaryHtml(m.previous, m.before);
+  } else {
+    body = dealSummaryHtml(m.data, m.before);
+  }
+  return `<section class="summary${m.kind === "match" ? " final" : ""}" role="status" aria-label="${esc(title)}"><div class="summary-head"><h2>${esc(title)}</h2><button class="dismiss" data-act="dismiss">${esc(W.close)}</button></div>${body}</section>`;
 }
 function controlsHtml() {
   const o = state.obs;
-  if (state.you === null) return `<p class="muted">${esc(W.spectator)}</p>`;
+  if (state.you === null) return `<div class="controls"><p class="status muted">${esc(W.spectator)}</p></div>`;
   if (o.match && o.match.over) return "";
   const mine = state.table.seats[state.you];
-  const auto = mine && mine.autoplay
-    ? `<button class="secondary" data-act="autoplay" data-on="0">${esc(W.autoplay_off)}</button>`
-    : `<button class="secondary small" data-act="autoplay" data-on="1">${esc(W.autoplay_on)}</button>`;
+  if (mine && mine.autoplay) {
+    return `<div class="controls"><div class="buttons"><button data-act="autoplay" data-on="0">${esc(W.autoplay_off)}</button></div></div>`;
+  }
   let status = "";
   let buttons = "";
-  if (myTurn()) {
-    status = `<strong class="your-turn">${esc(W.your_turn)}${o.lead ? " · " + esc(W.lead) : ""}</strong> <span class="clock" data-clock="${state.you}">${esc(clockText(state.you))}</span>`;
+  if (canAct()) {
+    status = `<strong class="your-turn">${esc(W.your_turn)}${o.lead ? " · " + esc(W.lead) : ""}</strong>${clockHtml(state.you)}`;
     if (o.phase === "choose") {
-      status += ` ${esc(W.phase_choose)}`;
       buttons = ["solo", "surrender", "compare"].map((v) => `<button data-act="choose" data-value="${v}">${esc(W["choose_" + v])}</button>`).join("");
+    } else if (o.phase === "tribute" || o.phase === "return") {
+      status += ` <span>${esc(W[o.phase === "tribute" ? "tap_tribute" : "tap_return"])}</span>`;
+      buttons = `<button data-act="play">${esc(W[o.phase])}</button><button class="secondary" data-act="hint">${esc(W.hint)}</button><button class="secondary" data-act="clear">${esc(W.clear)}</button>`;
     } else {
-      if (o.phase === "tribute") status += ` ${esc(W.select_tribute)}`;
-      if (o.phase === "return") status += ` ${esc(W.select_return)}`;
+      const nothing = state.message === W.nothing_beats ? " suggest" : "";
       buttons = `<button data-act="play">${esc(W.play)}</button>`;
-      if (o.phase === "immune" || (o.phase === "play" && !o.lead)) buttons += `<button class="secondary" data-act="pass">${esc(W.pass)}</button>`;
+      if (o.phase === "immune" || (o.phase === "play" && !o.lead)) buttons += `<button class="secondary${nothing}" data-act="pass">${esc(W.pass)}</button>`;
       buttons += `<button class="secondary" data-act="hint">${esc(W.hint)}</button><button class="secondary" data-act="clear">${esc(W.clear)}</button>`;
     }
   } else if (o.turn !== null && o.turn !== undefined) {
-    status = esc(fmt(W.waiting_for, { name: seatName(o.turn) }));
+    status = `<span>${esc(fmt(W.waiting_for, { name: seatName(o.turn) }))}</span>`;
   }
   let choices = "";
   if (state.choices) {
-    choices = `<div class="choices">${esc(W.choose_type)} ` + state.choices.map((p, i) => `<button class="small" data-act="choice" data-index="${i}">${esc(W[p.type] || p.type || W.immune)}</button>`).join("") + "</div>";
+    choices = `<div class="choices">${esc(W.choose_type)} ` + state.choices.map((p, i) => `<button data-act="choice" data-index="${i}">${esc(W[p.type] || p.type || W.immune)}</button>`).join("") + "</div>";
   }
   const msg = state.message ? `<p class="refusal" role="alert">${esc(state.message)}</p>` : (state.ok ? `<p class="ok">${esc(state.ok)}</p>` : "");
-  return `<div class="controls"><div class="status">${status}</div>${msg}${choices}<div class="buttons">${buttons}</div><div class="auto">${auto}</div></div>`;
+  return `<div class="controls"><div class="status">${status}</div>${msg}${choices}${buttons ? `<div class="buttons">${buttons}</div>` : ""}</div>`;
 }
 function handHtml() {
   const hand = sortedHand();
   if (!hand.length) return "";
   const sel = new Set(state.selected);
-  return `<div class="hand" role="group">` + hand.map((c, i) =>
-    `<button class="card-button${sel.has(i) ? " selected" : ""}" data-act="card" data-index="${i}" aria-pressed="${sel.has(i)}">${cardHtml(c)}</button>`).join("") + "</div>";
+  return `<div class="hand" role="group" aria-label="${esc(W.your_hand)}">` + hand.map((c, i) =>
+    `<button class="card-button${sel.has(i) ? " selected" : ""}" data-act="card" data-index="${i}" aria-pressed="${sel.has(i)}" aria-label="${esc(cardLabel(c))}">${face(c)}</button>`).join("") + "</div>";
 }
-function modalHtml() {
-  const m = state.modal;
-  if (!m) return "";
-  let body = "";
-  const prev = m.kind === "deal" ? m.data : m.previous;
-  if (prev) {
-    body += `<p>${esc(W.finished)}: ${(prev.finish || []).map((s) => esc(seatName(s))).join(" → ")}</p>`;
-    if (prev.bao2 && prev.bao2.some((n) => n)) body += `<p>${esc(W.bao2)} ${prev.bao2.map((n, t) => n ? esc(fmt(W.team, { n: t + 1 })) + " ×" + n : "").filter(Boolean).join(" · ")}</p>`;
-    if (prev.closed && prev.closed.some((n) => n)) body += `<p>${esc(W.guan2)} ${prev.closed.map((n, t) => n ? esc(fmt(W.team, { n: t + 1 })) + " ×" + n : "").filter(Boolean).join(" · ")}</p>`;
-    if (prev.levels) body += `<p>${esc(W.levels)}: ${prev.levels.map((lv) => esc(levelName(lv))).join(" / ")}</p>`;
-    if (prev.points) body += `<p>${esc(W.points)}: ${prev.points.join(" / ")}</p>`;
-  }
-  let title = W.deal_over;
-  if (m.kind === "match") {
-    title = W.match_over;
-    const r = m.data;
-    const who = r.winner === null || r.winner === undefined ? W.draw : fmt(W.winner_team, { n: r.winner + 1 });
-    body = `<p class="big">${esc(who)}${r.score ? " · " + r.score.join(" : ") : ""}</p><p class="muted">${esc(W["reason_" + r.reason] || r.reason || "")}</p>` + body;
-  }
-  return `<div class="modal" role="dialog" aria-modal="true" aria-label="${esc(title)}"><div class="modal-box"><h2>${esc(title)}</h2>${body}<button data-act="close">${esc(W.close)}</button></div></div>`;
+// Cards overlap in one row when they fit with a readable corner, else two rows (the first row
+// shows its top corner, the second whole); sizes follow the screen.
+function layoutHand() {
+  const hand = app.querySelector(".hand");
+  if (!hand) return;
+  const buttons = hand.querySelectorAll(".card-button");
+  const n = buttons.length;
+  const big = window.innerWidth >= 700 && window.innerHeight >= 600;
+  const tall = window.innerHeight >= 700;
+  const w = big ? 66 : tall ? 58 : 52;
+  const h = Math.round(w * 1.4);
+  const exposed = big || tall ? 58 : 52;
+  const lift = 12;
+  const avail = hand.clientWidth - 8;
+  const rows = n > 1 && (avail - w) / (n - 1) < (window.innerHeight < 500 ? 27 : 30) ? 2 : 1;
+  const perRow = Math.ceil(n / rows);
+  const step = perRow > 1 ? Math.min(w * 0.66, (avail - w) / (perRow - 1)) : w;
+  hand.style.setProperty("--card-w", `${w}px`);
+  hand.style.setProperty("--card-h", `${h}px`);
+  hand.style.height = `${lift + (rows - 1) * exposed + h + 4}px`;
+  buttons.forEach((b, i) => {
+    const row = Math.floor(i / perRow);
+    const inRow = row === rows - 1 ? n - perRow * (rows - 1) : perRow;
+    const col = i - row * perRow;
+    const left = (avail - ((inRow - 1) * step + w)) / 2 + 4 + col * step;
+    b.style.left = `${left}px`;
+    b.style.top = `${lift + row * exposed}px`;
+  });
+  app.dataset.handRows = String(rows);
 }
 function render() {
   const o = state.obs;
   if (!o) return;
+  document.body.classList.add("at-table");
   const n = seats();
-  const seatHtmls = Array.from({ length: n }, (_, s) => seatHtml(s)).join("");
-  const banner = state.banner ? `<p class="banner" data-act="banner">${esc(state.banner)}</p>` : "";
+  const others = Array.from({ length: n }, (_, s) => s).filter((s) => s !== state.you && !(state.you === null && relation(s) === "bottom"));
+  const strip = (pos) => others.filter((s) => relation(s) === pos).map(seatHtml).join("");
   const offline = state.connected ? "" : `<p class="offline" role="status">${esc(W.reconnecting)}</p>`;
-  app.innerHTML = `${offline}${infoHtml()}${banner}<div class="felt seats-${n}">${seatHtmls}${centerHtml()}</div>${controlsHtml()}${handHtml()}${modalHtml()}`;
+  app.innerHTML = `${barHtml()}${offline}
+    <div class="middle seats-${n}"><div class="wide">${summaryHtml()}${chooseHtml()}</div>${strip("top")}${strip("left")}${centerHtml()}${strip("right")}${state.you === null ? seatHtml(0) : ""}</div>
+    <div class="bottom">${controlsHtml()}${state.you !== null ? `<div class="my-facts">${badgesHtml(state.you)}</div>` : ""}${handHtml()}</div>`;
+  app.classList.add("live");
+  layoutHand();
   app.dataset.version = String(state.version);
   app.dataset.phase = o.phase;
   app.dataset.turn = String(o.turn);
   app.dataset.you = String(state.you);
   app.dataset.deal = String(o.deal_no);
   app.dataset.over = o.match && o.match.over ? "1" : "0";
+  app.dataset.acting = canAct() ? "1" : "0";
 }
 
+window.addEventListener("resize", layoutHand);
 setInterval(() => {
-  for (const el of app.querySelectorAll("[data-clock]")) el.textContent = clockText(Number(el.dataset.clock));
+  for (const el of app.querySelectorAll("[data-clock]")) {
+    const left = secondsLeft();
+    el.textContent = fmt(W.clock, { s: left });
+    el.classList.toggle("low", left !== null && left <= WARN_SECONDS);
+  }
+  clockWarning();
+  if (state.banner && Date.now() - state.bannerAt >= BANNER_MS) { state.banner = ""; render(); }
   // quiet for a while: ask for anything missed (the server answers with the missing events)
   if (state.version >= 0 && Date.now() - lastFrame > 10000) {
     lastFrame = Date.now();

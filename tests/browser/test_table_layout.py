@@ -1,0 +1,380 @@
+"""The live table fits one screen (Playwright + the system's Chromium, against the real stack:
+daphne, a Celery worker for the bots' turns, Redis): at four screen sizes and in every game,
+when it is the person's turn, the whole hand, the action buttons, the current trick and the
+clock are inside the viewport without scrolling, nothing is wider than the screen, buttons are
+at least 44 px, card corners at least 18 px, and every card can be tapped at its corner.
+
+Screenshots go to var/screenshots/ (not committed) for a person to look at."""
+
+import json
+import os
+import random
+import sys
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import expect
+
+from engine.bots import HeuristicBot
+from engine.match import Match as EngineMatch
+
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "e2e"))
+
+from stack import Stack  # noqa: E402
+
+SCREENSHOTS = Path(__file__).resolve().parents[2] / "var" / "screenshots"
+VIEWPORTS = {
+    "phone": (390, 844),
+    "phone-landscape": (844, 390),
+    "tablet": (768, 1024),
+    "laptop": (1366, 768),
+}
+GAMES = ["bao2", "guandan", "honger", "shuangkou2"]
+
+# A table with the person in seat 0 and heuristic bots elsewhere, started with a chosen seed
+# (the match of a full table starts at once; seats are filled without it, then it is started).
+SETUP = """
+from django.db import transaction
+from clubs.models import Club, Membership
+from matches.models import Seat
+from matches.services import tables
+from matches.bench import _user, session_cookie
+from matches.models import Table
+with transaction.atomic():
+    person = _user(f"layout-{Table.objects.count()}")
+    person.language = LANGUAGE
+    person.save(update_fields=["language"])
+    club, _ = Club.objects.get_or_create(slug="layout", defaults={"name": "layout"})
+    Membership.objects.get_or_create(club=club, user=person)
+    table = tables.open_table(person, club, variant=VARIANT, options={})
+    Seat.objects.filter(table=table, index__gte=1).update(bot="heuristic")
+    tables.start_match(table, seed=SEED)
+out = {"table": table.pk, "session": session_cookie(person).split("=", 1)[1], "name": person.name}
+"""
+
+
+@pytest.fixture(scope="module")
+def stack(browser):
+    stack = Stack(bot_delay=0.0, sweep_seconds=1.0).start()
+    yield stack
+    stack.stop()
+
+
+def seed_where(variant, wanted, tries=400):
+    """A seed whose first deal's state satisfies ``wanted(observation of seat 0)``."""
+    rng = random.Random(variant)
+    for _ in range(tries):
+        seed = f"{rng.getrandbits(48):x}"
+        if wanted(EngineMatch.new(variant, seed, {}).observation(0)):
+            return seed
+    raise AssertionError(f"no seed found for {variant}")
+
+
+# Seat 0 plays the first deal as the heuristic bot would, through the same service as a
+# person; the other seats are the stack's bots (the same deterministic heuristic).
+PLAY_FIRST_DEAL = """
+import time
+from engine.bots import HeuristicBot
+from matches.messages import MatchError
+from matches.models import Match
+from matches.services import play
+from matches.store import engine_of
+match = Match.objects.get(table_id=TABLE)
+end = time.monotonic() + 120
+while time.monotonic() < end:
+    match.refresh_from_db()
+    engine = engine_of(match)
+    if engine.deal_no >= 1 or engine.over:
+        break
+    if 0 in engine.actors():
+        act = HeuristicBot().choose(engine.observation(0), lambda: engine.legal_actions(0))
+        try:
+            play.submit_action(match.pk, act, seat=0, expected_version=match.version)
+        except MatchError:
+            pass
+    else:
+        time.sleep(0.02)
+out = {"deal": engine.deal_no}
+"""
+
+
+SEEN_TRIBUTES = """() => {
+  window.tributeLines = [];
+  new MutationObserver(() => {
+    for (const el of document.querySelectorAll('.tribute')) window.tributeLines.push(el.textContent);
+  }).observe(document.querySelector('#table-app'), {childList: true, subtree: true});
+}"""
+
+
+def first_deal_by_bots(seed):
+    """The engine's match after four heuristic bots played the first deal of ``seed``."""
+    match = EngineMatch.new("bao2", seed, {})
+    bot = HeuristicBot()
+    while match.deal_no == 0:
+        seat = match.actors()[0]
+        match.apply(bot.choose(match.observation(seat), lambda s=seat: match.legal_actions(s)))
+    return match
+
+
+def open_table(browser, stack, variant, size, seed, locale="zh-CN"):
+    language = "en" if locale.startswith("en") else "zh-hans"
+    code = (
+        SETUP.replace("VARIANT", repr(variant))
+        .replace("SEED", repr(seed))
+        .replace("LANGUAGE", repr(language))
+    )
+    info = stack.query(code)
+    info["seed"] = seed
+    width, height = VIEWPORTS[size]
+    context = browser.new_context(
+        locale=locale,
+        base_url=stack.http,
+        viewport={"width": width, "height": height},
+        is_mobile=width < 1000,
+        has_touch=width < 1000,
+        device_scale_factor=2 if width < 1000 else 1,
+    )
+    context.set_default_timeout(20000)
+    context.add_cookies([{"name": "sessionid", "value": info["session"], "url": stack.http}])
+    page = context.new_page()
+    page.goto(f"/matches/tables/{info['table']}/")
+    page.info = info
+    page.touch = width < 1000
+    return context, page
+
+
+def press(page, locator, **kwargs):
+    """Tap on touch screens, click with the mouse elsewhere."""
+    (locator.tap if page.touch else locator.click)(**kwargs)
+
+
+def wait_to_act(page, phase=None):
+    condition = "d.acting === '1'" + (f" && d.phase === '{phase}'" if phase else "")
+    page.wait_for_function(
+        f"() => {{ const d = document.querySelector('#table-app').dataset; return {condition}; }}",
+        timeout=60000,
+    )
+
+
+MEASURE = """() => {
+  const vw = document.documentElement.clientWidth, vh = window.innerHeight;
+  const rect = (e) => { const r = e.getBoundingClientRect();
+    return {x: r.left, y: r.top, r: r.right, b: r.bottom, w: r.width, h: r.height}; };
+  const all = (sel) => [...document.querySelectorAll(sel)].map(rect);
+  const cards = [...document.querySelectorAll('.hand .card-button')];
+  const tappable = cards.map((c) => { const r = c.getBoundingClientRect();
+    const hit = document.elementFromPoint(r.left + 6, r.top + 14);
+    return !!hit && hit.closest('.card-button') === c; });
+  const font = (sel) => [...document.querySelectorAll(sel)].map((e) => parseFloat(getComputedStyle(e).fontSize));
+  const wide = [...document.querySelectorAll('#table-app *')].filter((e) => {
+    const r = e.getBoundingClientRect(); return r.width > 0 && (r.left < -0.5 || r.right > vw + 0.5); })
+    .map((e) => e.className || e.tagName);
+  return {vw, vh, scrollW: document.documentElement.scrollWidth, scrollH: document.documentElement.scrollHeight,
+    hand: all('.hand .card-button'), buttons: all('#table-app button:not(.card-button)'),
+    actions: all('.controls .buttons button'), trick: all('.trick, .explain'), clock: all('.controls .clock'),
+    tappable, rankFont: font('.hand .ix b'), suitFont: font('.hand .ix i'), wide,
+    rows: document.querySelector('#table-app').dataset.handRows};
+}"""
+
+
+def inside(box, m):
+    return (
+        box["x"] >= -0.5
+        and box["y"] >= -0.5
+        and box["r"] <= m["vw"] + 0.5
+        and box["b"] <= m["vh"] + 0.5
+    )
+
+
+def check_one_screen(page, name, cards=None, actions=True, trick=True):
+    """Measure the page and assert everything needed to act is on the one screen."""
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SCREENSHOTS / f"{name}.png"))
+    m = page.evaluate(MEASURE)
+    report = json.dumps({k: m[k] for k in ("vw", "vh", "scrollW", "scrollH", "wide", "rows")})
+    assert m["scrollW"] <= m["vw"] and m["scrollH"] <= m["vh"], report
+    assert m["wide"] == [], report
+    if cards is not None:
+        assert len(m["hand"]) == cards, report
+    assert m["hand"] and all(inside(b, m) for b in m["hand"]), report
+    assert all(m["tappable"]), (m["tappable"], report)
+    assert min(m["rankFont"]) >= 18 and min(m["suitFont"]) >= 18, report
+    assert int(m["rows"]) <= 2
+    assert all(b["h"] >= 44 for b in m["hand"])
+    if actions:
+        assert m["actions"] and all(inside(b, m) for b in m["actions"]), report
+        assert m["clock"] and all(inside(b, m) for b in m["clock"]), report
+    if trick:
+        assert m["trick"] and all(inside(b, m) for b in m["trick"]), report
+    small = [b for b in m["buttons"] if b["w"] < 44 or b["h"] < 44]
+    assert small == [], (small, report)
+    return m
+
+
+@pytest.mark.parametrize("size", list(VIEWPORTS))
+@pytest.mark.parametrize("variant", GAMES)
+def test_the_play_phase_fits_one_screen(browser, stack, variant, size):
+    # a first deal that opens with play (Red Two: no player holds both ♥2)
+    seed = seed_where(variant, lambda obs: obs["phase"] == "play")
+    context, page = open_table(browser, stack, variant, size, seed)
+    try:
+        wait_to_act(page, "play")
+        check_one_screen(page, f"{variant}-{size}-play")
+        # the other players are named from this seat: 对家 / 上家 / 下家 (two players: 对手)
+        strips = page.locator(".strip .who strong").all_inner_texts()
+        expected = {"对手"} if variant == "shuangkou2" else {"对家", "上家", "下家"}
+        assert set(strips) == expected
+        assert "轮到你了" in page.title()
+    finally:
+        context.close()
+
+
+@pytest.mark.parametrize("size", list(VIEWPORTS))
+def test_the_red_two_choice_fits_one_screen_and_explains_its_cost(browser, stack, size):
+    seed = seed_where("honger", lambda obs: obs["phase"] == "choose" and obs["solo"] == 0)
+    context, page = open_table(browser, stack, "honger", size, seed)
+    try:
+        wait_to_act(page, "choose")
+        check_one_screen(page, f"honger-{size}-choose", cards=26)
+        explain = page.locator(".explain")
+        expect(explain).to_contain_text("独抱红二")
+        for word in ("独打", "投降", "比炸弹", "底分"):
+            expect(explain).to_contain_text(word)
+        # no team labels before a ♥2 is played: nobody is marked as this seat's partner
+        expect(page.locator(".badge.ally")).to_have_count(0)
+        if size == "phone":
+            press(page, page.get_by_role("button", name="独打"))
+            wait_to_act(page, "play")
+            expect(page.locator(".strip.pos-bottom, .my-facts .badge.solo")).to_have_count(1)
+            check_one_screen(page, f"honger-{size}-solo")
+    finally:
+        context.close()
+
+
+@pytest.mark.parametrize("size", list(VIEWPORTS))
+def test_bao2_between_deals_the_summary_leaves_the_tribute_on_screen(browser, stack, size):
+    # a seed whose first deal (bots everywhere) leaves seat 0 to pay tribute in the second
+    rng = random.Random("tribute")
+    for _ in range(40):
+        seed = f"{rng.getrandbits(48):x}"
+        after = first_deal_by_bots(seed)
+        if not after.over and after.observation(0)["phase"] == "tribute" and 0 in after.actors():
+            break
+    else:
+        raise AssertionError("no seed found")
+    context, page = open_table(browser, stack, "bao2", size, seed)
+    try:
+        expect(page.locator(".hand .card-button")).to_have_count(27)
+        stack.query(PLAY_FIRST_DEAL.replace("TABLE", str(page.info["table"])))
+        wait_to_act(page, "tribute")
+        summary = page.locator(".summary")
+        expect(summary).to_contain_text("结束")
+        expect(summary).to_contain_text("我方")
+        m = check_one_screen(page, f"bao2-{size}-tribute", cards=27, trick=False)
+        box = summary.bounding_box()
+        assert box["y"] >= 0 and box["y"] + box["height"] <= m["vh"]
+        assert page.get_by_role("button", name="进贡").is_visible()
+        # pay the tribute: tap a card at its corner, then 进贡; the line names 你 (the bots
+        # return and play at once, so every tribute line shown is recorded as it appears)
+        page.evaluate(SEEN_TRIBUTES)
+        card = next(a.to_json()["tribute"] for a in after.legal_actions(0) if a.kind == "tribute")
+        button = page.locator(".hand .card-button", has=page.locator(f".face[data-card='{card}']"))
+        press(page, button.first, position={"x": 8, "y": 16})
+        press(page, page.get_by_role("button", name="进贡"))
+        page.wait_for_function("() => window.tributeLines.some((t) => t.includes('你 向'))")
+        press(page, page.get_by_role("button", name="关闭"))
+        expect(summary).to_have_count(0)
+        # once the deal's first card is played the tribute lines go
+        page.wait_for_function(
+            "() => document.querySelector('.trick .play') !== null", timeout=60000
+        )
+        expect(page.locator(".tribute")).to_have_count(0)
+    finally:
+        context.close()
+
+
+def test_alerts_are_off_by_default_and_a_setting_of_this_phone(browser, stack):
+    seed = seed_where("bao2", lambda obs: obs["phase"] == "play")
+    context, page = open_table(browser, stack, "bao2", "phone", seed)
+    # vibrations are recorded (headless Chromium has no motor to feel)
+    context.add_init_script(
+        "window.vibrations = []; navigator.vibrate = (p) => { window.vibrations.push(p); return true; };"
+    )
+    try:
+        page.reload()
+        wait_to_act(page, "play")
+        assert "轮到你了" in page.title()
+        toggle = page.locator("button[data-act=attention]")
+        expect(toggle).to_have_text("提醒：关")
+        assert page.evaluate("window.vibrations") == []
+        press(page, toggle)
+        expect(toggle).to_have_text("提醒：开")
+        assert page.evaluate("localStorage.getItem('table.attention')") == "1"
+        # kept on this phone: after a reload the turn is announced by vibration
+        page.reload()
+        wait_to_act(page, "play")
+        expect(page.locator("button[data-act=attention]")).to_have_text("提醒：开")
+        page.wait_for_function("() => window.vibrations.length === 1")
+        assert page.evaluate("window.vibrations") == [200]
+        # and again when the clock is about to run out (5 s left)
+        page.wait_for_function("() => window.vibrations.length === 2", timeout=40000)
+        left = int(page.locator(".controls .clock").inner_text().split()[0])
+        assert left <= 5
+        page.screenshot(path=str(SCREENSHOTS / "bao2-phone-clock-low.png"))
+    finally:
+        context.close()
+
+
+def test_in_english_the_players_are_partner_left_and_right(browser, stack):
+    seed = seed_where("bao2", lambda obs: obs["phase"] == "play")
+    context, page = open_table(browser, stack, "bao2", "laptop", seed, locale="en-US")
+    try:
+        wait_to_act(page, "play")
+        check_one_screen(page, "bao2-laptop-play-en")
+        assert set(page.locator(".strip .who strong").all_inner_texts()) == {
+            "Partner",
+            "Left",
+            "Right",
+        }
+        assert page.title().startswith("It is your turn")
+        expect(page.locator(".bar")).to_contain_text("Us")
+        expect(page.locator("button[data-act=attention]")).to_have_text("Alerts: off")
+    finally:
+        context.close()
+
+
+def test_a_spectator_sees_every_seat_by_name_and_no_hand(browser, stack):
+    seed = seed_where("guandan", lambda obs: obs["phase"] == "play")
+    context, page = open_table(browser, stack, "guandan", "phone", seed)
+    table = page.info["table"]
+    watcher = stack.query(
+        "from matches.bench import _user, session_cookie\n"
+        f"user = _user('watcher-{table}')\n"
+        "out = {'session': session_cookie(user).split('=', 1)[1]}"
+    )
+    width, height = VIEWPORTS["phone"]
+    spectator = browser.new_context(
+        locale="zh-CN",
+        base_url=stack.http,
+        viewport={"width": width, "height": height},
+        is_mobile=True,
+        has_touch=True,
+    )
+    try:
+        spectator.add_cookies(
+            [{"name": "sessionid", "value": watcher["session"], "url": stack.http}]
+        )
+        view = spectator.new_page()
+        view.goto(f"/matches/tables/{table}/")
+        expect(view.locator("#table-app")).to_have_attribute("data-you", "null")
+        expect(view.locator(".strip")).to_have_count(4)
+        names = set(view.locator(".strip .who strong").all_inner_texts())
+        assert names == {"机器人 2", "机器人 3", "机器人 4", page.info["name"]}
+        expect(view.locator(".hand")).to_have_count(0)
+        expect(view.locator(".controls")).to_contain_text("观")
+        view.screenshot(path=str(SCREENSHOTS / "guandan-phone-spectator.png"))
+        m = view.evaluate(MEASURE)
+        assert m["scrollW"] <= m["vw"] and m["scrollH"] <= m["vh"] and m["wide"] == []
+    finally:
+        spectator.close()
+        context.close()
