@@ -80,6 +80,7 @@ INSTALLED_APPS = [
     "clubs",
     "matches",
     "ladder",
+    "leagues",
 ]
 
 MIDDLEWARE = [
