@@ -32,6 +32,11 @@ from leagues.permissions import can_enter, can_manage, can_manage_entry, may_ent
 from leagues.services.errors import not_allowed, refuse
 
 
+def _fresh(season: Season) -> Season:
+    """The season as stored now, locked (its status decides what an entry may do)."""
+    return Season.objects.select_for_update().select_related("league").get(pk=season.pk)
+
+
 def _division(season: Season, division: Division | None) -> Division:
     if division is None:
         division = season.divisions.order_by("-level").first()
@@ -102,6 +107,7 @@ def enter_team(
 ) -> Entry:
     """Enter a team of ``club`` (by one of its admins): a name, a captain and 4–10 players of
     the club (the captain among them), none in another entry of the season."""
+    season = _fresh(season)
     if not can_enter(user, season, club):
         raise not_allowed()
     if season.entry_kind != EntryKind.TEAM:
@@ -150,6 +156,7 @@ def enter_players(
 ) -> Entry:
     """Enter a pair (two players) or a single player of ``club``: a player enters
     themselves (with a partner), or a club admin enters them."""
+    season = _fresh(season)
     if season.entry_kind == EntryKind.TEAM:
         raise refuse("team_season", _("This season is played by teams."))
     ids = list(dict.fromkeys(p.pk for p in players))
@@ -219,7 +226,7 @@ def withdraw(user: User, entry: Entry, now: datetime | None = None) -> Entry:
     (Tabbycat's: a withdrawn team is left out of the next draws)."""
     if not (can_manage_entry(user, entry) or can_manage(user, entry.season.league)):
         raise not_allowed()
-    season = entry.season
+    season = _fresh(entry.season)
     now = now or timezone.now()
     if season.status == SeasonStatus.DRAFT:
         if entry.team_id:

@@ -286,6 +286,7 @@ def next_season(user: User, season: Season, *, name: str, starts_on: date) -> Se
     """A draft next season with the closed season's settings and its entries moved by
     promotion and relegation (:func:`leagues.schedule.promote_relegate`); teams keep their
     rosters. The organiser may still change everything before starting it."""
+    season = _locked(season)
     if not can_manage(user, season.league):
         raise not_allowed()
     if season.status != SeasonStatus.CLOSED:
