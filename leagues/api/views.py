@@ -378,15 +378,20 @@ class FixtureViewSet(viewsets.ReadOnlyModelViewSet):
 
 
 class NextFixtureView(APIView):
-    """The caller's next fixture (null when none)."""
+    """The caller's next fixture (``{"fixture": null}`` when none)."""
 
     permission_classes = AUTH
 
-    @extend_schema(summary="My next fixture", responses=LeagueFixtureSerializer)
+    @extend_schema(
+        summary="My next fixture",
+        responses=inline_serializer(
+            "NextLeagueFixture", {"fixture": LeagueFixtureSerializer(allow_null=True)}
+        ),
+    )
     def get(self, request: Request) -> Response:
         """The earliest agreed time to come, else the earliest open window."""
         fixture = selectors.next_fixture(request.user)
-        return Response(LeagueFixtureSerializer(fixture).data if fixture else None)
+        return Response({"fixture": LeagueFixtureSerializer(fixture).data if fixture else None})
 
 
 router = SimpleRouter()
