@@ -9,6 +9,7 @@ from datetime import timedelta
 
 from django.core import signing
 from django.utils.translation import gettext as _
+from django.utils.translation import pgettext
 from icalendar import Calendar, Event
 
 from clubs.models import User
@@ -95,7 +96,8 @@ def results_csv(season: Season) -> str:
     out = io.StringIO()
     writer = csv.writer(out)
     writer.writerow(
-        [_("Round"), _("Division"), _("Home"), _("Away"), _("Time"), _("Home score")]
+        [_("Round"), _("Division"), pgettext("fixture side", "Home")]
+        + [pgettext("fixture side", "Away"), _("Time"), _("Home score")]
         + [_("Away score"), _("Result")]
     )
     for f in selectors.fixtures_of(season).order_by("round__number", "division__level", "id"):

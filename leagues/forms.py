@@ -6,6 +6,7 @@ from typing import Any
 
 from django import forms
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 from clubs.models import Club, User
 from leagues.models import League, Season
@@ -102,5 +103,9 @@ class TableResultForm(forms.Form):
     """The organiser's corrected result of one table (the home side's view)."""
 
     table = forms.IntegerField(min_value=1, max_value=4, widget=forms.HiddenInput)
-    home_score = forms.IntegerField(label=_("Home"), min_value=0, max_value=100_000)
-    away_score = forms.IntegerField(label=_("Away"), min_value=0, max_value=100_000)
+    home_score = forms.IntegerField(
+        label=pgettext_lazy("fixture side", "Home"), min_value=0, max_value=100_000
+    )
+    away_score = forms.IntegerField(
+        label=pgettext_lazy("fixture side", "Away"), min_value=0, max_value=100_000
+    )

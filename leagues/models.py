@@ -16,6 +16,7 @@ from django.db import models
 from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 from games.variants import Variant
 
@@ -219,7 +220,7 @@ class Division(models.Model):
     )
     name = models.CharField(_("name"), max_length=60)
     level = models.PositiveSmallIntegerField(
-        _("level"), validators=[MinValueValidator(1), MaxValueValidator(MAX_DIVISIONS)]
+        _("division level"), validators=[MinValueValidator(1), MaxValueValidator(MAX_DIVISIONS)]
     )
 
     class Meta:
@@ -332,7 +333,7 @@ class Entry(models.Model):
         related_name="+",
         verbose_name=_("partner"),
     )
-    seed = models.PositiveIntegerField(_("seed"), default=0)
+    seed = models.PositiveIntegerField(_("seeding"), default=0)
     joined_round = models.PositiveSmallIntegerField(_("joined in round"), default=1)
     withdrawn_at = models.DateTimeField(_("withdrawn at"), null=True, blank=True)
 
@@ -422,7 +423,10 @@ class Fixture(models.Model):
         Division, on_delete=models.CASCADE, related_name="fixtures", verbose_name=_("division")
     )
     home = models.ForeignKey(
-        Entry, on_delete=models.CASCADE, related_name="home_fixtures", verbose_name=_("home")
+        Entry,
+        on_delete=models.CASCADE,
+        related_name="home_fixtures",
+        verbose_name=pgettext_lazy("fixture side", "home"),
     )
     away = models.ForeignKey(
         Entry,
@@ -430,7 +434,7 @@ class Fixture(models.Model):
         null=True,
         blank=True,
         related_name="away_fixtures",
-        verbose_name=_("away"),
+        verbose_name=pgettext_lazy("fixture side", "away"),
     )
     status = models.CharField(
         _("status"), max_length=10, choices=FixtureStatus.choices, default=FixtureStatus.PENDING

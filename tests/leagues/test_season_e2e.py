@@ -13,7 +13,7 @@ from leagues.services import fixtures, setup
 from leagues.tasks import league_tick_task
 from matches import services as match_services
 from matches.models import Match
-from tests.leagues.leaguekit import START, at
+from tests.leagues.leaguekit import at
 
 
 def play_for_a_minute(match_id, when):
