@@ -80,11 +80,10 @@ def standings_csv(season: Season) -> str:
         + [_("Match points")]
         + [str(Tiebreak(t).label) for t in tiebreaks]
     )
-    for division in season.divisions.all():
-        names = dict(division.entries.values_list("pk", "name"))
-        for row in selectors.standings(division):
+    for division, rows in selectors.season_standings(season):
+        for row, entry in rows:
             writer.writerow(
-                [division.name, row.place, names[row.unit], row.played, row.wins]
+                [division.name, row.place, entry.name, row.played, row.wins]
                 + [row.draws, row.losses, row.values.get("match_points", 0)]
                 + [row.values.get(t, "") for t in tiebreaks]
             )

@@ -39,24 +39,58 @@ def _records(fixture: Fixture) -> list[bridge.Record]:
     ]
 
 
-def standings(division: Division) -> list[bridge.Row]:
-    """The division's standings (two queries, whatever its size): match points, then the
-    season's tie-breaks; each row's ``unit`` is an entry id."""
-    season = division.season
-    entries = list(division.entries.values_list("pk", flat=True))
-    records = [
-        record
-        for fixture in Fixture.objects.filter(
-            division=division, status__in=[FixtureStatus.DONE, FixtureStatus.BYE]
-        ).only("home_id", "away_id", "home_score", "away_score", "winner", "source", "status")
-        for record in _records(fixture)
-    ]
+def _rows(season: Season, entries: list[int], fixtures: list[Fixture]) -> list[bridge.Row]:
     return bridge.standings_rows(
         entries,
-        records,
+        [record for fixture in fixtures for record in _records(fixture)],
         season.tiebreaks,
         (season.points_win, season.points_draw, season.points_loss),
     )
+
+
+_RESULT_FIELDS = (
+    "division_id",
+    "home_id",
+    "away_id",
+    "home_score",
+    "away_score",
+    "winner",
+    "source",
+    "status",
+)
+
+
+def _finished(**where: object) -> QuerySet[Fixture]:
+    return Fixture.objects.filter(status__in=[FixtureStatus.DONE, FixtureStatus.BYE], **where).only(
+        *_RESULT_FIELDS
+    )
+
+
+def standings(division: Division) -> list[bridge.Row]:
+    """The division's standings (two queries, whatever its size): match points, then the
+    season's tie-breaks; each row's ``unit`` is an entry id."""
+    entries = list(division.entries.values_list("pk", flat=True))
+    return _rows(division.season, entries, list(_finished(division=division)))
+
+
+def season_standings(season: Season) -> list[tuple[Division, list[tuple[bridge.Row, Entry]]]]:
+    """Every division's standings with its entries, in three queries whatever the season's
+    size (divisions, entries, finished fixtures)."""
+    divisions = list(season.divisions.all())
+    entries: dict[int, list[Entry]] = {d.pk: [] for d in divisions}
+    for entry in Entry.objects.filter(season=season).only(
+        "pk", "name", "division_id", "withdrawn_at"
+    ):
+        entries[entry.division_id].append(entry)
+    finished: dict[int, list[Fixture]] = {d.pk: [] for d in divisions}
+    for fixture in _finished(round__season=season):
+        finished[fixture.division_id].append(fixture)
+    out = []
+    for division in divisions:
+        by_pk = {e.pk: e for e in entries[division.pk]}
+        rows = _rows(season, list(by_pk), finished[division.pk])
+        out.append((division, [(row, by_pk[row.unit]) for row in rows]))
+    return out
 
 
 def fixtures_of(season: Season) -> QuerySet[Fixture]:

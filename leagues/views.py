@@ -134,11 +134,10 @@ def season_detail(request: HttpRequest, pk: int) -> HttpResponse:
     """A season: each division's standings, the rounds with their windows, and the forms
     its organisers and the entering clubs' admins use."""
     season = _season(pk)
-    divisions = []
-    for division in season.divisions.all():
-        names = {e.pk: e for e in division.entries.all()}
-        rows = [(row, names[row.unit]) for row in selectors.standings(division)]
-        divisions.append({"division": division, "rows": rows})
+    divisions = [
+        {"division": division, "rows": rows}
+        for division, rows in selectors.season_standings(season)
+    ]
     clubs = []
     if request.user.is_authenticated and season.status != "closed":
         clubs = [

@@ -291,14 +291,13 @@ class SeasonViewSet(viewsets.ModelViewSet):
     @action(detail=True, methods=["get"])
     def standings(self, request: Request, pk: str | None = None) -> Response:
         """Match points, then the season's tie-breaks."""
-        season = self.get_object()
         return Response(
             [
                 {
                     "division": d.pk,
-                    "rows": LeagueRowSerializer(selectors.standings(d), many=True).data,
+                    "rows": LeagueRowSerializer([r for r, _e in rows], many=True).data,
                 }
-                for d in season.divisions.all()
+                for d, rows in selectors.season_standings(self.get_object())
             ]
         )
 

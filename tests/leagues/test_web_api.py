@@ -171,3 +171,27 @@ def test_my_next_fixture(world, two_teams, morning):
     assert "南通一队" in client.get("/leagues/mine/").content.decode()
     client.force_login(world.outsider)
     assert client.get("/api/v1/league-fixtures/next/").json() == {"fixture": None}
+
+
+def test_standings_page_query_count_does_not_grow(world, django_assert_num_queries):
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from leagues.services import play, setup
+
+    def season_with(teams):
+        season = world.season(name=f"{teams} 队")
+        for i in range(teams):
+            world.team(season, world.host, world.host_admin, f"{teams}-{i}")
+        setup.start_season(world.host_admin, season)
+        for fixture in season.rounds.get(number=1).fixtures.exclude(away__isnull=True):
+            play.award(world.host_admin, fixture, 0)
+        return season
+
+    counts = []
+    for teams in (2, 6):
+        season = season_with(teams)
+        with CaptureQueriesContext(connection) as queries:
+            assert Client().get(f"/leagues/seasons/{season.pk}/").status_code == 200
+        counts.append(len(queries))
+    assert counts[0] == counts[1]
