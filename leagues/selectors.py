@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from datetime import datetime
+from typing import Any
 
 from django.db.models import Q, QuerySet
 from django.utils import timezone
@@ -21,7 +22,7 @@ from leagues.models import (
 from leagues.permissions import plays_for
 
 
-def _records(fixture: Fixture) -> list[bridge.Record]:
+def _records(fixture: Any) -> list[bridge.Record]:
     """A finished fixture (or bye) as the shared standings' records."""
     if fixture.status == FixtureStatus.BYE:
         return [bridge.Record(fixture.home_id, (), 0, 0, "bye")]
@@ -39,7 +40,7 @@ def _records(fixture: Fixture) -> list[bridge.Record]:
     ]
 
 
-def _rows(season: Season, entries: list[int], fixtures: list[Fixture]) -> list[bridge.Row]:
+def _rows(season: Season, entries: list[int], fixtures: list[Any]) -> list[bridge.Row]:
     return bridge.standings_rows(
         entries,
         [record for fixture in fixtures for record in _records(fixture)],
@@ -60,10 +61,11 @@ _RESULT_FIELDS = (
 )
 
 
-def _finished(**where: object) -> QuerySet[Fixture]:
-    return Fixture.objects.filter(status__in=[FixtureStatus.DONE, FixtureStatus.BYE], **where).only(
-        *_RESULT_FIELDS
-    )
+def _finished(**where: object) -> QuerySet[Any]:
+    """The results of finished fixtures as light named rows (no model instances: a season
+    page reads hundreds of them)."""
+    done = [FixtureStatus.DONE, FixtureStatus.BYE]
+    return Fixture.objects.filter(status__in=done, **where).values_list(*_RESULT_FIELDS, named=True)
 
 
 def standings(division: Division) -> list[bridge.Row]:
@@ -82,7 +84,7 @@ def season_standings(season: Season) -> list[tuple[Division, list[tuple[bridge.R
         "pk", "name", "division_id", "withdrawn_at"
     ):
         entries[entry.division_id].append(entry)
-    finished: dict[int, list[Fixture]] = {d.pk: [] for d in divisions}
+    finished: dict[int, list[Any]] = {d.pk: [] for d in divisions}
     for fixture in _finished(round__season=season):
         finished[fixture.division_id].append(fixture)
     out = []

@@ -12,6 +12,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
@@ -130,12 +131,32 @@ def _season(pk: int) -> Season:
     return get_object_or_404(Season.objects.select_related("league__host"), pk=pk)
 
 
+def _number(value: float) -> str:
+    """A standings number: whole numbers without decimals, halves with one."""
+    return str(int(value)) if float(value).is_integer() else f"{value:.1f}"
+
+
 def season_detail(request: HttpRequest, pk: int) -> HttpResponse:
     """A season: each division's standings, the rounds with their windows, and the forms
     its organisers and the entering clubs' admins use."""
     season = _season(pk)
+    entry_url = reverse("leagues:entry", args=[0])[:-2]  # one reverse for every row
     divisions = [
-        {"division": division, "rows": rows}
+        {
+            "division": division,
+            "rows": [
+                {
+                    "place": str(row.place),
+                    "name": entry.name,
+                    "url": f"{entry_url}{entry.pk}/",
+                    "withdrawn": entry.withdrawn_at is not None,
+                    "played": str(row.played),
+                    "points": _number(row.values.get("match_points", 0)),
+                    "diff": _number(row.values.get("level_diff", 0)),
+                }
+                for row, entry in rows
+            ],
+        }
         for division, rows in selectors.season_standings(season)
     ]
     clubs = []
@@ -151,7 +172,7 @@ def season_detail(request: HttpRequest, pk: int) -> HttpResponse:
         {
             "season": season,
             "divisions": divisions,
-            "tiebreaks": season.tiebreaks,
+            "show_diff": "level_diff" in season.tiebreaks,
             "rounds": season.rounds.all(),
             "manage": can_manage(request.user, season.league),
             "clubs": clubs,
