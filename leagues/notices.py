@@ -3,6 +3,8 @@ recipient and cause through :func:`leagues.notifications.notify`."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from django.utils import translation
 from django.utils.formats import date_format
 from django.utils.timezone import localtime
@@ -26,9 +28,10 @@ def _players(entry: Entry) -> list[User]:
     return _speakers(entry)
 
 
-def _send(key: str, user: User, subject: object, body: object) -> None:
+def _send(key: str, user: User, subject: Callable[[], str], body: Callable[[], str]) -> None:
+    """Write the notice in the recipient's language (hence the callables) and send it."""
     with translation.override(user.language or "zh-hans"):
-        notify(f"{key}:user:{user.pk}", user, str(subject()), str(body()))  # type: ignore[operator]
+        notify(f"{key}:user:{user.pk}", user, str(subject()), str(body()))
 
 
 def _when(value: object) -> str:

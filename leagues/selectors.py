@@ -18,6 +18,7 @@ from leagues.models import (
     LineUp,
     ResultSource,
     Season,
+    SeasonStatus,
 )
 from leagues.permissions import plays_for
 
@@ -142,7 +143,7 @@ def next_fixture(user: User | None, now: datetime | None = None) -> Fixture | No
             FixtureStatus.AGREED,
             FixtureStatus.PLAYING,
         ],
-        round__season__status="running",
+        round__season__status=SeasonStatus.RUNNING,
     )
     agreed = pending.filter(agreed_at__isnull=False).order_by("agreed_at").first()
     return agreed or pending.filter(agreed_at__isnull=True).first()

@@ -29,7 +29,16 @@ from leagues.forms import (
     TableResultForm,
     TeamForm,
 )
-from leagues.models import Entry, EntryKind, Fixture, FixtureStatus, League, Round, Season
+from leagues.models import (
+    Entry,
+    EntryKind,
+    Fixture,
+    FixtureStatus,
+    League,
+    Round,
+    Season,
+    SeasonStatus,
+)
 from leagues.permissions import acts_for, can_manage, may_enter
 from leagues.services import entries, fixtures, play, setup
 from leagues.services.errors import LeagueError
@@ -160,7 +169,7 @@ def season_detail(request: HttpRequest, pk: int) -> HttpResponse:
         for division, rows in selectors.season_standings(season)
     ]
     clubs = []
-    if request.user.is_authenticated and season.status != "closed":
+    if request.user.is_authenticated and season.status != SeasonStatus.CLOSED:
         clubs = [
             m.club
             for m in Membership.objects.filter(user=request.user).select_related("club")

@@ -195,3 +195,32 @@ def test_standings_page_query_count_does_not_grow(world, django_assert_num_queri
             assert Client().get(f"/leagues/seasons/{season.pk}/").status_code == 200
         counts.append(len(queries))
     assert counts[0] == counts[1]
+
+
+def test_an_invited_clubs_admin_enters_a_team_on_the_web(world):
+    season = world.season()
+    players = [world.member(world.guest) for _ in range(4)]
+    client = Client()
+    client.force_login(world.guest_admin)
+    page = client.get(f"/leagues/seasons/{season.pk}/").content.decode()
+    assert f"/leagues/seasons/{season.pk}/clubs/{world.guest.slug}/enter/" in page
+    data = {
+        "name": "如皋精英",
+        "captain": players[0].pk,
+        "players": [p.pk for p in players],
+        "division": season.divisions.get().pk,
+    }
+    url = f"/leagues/seasons/{season.pk}/clubs/{world.guest.slug}/enter/"
+    assert client.post(url, {**data, "players": [p.pk for p in players[:2]]}).status_code == 200
+    assert not season.entries.exists()  # 3 players: refused, the form shown again
+    assert client.post(url, data).status_code == 302
+    team = season.entries.get().team
+    assert team.captain == players[0] and team.members.count() == 4
+    client.force_login(world.other_admin)  # a club not invited
+    assert (
+        client.post(
+            f"/leagues/seasons/{season.pk}/clubs/{world.other.slug}/enter/", data
+        ).status_code
+        == 200
+    )
+    assert season.entries.count() == 1
