@@ -1,6 +1,6 @@
 """Demo data for ``manage.py demo``: an inter-club Bao 2 team league with two divisions under
-way (the demo club hosts, a second demo club is invited; round 1 played, round 2 open with
-agreed times and a line-up in).
+way (the demo club hosts and fields a team of its demo players, two more demo clubs are
+invited; round 1 played, round 2 open with agreed times and a line-up in).
 
 Idempotent: nothing is added when the demo league exists.
 """
@@ -20,16 +20,12 @@ from leagues.models import FixtureStatus, FixtureTable, League, ResultSource
 from leagues.services import entries, fixtures, play, setup
 
 LEAGUE_NAME = "江苏保2团体联赛（演示）"
-TEAMS = [
-    ("host", "示范一队"),
-    ("guest", "如皋一队"),
-    ("host", "示范二队"),
-    ("guest", "如皋二队"),
-    ("host", "示范三队"),
-    ("guest", "如皋三队"),
-    ("host", "示范四队"),
-    ("guest", "如皋四队"),
+#: (club, team name) by division: the host's team is the demo club's own players.
+DIVISIONS = [
+    [("host", "示范一队"), ("rugao", "如皋一队"), ("haimen", "海门一队"), ("rugao", "如皋二队")],
+    [("haimen", "海门二队"), ("rugao", "如皋三队"), ("haimen", "海门三队"), ("rugao", "如皋四队")],
 ]
+GUESTS = {"rugao": "如皋示范俱乐部", "haimen": "海门示范俱乐部"}
 
 
 def _players(club: Club, prefix: str, count: int) -> list[User]:
@@ -47,17 +43,19 @@ def _players(club: Club, prefix: str, count: int) -> list[User]:
 @transaction.atomic
 def load_demo(club: Club, users: Sequence[User], stdout: TextIO) -> None:
     """Create the demo league once (its host is ``club``, its organiser ``users[0]``)."""
-    if not users or League.objects.filter(host=club, name=LEAGUE_NAME).exists():
+    if len(users) < 4 or League.objects.filter(host=club, name=LEAGUE_NAME).exists():
         return
     organiser = users[0]
-    guest, _created = Club.objects.get_or_create(
-        slug="demo-rugao", defaults={"name": "如皋示范俱乐部"}
-    )
-    guest_admin = _players(guest, "rugao-admin", 1)[0]
-    Membership.objects.filter(club=guest, user=guest_admin).update(role=Role.OWNER)
     today = timezone.localdate()
     league = setup.create_league(organiser, club, name=LEAGUE_NAME, inter_club=True)
-    setup.invite_club(organiser, league, guest)
+    clubs, admins, pools = {"host": club}, {"host": organiser}, {"host": list(users[:4])}
+    for slug, name in GUESTS.items():
+        guest, _created = Club.objects.get_or_create(slug=f"demo-{slug}", defaults={"name": name})
+        admins[slug] = _players(guest, f"{slug}-admin", 1)[0]
+        Membership.objects.filter(club=guest, user=admins[slug]).update(role=Role.OWNER)
+        pools[slug] = _players(guest, f"{slug}-p", 16)
+        clubs[slug] = guest
+        setup.invite_club(organiser, league, guest)
     season = setup.create_season(
         organiser,
         league,
@@ -66,23 +64,21 @@ def load_demo(club: Club, users: Sequence[User], stdout: TextIO) -> None:
         starts_on=today - timedelta(days=8),
         window_days=7,
     )
-    second = setup.add_division(organiser, season, "乙级")
-    first = season.divisions.get(level=1)
-    pools = {"host": _players(club, "demo-p", 16), "guest": _players(guest, "rugao-p", 16)}
+    levels = [season.divisions.get(level=1), setup.add_division(organiser, season, "乙级")]
     captains = {}
-    for i, (side, name) in enumerate(TEAMS):
-        roster = pools[side][(i // 2) * 4 : (i // 2) * 4 + 4]
-        admin = organiser if side == "host" else guest_admin
-        entry = entries.enter_team(
-            admin,
-            season,
-            club if side == "host" else guest,
-            name=name,
-            captain=roster[0],
-            players=roster,
-            division=first if i < 4 else second,
-        )
-        captains[entry.pk] = roster
+    for division, teams in zip(levels, DIVISIONS, strict=True):
+        for side, name in teams:
+            roster, pools[side] = pools[side][:4], pools[side][4:]
+            entry = entries.enter_team(
+                admins[side],
+                season,
+                clubs[side],
+                name=name,
+                captain=roster[0],
+                players=roster,
+                division=division,
+            )
+            captains[entry.pk] = roster
     setup.start_season(organiser, season)
     rng = random.Random(21)
     now = timezone.now()

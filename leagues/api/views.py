@@ -291,15 +291,27 @@ class SeasonViewSet(viewsets.ModelViewSet):
     @action(detail=True, methods=["get"])
     def standings(self, request: Request, pk: str | None = None) -> Response:
         """Match points, then the season's tie-breaks."""
+        # plain dicts: a serializer per row costs more than the standings themselves
         return Response(
             [
-                {
-                    "division": d.pk,
-                    "rows": LeagueRowSerializer([r for r, _e in rows], many=True).data,
-                }
+                {"division": d.pk, "rows": [_row(row) for row, _entry in rows]}
                 for d, rows in selectors.season_standings(self.get_object())
             ]
         )
+
+
+def _row(row: Any) -> dict[str, Any]:
+    """One standings line as :class:`LeagueRowSerializer` documents it."""
+    return {
+        "place": row.place,
+        "entry": row.unit,
+        "played": row.played,
+        "wins": row.wins,
+        "draws": row.draws,
+        "losses": row.losses,
+        "byes": row.byes,
+        "values": row.values,
+    }
 
 
 class FixtureViewSet(viewsets.ReadOnlyModelViewSet):

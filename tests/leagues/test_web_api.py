@@ -224,3 +224,15 @@ def test_an_invited_clubs_admin_enters_a_team_on_the_web(world):
         == 200
     )
     assert season.entries.count() == 1
+
+
+def test_standings_api(world, two_teams):
+    season, fixture, (a, pa), (b, pb) = two_teams
+    from leagues.services import play
+
+    play.award(world.host_admin, fixture, 1)
+    (division,) = Client().get(f"/api/v1/league-seasons/{season.pk}/standings/").json()
+    first, second = division["rows"]
+    assert (first["entry"], first["place"], first["wins"]) == (b.pk, 1, 1)
+    assert first["values"]["match_points"] == season.points_win
+    assert (second["entry"], second["losses"]) == (a.pk, 1)
