@@ -20,7 +20,7 @@ from ladder import pairing, standings
 from ladder import services as ladder_services
 from matches import scoresheet_selectors, scoresheet_services
 from matches import services as match_services
-from matches.models import Match, MatchStatus, ScoreSheet, Seat, Table
+from matches.models import Match, MatchStatus, ScoreSheet, Seat
 
 log = logging.getLogger(__name__)
 
@@ -112,12 +112,6 @@ def live_result(table_id: int) -> TableResult | None:
 def table_url(table_id: int) -> str:
     """The page of live table ``table_id`` (URL name ``matches:table``)."""
     return reverse("matches:table", args=[table_id])
-
-
-def unrate_live_table(table_id: int) -> None:
-    """Take a live table off the ladder before an organiser's corrected result replaces
-    it (``matches.models.Table.rated``)."""
-    Table.objects.filter(pk=table_id).update(rated=False)
 
 
 # --------------------------------------------------------------------------- score sheets

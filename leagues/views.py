@@ -19,7 +19,7 @@ from django.views.decorators.http import require_POST
 
 from clubs.models import Club, Membership, User
 from clubs.permissions import is_club_admin
-from leagues import exports, selectors
+from leagues import bridge, exports, selectors
 from leagues.forms import (
     InviteForm,
     LeagueForm,
@@ -308,7 +308,10 @@ def fixture_detail(request: HttpRequest, pk: int) -> HttpResponse:
             "lineup_form": lineup_form,
             "lineups": selectors.visible_lineups(request.user, fixture),
             "revealed": selectors.lineup_revealed(fixture),
-            "tables": fixture.tables.all(),
+            "tables": [
+                (table, bridge.table_url(table.table_ref) if table.table_ref else "")
+                for table in fixture.tables.all()
+            ],
             "manage": can_manage(request.user, season.league),
         },
     )

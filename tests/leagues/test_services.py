@@ -120,7 +120,7 @@ def test_lineups_are_secret_until_both_are_in(two_teams):
         assert len(selectors.visible_lineups(None, fixture)) == 2
 
 
-def test_team_fixture_opens_two_tables_in_opposite_directions(two_teams):
+def test_team_fixture_opens_two_tables_in_opposite_directions(two_teams, client):
     season, fixture, (a, pa), (b, pb) = two_teams
     with time_machine.travel(at(START, 9), tick=False):
         fixtures.propose_time(pa[0], fixture, at(START))
@@ -139,6 +139,8 @@ def test_team_fixture_opens_two_tables_in_opposite_directions(two_teams):
 
     m1, m2 = Match.objects.get(table_id=t1.table_ref), Match.objects.get(table_id=t2.table_ref)
     assert m1.seed == m2.seed  # the same cards at both tables
+    page = client.get(f"/leagues/fixtures/{fixture.pk}/").content.decode()
+    assert f"/matches/tables/{t1.table_ref}/" in page and f"/matches/tables/{t2.table_ref}/" in page
 
 
 def test_window_end_forfeits(two_teams):
