@@ -291,10 +291,9 @@ def next_season(user: User, season: Season, *, name: str, starts_on: date) -> Se
         raise not_allowed()
     if season.status != SeasonStatus.CLOSED:
         raise refuse("not_closed", _("Close the season first."))
-    divisions = list(season.divisions.order_by("level"))
-    ranked = [
-        [row.unit for row in selectors.standings(d) if row.unit in _active(d)] for d in divisions
-    ]
+    standings = selectors.season_standings(season)  # divisions by level, top first
+    divisions = [division for division, _rows in standings]
+    ranked = [[e.pk for _row, e in rows if e.withdrawn_at is None] for _d, rows in standings]
     moved = schedule.promote_relegate(ranked, season.league.promote, season.league.relegate)
     fields = {f: getattr(season, f) for f in SEASON_FIELDS}
     fields.update(name=str(name).strip()[:120], starts_on=starts_on)
@@ -307,10 +306,6 @@ def next_season(user: User, season: Season, *, name: str, starts_on: date) -> Se
         for seed, pk in enumerate(ids, start=1):
             _copy_entry(old_entries[pk], new, division, seed)
     return new
-
-
-def _active(division: Division) -> set[int]:
-    return set(division.entries.filter(withdrawn_at__isnull=True).values_list("pk", flat=True))
 
 
 def _copy_entry(entry: Entry, season: Season, division: Division, seed: int) -> Entry:
