@@ -1,15 +1,16 @@
 """A season played end to end by bots: the beat's tick (through Celery, eager) with time
 moved forward opens rounds, opens the tables at the agreed times, collects the live results
-and closes the rounds; standings and promotion follow."""
+and closes the rounds; the standings follow, and an organiser's correction reaches the ladder."""
 
 from datetime import timedelta
 
 import pytest
 import time_machine
 
+from ladder.models import RatedResult
 from leagues import selectors
 from leagues.models import FixtureStatus, FixtureTable, RoundStatus, SeasonStatus
-from leagues.services import fixtures, setup
+from leagues.services import fixtures, play, setup
 from leagues.tasks import league_tick_task
 from matches import services as match_services
 from matches.models import Match
@@ -88,6 +89,17 @@ def test_a_season_played_by_bots(world, celery_eager):
             expected[(f.home_id, f.away_id)[f.winner]] += season.points_win
     assert points == expected
     assert [r.values["match_points"] for r in rows] == sorted(points.values(), reverse=True)
+    # the organiser corrects a table: the fixture, the standings and the ladder follow
+    table = FixtureTable.objects.filter(fixture__division=division).order_by("pk").last()
+    match = Match.objects.get(table_id=table.table_ref)
+    rated = RatedResult.objects.get(source="live", source_id=str(match.pk))
+    play.correct_table(world.host_admin, table, 14, 2)
+    rated.refresh_from_db()
+    home_side = table.home_side
+    assert [rated.score0, rated.score1][home_side] == 14
+    assert [rated.score0, rated.score1][1 - home_side] == 2
+    table.fixture.refresh_from_db()
+    assert table.fixture.source == "organiser"
     setup.close_season(world.host_admin, season)
     season.refresh_from_db()
     assert season.status == SeasonStatus.CLOSED
