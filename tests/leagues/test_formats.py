@@ -7,7 +7,7 @@ import time_machine
 
 from leagues.models import Fixture, FixtureStatus, FixtureTable, RoundStatus
 from leagues.services import entries, fixtures, play, setup
-from matches.models import Match
+from matches.models import Match, ScoreSheet
 from tests.leagues.leaguekit import START, at
 
 
@@ -58,3 +58,33 @@ def test_single_player_season_opens_a_two_seat_table(world):
     assert match.options["deals"] == 2
     fixture.refresh_from_db()
     assert fixture.status == FixtureStatus.PLAYING
+
+
+def test_in_person_fixture_starts_score_sheets(world):
+    league = setup.create_league(world.host_admin, world.host, name="南通内部联赛")
+    season = setup.create_season(
+        world.host_admin,
+        league,
+        name="冬季",
+        variant="bao2",
+        entry_kind="pair",
+        starts_on=START,
+        online=False,
+        colour_twos=True,
+    )
+    pairs = [[world.member(world.host) for _ in range(2)] for _ in range(2)]
+    for pair in pairs:
+        entries.enter_players(world.host_admin, season, world.host, players=pair)
+    setup.start_season(world.host_admin, season)
+    fixture = season.rounds.get(number=1).fixtures.get()
+    with time_machine.travel(at(START, 9), tick=False):
+        play.tick()
+        fixtures.propose_time(pairs[0][0], fixture, at(START, 19))
+        fixtures.accept_time(pairs[1][1], fixture)
+    with time_machine.travel(at(START, 19), tick=False):
+        assert play.tick()["tables_opened"] == 1
+    (table,) = FixtureTable.objects.filter(fixture=fixture)
+    sheet = ScoreSheet.objects.get(pk=table.sheet_ref)
+    assert sheet.options == {"colour_twos": True}
+    home = [fixture.home.player1_id, fixture.home.player2_id]
+    assert sorted(table.seat_users[0::2]) == sorted(home)
