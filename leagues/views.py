@@ -14,6 +14,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.dateparse import parse_date
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
@@ -365,6 +366,16 @@ def fixture_action(request: HttpRequest, pk: int, action: str) -> HttpResponse:
             )
         else:
             messages.error(request, _("A score is a whole number from 0 to 100000."))
+    elif action == "extend":
+        until = parse_date(request.POST.get("until", "") or "")
+        if until is None:
+            messages.error(request, _("Give a date."))
+        else:
+            _run(
+                request,
+                lambda: fixtures.extend(user, fixture, until),
+                _("The fixture is extended."),
+            )
     elif action == "award":
         winner = {"home": 0, "away": 1, "none": None}.get(request.POST.get("winner", ""), -1)
         _run(request, lambda: play.award(user, fixture, winner), _("The fixture is decided."))

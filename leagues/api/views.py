@@ -375,6 +375,33 @@ class FixtureViewSet(viewsets.ReadOnlyModelViewSet):
         return Response(LeagueLineUpSerializer(visible, many=True).data)
 
     @extend_schema(
+        summary="Extend the play-by date. Permission: host admins.",
+        request=inline_serializer("LeagueExtension", {"until": serializers.DateField()}),
+    )
+    @action(detail=True, methods=["post"], permission_classes=AUTH)
+    def extend(self, request: Request, pk: str | None = None) -> Response:
+        """The fixture is then not forfeited at the round's end."""
+        fixture = self.get_object()
+        field = serializers.DateField()
+        until = field.run_validation(request.data.get("until"))
+        fixtures.extend(request.user, fixture, until)
+        return self._done(fixture)
+
+    @extend_schema(
+        summary="Award a fixture (0 home, 1 away, null: both lose). Permission: host admins.",
+        request=inline_serializer(
+            "LeagueAward", {"winner": serializers.IntegerField(allow_null=True)}
+        ),
+    )
+    @action(detail=True, methods=["post"], permission_classes=AUTH)
+    def award(self, request: Request, pk: str | None = None) -> Response:
+        """A forfeit result; the standings follow."""
+        fixture = self.get_object()
+        winner = request.data.get("winner", -1)
+        play.award(request.user, fixture, winner if winner in (0, 1, None) else -1)
+        return self._done(fixture)
+
+    @extend_schema(
         summary="Correct a table's result. Permission: host admins.",
         request=LeagueTableScoreSerializer,
     )

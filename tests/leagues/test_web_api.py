@@ -236,3 +236,23 @@ def test_standings_api(world, two_teams):
     assert (first["entry"], first["place"], first["wins"]) == (b.pk, 1, 1)
     assert first["values"]["match_points"] == season.points_win
     assert (second["entry"], second["losses"]) == (a.pk, 1)
+
+
+@pytest.mark.parametrize("role", ["host_admin", "other_admin", "captain"])
+def test_extend_and_award_on_web_and_api(world, two_teams, role, morning):
+    season, fixture, _, _ = two_teams
+    client = client_for(world, two_teams, role)
+    later = (START + timedelta(days=10)).isoformat()
+    web = client.post(f"/leagues/fixtures/{fixture.pk}/do/extend/", {"until": later})
+    assert web.status_code == 302
+    fixture.refresh_from_db()
+    assert (fixture.extended_to is not None) == (role == "host_admin")
+    api = f"/api/v1/league-fixtures/{fixture.pk}/"
+    bad = client.post(api + "extend/", {"until": "someday"}, content_type="application/json")
+    assert bad.status_code == 400
+    response = client.post(api + "award/", {"winner": 1}, content_type="application/json")
+    assert response.status_code == (200 if role == "host_admin" else 403)
+    if role == "host_admin":
+        assert response.json()["winner"] == 1 and response.json()["source"] == "forfeit"
+        wrong = client.post(api + "award/", {"winner": 7}, content_type="application/json")
+        assert wrong.status_code == 400
