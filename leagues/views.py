@@ -60,15 +60,17 @@ def _run(request: HttpRequest, action: Callable[[], Any], done: str) -> bool:
     return True
 
 
+def _admin_clubs(user: Any) -> list[Club]:
+    """The clubs ``user`` is an owner or admin of."""
+    if not user.is_authenticated:
+        return []
+    memberships = Membership.objects.filter(user=user).select_related("club")
+    return [m.club for m in memberships if is_club_admin(user, m.club)]
+
+
 def league_list(request: HttpRequest) -> HttpResponse:
     """Every league, the clubs the user may start one for, and the user's next fixture."""
-    admin_clubs = []
-    if request.user.is_authenticated:
-        admin_clubs = [
-            m.club
-            for m in Membership.objects.filter(user=request.user).select_related("club")
-            if is_club_admin(request.user, m.club)
-        ]
+    admin_clubs = _admin_clubs(request.user)
     return render(
         request,
         "leagues/league_list.html",
@@ -170,12 +172,8 @@ def season_detail(request: HttpRequest, pk: int) -> HttpResponse:
         for division, rows in selectors.season_standings(season)
     ]
     clubs = []
-    if request.user.is_authenticated and season.status != SeasonStatus.CLOSED:
-        clubs = [
-            m.club
-            for m in Membership.objects.filter(user=request.user).select_related("club")
-            if is_club_admin(request.user, m.club) and may_enter(m.club, season.league)
-        ]
+    if season.status != SeasonStatus.CLOSED:
+        clubs = [c for c in _admin_clubs(request.user) if may_enter(c, season.league)]
     return render(
         request,
         "leagues/season.html",
