@@ -85,6 +85,7 @@ INSTALLED_APPS = [
     "sheets",
     "ladder",
     "tournaments",
+    "leagues",
 ]
 
 MIDDLEWARE = [
@@ -206,6 +207,10 @@ CELERY_BEAT_SCHEDULER = "django_celery_beat.schedulers:DatabaseScheduler"
 CELERY_TIMEZONE = "UTC"
 CELERY_BEAT_SCHEDULE = {
     # Live play: apply any overdue clock / bot deadline or match time limit a lost task missed.
+    "leagues-tick": {
+        "task": "leagues.tasks.league_tick_task",
+        "schedule": float(os.environ.get("LEAGUES_TICK_SECONDS", "60")),
+    },
     "matches-sweep": {
         "task": "matches.tasks.sweep_task",
         "schedule": float(os.environ.get("MATCHES_SWEEP_SECONDS", "2")),

@@ -1,7 +1,7 @@
 """The code's structure: dependencies run one way and only the engine and games name a game.
 
 The layers (``docs/architecture.md``): engine ← games ← clubs ← outbox ← ladder ← matches ←
-sheets ← tournaments, config on top. ``lint-imports`` checks them with the contracts in
+sheets ← tournaments ← leagues, config on top. ``lint-imports`` checks them with the contracts in
 ``pyproject.toml``; the graph import-linter builds (grimp) is searched here for any circle of
 module imports, also inside a layer.
 """

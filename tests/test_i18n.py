@@ -55,6 +55,7 @@ def test_every_source_string_is_in_the_catalogues(tmp_path):
         "sheets",
         "ladder",
         "tournaments",
+        "leagues",
         "engine",
         "templates",
         "locale",

@@ -5,6 +5,7 @@ only through this module (e.g. :func:`take_table_off_the_ladder`)."""
 from __future__ import annotations
 
 import secrets
+from collections.abc import Sequence
 from datetime import timedelta
 from typing import Any
 
@@ -109,6 +110,26 @@ def take_seat(user: User, table: Table, index: int) -> Seat:
     if all(s.taken for s in seats):
         start_match(table)
     return seat
+
+
+@transaction.atomic
+def seat_players(table: Table, users: Sequence[User], seed: str | None = None) -> Match:
+    """Seat ``users`` in seat order at open table ``table`` and start its match (``seed``:
+    the cards, e.g. the same at both tables of a team fixture). For a caller that already
+    decided who plays where — a league fixture seats players of invited clubs, who are not
+    members of the host club. Raises :class:`MatchError` when the table is not open or the
+    players do not fill its seats."""
+    table = _locked_table(table)
+    if table.status != TableStatus.OPEN:
+        raise MatchError("table_not_open")
+    seats = list(table.seats.select_for_update().order_by("index"))
+    if len(users) != len(seats) or len({u.pk for u in users}) != len(seats):
+        raise MatchError("no_such_seat")
+    for seat, user in zip(seats, users, strict=True):
+        seat.user, seat.bot = user, ""
+        seat.save(update_fields=["user", "bot"])
+    _notify_table(table.pk)
+    return start_match(table, seed=seed)
 
 
 @transaction.atomic

@@ -52,7 +52,7 @@ class Command(BaseCommand):
                 user.save(update_fields=["password"])
                 Membership.objects.update_or_create(club=club, user=user, defaults={"role": role})
                 users.append(user)
-        for app_name in ("matches", "ladder"):
+        for app_name in ("matches", "ladder", "leagues"):
             try:
                 module = importlib.import_module(f"{app_name}.demo")
             except ModuleNotFoundError as error:

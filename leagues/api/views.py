@@ -1,0 +1,438 @@
+"""REST API of leagues under ``/api/v1/``: everything the pages do, with the same
+permissions (the services decide): host admins manage leagues and seasons, entering clubs'
+admins enter teams, captains propose / accept times and submit line-ups, everyone reads.
+Refusals answer 400 / 403 with ``{"detail", "code"}``."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db.models import QuerySet
+from django.shortcuts import get_object_or_404
+from drf_spectacular.utils import extend_schema, extend_schema_field, inline_serializer
+from rest_framework import permissions, serializers, viewsets
+from rest_framework.decorators import action
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.routers import SimpleRouter
+from rest_framework.views import APIView
+
+from clubs.models import Club, User
+from leagues import selectors
+from leagues.models import Division, Entry, Fixture, League, LineUp, Season, Tiebreak
+from leagues.services import entries, fixtures, play, setup
+from leagues.services.setup import SEASON_FIELDS
+
+AUTH = [permissions.IsAuthenticated]
+
+
+class LeagueSerializer(serializers.ModelSerializer):
+    """A league (``host`` and ``invited_clubs``: club ids)."""
+
+    class Meta:
+        model = League
+        fields = ["id", "host", "name", "description", "inter_club", "promote", "relegate"]
+        fields += ["invited_clubs", "created_at"]
+        read_only_fields = ["id", "invited_clubs", "created_at"]
+
+
+class LeagueDivisionSerializer(serializers.ModelSerializer):
+    """A division of a season (level 1 is the top)."""
+
+    class Meta:
+        model = Division
+        fields = ["id", "name", "level"]
+
+
+@extend_schema_field(
+    {
+        "type": "string",
+        "pattern": "^({})?$".format("|".join(Tiebreak.values)),
+        "description": "A tie-break after match points (blank: none).",
+    }
+)
+class TiebreakField(serializers.ChoiceField):
+    """A tie-break name (blank: none). Its schema is a pattern, not an enum: the three
+    tie-break fields share one choice set, which the schema would otherwise name thrice."""
+
+
+class LeagueSeasonSerializer(serializers.ModelSerializer):
+    """A season and its settings."""
+
+    divisions = LeagueDivisionSerializer(many=True, read_only=True)
+    tiebreak1 = TiebreakField(choices=Tiebreak.choices, required=False)
+    tiebreak2 = TiebreakField(choices=Tiebreak.choices, required=False, allow_blank=True)
+    tiebreak3 = TiebreakField(choices=Tiebreak.choices, required=False, allow_blank=True)
+
+    class Meta:
+        model = Season
+        fields = ["id", "league", "status", "divisions", *SEASON_FIELDS]
+        read_only_fields = ["id", "status", "divisions"]
+
+
+class LeagueEntrySerializer(serializers.ModelSerializer):
+    """An entry: its club, division, team (with captain and roster) or players."""
+
+    captain = serializers.IntegerField(source="team.captain_id", allow_null=True, default=None)
+    roster = serializers.SerializerMethodField()
+
+    class Meta:
+        model = Entry
+        fields = ["id", "name", "club", "division", "team", "captain", "roster"]
+        fields += ["player1", "player2", "joined_round", "withdrawn_at"]
+        read_only_fields = fields
+
+    def get_roster(self, entry: Entry) -> list[int]:
+        """The team's players' user ids (empty for pairs and singles)."""
+        if not entry.team_id:
+            return []
+        return list(entry.team.members.values_list("user_id", flat=True))
+
+
+class LeagueFixtureSerializer(serializers.ModelSerializer):
+    """A fixture: round, division, entries, its time and result."""
+
+    round = serializers.IntegerField(source="round.number")
+
+    class Meta:
+        model = Fixture
+        fields = ["id", "round", "division", "home", "away", "status", "proposed_at"]
+        fields += ["proposed_by", "agreed_at", "extended_to", "home_score", "away_score"]
+        fields += ["winner", "source"]
+        read_only_fields = fields
+
+
+class LeagueLineUpSerializer(serializers.Serializer):
+    """A line-up the caller may read: the entry and its pairs by table."""
+
+    entry = serializers.IntegerField(source="entry_id")
+    pairs = serializers.SerializerMethodField()
+
+    def get_pairs(self, lineup: LineUp) -> list[list[int]]:
+        """``[[player1, player2], ...]`` from table 1."""
+        return [[p.player1_id, p.player2_id] for p in lineup.pairs.all()]
+
+
+class LeagueRowSerializer(serializers.Serializer):
+    """A line of the standings."""
+
+    place = serializers.IntegerField()
+    entry = serializers.IntegerField(source="unit")
+    played = serializers.IntegerField()
+    wins = serializers.IntegerField()
+    draws = serializers.IntegerField()
+    losses = serializers.IntegerField()
+    byes = serializers.IntegerField()
+    values = serializers.DictField(child=serializers.FloatField())
+
+
+class LeagueTeamEntrySerializer(serializers.Serializer):
+    """A team (``name``, ``captain``, ``players``) or, in a pair / single season, only
+    ``players``; user ids of the club's members."""
+
+    club = serializers.PrimaryKeyRelatedField(queryset=Club.objects.all())
+    division = serializers.IntegerField(required=False)
+    name = serializers.CharField(max_length=60, required=False, default="")
+    captain = serializers.IntegerField(required=False)
+    players = serializers.ListField(child=serializers.IntegerField(), max_length=10)
+
+
+class LeagueTimeSerializer(serializers.Serializer):
+    """A proposed time (ISO 8601 with its offset)."""
+
+    when = serializers.DateTimeField()
+
+
+class LeaguePairsSerializer(serializers.Serializer):
+    """A line-up: one pair of user ids per table, table 1 first."""
+
+    pairs = serializers.ListField(
+        child=serializers.ListField(child=serializers.IntegerField(), min_length=2, max_length=2),
+        max_length=4,
+    )
+
+
+class LeagueTableScoreSerializer(serializers.Serializer):
+    """An organiser's corrected table result (home side's view)."""
+
+    table = serializers.IntegerField(min_value=1, max_value=4)
+    home_score = serializers.IntegerField(min_value=0, max_value=100_000)
+    away_score = serializers.IntegerField(min_value=0, max_value=100_000)
+
+
+def _valid(serializer_class: type[serializers.Serializer], request: Request) -> dict[str, Any]:
+    serializer = serializer_class(data=request.data)
+    serializer.is_valid(raise_exception=True)
+    return dict(serializer.validated_data)
+
+
+def _users(ids: list[int]) -> list[User]:
+    found = {u.pk: u for u in User.objects.filter(pk__in=ids)}
+    if len(found) != len(set(ids)):
+        raise serializers.ValidationError({"players": ["No such user."]})
+    return [found[i] for i in ids]
+
+
+class LeagueViewSet(viewsets.ModelViewSet):
+    """Leagues: everyone reads; the host club's admins create and invite clubs."""
+
+    serializer_class = LeagueSerializer
+    queryset = League.objects.all()
+    http_method_names = ["get", "post", "head", "options"]
+    filter_backends: list = []
+
+    def perform_create(self, serializer: LeagueSerializer) -> None:
+        """Create through the service (host admins only)."""
+        data = dict(serializer.validated_data)
+        host = data.pop("host")
+        serializer.instance = setup.create_league(self.request.user, host, **data)
+
+    @extend_schema(
+        summary="Invite a club to an inter-club league. Permission: host admins.",
+        request=inline_serializer("Invite", {"club": serializers.IntegerField()}),
+        responses=LeagueSerializer,
+    )
+    @action(detail=True, methods=["post"], permission_classes=AUTH)
+    def invite(self, request: Request, pk: str | None = None) -> Response:
+        """Its admins may then enter teams."""
+        league = self.get_object()
+        club = get_object_or_404(Club, pk=request.data.get("club") or 0)
+        setup.invite_club(request.user, league, club)
+        return Response(LeagueSerializer(league).data)
+
+
+class SeasonViewSet(viewsets.ModelViewSet):
+    """Seasons: everyone reads; host admins create, start and close them; entering clubs'
+    admins enter teams."""
+
+    serializer_class = LeagueSeasonSerializer
+    queryset = Season.objects.select_related("league").prefetch_related("divisions")
+    http_method_names = ["get", "post", "head", "options"]
+    filter_backends: list = []
+
+    def perform_create(self, serializer: LeagueSeasonSerializer) -> None:
+        """Create through the service (host admins only)."""
+        data = dict(serializer.validated_data)
+        league = data.pop("league")
+        serializer.instance = setup.create_season(self.request.user, league, **data)
+
+    @extend_schema(summary="Start: draw the schedule. Permission: host admins.", request=None)
+    @action(detail=True, methods=["post"], permission_classes=AUTH)
+    def start(self, request: Request, pk: str | None = None) -> Response:
+        """Rounds and fixtures are created."""
+        season = setup.start_season(request.user, self.get_object())
+        return Response(LeagueSeasonSerializer(season).data)
+
+    @extend_schema(summary="Close a finished season. Permission: host admins.", request=None)
+    @action(detail=True, methods=["post"], permission_classes=AUTH)
+    def close(self, request: Request, pk: str | None = None) -> Response:
+        """Every fixture must have its result."""
+        season = setup.close_season(request.user, self.get_object())
+        return Response(LeagueSeasonSerializer(season).data)
+
+    @extend_schema(
+        summary="Enter a team, a pair or a player. Permission: the entering club's admins.",
+        request=LeagueTeamEntrySerializer,
+        responses=LeagueEntrySerializer,
+    )
+    @action(detail=True, methods=["post"], permission_classes=AUTH)
+    def enter(self, request: Request, pk: str | None = None) -> Response:
+        """The roster's players are members of the club."""
+        season = self.get_object()
+        data = _valid(LeagueTeamEntrySerializer, request)
+        division = None
+        if data.get("division") is not None:
+            division = get_object_or_404(Division, season=season, pk=data["division"])
+        players = _users(data["players"])
+        if season.entry_kind == "team":
+            captain = _users([data.get("captain") or 0])[0]
+            entry = entries.enter_team(
+                request.user,
+                season,
+                data["club"],
+                name=data["name"],
+                captain=captain,
+                players=players,
+                division=division,
+            )
+        else:
+            entry = entries.enter_players(
+                request.user, season, data["club"], players=players, division=division
+            )
+        return Response(LeagueEntrySerializer(entry).data, status=201)
+
+    @extend_schema(
+        summary="The season's entries (public)", responses=LeagueEntrySerializer(many=True)
+    )
+    @action(detail=True, methods=["get"], url_path="entries")
+    def entry_list(self, request: Request, pk: str | None = None) -> Response:
+        """Every entry with its roster."""
+        season = self.get_object()
+        qs = season.entries.select_related("team")
+        return Response(LeagueEntrySerializer(qs, many=True).data)
+
+    @extend_schema(
+        summary="The season's fixtures (public)", responses=LeagueFixtureSerializer(many=True)
+    )
+    @action(detail=True, methods=["get"], url_path="fixtures")
+    def fixture_list(self, request: Request, pk: str | None = None) -> Response:
+        """In round order."""
+        qs = selectors.fixtures_of(self.get_object()).order_by("round__number", "id")
+        return Response(LeagueFixtureSerializer(qs, many=True).data)
+
+    @extend_schema(
+        summary="Each division's standings (public)",
+        responses=inline_serializer(
+            "DivisionStandings",
+            {"division": serializers.IntegerField(), "rows": LeagueRowSerializer(many=True)},
+            many=True,
+        ),
+    )
+    @action(detail=True, methods=["get"])
+    def standings(self, request: Request, pk: str | None = None) -> Response:
+        """Match points, then the season's tie-breaks."""
+        # plain dicts: a serializer per row costs more than the standings themselves
+        return Response(
+            [
+                {"division": d.pk, "rows": [_row(row) for row, _entry in rows]}
+                for d, rows in selectors.season_standings(self.get_object())
+            ]
+        )
+
+
+def _row(row: Any) -> dict[str, Any]:
+    """One standings line as :class:`LeagueRowSerializer` documents it."""
+    return {
+        "place": row.place,
+        "entry": row.unit,
+        "played": row.played,
+        "wins": row.wins,
+        "draws": row.draws,
+        "losses": row.losses,
+        "byes": row.byes,
+        "values": row.values,
+    }
+
+
+class FixtureViewSet(viewsets.ReadOnlyModelViewSet):
+    """Fixtures: everyone reads; the two sides propose / accept times and submit line-ups;
+    host admins extend, correct and award."""
+
+    serializer_class = LeagueFixtureSerializer
+    queryset = Fixture.objects.select_related("round__season__league", "home__team", "away__team")
+    filter_backends: list = []
+
+    def get_queryset(self) -> QuerySet[Fixture]:
+        """Every fixture (leagues are public)."""
+        return self.queryset.order_by("id")
+
+    def _done(self, fixture: Fixture) -> Response:
+        fixture.refresh_from_db()
+        return Response(LeagueFixtureSerializer(fixture).data)
+
+    @extend_schema(
+        summary="Propose a time. Permission: a side's captain.", request=LeagueTimeSerializer
+    )
+    @action(detail=True, methods=["post"], permission_classes=AUTH)
+    def propose(self, request: Request, pk: str | None = None) -> Response:
+        """Inside the round's window, in the future."""
+        fixture = self.get_object()
+        data = _valid(LeagueTimeSerializer, request)
+        fixtures.propose_time(request.user, fixture, data["when"])
+        return self._done(fixture)
+
+    @extend_schema(summary="Accept the proposed time. Permission: the other side.", request=None)
+    @action(detail=True, methods=["post"], permission_classes=AUTH)
+    def accept(self, request: Request, pk: str | None = None) -> Response:
+        """The time becomes the agreed time."""
+        fixture = self.get_object()
+        fixtures.accept_time(request.user, fixture)
+        return self._done(fixture)
+
+    @extend_schema(
+        summary="The line-ups the caller may read (secret until both are in)",
+        responses=LeagueLineUpSerializer(many=True),
+        methods=["GET"],
+    )
+    @extend_schema(
+        summary="Submit a line-up. Permission: a side's captain.",
+        request=LeaguePairsSerializer,
+        responses=LeagueLineUpSerializer,
+        methods=["POST"],
+    )
+    @action(detail=True, methods=["get", "post"], permission_classes=[])
+    def lineups(self, request: Request, pk: str | None = None) -> Response:
+        """GET: both once revealed, else only the caller's own side's."""
+        fixture = self.get_object()
+        if request.method == "POST":
+            if not request.user.is_authenticated:
+                self.permission_denied(request)
+            data = _valid(LeaguePairsSerializer, request)
+            pairs = [_users(pair) for pair in data["pairs"]]
+            lineup = fixtures.submit_lineup(request.user, fixture, pairs)
+            return Response(LeagueLineUpSerializer(lineup).data, status=201)
+        visible = selectors.visible_lineups(request.user, fixture)
+        return Response(LeagueLineUpSerializer(visible, many=True).data)
+
+    @extend_schema(
+        summary="Extend the play-by date. Permission: host admins.",
+        request=inline_serializer("LeagueExtension", {"until": serializers.DateField()}),
+    )
+    @action(detail=True, methods=["post"], permission_classes=AUTH)
+    def extend(self, request: Request, pk: str | None = None) -> Response:
+        """The fixture is then not forfeited at the round's end."""
+        fixture = self.get_object()
+        field = serializers.DateField()
+        until = field.run_validation(request.data.get("until"))
+        fixtures.extend(request.user, fixture, until)
+        return self._done(fixture)
+
+    @extend_schema(
+        summary="Award a fixture (0 home, 1 away, null: both lose). Permission: host admins.",
+        request=inline_serializer(
+            "LeagueAward", {"winner": serializers.IntegerField(allow_null=True)}
+        ),
+    )
+    @action(detail=True, methods=["post"], permission_classes=AUTH)
+    def award(self, request: Request, pk: str | None = None) -> Response:
+        """A forfeit result; the standings follow."""
+        fixture = self.get_object()
+        winner = request.data.get("winner", -1)
+        play.award(request.user, fixture, winner if winner in (0, 1, None) else -1)
+        return self._done(fixture)
+
+    @extend_schema(
+        summary="Correct a table's result. Permission: host admins.",
+        request=LeagueTableScoreSerializer,
+    )
+    @action(detail=True, methods=["post"], permission_classes=AUTH)
+    def correct(self, request: Request, pk: str | None = None) -> Response:
+        """The fixture's total and the ladder follow."""
+        fixture = self.get_object()
+        data = _valid(LeagueTableScoreSerializer, request)
+        table = get_object_or_404(fixture.tables, number=data["table"])
+        play.correct_table(request.user, table, data["home_score"], data["away_score"])
+        return self._done(fixture)
+
+
+class NextFixtureView(APIView):
+    """The caller's next fixture (``{"fixture": null}`` when none)."""
+
+    permission_classes = AUTH
+
+    @extend_schema(
+        summary="My next fixture",
+        responses=inline_serializer(
+            "NextLeagueFixture", {"fixture": LeagueFixtureSerializer(allow_null=True)}
+        ),
+    )
+    def get(self, request: Request) -> Response:
+        """The earliest agreed time to come, else the earliest open window."""
+        fixture = selectors.next_fixture(request.user)
+        return Response({"fixture": LeagueFixtureSerializer(fixture).data if fixture else None})
+
+
+router = SimpleRouter()
+router.register("leagues", LeagueViewSet, basename="league")
+router.register("league-seasons", SeasonViewSet, basename="league-season")
+router.register("league-fixtures", FixtureViewSet, basename="league-fixture")

@@ -1,0 +1,122 @@
+"""The league's notices, each written in its recipient's language and sent once per
+recipient and cause through :func:`leagues.notifications.notify`."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from django.utils import translation
+from django.utils.formats import date_format
+from django.utils.timezone import localtime
+from django.utils.translation import gettext as _
+
+from clubs.models import User
+from leagues.models import Entry, Fixture, Round
+from leagues.notifications import notify
+
+
+def _speakers(entry: Entry) -> list[User]:
+    """Who hears of a fixture for an entry: the team's captain, or the entry's players."""
+    if entry.team_id:
+        return [entry.team.captain]
+    return [u for u in (entry.player1, entry.player2) if u is not None]
+
+
+def _players(entry: Entry) -> list[User]:
+    if entry.team_id:
+        return [m.user for m in entry.team.members.select_related("user")]
+    return _speakers(entry)
+
+
+def _send(key: str, user: User, subject: Callable[[], str], body: Callable[[], str]) -> None:
+    """Write the notice in the recipient's language (hence the callables) and send it."""
+    with translation.override(user.language or "zh-hans"):
+        notify(f"{key}:user:{user.pk}", user, str(subject()), str(body()))
+
+
+def _when(value: object) -> str:
+    return date_format(localtime(value), "DATETIME_FORMAT")  # type: ignore[arg-type]
+
+
+def round_open(rnd: Round) -> None:
+    """Every player of the round: the round is open, and its window."""
+    for fixture in rnd.fixtures.select_related("home__team", "away__team"):
+        for entry in fixture.entries:
+            for user in _players(entry):
+                _send(
+                    f"league:round-open:{rnd.pk}",
+                    user,
+                    lambda: (
+                        _("Round %(n)d of %(season)s is open")
+                        % {"n": rnd.number, "season": rnd.season}
+                    ),
+                    lambda: (
+                        _("Play your fixture between %(first)s and %(last)s.")
+                        % {"first": rnd.opens_on, "last": rnd.closes_on}
+                    ),
+                )
+
+
+def time_proposed(fixture: Fixture, to: Entry) -> None:
+    """The other side: a time has been proposed."""
+    for user in _speakers(to):
+        _send(
+            f"league:proposed:{fixture.pk}:{fixture.proposed_at.isoformat()}",
+            user,
+            lambda: _("A time is proposed for %(fixture)s") % {"fixture": fixture},
+            lambda: (
+                _("Proposed: %(when)s. Accept it or propose another on the fixture's page.")
+                % {"when": _when(fixture.proposed_at)}
+            ),
+        )
+
+
+def time_agreed(fixture: Fixture) -> None:
+    """Both sides' players: the agreed time."""
+    for entry in fixture.entries:
+        for user in _players(entry):
+            _send(
+                f"league:agreed:{fixture.pk}:{fixture.agreed_at.isoformat()}",
+                user,
+                lambda: _("%(fixture)s: the time is agreed") % {"fixture": fixture},
+                lambda: _("Play at %(when)s.") % {"when": _when(fixture.agreed_at)},
+            )
+
+
+def lineup_missing(fixture: Fixture, entry: Entry) -> None:
+    """A captain whose line-up is missing a day before the agreed time."""
+    for user in _speakers(entry):
+        _send(
+            f"league:lineup-missing:{fixture.pk}:{fixture.agreed_at.isoformat()}",
+            user,
+            lambda: _("Your line-up for %(fixture)s is missing") % {"fixture": fixture},
+            lambda: (
+                _("The fixture starts at %(when)s; submit the line-up before then.")
+                % {"when": _when(fixture.agreed_at)}
+            ),
+        )
+
+
+def result_to_confirm(fixture: Fixture, scorer: User) -> None:
+    """The scorer of an in-person fixture: its score sheets wait to be kept and confirmed."""
+    _send(
+        f"league:sheets:{fixture.pk}",
+        scorer,
+        lambda: _("Score sheets of %(fixture)s are ready") % {"fixture": fixture},
+        lambda: _("Keep the score sheets and have them confirmed: the result comes from them."),
+    )
+
+
+def window_closing(fixture: Fixture) -> None:
+    """Both sides of a fixture with no agreed time, a day before the window closes."""
+    for entry in fixture.entries:
+        for user in _speakers(entry):
+            _send(
+                f"league:closing:{fixture.pk}:{fixture.round.closes_on}",
+                user,
+                lambda: _("%(fixture)s: the window closes soon") % {"fixture": fixture},
+                lambda: (
+                    _("Agree a time by %(last)s or the fixture is lost by forfeit.")
+                    % {"last": fixture.extended_to or fixture.round.closes_on}
+                ),
+            )

@@ -1,0 +1,168 @@
+"""Reads of leagues shared by the pages, the API, the calendars and the exports."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from django.db.models import Q, QuerySet
+from django.utils import timezone
+
+from clubs.models import User
+from leagues import bridge
+from leagues.models import (
+    Division,
+    Entry,
+    Fixture,
+    FixtureStatus,
+    LineUp,
+    ResultSource,
+    Season,
+    SeasonStatus,
+)
+from leagues.permissions import plays_for
+
+
+def _records(fixture: Any) -> list[bridge.Record]:
+    """A finished fixture (or bye) as the shared standings' records."""
+    if fixture.status == FixtureStatus.BYE:
+        return [bridge.Record(fixture.home_id, (), 0, 0, "bye")]
+    if fixture.status != FixtureStatus.DONE:
+        return []
+    home, away = fixture.home_score or 0, fixture.away_score or 0
+    if fixture.winner is None:
+        both_lost = fixture.source == ResultSource.FORFEIT
+        outcomes = ("loss", "loss") if both_lost else ("draw", "draw")
+    else:
+        outcomes = ("win", "loss") if fixture.winner == 0 else ("loss", "win")
+    return [
+        bridge.Record(fixture.home_id, (fixture.away_id,), home, away, outcomes[0]),
+        bridge.Record(fixture.away_id, (fixture.home_id,), away, home, outcomes[1]),
+    ]
+
+
+def _rows(season: Season, entries: list[int], fixtures: list[Any]) -> list[bridge.Row]:
+    return bridge.standings_rows(
+        entries,
+        [record for fixture in fixtures for record in _records(fixture)],
+        season.tiebreaks,
+        (season.points_win, season.points_draw, season.points_loss),
+    )
+
+
+_RESULT_FIELDS = (
+    "division_id",
+    "home_id",
+    "away_id",
+    "home_score",
+    "away_score",
+    "winner",
+    "source",
+    "status",
+)
+
+
+def _finished(**where: object) -> QuerySet[Any]:
+    """The results of finished fixtures as light named rows (no model instances: a season
+    page reads hundreds of them)."""
+    done = [FixtureStatus.DONE, FixtureStatus.BYE]
+    return Fixture.objects.filter(status__in=done, **where).values_list(*_RESULT_FIELDS, named=True)
+
+
+def standings(division: Division) -> list[bridge.Row]:
+    """The division's standings (two queries, whatever its size): match points, then the
+    season's tie-breaks; each row's ``unit`` is an entry id."""
+    entries = list(division.entries.values_list("pk", flat=True))
+    return _rows(division.season, entries, list(_finished(division=division)))
+
+
+def season_standings(season: Season) -> list[tuple[Division, list[tuple[bridge.Row, Entry]]]]:
+    """Every division's standings with its entries, in three queries whatever the season's
+    size (divisions, entries, finished fixtures)."""
+    divisions = list(season.divisions.all())
+    entries: dict[int, list[Entry]] = {d.pk: [] for d in divisions}
+    for entry in Entry.objects.filter(season=season).only(
+        "pk", "name", "division_id", "withdrawn_at"
+    ):
+        entries[entry.division_id].append(entry)
+    finished: dict[int, list[Any]] = {d.pk: [] for d in divisions}
+    for fixture in _finished(round__season=season):
+        finished[fixture.division_id].append(fixture)
+    out = []
+    for division in divisions:
+        by_pk = {e.pk: e for e in entries[division.pk]}
+        rows = _rows(season, list(by_pk), finished[division.pk])
+        out.append((division, [(row, by_pk[row.unit]) for row in rows]))
+    return out
+
+
+def fixtures_of(season: Season) -> QuerySet[Fixture]:
+    """Every fixture of the season with what its pages show."""
+    return Fixture.objects.filter(round__season=season).select_related(
+        "round", "division", "home", "away"
+    )
+
+
+def entries_of_user(user: User | None) -> QuerySet[Entry]:
+    """The entries ``user`` plays for (rosters, pairs, singles), of every season."""
+    if user is None or not user.is_authenticated:
+        return Entry.objects.none()
+    return Entry.objects.filter(
+        Q(team__members__user=user) | Q(player1=user) | Q(player2=user)
+    ).distinct()
+
+
+def fixtures_of_user(user: User | None) -> QuerySet[Fixture]:
+    """The fixtures of every entry ``user`` plays for, in time order."""
+    ids = list(entries_of_user(user).values_list("pk", flat=True))
+    return (
+        Fixture.objects.filter(Q(home_id__in=ids) | Q(away_id__in=ids))
+        .exclude(away__isnull=True)
+        .select_related("round__season__league", "division", "home", "away")
+        .order_by("round__opens_on", "agreed_at", "id")
+    )
+
+
+def fixtures_of_entry(entry: Entry) -> QuerySet[Fixture]:
+    """The entry's fixtures (and byes) in round order."""
+    return (
+        Fixture.objects.filter(Q(home=entry) | Q(away=entry))
+        .select_related("round__season__league", "division", "home", "away")
+        .order_by("round__number", "id")
+    )
+
+
+def next_fixture(user: User | None, now: datetime | None = None) -> Fixture | None:
+    """``user``'s next fixture still to play: the earliest agreed time to come, else the
+    earliest open window."""
+    now = now or timezone.now()
+    pending = fixtures_of_user(user).filter(
+        status__in=[
+            FixtureStatus.PENDING,
+            FixtureStatus.PROPOSED,
+            FixtureStatus.AGREED,
+            FixtureStatus.PLAYING,
+        ],
+        round__season__status=SeasonStatus.RUNNING,
+    )
+    agreed = pending.filter(agreed_at__isnull=False).order_by("agreed_at").first()
+    return agreed or pending.filter(agreed_at__isnull=True).first()
+
+
+def lineup_revealed(fixture: Fixture, now: datetime | None = None) -> bool:
+    """Line-ups are secret until both are in or the fixture's agreed time has come."""
+    if fixture.lineups.count() >= 2:
+        return True
+    when = fixture.agreed_at
+    return when is not None and (now or timezone.now()) >= when
+
+
+def visible_lineups(
+    user: User | None, fixture: Fixture, now: datetime | None = None
+) -> list[LineUp]:
+    """The line-ups of ``fixture`` that ``user`` may read: both once revealed, else only
+    their own side's (a captain never sees the other team's before)."""
+    lineups = list(fixture.lineups.select_related("entry__team").prefetch_related("pairs"))
+    if lineup_revealed(fixture, now):
+        return lineups
+    return [lu for lu in lineups if plays_for(user, lu.entry)]

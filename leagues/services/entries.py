@@ -1,0 +1,252 @@
+"""Entries of a season: teams with their rosters, pairs, single players; late entries and
+withdrawals (the way Tabbycat and Challonge handle them: see docs/leagues.md)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import datetime
+
+from django.db import IntegrityError, transaction
+from django.db.models import Q
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from clubs.models import Club, Membership, User
+from leagues.models import (
+    TEAM_MAX,
+    TEAM_MIN,
+    Division,
+    Entry,
+    EntryKind,
+    Fixture,
+    FixtureStatus,
+    ResultSource,
+    RoundStatus,
+    ScheduleFormat,
+    Season,
+    SeasonStatus,
+    Team,
+    TeamMember,
+)
+from leagues.permissions import can_enter, can_manage, can_manage_entry, may_enter
+from leagues.services.errors import not_allowed, refuse
+
+
+def _fresh(season: Season) -> Season:
+    """The season as stored now, locked (its status decides what an entry may do)."""
+    return Season.objects.select_for_update().select_related("league").get(pk=season.pk)
+
+
+def _division(season: Season, division: Division | None) -> Division:
+    if division is None:
+        division = season.divisions.order_by("-level").first()
+    if division is None or division.season_id != season.pk:
+        raise refuse("bad_division", _("Choose a division of this season."))
+    return division
+
+
+def _members(club: Club, ids: Sequence[int]) -> None:
+    found = Membership.objects.filter(club=club, user_id__in=ids).count()
+    if found != len(set(ids)):
+        raise refuse("not_member", _("Every player must be a member of the club."))
+
+
+def _taken(season: Season, ids: Sequence[int], team: Team | None = None) -> None:
+    """No player plays for two entries of one season."""
+    clash = TeamMember.objects.filter(season=season, user_id__in=ids)
+    if team is not None:
+        clash = clash.exclude(team=team)
+    pairs = Entry.objects.filter(season=season).filter(
+        Q(player1_id__in=ids) | Q(player2_id__in=ids)
+    )
+    if clash.exists() or pairs.exists():
+        raise refuse("already_entered", _("A player is already in another entry of this season."))
+
+
+def _late(season: Season) -> int:
+    """The first round a new entry can join: 1 before the start; in a running season the
+    next round not yet open (Swiss), or refused for a round robin without a free bye."""
+    if season.status == SeasonStatus.DRAFT:
+        return 1
+    if season.status != SeasonStatus.RUNNING:
+        raise refuse("season_closed", _("This season is closed."))
+    nxt = season.rounds.filter(status=RoundStatus.DRAWN).order_by("number").first()
+    if nxt is None:
+        raise refuse("no_rounds_left", _("No round is left to join."))
+    return nxt.number
+
+
+def _place_late(entry: Entry, first_round: int) -> None:
+    """A late entry in a running season. Swiss: it is drawn from the next round on. Round
+    robin: it takes the bye of every round from ``first_round`` on (the phantom's place in
+    the circle), so the draw of everyone else stands; an even division has no bye to take,
+    and the entry is refused (as Challonge does once a round robin has started)."""
+    if entry.season.format == ScheduleFormat.SWISS:
+        return
+    byes = Fixture.objects.filter(
+        division=entry.division, away__isnull=True, round__number__gte=first_round
+    )
+    if not byes.exists():
+        raise refuse(
+            "no_free_place",
+            _("This division has no free place left in its round robin; enter next season."),
+        )
+    byes.update(away=entry, status=FixtureStatus.PENDING)
+
+
+@transaction.atomic
+def enter_team(
+    user: User,
+    season: Season,
+    club: Club,
+    *,
+    name: str,
+    captain: User,
+    players: Sequence[User],
+    division: Division | None = None,
+) -> Entry:
+    """Enter a team of ``club`` (by one of its admins): a name, a captain and 4–10 players of
+    the club (the captain among them), none in another entry of the season."""
+    season = _fresh(season)
+    if not can_enter(user, season, club):
+        raise not_allowed()
+    if season.entry_kind != EntryKind.TEAM:
+        raise refuse("not_team_season", _("This season is not played by teams."))
+    ids = list(dict.fromkeys([captain.pk, *(p.pk for p in players)]))
+    if not TEAM_MIN <= len(ids) <= TEAM_MAX:
+        raise refuse(
+            "bad_roster",
+            _("A team has %(min)d to %(max)d players.") % {"min": TEAM_MIN, "max": TEAM_MAX},
+        )
+    name = str(name).strip()[:60]
+    if not name:
+        raise refuse("bad_name", _("Give the team a name."))
+    _members(club, ids)
+    _taken(season, ids)
+    division = _division(season, division)
+    first_round = _late(season)
+    try:
+        with transaction.atomic():
+            team = Team.objects.create(season=season, club=club, name=name, captain=captain)
+    except IntegrityError:
+        raise refuse("name_taken", _("Another team of this season has this name.")) from None
+    TeamMember.objects.bulk_create(TeamMember(team=team, season=season, user_id=i) for i in ids)
+    entry = Entry.objects.create(
+        season=season,
+        division=division,
+        club=club,
+        name=name,
+        team=team,
+        seed=division.entries.count() + 1,
+        joined_round=first_round,
+    )
+    if first_round > 1:
+        _place_late(entry, first_round)
+    return entry
+
+
+@transaction.atomic
+def enter_players(
+    user: User,
+    season: Season,
+    club: Club,
+    *,
+    players: Sequence[User],
+    division: Division | None = None,
+) -> Entry:
+    """Enter a pair (two players) or a single player of ``club``: a player enters
+    themselves (with a partner), or a club admin enters them."""
+    season = _fresh(season)
+    if season.entry_kind == EntryKind.TEAM:
+        raise refuse("team_season", _("This season is played by teams."))
+    ids = list(dict.fromkeys(p.pk for p in players))
+    want = 2 if season.entry_kind == EntryKind.PAIR else 1
+    if len(ids) != want:
+        raise refuse("bad_players", _("This season's entries have %(n)d players.") % {"n": want})
+    if not (can_enter(user, season, club) or (user.pk in ids and _may_self_enter(season, club))):
+        raise not_allowed()
+    _members(club, ids)
+    _taken(season, ids)
+    division = _division(season, division)
+    first_round = _late(season)
+    named = {u.pk: u.name for u in players}
+    entry = Entry.objects.create(
+        season=season,
+        division=division,
+        club=club,
+        name=" / ".join(named[i] for i in ids),
+        player1_id=ids[0],
+        player2_id=ids[1] if want == 2 else None,
+        seed=division.entries.count() + 1,
+        joined_round=first_round,
+    )
+    if first_round > 1:
+        _place_late(entry, first_round)
+    return entry
+
+
+def _may_self_enter(season: Season, club: Club) -> bool:
+    return may_enter(club, season.league)
+
+
+@transaction.atomic
+def set_roster(
+    user: User, team: Team, players: Sequence[User], captain: User | None = None
+) -> Team:
+    """Change a team's roster (and captain): its captain or its club's admins; 4–10 club
+    members, none in another entry of the season, every player of a submitted line-up kept."""
+    entry = team.entry
+    if not can_manage_entry(user, entry):
+        raise not_allowed()
+    captain = captain or team.captain
+    ids = list(dict.fromkeys([captain.pk, *(p.pk for p in players)]))
+    if not TEAM_MIN <= len(ids) <= TEAM_MAX:
+        raise refuse(
+            "bad_roster",
+            _("A team has %(min)d to %(max)d players.") % {"min": TEAM_MIN, "max": TEAM_MAX},
+        )
+    _members(team.club, ids)
+    _taken(team.season, ids, team=team)
+    team.members.exclude(user_id__in=ids).delete()
+    have = set(team.members.values_list("user_id", flat=True))
+    TeamMember.objects.bulk_create(
+        TeamMember(team=team, season=team.season, user_id=i) for i in ids if i not in have
+    )
+    if captain.pk != team.captain_id:
+        team.captain = captain
+        team.save(update_fields=["captain"])
+    return team
+
+
+@transaction.atomic
+def withdraw(user: User, entry: Entry, now: datetime | None = None) -> Entry:
+    """Withdraw an entry (its captain, its club's admins or the host's admins). Before the
+    start it is removed; in a running season its played fixtures stand and every fixture
+    still to play is lost by forfeit (Challonge's rule), and a Swiss season draws it no more
+    (Tabbycat's: a withdrawn team is left out of the next draws)."""
+    if not (can_manage_entry(user, entry) or can_manage(user, entry.season.league)):
+        raise not_allowed()
+    season = _fresh(entry.season)
+    now = now or timezone.now()
+    if season.status == SeasonStatus.DRAFT:
+        if entry.team_id:
+            entry.team.delete()  # cascades to the entry
+        else:
+            entry.delete()
+        return entry
+    if entry.withdrawn_at is not None:
+        raise refuse("withdrawn", _("This entry has withdrawn."))
+    entry.withdrawn_at = now
+    entry.save(update_fields=["withdrawn_at"])
+    open_fixtures = Fixture.objects.filter(Q(home=entry) | Q(away=entry)).exclude(
+        status__in=[FixtureStatus.DONE, FixtureStatus.BYE, FixtureStatus.PLAYING]
+    )
+    for fixture in open_fixtures:
+        winner = 1 if fixture.home_id == entry.pk else 0
+        fixture.home_score = fixture.away_score = 0
+        fixture.winner = winner
+        fixture.source = ResultSource.FORFEIT
+        fixture.status = FixtureStatus.DONE
+        fixture.finished_at = now
+        fixture.save()
+    return entry

@@ -1,0 +1,454 @@
+"""League pages (phone-first): leagues, a league, a season with its divisions' standings, a
+round's fixtures, a fixture (times, line-ups, tables, corrections), a team, "my next
+fixture", the iCalendar feeds and CSV exports. Thin: every change is a service call (which
+checks the permission), every shared read a selector."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils import timezone
+from django.utils.dateparse import parse_date
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
+
+from clubs.models import Club, Membership, User
+from clubs.permissions import is_club_admin
+from leagues import bridge, exports, selectors
+from leagues.forms import (
+    InviteForm,
+    LeagueForm,
+    LineUpForm,
+    ProposeForm,
+    SeasonForm,
+    TableResultForm,
+    TeamForm,
+)
+from leagues.models import (
+    Entry,
+    EntryKind,
+    Fixture,
+    FixtureStatus,
+    League,
+    Round,
+    Season,
+    SeasonStatus,
+)
+from leagues.permissions import acts_for, can_manage, may_enter
+from leagues.services import entries, fixtures, play, setup
+from leagues.services.errors import LeagueError
+
+
+def _refused(request: HttpRequest, error: LeagueError) -> None:
+    messages.error(request, error.message)
+
+
+def _run(request: HttpRequest, action: Callable[[], Any], done: str) -> bool:
+    """Call a service; say what happened (its refusal, translated, or ``done``)."""
+    try:
+        action()
+    except LeagueError as error:
+        _refused(request, error)
+        return False
+    messages.success(request, done)
+    return True
+
+
+def _admin_clubs(user: Any) -> list[Club]:
+    """The clubs ``user`` is an owner or admin of."""
+    if not user.is_authenticated:
+        return []
+    memberships = Membership.objects.filter(user=user).select_related("club")
+    return [m.club for m in memberships if is_club_admin(user, m.club)]
+
+
+def league_list(request: HttpRequest) -> HttpResponse:
+    """Every league, the clubs the user may start one for, and the user's next fixture."""
+    admin_clubs = _admin_clubs(request.user)
+    return render(
+        request,
+        "leagues/league_list.html",
+        {
+            "leagues": League.objects.select_related("host")[:100],
+            "admin_clubs": admin_clubs,
+            "next": selectors.next_fixture(request.user),
+        },
+    )
+
+
+@login_required
+def league_create(request: HttpRequest, slug: str) -> HttpResponse:
+    """A club admin starts a league of their club."""
+    club = get_object_or_404(Club, slug=slug)
+    form = LeagueForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            league = setup.create_league(request.user, club, **form.cleaned_data)
+        except LeagueError as error:
+            _refused(request, error)
+        else:
+            return redirect("leagues:league", league.pk)
+    return render(request, "leagues/form.html", {"form": form, "title": _("New league")})
+
+
+def league_detail(request: HttpRequest, pk: int) -> HttpResponse:
+    """A league: its seasons, invited clubs and (for its organisers) the invitation form."""
+    league = get_object_or_404(League.objects.select_related("host"), pk=pk)
+    invite = InviteForm(request.POST or None)
+    if request.method == "POST" and invite.is_valid():
+        club = invite.cleaned_data["slug"]
+        _run(
+            request,
+            lambda: setup.invite_club(request.user, league, club),
+            _("%(club)s is invited.") % {"club": club.name},
+        )
+        return redirect("leagues:league", league.pk)
+    return render(
+        request,
+        "leagues/league.html",
+        {
+            "league": league,
+            "seasons": league.seasons.all(),
+            "invited": league.invited_clubs.all(),
+            "manage": can_manage(request.user, league),
+            "invite": invite,
+        },
+    )
+
+
+@login_required
+def season_create(request: HttpRequest, pk: int) -> HttpResponse:
+    """The league's organisers create a season."""
+    league = get_object_or_404(League, pk=pk)
+    if not can_manage(request.user, league):
+        raise Http404
+    form = SeasonForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            season = setup.create_season(request.user, league, **form.cleaned_data)
+        except LeagueError as error:
+            _refused(request, error)
+        else:
+            return redirect("leagues:season", season.pk)
+    return render(request, "leagues/form.html", {"form": form, "title": _("New season")})
+
+
+def _season(pk: int) -> Season:
+    return get_object_or_404(Season.objects.select_related("league__host"), pk=pk)
+
+
+def _number(value: float) -> str:
+    """A standings number: whole numbers without decimals, halves with one."""
+    return str(int(value)) if float(value).is_integer() else f"{value:.1f}"
+
+
+def season_detail(request: HttpRequest, pk: int) -> HttpResponse:
+    """A season: each division's standings, the rounds with their windows, and the forms
+    its organisers and the entering clubs' admins use."""
+    season = _season(pk)
+    entry_url = reverse("leagues:entry", args=[0])[:-2]  # one reverse for every row
+    divisions = [
+        {
+            "division": division,
+            "rows": [
+                {
+                    "place": str(row.place),
+                    "name": entry.name,
+                    "url": f"{entry_url}{entry.pk}/",
+                    "withdrawn": entry.withdrawn_at is not None,
+                    "played": str(row.played),
+                    "points": _number(row.values.get("match_points", 0)),
+                    "diff": _number(row.values.get("level_diff", 0)),
+                }
+                for row, entry in rows
+            ],
+        }
+        for division, rows in selectors.season_standings(season)
+    ]
+    clubs = []
+    if season.status != SeasonStatus.CLOSED:
+        clubs = [c for c in _admin_clubs(request.user) if may_enter(c, season.league)]
+    return render(
+        request,
+        "leagues/season.html",
+        {
+            "season": season,
+            "divisions": divisions,
+            "show_diff": "level_diff" in season.tiebreaks,
+            "rounds": season.rounds.all(),
+            "manage": can_manage(request.user, season.league),
+            "clubs": clubs,
+        },
+    )
+
+
+@require_POST
+@login_required
+def season_action(request: HttpRequest, pk: int, action: str) -> HttpResponse:
+    """Start or close a season, or add a division (organisers)."""
+    season = _season(pk)
+    actions = {
+        "start": (lambda: setup.start_season(request.user, season), _("The season has started.")),
+        "close": (lambda: setup.close_season(request.user, season), _("The season is closed.")),
+        "division": (
+            lambda: setup.add_division(request.user, season, request.POST.get("name", "")),
+            _("The division is added."),
+        ),
+    }
+    if action not in actions:
+        raise Http404
+    call, done = actions[action]
+    _run(request, call, done)
+    return redirect("leagues:season", season.pk)
+
+
+@login_required
+def team_create(request: HttpRequest, pk: int, slug: str) -> HttpResponse:
+    """An entering club's admin enters a team (or, in a pair / single season, players)."""
+    season = _season(pk)
+    club = get_object_or_404(Club, slug=slug)
+    members = [m.user for m in Membership.objects.filter(club=club).select_related("user")[:500]]
+    form = TeamForm(request.POST or None, members=members, divisions=list(season.divisions.all()))
+    if season.entry_kind != EntryKind.TEAM:
+        form.fields["players"].help_text = _("Choose the pair's two players, or one player.")
+    if request.method == "POST" and form.is_valid():
+        data = form.cleaned_data
+        users = {u.pk: u for u in members}
+        chosen = [users[i] for i in data["players"]]
+        division = season.divisions.filter(pk=data["division"]).first()
+
+        def enter() -> Entry:
+            if season.entry_kind == EntryKind.TEAM:
+                return entries.enter_team(
+                    request.user,
+                    season,
+                    club,
+                    name=data["name"],
+                    captain=users[data["captain"]],
+                    players=chosen,
+                    division=division,
+                )
+            return entries.enter_players(
+                request.user, season, club, players=chosen, division=division
+            )
+
+        if _run(request, enter, _("The entry is in.")):
+            return redirect("leagues:season", season.pk)
+    return render(
+        request,
+        "leagues/form.html",
+        {"form": form, "title": _("Enter a team of %(club)s") % {"club": club.name}},
+    )
+
+
+def round_detail(request: HttpRequest, pk: int, number: int) -> HttpResponse:
+    """A round's fixtures with their agreed times (and the host's club night form)."""
+    season = _season(pk)
+    rnd = get_object_or_404(Round, season=season, number=number)
+    manage = can_manage(request.user, season.league)
+    form = ProposeForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        when = form.cleaned_data["when"]
+        _run(
+            request,
+            lambda: fixtures.set_club_night(request.user, rnd, when),
+            _("The club night is set for every fixture of the round."),
+        )
+        return redirect("leagues:round", season.pk, rnd.number)
+    return render(
+        request,
+        "leagues/round.html",
+        {
+            "season": season,
+            "round": rnd,
+            "fixtures": rnd.fixtures.select_related("home", "away", "division"),
+            "manage": manage,
+            "form": form,
+        },
+    )
+
+
+def _fixture(pk: int) -> Fixture:
+    return get_object_or_404(
+        Fixture.objects.select_related(
+            "round__season__league__host", "division", "home__team", "away__team"
+        ),
+        pk=pk,
+    )
+
+
+def fixture_detail(request: HttpRequest, pk: int) -> HttpResponse:
+    """A fixture: its time (propose / accept), the line-ups the user may read, the
+    captain's line-up form, its tables and result, and the organiser's corrections."""
+    fixture = _fixture(pk)
+    season = fixture.round.season
+    mine = fixtures.side_of(request.user, fixture)
+    lineup_form = None
+    if mine is not None and season.entry_kind == EntryKind.TEAM and fixture.away_id:
+        roster = [m.user for m in mine.team.members.select_related("user")]
+        lineup_form = LineUpForm(roster=roster, tables=season.team_tables, prefix="lineup")
+    return render(
+        request,
+        "leagues/fixture.html",
+        {
+            "fixture": fixture,
+            "season": season,
+            "mine": mine,
+            "can_accept": mine is not None
+            and fixture.status == FixtureStatus.PROPOSED
+            and fixture.proposed_by_id != mine.pk,
+            "propose": ProposeForm(prefix="time") if mine is not None else None,
+            "lineup_form": lineup_form,
+            "lineups": selectors.visible_lineups(request.user, fixture),
+            "revealed": selectors.lineup_revealed(fixture),
+            "tables": [
+                (table, bridge.table_url(table.table_ref) if table.table_ref else "")
+                for table in fixture.tables.all()
+            ],
+            "manage": can_manage(request.user, season.league),
+        },
+    )
+
+
+@require_POST
+@login_required
+def fixture_action(request: HttpRequest, pk: int, action: str) -> HttpResponse:
+    """Propose or accept a time, submit a line-up (sides); correct a table, award a
+    forfeit (organisers). Refusals come back as messages on the fixture's page."""
+    fixture = _fixture(pk)
+    user: User = request.user  # type: ignore[assignment]
+    if action == "propose":
+        form = ProposeForm(request.POST, prefix="time")
+        if form.is_valid():
+            when = form.cleaned_data["when"]
+            _run(request, lambda: fixtures.propose_time(user, fixture, when), _("Time proposed."))
+        else:
+            messages.error(request, _("Give a date and time."))
+    elif action == "accept":
+        _run(request, lambda: fixtures.accept_time(user, fixture), _("Time agreed."))
+    elif action == "lineup":
+        mine = fixtures.side_of(user, fixture)
+        if mine is None or not mine.team_id:
+            raise Http404
+        roster = {m.user_id: m.user for m in mine.team.members.select_related("user")}
+        form = LineUpForm(
+            request.POST,
+            roster=list(roster.values()),
+            tables=fixture.round.season.team_tables,
+            prefix="lineup",
+        )
+        if form.is_valid():
+            pairs = [[roster[a], roster[b]] for a, b in form.pairs()]
+            _run(
+                request,
+                lambda: fixtures.submit_lineup(user, fixture, pairs),
+                _("Line-up submitted."),
+            )
+        else:
+            messages.error(request, _("Choose two players for every table."))
+    elif action == "correct":
+        form = TableResultForm(request.POST)
+        table = fixture.tables.filter(number=request.POST.get("table") or 0).first()
+        if form.is_valid() and table is not None:
+            data = form.cleaned_data
+            _run(
+                request,
+                lambda: play.correct_table(user, table, data["home_score"], data["away_score"]),
+                _("The result is corrected."),
+            )
+        else:
+            messages.error(request, _("A score is a whole number from 0 to 100000."))
+    elif action == "extend":
+        until = parse_date(request.POST.get("until", "") or "")
+        if until is None:
+            messages.error(request, _("Give a date."))
+        else:
+            _run(
+                request,
+                lambda: fixtures.extend(user, fixture, until),
+                _("The fixture is extended."),
+            )
+    elif action == "award":
+        winner = {"home": 0, "away": 1, "none": None}.get(request.POST.get("winner", ""), -1)
+        _run(request, lambda: play.award(user, fixture, winner), _("The fixture is decided."))
+    else:
+        raise Http404
+    return redirect("leagues:fixture", fixture.pk)
+
+
+def entry_detail(request: HttpRequest, pk: int) -> HttpResponse:
+    """A team (or pair): its roster, captain and results, and its calendar."""
+    entry = get_object_or_404(Entry.objects.select_related("season__league", "team"), pk=pk)
+    roster = []
+    if entry.team_id:
+        roster = [m.user for m in entry.team.members.select_related("user")]
+    return render(
+        request,
+        "leagues/entry.html",
+        {
+            "entry": entry,
+            "roster": roster,
+            "fixtures": selectors.fixtures_of_entry(entry),
+            "captain": acts_for(request.user, entry),
+        },
+    )
+
+
+@login_required
+def my_fixtures(request: HttpRequest) -> HttpResponse:
+    """The user's next fixture, every fixture of theirs, and their calendar's address."""
+    user: User = request.user  # type: ignore[assignment]
+    return render(
+        request,
+        "leagues/mine.html",
+        {
+            "next": selectors.next_fixture(user),
+            "fixtures": selectors.fixtures_of_user(user)[:200],
+            "calendar": request.build_absolute_uri(
+                f"/leagues/players/{user.pk}/{exports.calendar_token(user)}.ics"
+            ),
+            "now": timezone.now(),
+        },
+    )
+
+
+def _base(request: HttpRequest) -> str:
+    return request.build_absolute_uri("/").rstrip("/")
+
+
+def entry_calendar(request: HttpRequest, pk: int) -> HttpResponse:
+    """An entry's fixtures as iCalendar (public, as its page)."""
+    entry = get_object_or_404(Entry, pk=pk)
+    return HttpResponse(exports.team_calendar(entry, _base(request)), content_type="text/calendar")
+
+
+def player_calendar(request: HttpRequest, user_id: int, token: str) -> HttpResponse:
+    """A player's fixtures as iCalendar, at a secret address (calendar apps cannot log in)."""
+    user = exports.user_of_token(user_id, token)
+    if user is None:
+        raise Http404
+    return HttpResponse(exports.player_calendar(user, _base(request)), content_type="text/calendar")
+
+
+def _csv(text: str, name: str) -> HttpResponse:
+    response = HttpResponse("\ufeff" + text, content_type="text/csv; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="{name}"'
+    return response
+
+
+def standings_csv(request: HttpRequest, pk: int) -> HttpResponse:
+    """Every division's standings as CSV (with a BOM, so spreadsheets read the Chinese)."""
+    season = _season(pk)
+    return _csv(exports.standings_csv(season), f"standings-{season.pk}.csv")
+
+
+def results_csv(request: HttpRequest, pk: int) -> HttpResponse:
+    """Every fixture's result as CSV."""
+    season = _season(pk)
+    return _csv(exports.results_csv(season), f"results-{season.pk}.csv")
