@@ -12,6 +12,7 @@ from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from clubs import selectors as club_selectors
@@ -84,13 +85,19 @@ def table(request: HttpRequest, table_id: int) -> HttpResponse:
     )
 
 
+def _seat_names(match: Match) -> list[str]:
+    """Each seat's player name; bots by seat ("Bot 2"), so that each is told apart."""
+    return [
+        info.get("name") or _("Bot {n}").format(n=index + 1)
+        for index, info in enumerate(match.seats)
+    ]
+
+
 def _referee_context(match: Match) -> dict[str, Any]:
     """What the referee console offers: the game's sanctions and the seats."""
     return {
         "sanctions": [(s, SANCTION_LABELS[s]) for s in play.referee_sanctions(match.variant)],
-        "seats": [
-            (i, s.get("name") or f"{TABLE_WORDS['bot']} {i + 1}") for i, s in enumerate(match.seats)
-        ],
+        "seats": list(enumerate(_seat_names(match))),
         "reason_length": play.REASON_LENGTH,
     }
 
@@ -161,7 +168,7 @@ def replay(request: HttpRequest, table_id: int) -> HttpResponse:
             "orders": selectors.replay_card_orders(match, steps),
             "names": {
                 **{key: str(TABLE_WORDS[key]) for key in TABLE_WORDS},
-                "seats": [s.get("name") or str(TABLE_WORDS["bot"]) for s in match.seats],
+                "seats": _seat_names(match),
             },
         },
     )

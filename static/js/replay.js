@@ -15,21 +15,21 @@ const card = (c, level) => `<span class="card small${isRed(c) ? " red" : ""}${le
 const seatName = (s) => esc(names.seats[s] ?? s);
 const clamp = (i) => Math.min(steps.length - 1, Math.max(0, i));
 
-// Where each deal starts (its first step) and where each trick starts (a lead, or a deal's
-// start): the targets of the deal menu and the trick buttons.
-const dealOf = steps.map((s) => s.views[0].deal_no);
+// The step that ends a deal adds its summary (the engine deals the next one at once) and
+// belongs to the deal it ends; the next deal starts with the step after it. A trick starts
+// with its lead, or with its deal.
+const dealsDone = steps.map((s) => (s.views[0].match || {}).deals || 0);
+const dealOf = steps.map((_, i) => (i === 0 ? 0 : dealsDone[i - 1]));
+const endsDeal = (i) => i > 0 && (dealsDone[i] > dealsDone[i - 1] || (steps[i].views[0].match || {}).over === true);
 const dealStarts = [];
 const trickStarts = [];
 steps.forEach((step, i) => {
   const v = step.views[0];
   if (i === 0 || dealOf[i] !== dealOf[i - 1]) {
-    if (!(i > 0 && v.match && v.match.over)) dealStarts.push(i);
+    dealStarts.push(i);
     trickStarts.push(i);
   } else if (v.phase === "play" && (v.trick || []).length === 1 && !v.trick[0].pass) trickStarts.push(i);
 });
-// A step ends a deal when it adds a deal summary (or ends the match).
-const dealsDone = steps.map((s) => (s.views[0].match || {}).deals || 0);
-const endsDeal = (i) => i > 0 && (dealsDone[i] > dealsDone[i - 1] || (steps[i].views[0].match || {}).over === true);
 
 dealSelect.innerHTML = dealStarts.map((i) =>
   `<option value="${i}">${esc(fmt(names.deal, { n: dealOf[i] + 1 }))}</option>`).join("");
@@ -85,7 +85,7 @@ function show(i) {
   const actor = step.actor === "referee" ? `${esc(names.referee)}: ` : "";
   const view0 = step.views[0];
   document.getElementById("replay-action").innerHTML =
-    `<span>${esc(fmt(names.deal, { n: view0.deal_no + 1 }))}</span><span>${esc(names.level)}: ${esc(view0.level || "-")}</span><span>${actor}${who}${esc(describe(step))}</span>`;
+    `<span>${esc(fmt(names.deal, { n: dealOf[i] + 1 }))}</span><span>${esc(names.level)}: ${esc(view0.level || "-")}</span><span>${actor}${who}${esc(describe(step))}</span>`;
   const ending = endsDeal(i);
   summaryBox.hidden = !ending;
   summaryBox.innerHTML = ending ? summary(i) : "";
