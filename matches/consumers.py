@@ -292,6 +292,16 @@ class TableConsumer(AsyncWebsocketConsumer):
             presence.set_autoplay(self.match_id, self.seat, "timeout" if data.get("on") else "")
             return {"type": "ack", "id": data.get("id")}
 
+    def _dismiss(self, data: dict[str, Any]) -> dict[str, Any]:
+        with translation.override(self.language):
+            if self.match_id is None or self.seat is None:
+                return _refused(data, "spectator" if self.match_id else "not_started")
+            try:
+                play.dismiss_summary(self.match_id, self.seat, data.get("deal"))
+            except MatchError as error:
+                return {"type": "refused", "id": data.get("id"), **error.to_json()}
+            return {"type": "ack", "id": data.get("id")}
+
     def _refusal(self, code: str, data: Any = None) -> dict[str, Any]:
         with translation.override(self.language):
             return _refused(data if isinstance(data, dict) else {}, code)
@@ -376,6 +386,8 @@ class TableConsumer(AsyncWebsocketConsumer):
             await self._send_json(await _in_thread(self._check, data))
         elif kind == "autoplay":
             await self._send_json(await database_sync_to_async(self._autoplay)(data))
+        elif kind == "dismiss_summary":
+            await self._send_json(await database_sync_to_async(self._dismiss)(data))
         else:
             await self._send_json(await database_sync_to_async(self._refusal)("unknown_type", data))
 

@@ -7,43 +7,109 @@ from typing import Any
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from games.variants import Variant, game
+from engine.actions import SANCTIONS
+from engine.variants import variant_facts
+from games.variants import Variant, game, is_game
 from matches.models import BotKind
+from matches.services.play import REASON_LENGTH
+
+#: The engine's number options offered when opening a table: (label, help, lowest, highest).
+#: Every number is bounded; the engine's default is the field's initial value.
+NUMBER_OPTIONS: dict[str, tuple[Any, Any, int, int]] = {
+    "first_action_seconds": (_("Seconds for the first action of a deal"), "", 5, 600),
+    "action_seconds": (_("Seconds for later actions"), "", 5, 600),
+    "a_attempts": (
+        _("Attempts at A"),
+        _("Failed attempts at the last level before the team drops back."),
+        1,
+        10,
+    ),
+    "deals": (_("Deals in the match"), "", 1, 50),
+    "base": (_("Base (points per unit)"), "", 1, 100),
+}
+#: The engine's yes/no options offered when opening a table: (label, help).
+BOOLEAN_OPTIONS: dict[str, tuple[Any, Any]] = {
+    "colour_twos": (_("Coloured twos"), _("Red 2s (♥2, ♦2) are worth more than black ones.")),
+    "show_history": (
+        _("Show played cards"),
+        _("Casual tables only: the last trick and the cards each player has played stay visible."),
+    ),
+}
+
+
+def game_defaults(variant: str) -> dict[str, Any]:
+    """The engine options of ``variant`` with their defaults."""
+    return dict(variant_facts(variant).options)
 
 
 class TableForm(forms.Form):
-    """Open a table: the game and its options."""
+    """Open a table of one game: every option the engine has for it, as a field with the
+    engine's default (``variant``: the game; a posted ``variant`` wins)."""
 
-    variant = forms.ChoiceField(label=_("Game"), choices=Variant.choices, initial=Variant.BAO2)
-    colour_twos = forms.BooleanField(
-        label=_("Coloured twos (Bao 2)"),
-        required=False,
-        help_text=_("Only for Bao 2."),
+    variant = forms.ChoiceField(
+        label=_("Game"), choices=Variant.choices, initial=Variant.BAO2, widget=forms.HiddenInput
     )
     clocks = forms.BooleanField(label=_("Clocks"), required=False, initial=True)
-    first_action_seconds = forms.IntegerField(
-        label=_("Seconds for the first action of a deal"), min_value=5, max_value=600, initial=30
-    )
-    action_seconds = forms.IntegerField(
-        label=_("Seconds for later actions"), min_value=5, max_value=600, initial=20
-    )
     time_limit_minutes = forms.IntegerField(
-        label=_("Match time limit (minutes, 0: none)"), min_value=0, max_value=600, initial=60
+        label=_("Match time limit (minutes, 0: none)"), min_value=0, max_value=600
     )
     rated = forms.BooleanField(label=_("Rated"), required=False)
     spectators_allowed = forms.BooleanField(
         label=_("Spectators allowed"), required=False, initial=True
     )
 
+    def __init__(self, *args: Any, variant: str = Variant.BAO2, **kwargs: Any) -> None:
+        """The fields of ``variant``'s options (an unknown game: Bao 2's fields)."""
+        super().__init__(*args, **kwargs)
+        if self.is_bound and is_game(self.data.get("variant")):
+            variant = self.data["variant"]
+        if not is_game(variant):
+            variant = Variant.BAO2
+        self.game = game(variant)
+        self.defaults = game_defaults(variant)
+        self.fields["variant"].initial = variant
+        self.fields["time_limit_minutes"].initial = self.defaults.get("time_limit_minutes", 0)
+        for name, (label, help_text, low, high) in NUMBER_OPTIONS.items():
+            if name in self.defaults:
+                self.fields[name] = forms.IntegerField(
+                    label=label,
+                    help_text=help_text,
+                    min_value=low,
+                    max_value=high,
+                    initial=self.defaults[name],
+                    required=False,
+                )
+        for name, (label, help_text) in BOOLEAN_OPTIONS.items():
+            if name in self.defaults:
+                self.fields[name] = forms.BooleanField(
+                    label=label, help_text=help_text, required=False, initial=self.defaults[name]
+                )
+        # the game first, the table's own settings last
+        order = ["variant", "clocks", *NUMBER_OPTIONS, "time_limit_minutes", *BOOLEAN_OPTIONS]
+        self.order_fields([*order, "rated", "spectators_allowed"])
+
+    def clean(self) -> dict[str, Any]:
+        """Played cards are never shown at a rated table (rule 八.7)."""
+        data = super().clean()
+        if data.get("rated") and data.get("show_history"):
+            self.add_error("show_history", _("Played cards cannot be shown at a rated table."))
+        return data
+
     def service_kwargs(self) -> dict[str, Any]:
-        """The keyword arguments of :func:`matches.services.tables.open_table`."""
+        """The keyword arguments of :func:`matches.services.tables.open_table`: the clock
+        seconds and coloured twos always, another number option when given, played cards
+        only when shown (left out, an option keeps the engine's default)."""
         data = self.cleaned_data
-        options: dict[str, Any] = {
-            "first_action_seconds": data["first_action_seconds"],
-            "action_seconds": data["action_seconds"],
-        }
-        if "colour_twos" in game(data["variant"]).options:
+        options: dict[str, Any] = {}
+        for name in NUMBER_OPTIONS:
+            if name in self.defaults and data.get(name) is not None:
+                options[name] = data[name]
+        for name in ("first_action_seconds", "action_seconds"):
+            options.setdefault(name, self.defaults[name])
+        if "colour_twos" in self.defaults:
             options["colour_twos"] = data["colour_twos"]
+        if data.get("show_history"):
+            options["show_history"] = True
         return {
             "variant": data["variant"],
             "options": options,
@@ -52,6 +118,14 @@ class TableForm(forms.Form):
             "rated": data["rated"],
             "spectators_allowed": data["spectators_allowed"],
         }
+
+
+class RefereeForm(forms.Form):
+    """A referee's sanction: which, against which seat, and why."""
+
+    sanction = forms.ChoiceField(choices=[(s, s) for s in SANCTIONS])
+    target = forms.IntegerField(min_value=0, max_value=3)
+    reason = forms.CharField(max_length=REASON_LENGTH, strip=True)
 
 
 class SeatForm(forms.Form):

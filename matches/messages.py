@@ -48,6 +48,10 @@ REASONS = {
     "bad_variant": _("Unknown game."),
     "rated_bots": _("A rated table is for people only: bots cannot sit there."),
     "no_selection": _("Select some cards first."),
+    "history_rated": _("Played cards cannot be shown at a rated table."),
+    "not_referee": _("Only a referee of this table can apply sanctions."),
+    "bad_sanction": _("That sanction does not exist in this game."),
+    "reason_required": _("Give the reason for the sanction (at most 200 characters)."),
 }
 
 
@@ -80,8 +84,20 @@ class MatchError(Refused):
         return {"code": self.code, "message": self.message}
 
 
+#: The referee sanctions (engine.actions.SANCTIONS), as the table and the replay name them.
+SANCTION_LABELS = {
+    "revoke_initiative": _("Initiative revoked"),
+    "suspend_follow": _("No following this round"),
+    "yellow": _("Yellow card"),
+    "red": _("Red card"),
+    "forfeit": _("Match forfeited"),
+}
+
 #: Words of the table page (static/js/table.js), sent translated with the page.
 TABLE_WORDS = {
+    **{f"sanction_{key}": label for key, label in SANCTION_LABELS.items()},
+    "referee": _("Referee"),
+    "sanction_against": _("Referee: %(sanction)s for %(name)s. Reason: %(reason)s"),
     "play": _("Play"),
     "pass": _("Pass"),
     "hint": _("Hint"),

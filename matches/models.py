@@ -8,6 +8,8 @@ State changes go through ``matches.services``; reads shared by callers live in
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
+
 from django.conf import settings
 from django.db import models
 from django.utils import timezone
@@ -145,6 +147,10 @@ class Match(models.Model):
     autoplay = models.JSONField(default=list)
     #: Per seat: clock expiries in a row.
     timeouts = models.JSONField(default=list)
+    #: The pause between deals while a deal summary is shown (None: no pause):
+    #: ``{"deal": the finished deal's number, "pending": [seats yet to dismiss it],
+    #: "until": epoch seconds}``. Until it ends no clock of the next deal runs.
+    pause = models.JSONField(null=True, blank=True)
     result = models.JSONField(null=True, blank=True)
     started_at = models.DateTimeField(_("started at"), default=timezone.now)
     finished_at = models.DateTimeField(_("finished at"), null=True, blank=True)
@@ -155,18 +161,36 @@ class Match(models.Model):
         ordering = ["-started_at", "-id"]
         indexes = [models.Index(fields=["status", "deadline"])]
 
+    def pause_ends(self, now: datetime) -> datetime | None:
+        """When the pause between deals ends, if it is still on at ``now`` (someone has yet
+        to dismiss the last deal's summary and its time has not run out)."""
+        pause = self.pause
+        if not pause or not pause.get("pending"):
+            return None
+        until = datetime.fromtimestamp(float(pause["until"]), tz=UTC)
+        return until if until > now else None
+
+    def summary_pending(self) -> list[int] | None:
+        """The seats yet to dismiss the last deal's summary while the pause between deals is
+        on (None: no pause): what the frames carry as ``table.summary_pending``."""
+        if self.pause_ends(timezone.now()) is None:
+            return None
+        return list(self.pause["pending"])
+
     def __str__(self) -> str:
         return f"{self.variant} match #{self.pk}"
 
 
 class Actor(models.TextChoices):
-    """Who made an event: the seat's person, a bot, auto-play, the clock, or the system."""
+    """Who made an event: the seat's person, a bot, auto-play, the clock, the system, or a
+    referee (a sanction)."""
 
     PLAYER = "player", _("Player")
     BOT = "bot", _("Bot")
     AUTOPLAY = "auto", _("Auto-play")
     CLOCK = "clock", _("Clock")
     SYSTEM = "system", _("System")
+    REFEREE = "referee", _("Referee")
 
 
 class MatchEvent(models.Model):

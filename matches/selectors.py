@@ -101,7 +101,8 @@ def event_view(event: MatchEvent, recipient: int | None) -> dict[str, Any]:
 
 def public_state(match: Match) -> dict[str, Any]:
     """Facts about the match anyone at the table may know: seats, auto-play, whose clock runs
-    and until when, the match time limit, the status."""
+    and until when, the match time limit, the status, the seats yet to dismiss the last
+    deal's summary during the pause between deals."""
     deadline = match.deadline if match.deadline_version == match.version else None
     return {
         "id": match.pk,
@@ -114,6 +115,7 @@ def public_state(match: Match) -> dict[str, Any]:
         "deadline": deadline.timestamp() if deadline else None,
         "ends_at": match.ends_at.timestamp() if match.ends_at else None,
         "result": match.result,
+        "summary_pending": match.summary_pending(),
         "server_time": time.time(),
     }
 

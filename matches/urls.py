@@ -11,4 +11,5 @@ urlpatterns = [
     path("tables/<int:table_id>/", views.table, name="table"),
     path("tables/<int:table_id>/seat/", views.seat, name="seat"),
     path("tables/<int:table_id>/replay/", views.replay, name="replay"),
+    path("tables/<int:table_id>/referee/", views.referee, name="referee"),
 ]

@@ -5,21 +5,26 @@ Thin: forms in, :mod:`matches.services` for changes, :mod:`matches.selectors` fo
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from clubs import selectors as club_selectors
 from clubs.models import Club
 from clubs.permissions import is_club_admin
+from games.variants import Variant
 from matches import selectors
-from matches.forms import SeatForm, TableForm
-from matches.messages import TABLE_WORDS, MatchError
-from matches.models import MatchStatus, Table
-from matches.services import tables
+from matches.forms import RefereeForm, SeatForm, TableForm
+from matches.hooks import may_referee
+from matches.messages import SANCTION_LABELS, TABLE_WORDS, MatchError
+from matches.models import Match, MatchStatus, Table
+from matches.services import play, tables
 
 
 def lobby(request: HttpRequest, slug: str) -> HttpResponse:
@@ -27,7 +32,8 @@ def lobby(request: HttpRequest, slug: str) -> HttpResponse:
     and (for members) the form to open a table."""
     club = get_object_or_404(Club, slug=slug)
     membership = club_selectors.membership_of(request.user, club)
-    form = TableForm(request.POST or None) if membership else None
+    chosen = request.GET.get("game", Variant.BAO2)
+    form = TableForm(request.POST or None, variant=chosen) if membership else None
     if request.method == "POST":
         if membership is None or form is None:
             raise PermissionDenied
@@ -47,6 +53,8 @@ def lobby(request: HttpRequest, slug: str) -> HttpResponse:
             "tables": selectors.lobby_tables(club),
             "finished": selectors.finished_tables(club),
             "form": form,
+            "games": Variant.choices,
+            "chosen": form.game.variant if form else chosen,
         },
     )
 
@@ -57,6 +65,8 @@ def table(request: HttpRequest, table_id: int) -> HttpResponse:
     match = selectors.match_of_table(table)
     seated = request.user.is_authenticated and table.seats.filter(user=request.user).exists()
     is_member = club_selectors.membership_of(request.user, table.club) is not None
+    referee = match is not None and match.status == MatchStatus.PLAYING
+    referee = referee and may_referee(request.user, table)
     return render(
         request,
         "matches/table.html",
@@ -70,8 +80,48 @@ def table(request: HttpRequest, table_id: int) -> HttpResponse:
             and (table.created_by_id == request.user.pk or _is_admin(request, table)),
             "bot_choices": SeatForm.base_fields["bot"].choices,
             "words": {key: str(value) for key, value in TABLE_WORDS.items()},
+            "referee": _referee_context(match) if referee else None,
         },
     )
+
+
+def _seat_names(match: Match) -> list[str]:
+    """Each seat's player name; bots by seat ("Bot 2"), so that each is told apart."""
+    return [
+        info.get("name") or _("Bot {n}").format(n=index + 1)
+        for index, info in enumerate(match.seats)
+    ]
+
+
+def _referee_context(match: Match) -> dict[str, Any]:
+    """What the referee console offers: the game's sanctions and the seats."""
+    return {
+        "sanctions": [(s, SANCTION_LABELS[s]) for s in play.referee_sanctions(match.variant)],
+        "seats": list(enumerate(_seat_names(match))),
+        "reason_length": play.REASON_LENGTH,
+    }
+
+
+@require_POST
+def referee(request: HttpRequest, table_id: int) -> HttpResponse:
+    """Apply a referee's sanction (a POST from the referee console, static/js/referee.js):
+    answers JSON ``{"ok": true, "version"}`` or ``{"detail", "code"}`` with the status."""
+    table = get_object_or_404(Table, pk=table_id)
+    match = selectors.match_of_table(table)
+    form = RefereeForm(request.POST)
+    try:
+        if match is None:
+            raise MatchError("not_started")
+        if not form.is_valid():
+            raise MatchError("reason_required" if "reason" in form.errors else "bad_sanction")
+        data = form.cleaned_data
+        accepted = play.referee_sanction(
+            request.user, match.pk, data["sanction"], data["target"], data["reason"]
+        )
+    except MatchError as error:
+        status = 403 if error.code == "not_referee" else 400
+        return JsonResponse({"detail": error.message, "code": error.code}, status=status)
+    return JsonResponse({"ok": True, "version": accepted.version})
 
 
 def _is_admin(request: HttpRequest, table: Table) -> bool:
@@ -118,7 +168,7 @@ def replay(request: HttpRequest, table_id: int) -> HttpResponse:
             "orders": selectors.replay_card_orders(match, steps),
             "names": {
                 **{key: str(TABLE_WORDS[key]) for key in TABLE_WORDS},
-                "seats": [s.get("name") or str(TABLE_WORDS["bot"]) for s in match.seats],
+                "seats": _seat_names(match),
             },
         },
     )

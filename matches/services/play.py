@@ -30,12 +30,13 @@ from django.db import transaction
 from django.utils import timezone
 
 from clubs.models import User
-from engine.actions import Action, Refusal, parse_action
+from engine.actions import SANCTIONS, Action, Refusal, parse_action
 from engine.match import Match as EngineMatch
 from games.variants import game
 from ladder import services as ladder_services
 from ladder.errors import LadderError
 from matches import broadcast, schedule, store
+from matches.hooks import may_referee
 from matches.messages import MatchError
 from matches.models import Actor, Match, MatchEvent, MatchStatus, Table, TableStatus
 
@@ -43,6 +44,8 @@ log = logging.getLogger(__name__)
 
 #: Action kinds a person may send for their own seat.
 PLAYER_KINDS = frozenset(("play", "pass", "immune", "tribute", "return", "choose", "ask"))
+#: Longest reason a referee gives for a sanction.
+REASON_LENGTH = 200
 #: Hook for tests: called with ``(match_id, version, engine_match)`` after every commit.
 after_commit_hooks: list[Any] = []
 #: Attempts of an action whose match row changed under it at the same version (a seat put on
@@ -54,24 +57,120 @@ class Moved(Exception):
     """The match row changed between the read and the write, at the same version: read again."""
 
 
+def pause_seconds() -> float:
+    """How long the next deal's clock waits for the last deal's summary to be dismissed
+    (setting ``MATCHES_SUMMARY_PAUSE_SECONDS``, default 10)."""
+    return float(getattr(settings, "MATCHES_SUMMARY_PAUSE_SECONDS", 10))
+
+
 def plan_deadline(match: Match, engine: EngineMatch, table: Table, now: datetime) -> None:
     """Set ``to_move``, ``deadline`` and ``deadline_version`` of ``match`` (not saved) for the
-    state ``engine``: when the server acts for the seat to move."""
+    state ``engine``: when the server acts for the seat to move. While the pause between deals
+    is on, every clock starts when it ends."""
     seat = engine.to_move()
     match.to_move = seat
     match.deadline = None
     match.deadline_version = None
     if engine.over or seat is None:
         return
+    start = match.pause_ends(now) or now
     info = match.seats[seat]
     if info.get("bot") or match.autoplay[seat]:
         delay = float(getattr(settings, "MATCHES_BOT_DELAY_SECONDS", 0.8))
-        match.deadline = now + timedelta(seconds=delay)
+        match.deadline = start + timedelta(seconds=delay)
     elif table.clocks:
-        match.deadline = now + timedelta(seconds=engine.action_seconds(seat))
+        match.deadline = start + timedelta(seconds=engine.action_seconds(seat))
     else:
         return
     match.deadline_version = match.version
+
+
+def _new_pause(match: Match, engine: EngineMatch, now: datetime) -> dict[str, Any] | None:
+    """The pause after a deal just finished (``engine`` is at the next deal): every seated
+    person not on auto-play is to dismiss the summary; bots and auto-play count as done.
+    None if nobody is to."""
+    pending = [
+        seat
+        for seat, info in enumerate(match.seats)
+        if info.get("user") and not info.get("bot") and not match.autoplay[seat]
+    ]
+    if not pending or pause_seconds() <= 0:
+        return None
+    until = now + timedelta(seconds=pause_seconds())
+    return {"deal": engine.deal_no - 1, "pending": pending, "until": until.timestamp()}
+
+
+def dismiss_summary(match_id: int, seat: int, deal: Any) -> bool:
+    """``seat`` has dismissed the summary of deal number ``deal`` (0-based). Once every seated
+    person has, the pause between deals ends at once: the deadline of the next deal's first
+    action moves earlier by what was left of the pause, and everyone is told. A dismissal of
+    another deal, a second one, or one after the pause changes nothing. Returns True if
+    anything changed."""
+    if isinstance(deal, bool) or not isinstance(deal, int):
+        raise MatchError("bad_message")
+    with store.writing():
+        match = Match.objects.select_for_update().filter(pk=match_id).first()
+        if match is None or match.status != MatchStatus.PLAYING:
+            return False
+        now = timezone.now()
+        until = match.pause_ends(now)
+        pause = match.pause
+        if until is None or pause.get("deal") != deal or seat not in pause["pending"]:
+            return False
+        pending = [s for s in pause["pending"] if s != seat]
+        fields: dict[str, Any] = {"revision": match.revision + 1}
+        fields["pause"] = {**pause, "pending": pending} if pending else None
+        if not pending and match.deadline is not None and match.deadline_version == match.version:
+            fields["deadline"] = match.deadline - (until - now)
+        Match.objects.filter(pk=match.pk).update(**fields)
+        version, deadline = match.version, fields.get("deadline")
+
+        def notify() -> None:
+            broadcast.seats_changed(match_id)
+            if deadline is not None:
+                delay = max(0.0, (deadline - timezone.now()).total_seconds())
+                schedule.schedule_deadline(match_id, version, delay)
+
+        transaction.on_commit(notify)
+    return True
+
+
+def referee_sanctions(variant: str) -> list[str]:
+    """The sanctions a referee may apply in ``variant`` (the engine's, in its order): yellow
+    and red cards lower levels, so they exist only in games won by levels."""
+    cards = ("yellow", "red")
+    return [s for s in SANCTIONS if game(variant).levels or s not in cards]
+
+
+def referee_sanction(
+    user: User | None, match_id: int, sanction: Any, target: Any, reason: Any
+) -> Accepted:
+    """Apply a referee's ``sanction`` against seat ``target`` of match ``match_id`` for
+    ``reason`` (1 to :data:`REASON_LENGTH` characters), as an engine action of actor
+    ``referee`` through :func:`submit_action`: its event (with the reason) goes to every seat
+    and into the log and the replay. Only someone who may referee the table
+    (:func:`matches.hooks.may_referee`) may; a finished match refuses. Raises
+    :class:`MatchError` having changed nothing."""
+    match = Match.objects.select_related("table__club").filter(pk=match_id).first()
+    if match is None:
+        raise MatchError("not_started")
+    if not may_referee(user, match.table):
+        raise MatchError("not_referee")
+    if match.status != MatchStatus.PLAYING:
+        raise MatchError("match_over")
+    if sanction not in referee_sanctions(match.variant):
+        raise MatchError("bad_sanction")
+    if (
+        isinstance(target, bool)
+        or not isinstance(target, int)
+        or not 0 <= target < len(match.seats)
+    ):
+        raise MatchError("no_such_seat")
+    reason = reason.strip() if isinstance(reason, str) else ""
+    if not 0 < len(reason) <= REASON_LENGTH:
+        raise MatchError("reason_required")
+    action = {"sanction": sanction, "target": target, "reason": reason}
+    return submit_action(match_id, action, seat=None, actor=Actor.REFEREE, user=user)
 
 
 @dataclass
@@ -285,6 +384,7 @@ def _prepare(
     if engine is None:
         engine = store.engine_of(match)
     level = _level(engine)
+    deals = len(engine.deals)
     try:
         act = engine.apply(action)
     except Refusal as refusal:
@@ -298,6 +398,15 @@ def _prepare(
         timeouts[act.seat] = 0
     match.autoplay = autoplay
     match.timeouts = timeouts
+    pause = match.pause
+    if len(engine.deals) > deals and not engine.over:
+        match.pause = _new_pause(match, engine, now)
+    elif match.pause_ends(now) is None:
+        match.pause = None  # over (or none)
+    elif actor == Actor.PLAYER and act.seat in pause["pending"]:
+        # acting in the new deal is as good as dismissing the summary
+        pending = [s for s in pause["pending"] if s != act.seat]
+        match.pause = {**pause, "pending": pending} if pending else None
     if extra:
         for key, value in extra.items():
             setattr(match, key, value)
@@ -315,6 +424,8 @@ def _prepare(
         "autoplay": match.autoplay,
         "timeouts": match.timeouts,
     }
+    if match.pause != pause:
+        fields["pause"] = match.pause
     if extra:
         fields.update(extra)
     if engine.over:
@@ -322,10 +433,13 @@ def _prepare(
         match.result = engine.result()
         match.finished_at = now
         fields.update(status=match.status, result=match.result, finished_at=now, ends_at=None)
+    stored = act.to_json()
+    if actor == Actor.REFEREE and isinstance(action, dict) and action.get("reason"):
+        stored["reason"] = action["reason"]  # the engine ignores it; the log keeps it
     event = MatchEvent(
         match=match,
         seq=match.version,
-        action=act.to_json(),
+        action=stored,
         seat=act.seat,
         actor=actor,
         user=user if user is not None and user.is_authenticated else None,

@@ -39,14 +39,17 @@ def open_table(
     variant: str,
     options: dict[str, Any] | None = None,
     clocks: bool = True,
-    time_limit_seconds: int = 0,
+    time_limit_seconds: int | None = None,
     rated: bool = False,
     spectators_allowed: bool = True,
     sit: bool = True,
 ) -> Table:
     """Open a table in ``club`` (members only) with engine ``options`` checked by the engine.
 
-    The opener takes seat 0 unless ``sit`` is false. Raises :class:`MatchError`.
+    ``time_limit_seconds`` is the match time limit, 0 for none; None takes the engine's
+    ``time_limit_minutes`` (the option given, else the game's default: an hour for Bao 2).
+    ``show_history`` (played cards visible) is for casual tables only: a rated table refuses
+    it. The opener takes seat 0 unless ``sit`` is false. Raises :class:`MatchError`.
     """
     _require_member(user, club)
     if not is_game(variant):
@@ -54,9 +57,13 @@ def open_table(
     if not isinstance(options, dict | None):
         raise MatchError("bad_options")
     try:
-        EngineMatch.new(variant, "options-check", options or {})
+        checked = EngineMatch.new(variant, "options-check", options or {}).options
     except (ValueError, TypeError, Refusal) as error:
         raise MatchError("bad_options", str(error)) from None
+    if rated and checked.get("show_history"):
+        raise MatchError("history_rated")
+    if time_limit_seconds is None:
+        time_limit_seconds = 60 * int(checked.get("time_limit_minutes") or 0)
     if (
         isinstance(time_limit_seconds, bool)
         or not isinstance(time_limit_seconds, int)
@@ -178,7 +185,7 @@ def start_match(table: Table, seed: str | None = None) -> Match:
     seed = seed or secrets.token_hex(8)
     engine = EngineMatch.new(table.variant, seed, table.options)
     now = timezone.now()
-    limit = table.time_limit_seconds or 60 * int(engine.options.get("time_limit_minutes", 0) or 0)
+    limit = table.time_limit_seconds  # 0: none (the engine's default was applied when opened)
     match = Match(
         table=table,
         variant=table.variant,

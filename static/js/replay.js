@@ -1,4 +1,5 @@
-// Replay of a finished match: every action, every hand (data rendered into the page).
+// Replay of a finished match: every action, every hand (data rendered into the page). Jumps to
+// any deal, steps by trick or by action; the step that ends a deal shows that deal's summary.
 import { cardLabel, isRed, sortHand } from "./cards.js";
 
 const steps = JSON.parse(document.getElementById("replay-steps").textContent);
@@ -6,10 +7,35 @@ const names = JSON.parse(document.getElementById("replay-names").textContent);
 // the variant's card order (and wild card) per deal level, as on the table page
 const orders = JSON.parse(document.getElementById("replay-orders").textContent);
 const slider = document.getElementById("replay-slider");
+const dealSelect = document.getElementById("replay-deal");
+const summaryBox = document.getElementById("replay-summary");
 const esc = (t) => String(t).replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" }[c]));
+const fmt = (text, values) => String(text).replace(/%\((\w+)\)s/g, (_, k) => (values[k] ?? ""));
 const card = (c, level) => `<span class="card small${isRed(c) ? " red" : ""}${level && c[1] === level ? " level" : ""}">${cardLabel(c)}</span>`;
+const seatName = (s) => esc(names.seats[s] ?? s);
+const clamp = (i) => Math.min(steps.length - 1, Math.max(0, i));
 
-function describe(action) {
+// The step that ends a deal adds its summary (the engine deals the next one at once) and
+// belongs to the deal it ends; the next deal starts with the step after it. A trick starts
+// with its lead, or with its deal.
+const dealsDone = steps.map((s) => (s.views[0].match || {}).deals || 0);
+const dealOf = steps.map((_, i) => (i === 0 ? 0 : dealsDone[i - 1]));
+const endsDeal = (i) => i > 0 && (dealsDone[i] > dealsDone[i - 1] || (steps[i].views[0].match || {}).over === true);
+const dealStarts = [];
+const trickStarts = [];
+steps.forEach((step, i) => {
+  const v = step.views[0];
+  if (i === 0 || dealOf[i] !== dealOf[i - 1]) {
+    dealStarts.push(i);
+    trickStarts.push(i);
+  } else if (v.phase === "play" && (v.trick || []).length === 1 && !v.trick[0].pass) trickStarts.push(i);
+});
+
+dealSelect.innerHTML = dealStarts.map((i) =>
+  `<option value="${i}">${esc(fmt(names.deal, { n: dealOf[i] + 1 }))}</option>`).join("");
+
+function describe(step) {
+  const action = step.action;
   if (!action) return "—";
   if (action.pass) return names.pass;
   if (action.play) return action.play.map(cardLabel).join(" ") + ` (${names[action.type] || action.type})`;
@@ -17,29 +43,75 @@ function describe(action) {
   if (action.tribute) return `${names.tribute}: ${cardLabel(action.tribute)}`;
   if (action.return) return `${names.return}: ${cardLabel(action.return)}`;
   if (action.time_up) return names.time_up;
-  return esc(JSON.stringify(action));
+  if (action.sanction) {
+    return fmt(names.sanction_against, {
+      sanction: names[`sanction_${action.sanction}`] || action.sanction,
+      name: names.seats[action.target] ?? action.target,
+      reason: action.reason || "—",
+    });
+  }
+  return JSON.stringify(action);
+}
+
+function summary(i) {
+  const v = steps[i].views[0];
+  const deal = v.previous;
+  const match = v.match || {};
+  const parts = [];
+  if (deal && dealsDone[i] > dealsDone[i - 1]) {
+    parts.push(`<h2>${esc(names.deal_over)} · ${esc(fmt(names.deal, { n: dealsDone[i] }))}</h2>`);
+    if (deal.finish) parts.push(`<p>${esc(names.finished)}: ${deal.finish.map(seatName).join(" → ")}</p>`);
+    if (deal.levels) parts.push(`<p>${esc(names.levels)}: ${deal.levels.map((l, t) => `${esc(fmt(names.team, { n: t + 1 }))} ${esc(levelName(l))}`).join(" · ")}</p>`);
+    if (deal.points) parts.push(`<p>${esc(names.points)}: ${deal.points.map((p, s) => `${seatName(s)} ${p > 0 ? "+" : ""}${esc(p)}`).join(" · ")}</p>`);
+  }
+  if (match.over) {
+    const who = match.winner === null || match.winner === undefined ? names.draw : fmt(names.winner_team, { n: match.winner + 1 });
+    parts.push(`<h2>${esc(names.match_over)}</h2><p>${esc(who)}${match.score ? ` · ${esc(match.score.join(" : "))}` : ""}</p>`);
+  }
+  return parts.join("");
+}
+
+function levelName(index) {
+  const order = Object.values(orders)[0];
+  const level = order && order.levels && order.levels[index];
+  return level ? fmt(names.level_round, { rank: level[0], n: level[1] }) : String(index);
 }
 
 function show(i) {
   const step = steps[i];
   slider.value = String(i);
   document.getElementById("replay-pos").textContent = `${i} / ${steps.length - 1}`;
-  const who = step.seat === null || step.seat === undefined ? "" : `${esc(names.seats[step.seat])}: `;
+  const who = step.seat === null || step.seat === undefined ? "" : `${seatName(step.seat)}: `;
+  const actor = step.actor === "referee" ? `${esc(names.referee)}: ` : "";
   const view0 = step.views[0];
   document.getElementById("replay-action").innerHTML =
-    `<span>${esc(names.deal.replace("%(n)s", view0.deal_no + 1))}</span><span>${esc(names.level)}: ${esc(view0.level || "-")}</span><span>${who}${describe(step.action)}</span>`;
+    `<span>${esc(fmt(names.deal, { n: dealOf[i] + 1 }))}</span><span>${esc(names.level)}: ${esc(view0.level || "-")}</span><span>${actor}${who}${esc(describe(step))}</span>`;
+  const ending = endsDeal(i);
+  summaryBox.hidden = !ending;
+  summaryBox.innerHTML = ending ? summary(i) : "";
+  let start = 0;
+  dealStarts.forEach((s) => { if (s <= i) start = s; });
+  dealSelect.value = String(start);
   document.querySelector("#replay-trick .center").innerHTML = (view0.trick || []).map((e) =>
-    `<div class="trick-entry"><span class="who">${esc(names.seats[e.seat])}</span> ${e.pass ? names.pass : e.cards.map((c) => card(c, view0.level)).join("")}</div>`).join("") || "&nbsp;";
+    `<div class="trick-entry"><span class="who">${seatName(e.seat)}</span> ${e.pass ? esc(names.pass) : e.cards.map((c) => card(c, view0.level)).join("")}</div>`).join("") || "&nbsp;";
   document.getElementById("replay-hands").innerHTML = step.views.map((v, s) =>
-    `<div class="replay-hand${s === step.seat ? " acted" : ""}"><strong>${esc(names.seats[s])}</strong> (${v.hand.length})<br>${sortHand(v.hand, orders[v.level || ""] || null, v.level).map((c) => card(c, v.level)).join("")}</div>`).join("");
+    `<div class="replay-hand${s === step.seat ? " acted" : ""}"><strong>${seatName(s)}</strong> (${v.hand.length})<br>${sortHand(v.hand, orders[v.level || ""] || null, v.level).map((c) => card(c, v.level)).join("")}</div>`).join("");
 }
 
-document.querySelectorAll("[data-step]").forEach((b) => b.addEventListener("click", () => {
-  show(Math.min(steps.length - 1, Math.max(0, Number(slider.value) + Number(b.dataset.step))));
+const now = () => Number(slider.value);
+document.querySelectorAll("[data-step]").forEach((b) => b.addEventListener("click", () => show(clamp(now() + Number(b.dataset.step)))));
+document.querySelectorAll("[data-trick]").forEach((b) => b.addEventListener("click", () => {
+  const i = now();
+  const target = Number(b.dataset.trick) > 0
+    ? trickStarts.find((s) => s > i) ?? steps.length - 1
+    : [...trickStarts].reverse().find((s) => s < i) ?? 0;
+  show(target);
 }));
-slider.addEventListener("input", () => show(Number(slider.value)));
+dealSelect.addEventListener("change", () => show(Number(dealSelect.value)));
+slider.addEventListener("input", () => show(now()));
 document.addEventListener("keydown", (e) => {
-  if (e.key === "ArrowRight") show(Math.min(steps.length - 1, Number(slider.value) + 1));
-  if (e.key === "ArrowLeft") show(Math.max(0, Number(slider.value) - 1));
+  if (e.target === dealSelect) return;
+  if (e.key === "ArrowRight") show(clamp(now() + 1));
+  if (e.key === "ArrowLeft") show(clamp(now() - 1));
 });
 show(0);
