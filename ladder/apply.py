@@ -25,6 +25,7 @@ from datetime import datetime, timedelta
 from django.conf import settings
 from django.core.cache import cache
 from django.db import IntegrityError, transaction
+from django.db.models import Case, Count, F, Q, Value, When
 from django.utils import timezone
 
 from games.variants import game, is_game
@@ -221,13 +222,21 @@ def _rebuild_locked(ladder: Ladder) -> int:
 def unfinished_results(now: datetime | None = None) -> list[int]:
     """The ids of results whose work is not done: not applied to every ladder, or their
     emails not queued (a result's emails are claimed only after it is on all its ladders, and a
-    correction clears the claim, so an unclaimed result is exactly one still to finish).
-    Only results recorded ``LADDER_SWEEP_GRACE_SECONDS`` (60) ago or more, which their own task
-    had time to finish; oldest first, at most ``LADDER_SWEEP_BATCH`` (200)."""
+    correction deletes its rating changes and clears the claim, so an unclaimed result is one
+    still to finish). Only results recorded ``LADDER_SWEEP_GRACE_SECONDS`` (60) ago or more,
+    which their own task had time to finish; a result recorded more than
+    ``LADDER_SWEEP_MAX_AGE_SECONDS`` (2 days) ago only if it is missing from a ladder (its
+    emails would be stale news). Oldest first, at most ``LADDER_SWEEP_BATCH`` (200)."""
     now = now or timezone.now()
     grace = timedelta(seconds=float(getattr(settings, "LADDER_SWEEP_GRACE_SECONDS", 60)))
+    max_age = timedelta(seconds=float(getattr(settings, "LADDER_SWEEP_MAX_AGE_SECONDS", 172800)))
     return list(
         RatedResult.objects.filter(emails_sent_at__isnull=True, recorded_at__lte=now - grace)
+        .annotate(
+            on=Count("rating_changes__ladder", distinct=True),
+            needs=Case(When(club__isnull=True, then=Value(1)), default=Value(2)),
+        )
+        .filter(Q(recorded_at__gte=now - max_age) | Q(on__lt=F("needs")))
         .order_by("ended_at", "id")
         .values_list("pk", flat=True)[: int(getattr(settings, "LADDER_SWEEP_BATCH", 200))]
     )

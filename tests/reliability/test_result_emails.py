@@ -16,7 +16,7 @@ from django.utils import timezone
 from kombu.exceptions import OperationalError
 
 from ladder import services
-from ladder.apply import rebuild_ladder
+from ladder.apply import apply_result, rebuild_ladder
 from ladder.models import Ladder, RatedResult, Rating, RatingChange
 from ladder.tasks import apply_result_task, sweep_results_task
 from outbox import services as outbox
@@ -144,13 +144,20 @@ def test_the_sweep_applies_and_emails_a_result_whose_task_was_lost(
     club, users = people
     lost = record(people, 1)  # recorded, its task never ran
     fresh = record(people, 2, age=timedelta(0))  # its own task may still be on the way
+    stale = record(people, 3, age=timedelta(days=3))  # applied, its emails lost long ago
+    apply_result(stale)
+    never = record(people, 4, age=timedelta(days=3))  # never applied: however old, it is due
     with django_capture_on_commit_callbacks(execute=True):
-        assert sweep_results_task.apply().get() == 1
-    assert len(ladders_of(lost)) == 2 and ladders_of(fresh) == set()
-    assert sorted(m.to[0] for m in mail.outbox) == sorted(u.email for u in users)
+        assert sweep_results_task.apply().get() == 2
+    assert len(ladders_of(lost)) == 2 and len(ladders_of(never)) == 2
+    for left_alone in (fresh, stale):  # (the rebuilds put fresh on the ladders all the same)
+        assert RatedResult.objects.get(pk=left_alone.pk).emails_sent_at is None
+    keys = sorted(OutboxMessage.objects.values_list("key", flat=True))
+    assert [k.split(":")[1] for k in keys] == [str(lost.pk)] * 4 + [str(never.pk)] * 4
+    assert sorted(m.to[0] for m in mail.outbox) == sorted(u.email for u in users * 2)
     with django_capture_on_commit_callbacks(execute=True):
         assert sweep_results_task.apply().get() == 0  # nothing left: the sweep is idempotent
-    assert len(mail.outbox) == 4
+    assert len(mail.outbox) == 8
     assert RatingChange.objects.filter(result=lost).count() == 8  # 4 players x 2 ladders
 
 
@@ -182,6 +189,7 @@ def test_a_lost_correction_is_redone_by_the_sweep(
         for result in results:
             apply_result_task.apply(args=[result.pk])
     before = {ladder.pk: ratings(ladder) for ladder in Ladder.objects.all()}
+    RatedResult.objects.update(recorded_at=timezone.now() - timedelta(days=30))  # old ones too
     with django_capture_on_commit_callbacks(execute=False):  # the correction's task is lost
         services.correct_result(source="live", source_id=results[which].source_id, scores=(3, 12))
     assert ladders_of(results[which]) == set()  # its old changes went with its old scores
