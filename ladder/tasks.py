@@ -1,7 +1,8 @@
 """Celery tasks of the ladder: apply a finished result to the ladders, then email the players.
 
 Tasks are thin: they call :mod:`ladder.apply` and are safe to run twice (the services are
-idempotent), so a task redelivered after a worker died does no harm.
+idempotent), so a task redelivered after a worker died does no harm; beat's
+:func:`sweep_results_task` queues again the results whose task was lost.
 """
 
 from __future__ import annotations

@@ -3,11 +3,11 @@
 Every rule number comes from the engine: a sheet's state is its entries replayed through
 :class:`engine.match.TableMatch`. Entries are idempotent on the client's key, so a phone that
 resends its offline queue never adds a deal twice. A finished sheet counts once a player of each
-side (every player, when the sides change between deals) or a club admin confirms it; it is then recorded in the ladder with source ``sheet``,
-exactly as a live match is. Every function checks permissions
-(:mod:`sheets.permissions`) and raises :class:`clubs.services.ClubError` (a stable
-``code`` and a translated message; :class:`SheetError` also names the input ``field``); a
-refused call changes nothing.
+side (every player, when the sides change between deals) or a club admin confirms it; it is
+then recorded in the ladder with source ``sheet``, exactly as a live match is. Every function
+checks permissions (:mod:`sheets.permissions`) and raises :class:`clubs.services.ClubError` (a
+stable ``code`` and a translated message; :class:`SheetError` also names the input
+``field``); a refused call changes nothing.
 """
 
 from __future__ import annotations
