@@ -203,6 +203,13 @@ CELERY_TASK_ALWAYS_EAGER = env_bool("CELERY_TASK_ALWAYS_EAGER", False)
 CELERY_TASK_ACKS_LATE = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+# With acks_late, a task a killed worker held is delivered again after the visibility timeout;
+# a task published with a countdown is held unacknowledged until it runs, so the timeout must
+# exceed the longest countdown the platform uses (live play: 30 min; outbox retries: 15 min),
+# or such a task would be delivered twice. The sweeps re-queue lost work sooner.
+CELERY_BROKER_TRANSPORT_OPTIONS = {
+    "visibility_timeout": int(os.environ.get("CELERY_VISIBILITY_TIMEOUT", "3600"))
+}
 CELERY_BEAT_SCHEDULER = "django_celery_beat.schedulers:DatabaseScheduler"
 CELERY_TIMEZONE = "UTC"
 CELERY_BEAT_SCHEDULE = {
@@ -219,6 +226,11 @@ CELERY_BEAT_SCHEDULE = {
     "tournaments-tick": {
         "task": "tournaments.tasks.tournament_tick_task",
         "schedule": float(os.environ.get("TOURNAMENT_TICK_SECONDS", "10")),
+    },
+    # Ratings: apply again (and email) every result whose task was lost.
+    "ladder-sweep": {
+        "task": "ladder.tasks.sweep_results_task",
+        "schedule": float(os.environ.get("LADDER_SWEEP_SECONDS", "60")),
     },
     # Emails: publish again every outbox message whose send task was lost.
     "outbox-sweep": {

@@ -8,6 +8,8 @@
   result that arrives after a later one was applied makes the ladder rebuild from scratch.
 * :func:`rebuild_ladder` replays every result of a ladder in that order with the same code,
   so it gives the identical ratings.
+* :func:`unfinished_results` finds the results whose task was lost (a broker outage, a killed
+  worker): beat applies them again (:func:`ladder.tasks.sweep_results_task`).
 
 The Celery tasks of :mod:`ladder.tasks` call these; :mod:`ladder.services` records results
 and queues those tasks by name.
@@ -15,16 +17,23 @@ and queues those tasks by name.
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from datetime import datetime, timedelta
 
+from django.conf import settings
 from django.core.cache import cache
 from django.db import IntegrityError, transaction
+from django.db.models import Case, Count, F, Q, Value, When
+from django.utils import timezone
 
 from games.variants import game, is_game
 from ladder.models import Ladder, RatedResult, Rating, RatingChange, ResultPlayer
 from ladder.ratings import DEFAULT_PARAMS, PlayerState, rate_match
 from ladder.selectors import SCOPES, leaderboard_count_key
+
+log = logging.getLogger(__name__)
 
 
 def established_k(variant: str) -> float:
@@ -88,7 +97,9 @@ def _apply_to_ladder(ladder_id: int, result_id: int) -> ApplyOutcome:
         if RatingChange.objects.filter(ladder=ladder, result_id=result_id).exists():
             return ApplyOutcome(ladder_id, "skipped")
         result = RatedResult.objects.get(pk=result_id)
-        if ladder.last_ended_at is not None and (result.ended_at, result.pk) < (
+        # Older than the last applied result, or that result itself without its changes
+        # (corrected: :func:`ladder.services.correct_result` deleted them): replay them all.
+        if ladder.last_ended_at is not None and (result.ended_at, result.pk) <= (
             ladder.last_ended_at,
             ladder.last_result_id,
         ):
@@ -109,7 +120,13 @@ def _apply_to_ladder(ladder_id: int, result_id: int) -> ApplyOutcome:
 
 
 def _forget_counts(ladder_id: int) -> None:
-    cache.delete_many([leaderboard_count_key(ladder_id, scope) for scope in SCOPES])
+    """Drop the ladder's cached leaderboard counts, after the commit. Never raises: the cache
+    only holds what can be recomputed (a stale count expires on its own), and a cache error
+    must not stop the result reaching its other ladders, nor its emails."""
+    try:
+        cache.delete_many([leaderboard_count_key(ladder_id, scope) for scope in SCOPES])
+    except Exception:
+        log.warning("ladder %s: its cached counts could not be dropped", ladder_id, exc_info=True)
 
 
 _RATING_FIELDS = ["rating", "matches", "wins", "draws", "last_played", "provisional", "recent"]
@@ -200,3 +217,26 @@ def _rebuild_locked(ladder: Ladder) -> int:
     Rating.objects.bulk_create(stored.values(), batch_size=2000)
     ladder.save(update_fields=["last_ended_at", "last_result_id"])
     return count
+
+
+def unfinished_results(now: datetime | None = None) -> list[int]:
+    """The ids of results whose work is not done: not applied to every ladder, or their
+    emails not queued (a result's emails are claimed only after it is on all its ladders, and a
+    correction deletes its rating changes and clears the claim, so an unclaimed result is one
+    still to finish). Only results recorded ``LADDER_SWEEP_GRACE_SECONDS`` (60) ago or more,
+    which their own task had time to finish; a result recorded more than
+    ``LADDER_SWEEP_MAX_AGE_SECONDS`` (2 days) ago only if it is missing from a ladder (its
+    emails would be stale news). Oldest first, at most ``LADDER_SWEEP_BATCH`` (200)."""
+    now = now or timezone.now()
+    grace = timedelta(seconds=float(getattr(settings, "LADDER_SWEEP_GRACE_SECONDS", 60)))
+    max_age = timedelta(seconds=float(getattr(settings, "LADDER_SWEEP_MAX_AGE_SECONDS", 172800)))
+    return list(
+        RatedResult.objects.filter(emails_sent_at__isnull=True, recorded_at__lte=now - grace)
+        .annotate(
+            on=Count("rating_changes__ladder", distinct=True),
+            needs=Case(When(club__isnull=True, then=Value(1)), default=Value(2)),
+        )
+        .filter(Q(recorded_at__gte=now - max_age) | Q(on__lt=F("needs")))
+        .order_by("ended_at", "id")
+        .values_list("pk", flat=True)[: int(getattr(settings, "LADDER_SWEEP_BATCH", 200))]
+    )

@@ -15,6 +15,7 @@ from django.utils import timezone
 
 from ladder import services
 from ladder.apply import apply_result
+from ladder.models import RatedResult
 
 DEMO_RESULTS = 60
 
@@ -47,4 +48,8 @@ def load_demo(club: object, users: Sequence[object], stdout: TextIO) -> None:
             enqueue=False,
         )
         apply_result(result)
+        # demo results are not news: nobody is emailed, and beat's sweep leaves them alone
+        RatedResult.objects.filter(pk=result.pk, emails_sent_at__isnull=True).update(
+            emails_sent_at=timezone.now()
+        )
     stdout.write(f"Ladder: {DEMO_RESULTS} rated demo results (/ladder/)")

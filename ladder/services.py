@@ -15,6 +15,7 @@ The tasks are queued by name after the commit, so this module imports no task mo
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable, Sequence
 from datetime import datetime, timedelta
 
@@ -29,7 +30,7 @@ from clubs.permissions import is_club_admin
 from engine import variants as engine_variants
 from games.variants import game, is_game
 from ladder.errors import LadderError
-from ladder.models import Ladder, RatedResult, ResultPlayer, ResultSource
+from ladder.models import Ladder, RatedResult, RatingChange, ResultPlayer, ResultSource
 from ladder.ratings import RatingInputError, decided_scores
 
 #: The Celery tasks this module queues, by name (see :mod:`ladder.tasks`).
@@ -37,12 +38,23 @@ APPLY_RESULT_TASK = "ladder.tasks.apply_result_task"
 CORRECT_RESULT_TASK = "ladder.tasks.correct_result_task"
 REBUILD_LADDER_TASK = "ladder.tasks.rebuild_ladder_task"
 
+log = logging.getLogger(__name__)
+
 
 def _publish_after_commit(task: str, *args: object) -> None:
     """Queue Celery task ``task`` with ``args`` once the transaction commits. By name, so this
     module needs no import of the task module; an eager Celery (tests) still runs the
-    registered task at once."""
-    transaction.on_commit(lambda: current_app.signature(task, args=args).delay())
+    registered task at once. A broker that cannot be reached never fails the caller (what it
+    wrote is committed): the warning is logged and beat's sweep
+    (:func:`ladder.apply.unfinished_results`) applies the result later."""
+
+    def publish() -> None:
+        try:
+            current_app.signature(task, args=args).delay()
+        except Exception:
+            log.warning("task %s%r not published; the sweep will run it", task, args, exc_info=True)
+
+    transaction.on_commit(publish)
 
 
 def _validate_sides(variant: str, sides: Sequence[Sequence[int]]) -> list[list[int]]:
@@ -210,7 +222,8 @@ def correct_result(
     *, source: str, source_id: str, scores: Sequence[int], winner: int | None = None
 ) -> RatedResult | None:
     """Correct the scores of a recorded result (``winner`` as for :func:`record_result`) and,
-    once committed, rebuild each of its ladders, so every rating after it follows the
+    once committed, rebuild each of its ladders (its old rating changes are deleted with the
+    correction, so a lost task is redone by beat's sweep), so every rating after it follows the
     correction exactly as if the result had been right from the start, then email its
     players the corrected result and their new rating changes. Returns the result,
     or None if no such result was recorded; an unchanged result queues nothing. Raises
@@ -228,6 +241,9 @@ def correct_result(
     result.score0, result.score1 = corrected
     result.emails_sent_at = None  # the players hear of the correction (and their new ratings)
     result.save(update_fields=["score0", "score1", "emails_sent_at"])
+    # The old rating changes go with the old scores: the result is then "not applied" to its
+    # ladders, so applying it again (the task, or beat's sweep if the task is lost) rebuilds them.
+    RatingChange.objects.filter(result=result).delete()
     _publish_after_commit(CORRECT_RESULT_TASK, result.pk)
     return result
 

@@ -1,7 +1,8 @@
 """Celery tasks of the ladder: apply a finished result to the ladders, then email the players.
 
 Tasks are thin: they call :mod:`ladder.apply` and are safe to run twice (the services are
-idempotent), so a task redelivered after a worker died does no harm.
+idempotent), so a task redelivered after a worker died does no harm; beat's
+:func:`sweep_results_task` queues again the results whose task was lost.
 """
 
 from __future__ import annotations
@@ -10,7 +11,7 @@ from celery import shared_task
 from django.db import OperationalError
 
 from ladder import notifications
-from ladder.apply import apply_result, ladders_for, rebuild_ladder
+from ladder.apply import apply_result, ladders_for, rebuild_ladder, unfinished_results
 from ladder.models import Ladder, RatedResult
 
 
@@ -56,3 +57,14 @@ def rebuild_ladder_task(ladder_id: int) -> int:
     if ladder is None:
         return 0
     return rebuild_ladder(ladder)
+
+
+@shared_task(ignore_result=True)
+def sweep_results_task() -> int:
+    """Beat: queue again :func:`apply_result_task` for every result whose task was lost
+    (:func:`ladder.apply.unfinished_results`); return how many. Queuing one twice is harmless:
+    the task applies each result once per ladder and claims its emails once."""
+    ids = unfinished_results()
+    for result_id in ids:
+        apply_result_task.delay(result_id)
+    return len(ids)

@@ -14,6 +14,8 @@ from ladder.charts import history_chart
 from ladder.models import Ladder
 
 PER_PAGE = 50
+#: The highest page number read; a later one shows the last page, as any page past the end does.
+MAX_PAGE = 100_000
 
 
 def _int_param(request: HttpRequest, name: str, default: int) -> int:
@@ -47,7 +49,7 @@ def leaderboard(request: HttpRequest, ladder_id: int) -> HttpResponse:
         ladder,
         scope=request.GET.get("scope", "ranked"),
         query=request.GET.get("q", ""),
-        page=_int_param(request, "page", 1),
+        page=min(_int_param(request, "page", 1), MAX_PAGE),
         per_page=PER_PAGE,
     )
     return render(request, "ladder/leaderboard.html", {"ladder": ladder, "board": board})

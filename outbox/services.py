@@ -145,6 +145,12 @@ def enqueue(
     return message
 
 
+def has_messages(key_prefix: str) -> bool:
+    """Whether any message (pending, sent or failed) has a key starting with ``key_prefix``:
+    e.g. whether a cause's recipients were written to before."""
+    return OutboxMessage.objects.filter(key__startswith=key_prefix).exists()
+
+
 def _message_id_domain() -> str:
     """The domain of the sender address: Message-IDs then name the site, not the worker host."""
     _name, at, domain = settings.DEFAULT_FROM_EMAIL.rpartition("@")

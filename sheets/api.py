@@ -25,7 +25,9 @@ from sheets.models import ScoreSheet
 class PlayerInSerializer(serializers.Serializer):
     """One seat: a club member's user id, or a guest's name."""
 
-    user = serializers.IntegerField(required=False, allow_null=True, min_value=1)
+    user = serializers.IntegerField(
+        required=False, allow_null=True, min_value=1, max_value=services.MAX_ID
+    )
     guest = serializers.CharField(required=False, allow_blank=True, max_length=60)
 
 

@@ -10,8 +10,8 @@ from sheets.models import ScoreSheet
 
 def side_of_seat(variant: str, seat: int) -> int:
     """The side of a seat: partners sit opposite (seat % 2); in two-player Shuangkou each seat
-    is its own side (0 or 1). Red Two's sides change every deal; its seats are shown as
-    seat % 2 pairs only for confirmation (one player of each pair confirms)."""
+    is its own side (0 or 1). Red Two's sides change every deal: there seat % 2 only labels
+    a verdict, and every player confirms (:func:`sheets.services.confirm`)."""
     return seat % 2
 
 

@@ -3,11 +3,11 @@
 Every rule number comes from the engine: a sheet's state is its entries replayed through
 :class:`engine.match.TableMatch`. Entries are idempotent on the client's key, so a phone that
 resends its offline queue never adds a deal twice. A finished sheet counts once a player of each
-side (or a club admin) confirms it; it is then recorded in the ladder with source ``sheet``,
-exactly as a live match is. Every function checks permissions
-(:mod:`sheets.permissions`) and raises :class:`clubs.services.ClubError` (a stable
-``code`` and a translated message; :class:`SheetError` also names the input ``field``); a
-refused call changes nothing.
+side (every player, when the sides change between deals) or a club admin confirms it; it is
+then recorded in the ladder with source ``sheet``, exactly as a live match is. Every function
+checks permissions (:mod:`sheets.permissions`) and raises :class:`clubs.services.ClubError` (a
+stable ``code`` and a translated message; :class:`SheetError` also names the input
+``field``); a refused call changes nothing.
 """
 
 from __future__ import annotations
@@ -17,11 +17,8 @@ import uuid
 from dataclasses import dataclass
 from typing import Any
 
-from django.conf import settings
-from django.core.mail import send_mail
 from django.db import IntegrityError, transaction
-from django.template.loader import render_to_string
-from django.utils import timezone, translation
+from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from clubs.models import Club, Membership, Role, User
@@ -31,12 +28,16 @@ from engine.match import OutcomeRefusal, TableMatch
 from games.variants import game, is_game
 from ladder import services as ladder_services
 from ladder.errors import LadderError
+from outbox import services as outbox
 from sheets import hooks
 from sheets import permissions as perms
 from sheets.models import ScoreSheet, SheetEntry, SheetPlayer, SheetStatus, SheetVerdict
 from sheets.selectors import confirmed_result, sheet_record
 
 log = logging.getLogger(__name__)
+
+#: The largest id a row can have (a signed 64-bit integer): a larger one names nobody.
+MAX_ID = 2**63 - 1
 
 #: Statuses in which the record may still change.
 OPEN_STATUSES = (SheetStatus.PLAYING, SheetStatus.FINISHED, SheetStatus.DISPUTED)
@@ -129,6 +130,10 @@ def start_sheet(
             "bad_option", _("An option has a value the game does not allow."), "options"
         ) from None
     ids = [p.user_id for p in players if p.user_id is not None]
+    if any(isinstance(i, bool) or not isinstance(i, int) or not 0 < i <= MAX_ID for i in ids):
+        raise SheetError(
+            "not_member", _("Players chosen from the list must be club members."), "players"
+        )
     if len(set(ids)) != len(ids):
         raise SheetError("duplicate_player", _("A member plays only one seat."), "players")
     members = set(
@@ -271,11 +276,25 @@ def _current_verdicts(sheet: ScoreSheet) -> list[SheetVerdict]:
     return list(sheet.verdicts.filter(version=sheet.version))
 
 
+def _confirmed_by_players(sheet: ScoreSheet) -> bool:
+    """Whether the players' confirmations of the current record suffice: a player of each side
+    in a game with sides fixed by seat; every player with an account in a game whose sides
+    change between deals (Red Two: no seat speaks for another; a guest has no account to
+    confirm with, and a sheet with guests is never rated)."""
+    confirms = [v for v in _current_verdicts(sheet) if v.kind == SheetVerdict.Kind.CONFIRM]
+    if game(sheet.variant).fixed_sides:
+        return {0, 1} <= {v.side for v in confirms}
+    players = set(sheet.players.exclude(user=None).values_list("user_id", flat=True))
+    return bool(players) and players <= {v.user_id for v in confirms}
+
+
 @transaction.atomic
 def confirm(user: User, sheet: ScoreSheet) -> ScoreSheet:
-    """Confirm a finished sheet. It counts (status ``confirmed``) once a player of each side has
-    confirmed the current record, or at once when a club admin confirms (also a disputed one).
-    A confirmed rated sheet of members only is then recorded in the ladder (source ``sheet``)."""
+    """Confirm a finished sheet. It counts (status ``confirmed``) once the players confirmed
+    the current record — a player of each side, or every player in a game whose sides change
+    between deals (Red Two) — or at once when a club admin (such as the organiser of the
+    tournament the sheet is played for) confirms, also a disputed one. A confirmed rated sheet
+    of members only is then recorded in the ladder (source ``sheet``)."""
     if not perms.can_confirm(user, sheet):
         raise _not_allowed()
     sheet = _locked(sheet)
@@ -289,8 +308,7 @@ def confirm(user: User, sheet: ScoreSheet) -> ScoreSheet:
     SheetVerdict.objects.create(
         sheet=sheet, user=user, side=side, kind=SheetVerdict.Kind.CONFIRM, version=sheet.version
     )
-    sides = {v.side for v in _current_verdicts(sheet) if v.kind == SheetVerdict.Kind.CONFIRM}
-    if admin or {0, 1} <= sides:
+    if admin or _confirmed_by_players(sheet):
         sheet.status = SheetStatus.CONFIRMED
         sheet.confirmed_at = timezone.now()
         sheet.save(update_fields=["status", "confirmed_at"])
@@ -301,13 +319,25 @@ def confirm(user: User, sheet: ScoreSheet) -> ScoreSheet:
 @transaction.atomic
 def dispute(user: User, sheet: ScoreSheet, reason: str = "") -> ScoreSheet:
     """Dispute a finished sheet: it stops counting until a club admin confirms or voids it; the
-    club's admins are emailed the deal record (in their language) after the commit."""
+    club's admins are emailed the deal record (in their language) through the outbox, written
+    in this transaction and sent after the commit. A player has one open dispute per sheet: a
+    second dispute of the same record is refused (``already_disputed``) and emails nobody."""
     if not perms.can_dispute(user, sheet):
         raise _not_allowed()
     sheet = _locked(sheet)
     if sheet.status not in (SheetStatus.FINISHED, SheetStatus.DISPUTED):
         raise SheetError("not_finished", _("Only a finished, unconfirmed match can be disputed."))
-    SheetVerdict.objects.create(
+    if (
+        sheet.status == SheetStatus.DISPUTED
+        and sheet.verdicts.filter(
+            user=user, kind=SheetVerdict.Kind.DISPUTE, version=sheet.version
+        ).exists()
+    ):
+        raise SheetError(
+            "already_disputed",
+            _("You have already disputed this result; a club admin will settle it."),
+        )
+    verdict = SheetVerdict.objects.create(
         sheet=sheet,
         user=user,
         side=perms.user_side(user, sheet),
@@ -317,8 +347,7 @@ def dispute(user: User, sheet: ScoreSheet, reason: str = "") -> ScoreSheet:
     )
     sheet.status = SheetStatus.DISPUTED
     sheet.save(update_fields=["status"])
-    sheet_id, by = sheet.pk, user.pk
-    transaction.on_commit(lambda: notify_dispute(sheet_id, by))
+    notify_dispute(verdict)
     return sheet
 
 
@@ -335,28 +364,26 @@ def void(user: User, sheet: ScoreSheet) -> ScoreSheet:
     return sheet
 
 
-def notify_dispute(sheet_id: int, by_user_id: int) -> int:
-    """Email each admin of the sheet's club (with an email address) the dispute and the deal
-    record, in the admin's language. Returns the number of emails sent."""
-    sheet = ScoreSheet.objects.filter(pk=sheet_id).select_related("club").first()
-    if sheet is None:
-        return 0
-    by = User.objects.filter(pk=by_user_id).first()
+def notify_dispute(verdict: SheetVerdict) -> int:
+    """Queue for each admin of the sheet's club (with an email address) an email with the
+    dispute ``verdict`` and the deal record, in the admin's language, in the current
+    transaction (one outbox message per admin and dispute: key
+    ``sheet-dispute:<verdict id>:user:<admin id>``). Returns the number of emails queued."""
+    sheet = ScoreSheet.objects.select_related("club").get(pk=verdict.sheet_id)
     admins = User.objects.filter(
         memberships__club=sheet.club, memberships__role__in=[Role.OWNER, Role.ADMIN]
     ).exclude(email="")
-    sent = 0
+    context = {"sheet": sheet, "by": verdict.user, "record": sheet_record(sheet)}
+    queued = 0
     for admin in admins:
-        with translation.override(getattr(admin, "language", None) or settings.LANGUAGE_CODE):
-            context = {"sheet": sheet, "by": by, "record": sheet_record(sheet)}
-            subject = render_to_string("sheets/dispute_subject.txt", context)
-            body = render_to_string("sheets/dispute_body.txt", context)
-        try:
-            send_mail(" ".join(subject.split()), body, settings.DEFAULT_FROM_EMAIL, [admin.email])
-            sent += 1
-        except Exception:  # mail trouble must not hide the dispute: the page lists it
-            log.exception("dispute email for sheet %s to %s failed", sheet_id, admin.pk)
-    return sent
+        message = outbox.email_user(
+            key=f"sheet-dispute:{verdict.pk}:user:{admin.pk}",
+            user=admin,
+            template="sheets/dispute",
+            context=context,
+        )
+        queued += message is not None
+    return queued
 
 
 def _record_in_ladder(sheet: ScoreSheet) -> None:

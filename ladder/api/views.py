@@ -42,11 +42,28 @@ LEADERBOARD_PARAMS = [
 ]
 
 
-def _int(request: Request, name: str, default: int) -> int:
+#: The largest id a row can have (a signed 64-bit integer): a larger one names nothing.
+MAX_ID = 2**63 - 1
+#: The highest page number read; a later one shows the last page, as any page past the end does.
+MAX_PAGE = 100_000
+
+
+def _int(request: Request, name: str, default: int, maximum: int) -> int:
+    """Query parameter ``name`` as a whole number, at most ``maximum``; ``default`` if absent
+    or not a number."""
     try:
-        return int(request.query_params.get(name, default))
+        return min(int(request.query_params.get(name, default)), maximum)
     except (TypeError, ValueError):
         return default
+
+
+def _id(value: str | None) -> int | None:
+    """A query parameter naming a row: its id, or None if it is not one (not a plain
+    positive number, or too large for any row)."""
+    if not value or not (value.isascii() and value.isdigit()):
+        return None
+    number = int(value)
+    return number if 0 < number <= MAX_ID else None
 
 
 @extend_schema_view(
@@ -71,12 +88,12 @@ class LadderViewSet(viewsets.ReadOnlyModelViewSet):
         """Ladders filtered by ``club``, ``variant`` and ``platform``."""
         params = self.request.query_params
         club = params.get("club")
+        club_id = _id(club)
         variant = params.get("variant")
         queryset = selectors.ladders(
-            club_id=int(club) if club and club.isdigit() else None,
-            variant=variant if variant in Variant.values else None,
+            club_id=club_id, variant=variant if variant in Variant.values else None
         )
-        if club and not club.isdigit():
+        if club and club_id is None:  # no club has that id
             return queryset.none()
         if variant and variant not in Variant.values:
             return queryset.none()
@@ -97,8 +114,8 @@ class LadderViewSet(viewsets.ReadOnlyModelViewSet):
             ladder,
             scope=request.query_params.get("scope", "ranked"),
             query=request.query_params.get("q", ""),
-            page=_int(request, "page", 1),
-            per_page=_int(request, "page_size", 50),
+            page=_int(request, "page", 1, MAX_PAGE),
+            per_page=_int(request, "page_size", 50, selectors.MAX_PER_PAGE),
         )
         return Response(s.LeaderboardSerializer(board).data)
 

@@ -74,11 +74,15 @@ def test_apply_twice_changes_nothing_the_second_time(make_users, record):
 
 
 @pytest.mark.django_db
-def test_task_run_twice_applies_once_and_emails_once(make_users, club, record, celery_eager):
+def test_task_run_twice_applies_once_and_emails_once(
+    make_users, club, record, celery_eager, django_capture_on_commit_callbacks
+):
     a, b, c, d = make_users(4)
     result = record([[a, b], [c, d]], (12, 3), club=club)
-    first = apply_result_task.apply(args=[result.pk]).get()
-    second = apply_result_task.apply(args=[result.pk]).get()
+    with django_capture_on_commit_callbacks(execute=True):
+        first = apply_result_task.apply(args=[result.pk]).get()
+    with django_capture_on_commit_callbacks(execute=True):
+        second = apply_result_task.apply(args=[result.pk]).get()
     assert sorted(x.split(":")[1] for x in first) == ["applied", "applied"]
     assert sorted(x.split(":")[1] for x in second) == ["skipped", "skipped"]
     assert RatingChange.objects.filter(result=result).count() == 8  # 4 players x 2 ladders
@@ -101,11 +105,14 @@ def test_duplicate_change_is_refused_by_the_database(make_users, record):
 
 
 @pytest.mark.django_db
-def test_result_email_is_translated_and_shows_the_change(make_users, record, celery_eager):
+def test_result_email_is_translated_and_shows_the_change(
+    make_users, record, celery_eager, django_capture_on_commit_callbacks
+):
     (a,) = make_users(1, language="zh-hans")
     (b,) = make_users(1, language="en")
     result = record([[a], [b]], (60, 20), variant="shuangkou2")
-    apply_result_task.apply(args=[result.pk])
+    with django_capture_on_commit_callbacks(execute=True):
+        apply_result_task.apply(args=[result.pk])
     by_to = {m.to[0]: m for m in mail.outbox}
     change_a = RatingChange.objects.get(user=a)
     change_b = RatingChange.objects.get(user=b)
@@ -275,7 +282,8 @@ def test_players_hear_of_a_correction_in_their_language(
     (a,) = make_users(1, language="zh-hans")
     (b,) = make_users(1, language="en")
     result = record([[a], [b]], (60, 20), variant="shuangkou2")
-    apply_result_task.apply(args=[result.pk])
+    with django_capture_on_commit_callbacks(execute=True):
+        apply_result_task.apply(args=[result.pk])
     assert len(mail.outbox) == 2
     with django_capture_on_commit_callbacks(execute=True):
         services.correct_result(source="live", source_id=result.source_id, scores=(20, 60))

@@ -202,7 +202,9 @@ def test_undo_after_a_confirmation_makes_it_stale(club, people):
     assert sheet.status == SheetStatus.FINISHED  # blue's confirmation was for an older record
 
 
-def test_dispute_emails_admins_and_admin_settles(club, people, django_capture_on_commit_callbacks):
+def test_dispute_emails_admins_and_admin_settles(
+    club, people, celery_eager, django_capture_on_commit_callbacks
+):
     p = people["players"]
     sheet = play_to_end(start(club, p[0], p, rated=False), p[0])
     with django_capture_on_commit_callbacks(execute=True):
