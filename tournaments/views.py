@@ -206,7 +206,7 @@ def tournament_detail(request: HttpRequest, pk: int) -> HttpResponse:
             "checkin_open": checkin_open(tournament, now),
             "can_manage": can_manage(user, tournament),
             "members": _club_members(tournament) if user else [],
-            "notices": selectors.notices_of(user)[:5] if user else [],
+            "notices": selectors.notices_of(user, 5, tournament) if user else [],
         },
     )
 

@@ -10,7 +10,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 from datetime import datetime, timedelta
 
-from celery import current_app
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -21,7 +20,7 @@ from clubs.models import User
 from games.variants import game as game_facts
 from matches.messages import MatchError
 from matches.services import tables as match_tables
-from tournaments import pairing, standings
+from tournaments import notifications, pairing, standings
 from tournaments.models import (
     ACTIVE_STATUSES,
     Entry,
@@ -38,10 +37,6 @@ from tournaments.models import (
 )
 from tournaments.services.errors import TournamentError
 from tournaments.services.setup import managed
-
-#: The task that notifies a started round's players, published by name after the commit.
-NOTIFY_ROUND_TASK = "tournaments.tasks.notify_round_task"
-
 
 def total_rounds(tournament: Tournament) -> int:
     """How many rounds the tournament has (Swiss: as planned; round robin and elimination:
@@ -367,7 +362,7 @@ def _open_tables(tournament: Tournament, rnd: Round) -> None:
 def begin_round(tournament: Tournament, rnd: Round, now: datetime) -> Round:
     """Start paired round ``rnd`` at ``now`` (the caller holds the tournament's lock): open
     its live tables with the seats assigned (online) or mark its games as being played;
-    once committed, its players are notified (:data:`NOTIFY_ROUND_TASK`)."""
+    its players are notified in the same transaction (notices, and e-mails through the outbox)."""
     if tournament.online:
         _open_tables(tournament, rnd)
     else:
@@ -378,15 +373,8 @@ def begin_round(tournament: Tournament, rnd: Round, now: datetime) -> Round:
     if tournament.status == TournamentStatus.SCHEDULED:
         tournament.status = TournamentStatus.RUNNING
         tournament.save(update_fields=["status"])
-    round_id = rnd.pk
-    transaction.on_commit(lambda: _queue_notify(round_id))
+    notifications.notify_round(rnd)
     return rnd
-
-
-def _queue_notify(round_id: int) -> None:
-    # by name: this module does not import the task module that imports it (an eager
-    # Celery, as in tests, still runs the registered task at once)
-    current_app.signature(NOTIFY_ROUND_TASK, args=(round_id,)).delay()
 
 
 @transaction.atomic
