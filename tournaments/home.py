@@ -9,8 +9,8 @@ from typing import Any
 
 from django.db.models import Q
 from django.urls import reverse
-from django.utils.formats import date_format
 from django.utils import timezone
+from django.utils.formats import date_format
 from django.utils.timezone import localtime
 from django.utils.translation import gettext as _
 
@@ -61,13 +61,19 @@ def _rounds(user: User) -> tuple[list[dict[str, Any]], set[int]]:
                 "action": _("Open the tournament"),
                 "when": tournament.starts_at,
             }
-            if rnd is None and entry.status == EntryStatus.REGISTERED and tournament.checkin_required:
+            if (
+                rnd is None
+                and entry.status == EntryStatus.REGISTERED
+                and tournament.checkin_required
+            ):
                 if checkin_open(tournament, timezone.now()):
                     item["action"] = _("Check in")
                     item["url"] = page + "#check-in"
             items.append(item)
             continue
-        game = next((g for g in rnd.games.select_related("round") if entry.pk in g.side0 + g.side1), None)
+        game = next(
+            (g for g in rnd.games.select_related("round") if entry.pk in g.side0 + g.side1), None
+        )
         if game is None:
             continue
         if game.table_id:

@@ -5,6 +5,7 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 import time_machine
+from django.utils import timezone
 
 from clubs.models import Membership
 from tournaments import selectors

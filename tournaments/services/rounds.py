@@ -38,6 +38,7 @@ from tournaments.models import (
 from tournaments.services.errors import TournamentError
 from tournaments.services.setup import managed
 
+
 def total_rounds(tournament: Tournament) -> int:
     """How many rounds the tournament has (Swiss: as planned; round robin and elimination:
     from the entries of round 1, or the active entries before it)."""
