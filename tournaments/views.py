@@ -311,6 +311,8 @@ def tournament_run(request: HttpRequest, pk: int) -> HttpResponse:
             "schedule": selectors.rounds_schedule(tournament),
             "total": round_services.total_rounds(tournament),
             "members": _club_members(tournament),
+            "not_checked_in": round_services.not_checked_in(tournament),
+            "checkin_opened": round_services.checkin_applies(tournament),
         },
     )
 
@@ -350,6 +352,10 @@ def _int_post(request: HttpRequest, name: str) -> int:
         raise TournamentError("bad_number", _("Enter a whole number.")) from None
 
 
+def _no_entry() -> Entry:
+    raise TournamentError("not_registered", _("This entry is not in the tournament."))
+
+
 def _entry_post(request: HttpRequest, tournament: Tournament) -> Entry | None:
     """The entry named by the form (organisers act for any entry), or None: the caller's."""
     if not request.POST.get("entry"):
@@ -387,8 +393,15 @@ def tournament_action(request: HttpRequest, pk: int, action: str) -> HttpRespons
         "pause": lambda: setup_services.pause(user, tournament),
         "resume": lambda: setup_services.resume(user, tournament),
         "cancel": lambda: setup_services.cancel(user, tournament),
-        "pair": lambda: round_services.pair_next_round(user, tournament),
-        "start_round": lambda: round_services.start_round(user, tournament),
+        "pair": lambda: round_services.pair_next_round(
+            user, tournament, confirm_withdrawals=request.POST.get("confirm_withdrawals") == "1"
+        ),
+        "start_round": lambda: round_services.start_round(
+            user, tournament, confirm_withdrawals=request.POST.get("confirm_withdrawals") == "1"
+        ),
+        "reinstate": lambda: entry_services.reinstate(
+            user, tournament, _entry_post(request, tournament) or _no_entry()
+        ),
         "swap": lambda: round_services.swap_entries(
             user,
             get_object_or_404(Round, tournament=tournament, number=_int_post(request, "round")),

@@ -6,6 +6,7 @@ from __future__ import annotations
 from datetime import datetime
 
 from django.db import transaction
+from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -15,6 +16,7 @@ from tournaments.models import (
     ACTIVE_STATUSES,
     Entry,
     EntryStatus,
+    Game,
     Tournament,
     TournamentStatus,
     UnitKind,
@@ -26,13 +28,39 @@ from tournaments.windows import checkin_open, registration_open
 
 
 def entry_of(user: User | None, tournament: Tournament) -> Entry | None:
-    """The user's active or withdrawn entry in the tournament (as a player or partner)."""
+    """The user's entry in the tournament (as a player or partner): the active one, else the
+    latest withdrawn one."""
     if user is None or not user.is_authenticated:
         return None
+    mine = tournament.entries.filter(Q(player1=user) | Q(player2=user))
     return (
-        tournament.entries.filter(player1=user).first()
-        or tournament.entries.filter(player2=user).first()
+        mine.exclude(status=EntryStatus.WITHDRAWN).first()
+        or mine.order_by("-withdrawn_at", "-id").first()
     )
+
+
+def _has_games(entry: Entry) -> bool:
+    games = Game.objects.filter(round__tournament_id=entry.tournament_id).only("side0", "side1")
+    return any(entry.pk in game.side0 + game.side1 for game in games)
+
+
+def _free_for_entry(person: User, tournament: Tournament) -> None:
+    """Refuse a player who has an active entry; a withdrawn entry of theirs that never played
+    is removed, so they can register again, alone or with someone else."""
+    for entry in tournament.entries.filter(Q(player1=person) | Q(player2=person)):
+        if entry.status != EntryStatus.WITHDRAWN:
+            raise TournamentError(
+                "already_registered",
+                _("%(name)s is already registered.") % {"name": person.name},
+            )
+        if not _has_games(entry):
+            entry.delete()
+        elif entry.player1_id == person.pk:
+            raise TournamentError(
+                "withdrawn_played",
+                _("%(name)s has withdrawn after playing: an organiser can reinstate the entry.")
+                % {"name": person.name},
+            )
 
 
 @transaction.atomic
@@ -47,8 +75,9 @@ def register(
 ) -> Entry:
     """Register ``user`` (or, for an organiser, ``player``) with ``partner`` for a pair event.
 
-    Both players must be club members without an entry; the window must be open (an
-    organiser may register outside it until the tournament is over)."""
+    Both players must be club members without an active entry (a withdrawn entry that never
+    played is replaced); the window must be open (an organiser may register outside it until
+    the tournament is over)."""
     tournament = locked(tournament)
     now = now or timezone.now()
     manager = can_manage(user, tournament)
@@ -69,13 +98,10 @@ def register(
     for person in people:
         if club_selectors.membership_of(person, tournament.club) is None:
             raise TournamentError("not_member", _("Every player must be a member of the club."))
-        if entry_of(person, tournament) is not None:
-            raise TournamentError(
-                "already_registered",
-                _("%(name)s is already registered.") % {"name": person.name},
-            )
     if not isinstance(team, str) or len(team) > 60:
         raise TournamentError("bad_team", _("A team name is at most 60 characters."))
+    for person in people:
+        _free_for_entry(person, tournament)
     name = " / ".join(p.name for p in people)
     seed = tournament.entries.count() + 1
     return Entry.objects.create(
@@ -135,4 +161,36 @@ def withdraw(
         entry.status = EntryStatus.WITHDRAWN
         entry.withdrawn_at = now or timezone.now()
         entry.save(update_fields=["status", "withdrawn_at"])
+    return entry
+
+
+@transaction.atomic
+def reinstate(
+    user: User, tournament: Tournament, entry: Entry, now: datetime | None = None
+) -> Entry:
+    """Put a withdrawn entry back (organisers): checked in if it had checked in, else
+    registered; it is paired from the next round on (games already played stay)."""
+    tournament = locked(tournament)
+    if not can_manage(user, tournament):
+        raise not_allowed()
+    if entry.tournament_id != tournament.pk:
+        raise TournamentError("not_registered", _("This entry is not in the tournament."))
+    if tournament.status in (TournamentStatus.FINISHED, TournamentStatus.CANCELLED):
+        raise TournamentError("closed", _("This tournament is over."))
+    entry = Entry.objects.select_for_update().get(pk=entry.pk)
+    if entry.status != EntryStatus.WITHDRAWN:
+        return entry
+    for person in [entry.player1_id] + ([entry.player2_id] if entry.player2_id else []):
+        other = (
+            tournament.entries.filter(Q(player1_id=person) | Q(player2_id=person))
+            .exclude(pk=entry.pk)
+            .exclude(status=EntryStatus.WITHDRAWN)
+        )
+        if other.exists():
+            raise TournamentError(
+                "already_registered", _("A player of this entry has registered again.")
+            )
+    entry.status = EntryStatus.CHECKED_IN if entry.checked_in_at else EntryStatus.REGISTERED
+    entry.withdrawn_at = None
+    entry.save(update_fields=["status", "withdrawn_at"])
     return entry
