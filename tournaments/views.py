@@ -23,7 +23,7 @@ from clubs import permissions
 from clubs import selectors as club_selectors
 from clubs.models import Club, User
 from games.variants import game as game_facts
-from tournaments import selectors
+from tournaments import exports, selectors
 from tournaments.models import Entry, Game, Round, Tournament
 from tournaments.permissions import can_manage, can_view
 from tournaments.services import entries as entry_services
@@ -350,6 +350,26 @@ def tournament_standings(request: HttpRequest, pk: int) -> HttpResponse:
             "headers": [TIEBREAK_LABELS[t] for t in tiebreaks],
         },
     )
+
+
+def _csv_response(text: str, filename: str) -> HttpResponse:
+    response = HttpResponse(text.encode("utf-8"), content_type="text/csv; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="{filename}"'
+    return response
+
+
+def standings_csv(request: HttpRequest, pk: int) -> HttpResponse:
+    """The standings as a CSV file (UTF-8 with BOM, for Excel)."""
+    tournament = _tournament(request, pk)
+    labels = {k: str(v) for k, v in TIEBREAK_LABELS.items()}
+    text = exports.standings_csv(tournament, labels)
+    return _csv_response(text, f"tournament-{tournament.pk}-standings.csv")
+
+
+def results_csv(request: HttpRequest, pk: int) -> HttpResponse:
+    """Every game's result as a CSV file (UTF-8 with BOM, for Excel)."""
+    tournament = _tournament(request, pk)
+    return _csv_response(exports.results_csv(tournament), f"tournament-{tournament.pk}-results.csv")
 
 
 def tournament_bracket(request: HttpRequest, pk: int) -> HttpResponse:
