@@ -337,7 +337,7 @@ def tournament_standings(request: HttpRequest, pk: int) -> HttpResponse:
     rows = [
         {
             "line": line,
-            "values": [line.row.values.get(t, "") for t in tiebreaks],
+            "values": [(TIEBREAK_LABELS[t], line.row.values.get(t, "")) for t in tiebreaks],
         }
         for line in lines
     ]
