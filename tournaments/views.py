@@ -519,6 +519,13 @@ def tournament_action(request: HttpRequest, pk: int, action: str) -> HttpRespons
         "start_round": lambda: round_services.start_round(
             user, tournament, confirm_withdrawals=request.POST.get("confirm_withdrawals") == "1"
         ),
+        "seed_by_rating": lambda: entry_services.seed_by_rating(user, tournament),
+        "set_seed": lambda: entry_services.set_seed(
+            user,
+            tournament,
+            _entry_post(request, tournament) or _no_entry(),
+            _int_post(request, "seed"),
+        ),
         "reinstate": lambda: entry_services.reinstate(
             user, tournament, _entry_post(request, tournament) or _no_entry()
         ),

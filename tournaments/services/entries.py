@@ -12,6 +12,7 @@ from django.utils.translation import gettext as _
 
 from clubs import selectors as club_selectors
 from clubs.models import User
+from ladder.models import Ladder, Rating
 from tournaments.models import (
     ACTIVE_STATUSES,
     Entry,
@@ -194,3 +195,60 @@ def reinstate(
     entry.withdrawn_at = None
     entry.save(update_fields=["status", "withdrawn_at"])
     return entry
+
+
+def _before_round_one(user: User, tournament: Tournament) -> Tournament:
+    tournament = locked(tournament)
+    if not can_manage(user, tournament):
+        raise not_allowed()
+    if tournament.rounds.exists():
+        raise TournamentError("seeded", _("Seeds can only be changed before round 1 is paired."))
+    return tournament
+
+
+def _renumber(entries: list[Entry]) -> list[Entry]:
+    for seed, entry in enumerate(entries, start=1):
+        entry.seed = seed
+    Entry.objects.bulk_update(entries, ["seed"])
+    return entries
+
+
+@transaction.atomic
+def seed_by_rating(user: User, tournament: Tournament) -> list[Entry]:
+    """Seed the entries (organisers, before round 1) by the club ladder's rating of the
+    tournament's game: a pair by its players' mean rating; an entry with an unrated player
+    comes after every rated one; ties keep the registration order. Returns the entries in
+    their new seeding order (knockout brackets and Swiss round 1 pair in this order)."""
+    tournament = _before_round_one(user, tournament)
+    entries = list(tournament.entries.order_by("seed", "id"))
+    ladder = Ladder.objects.filter(club=tournament.club, variant=tournament.variant).first()
+    ratings = (
+        dict(Rating.objects.filter(ladder=ladder).values_list("user_id", "rating"))
+        if ladder
+        else {}
+    )
+
+    def key(item: tuple[int, Entry]) -> tuple[int, float, int]:
+        index, entry = item
+        values = [ratings.get(uid) for uid in entry.user_ids]
+        if None in values:
+            return (1, 0.0, index)
+        return (0, -sum(values) / len(values), index)
+
+    return _renumber([entry for _, entry in sorted(enumerate(entries), key=key)])
+
+
+@transaction.atomic
+def set_seed(user: User, tournament: Tournament, entry: Entry, seed: int) -> list[Entry]:
+    """Move ``entry`` to place ``seed`` of the seeding order (organisers, before round 1);
+    the others keep their order. ``seed`` is bounded by the number of entries."""
+    tournament = _before_round_one(user, tournament)
+    entries = list(tournament.entries.order_by("seed", "id"))
+    moving = next((e for e in entries if e.pk == entry.pk), None)
+    if moving is None:
+        raise TournamentError("not_registered", _("This entry is not in the tournament."))
+    if not isinstance(seed, int) or not 1 <= seed <= len(entries):
+        raise TournamentError("bad_seed", _("A seed is between 1 and %(n)d.") % {"n": len(entries)})
+    entries.remove(moving)
+    entries.insert(seed - 1, moving)
+    return _renumber(entries)
