@@ -20,7 +20,9 @@ def test_seeds_follow_the_club_rating_and_the_organiser_moves_one(club, club_adm
     ladder = Ladder.objects.create(club=club, variant="bao2")
     # pairs: (0,1) mean 1500, (2,3) mean 1700, (4,5) one unrated, (6,7) mean 1600
     for person, value in zip(
-        [people[i] for i in (0, 1, 2, 3, 4, 6, 7)], (1450, 1550, 1650, 1750, 1900, 1600, 1600)
+        [people[i] for i in (0, 1, 2, 3, 4, 6, 7)],
+        (1450, 1550, 1650, 1750, 1900, 1600, 1600),
+        strict=True,
     ):
         Rating.objects.create(ladder=ladder, user=person, rating=value, matches=3)
     t = make_tournament(club, club_admin, format="elimination", checkin_required=False)
