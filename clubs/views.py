@@ -24,7 +24,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 from django.views.i18n import set_language as django_set_language
 
-from clubs import forms, permissions, selectors, services
+from clubs import forms, hooks, permissions, selectors, services
 from clubs.client_ip import client_ip
 from clubs.models import Club, Invitation, JoinPolicy, Membership, Role, User
 
@@ -42,11 +42,18 @@ def set_language(request: HttpRequest) -> HttpResponse:
 
 
 def home(request: HttpRequest) -> HttpResponse:
-    """The start page: the user's clubs and clubs to discover."""
-    my_clubs = list(selectors.clubs_of_user(request.user)) if request.user.is_authenticated else []
+    """The start page: the signed-in user's games now and next (from :mod:`clubs.hooks`), their
+    clubs, and clubs to discover."""
+    signed_in = request.user.is_authenticated
+    my_clubs = list(selectors.clubs_of_user(request.user)) if signed_in else []
     mine = {club.pk for club in my_clubs}
     discover = [club for club in selectors.search_clubs()[:30] if club.pk not in mine][:12]
-    return render(request, "clubs/home.html", {"my_clubs": my_clubs, "discover": discover})
+    context = {
+        "my_clubs": my_clubs,
+        "discover": discover,
+        "my_games": hooks.my_games(request.user) if signed_in else [],
+    }
+    return render(request, "clubs/home.html", context)
 
 
 # --- Accounts --------------------------------------------------------------------------------

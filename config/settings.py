@@ -59,6 +59,13 @@ ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", [] if PRODUCTION else LOCAL_HOSTS)
 # DEBUG defaults to on only for the embedded default served to this machine alone.
 DEBUG = env_bool("DEBUG", not PRODUCTION and set(ALLOWED_HOSTS) <= set(LOCAL_HOSTS))
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", [])
+# Scheme and host (and port) of the links in e-mails: set SITE_URL in production; the embedded
+# default is the address ./run serves (its PORT), never a guess from the request.
+SITE_URL = (
+    os.environ.get("SITE_URL")
+    or (f"https://{ALLOWED_HOSTS[0].lstrip('.')}" if PRODUCTION and ALLOWED_HOSTS else "")
+    or f"http://127.0.0.1:{os.environ.get('PORT', '8000')}"
+).rstrip("/")
 
 # --- Applications ----------------------------------------------------------------------------
 INSTALLED_APPS = [

@@ -12,6 +12,7 @@ A finished, rated result from any source (a live match, an in-person score sheet
 from __future__ import annotations
 
 from django.conf import settings
+from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.db.models import Q
 from django.utils import timezone
@@ -37,7 +38,13 @@ class Ladder(models.Model):
     initial_rating = models.FloatField(_("initial rating"), default=1500.0)
     k_provisional = models.FloatField(_("K while provisional"), default=16.0)
     k_established = models.FloatField(_("K once established"), default=8.0)
-    provisional_matches = models.PositiveIntegerField(_("provisional matches"), default=30)
+    #: Rated matches before a rating is established (shown without "?", the lower K); a
+    #: club's admins set it for their ladder (ladder.club_settings).
+    provisional_matches = models.PositiveIntegerField(
+        _("provisional matches"),
+        default=10,
+        validators=[MinValueValidator(1), MaxValueValidator(200)],
+    )
     draw_multiplier = models.FloatField(_("draw factor"), default=1.0)
     activity_weeks = models.PositiveIntegerField(_("activity window (weeks)"), default=12)
     # The (ended_at, id) of the last result applied, so a late, older result triggers a rebuild.

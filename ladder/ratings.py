@@ -14,7 +14,8 @@ it returns. The model (issue 5):
   partners never exchange rating: two partners always move by the same amount in the same
   direction (only their ``K`` may differ).
 * ``K`` is :attr:`RatingParams.k_provisional` (16) for a player's first
-  :attr:`RatingParams.provisional_matches` (30) rated matches in the ladder, then
+  :attr:`RatingParams.provisional_matches` (10; a club's admins change it on the web) rated
+  matches in the ladder, then
   :attr:`RatingParams.k_established` (8; a new ladder takes its game's established K,
   ``games.variants.game(variant).established_k``).
 * ``M`` is the margin-of-victory factor in FiveThirtyEight's form,
@@ -71,7 +72,7 @@ class RatingParams:
     initial_rating: float = 1500.0
     k_provisional: float = 16.0
     k_established: float = 8.0
-    provisional_matches: int = 30
+    provisional_matches: int = 10
     draw_multiplier: float = 1.0
 
     def k_factor(self, matches: int) -> float:

@@ -1,16 +1,24 @@
-"""Ladder pages: the list of ladders, a leaderboard, a player's page. Thin: reads come from
-:mod:`ladder.selectors`; the views only parse the query string and render."""
+"""Ladder pages: the list of ladders, a leaderboard, a player's page, a club ladder's settings.
+Thin: reads come from :mod:`ladder.selectors`, the one change from
+:mod:`ladder.club_settings`; the views only parse the request and render."""
 
 from __future__ import annotations
 
+from django import forms
+from django.contrib import messages
 from django.contrib.auth import get_user_model
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404, render
+from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import formats
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from games.variants import Variant
-from ladder import selectors
+from ladder import club_settings, selectors, services
 from ladder.charts import history_chart
+from ladder.errors import LadderError
 from ladder.models import Ladder
 
 PER_PAGE = 50
@@ -52,7 +60,58 @@ def leaderboard(request: HttpRequest, ladder_id: int) -> HttpResponse:
         page=min(_int_param(request, "page", 1), MAX_PAGE),
         per_page=PER_PAGE,
     )
-    return render(request, "ladder/leaderboard.html", {"ladder": ladder, "board": board})
+    return render(
+        request,
+        "ladder/leaderboard.html",
+        {
+            "ladder": ladder,
+            "board": board,
+            "can_change": services.can_rebuild(request.user, ladder),
+        },
+    )
+
+
+class LadderSettingsForm(forms.Form):
+    """A club ladder's settings its admins change on the web."""
+
+    provisional_matches = forms.IntegerField(
+        label=gettext_lazy("Provisional matches"),
+        min_value=club_settings.PROVISIONAL_RANGE[0],
+        max_value=club_settings.PROVISIONAL_RANGE[1],
+        help_text=gettext_lazy(
+            "A player's first rated matches: their rating is shown with “?” and moves faster."
+        ),
+    )
+    k_established = forms.FloatField(
+        label=gettext_lazy("K once established"),
+        min_value=club_settings.K_RANGE[0],
+        max_value=club_settings.K_RANGE[1],
+        help_text=gettext_lazy("How far one match moves an established rating."),
+    )
+
+
+@login_required
+def ladder_settings(request: HttpRequest, ladder_id: int) -> HttpResponse:
+    """A club ladder's settings (its club's owner and admins); saving rebuilds the ladder."""
+    ladder = get_object_or_404(Ladder.objects.select_related("club"), pk=ladder_id)
+    if not services.can_rebuild(request.user, ladder):
+        raise PermissionDenied
+    form = LadderSettingsForm(
+        request.POST or None,
+        initial={
+            "provisional_matches": ladder.provisional_matches,
+            "k_established": ladder.k_established,
+        },
+    )
+    if request.method == "POST" and form.is_valid():
+        try:
+            club_settings.update_ladder_settings(request.user, ladder, **form.cleaned_data)
+        except LadderError as error:
+            form.add_error(None, error.message)
+        else:
+            messages.success(request, _("Saved. The ladder is being recalculated."))
+            return redirect("ladder:leaderboard", ladder_id=ladder.pk)
+    return render(request, "ladder/settings.html", {"ladder": ladder, "form": form})
 
 
 def player(request: HttpRequest, ladder_id: int, user_id: int) -> HttpResponse:

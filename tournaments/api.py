@@ -312,9 +312,13 @@ class TournamentViewSet(viewsets.ModelViewSet):
     )
     @action(detail=True, methods=["post"], permission_classes=AUTH)
     def pair(self, request: Request, pk: str | None = None) -> Response:
-        """Pair now so the pairing can be edited; the round starts at its time."""
+        """Pair now so the pairing can be edited; the round starts at its time. Round 1, once
+        check-in has opened, withdraws the entries not checked in: refused (code
+        ``confirm_withdrawals``, naming them) unless ``confirm_withdrawals`` is true."""
         tournament = self.get_object()
-        rnd = round_services.pair_next_round(request.user, tournament)
+        rnd = round_services.pair_next_round(
+            request.user, tournament, confirm_withdrawals=_confirmed(request)
+        )
         return Response(_round_json(tournament, _schedule_item(tournament, rnd.number)))
 
     @extend_schema(
@@ -326,7 +330,9 @@ class TournamentViewSet(viewsets.ModelViewSet):
     def start_round(self, request: Request, pk: str | None = None) -> Response:
         """Pair (if needed) and start the next round: tables open, clocks start."""
         tournament = self.get_object()
-        rnd = round_services.start_round(request.user, tournament)
+        rnd = round_services.start_round(
+            request.user, tournament, confirm_withdrawals=_confirmed(request)
+        )
         return Response(_round_json(tournament, _schedule_item(tournament, rnd.number)))
 
     @extend_schema(
@@ -463,6 +469,11 @@ class TournamentViewSet(viewsets.ModelViewSet):
         data = _valid(SwapSerializer, request)
         round_services.swap_entries(request.user, rnd, data["first"], data["second"])
         return Response(_round_json(tournament, _schedule_item(tournament, rnd.number)))
+
+
+def _confirmed(request: Request) -> bool:
+    """Whether the organiser confirmed withdrawing the entries not checked in (round 1)."""
+    return str(request.data.get("confirm_withdrawals", "")).lower() in ("1", "true", "yes")
 
 
 def _schedule_item(tournament: Tournament, number: int) -> dict[str, Any]:

@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
+import icalendar
 from django.db.models import Q, QuerySet
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -223,9 +224,12 @@ def player_results(tournament: Tournament, entry: Entry) -> list[dict[str, Any]]
     return out
 
 
-def notices_of(user: User, limit: int = 20) -> list[Any]:
-    """The user's latest tournament notices."""
-    return list(user.tournament_notices.select_related("tournament")[:limit])
+def notices_of(user: User, limit: int = 20, tournament: Tournament | None = None) -> list[Any]:
+    """The user's latest tournament notices (of ``tournament`` only, when given)."""
+    qs = user.tournament_notices.select_related("tournament")
+    if tournament is not None:
+        qs = qs.filter(tournament=tournament)
+    return list(qs[:limit])
 
 
 def upcoming_rounds(club: Club, now: datetime | None = None) -> list[tuple[Tournament, dict]]:
@@ -241,54 +245,34 @@ def upcoming_rounds(club: Club, now: datetime | None = None) -> list[tuple[Tourn
     return out
 
 
-def _ical_text(value: str) -> str:
-    return value.replace("\\", "\\\\").replace(";", "\\;").replace(",", "\\,").replace("\n", "\\n")
-
-
-def _fold(line: str) -> str:
-    """RFC 5545 line folding: at most 75 octets a line, continuation lines start with a space."""
-    data = line.encode("utf-8")
-    if len(data) <= 75:
-        return line
-    parts, current = [], b""
-    for char in line:
-        encoded = char.encode("utf-8")
-        if len(current) + len(encoded) > (75 if not parts else 74):
-            parts.append(current.decode("utf-8"))
-            current = b""
-        current += encoded
-    parts.append(current.decode("utf-8"))
-    return "\r\n ".join(parts)
-
-
 def ical_feed(club: Club, base_url: str, now: datetime | None = None) -> str:
     """The club's scheduled rounds as an RFC 5545 calendar (one VEVENT per round);
-    ``base_url`` (scheme and host) makes the links and the event UIDs."""
+    ``base_url`` (scheme and host) makes the links and the event UIDs. The text is written by
+    the ``icalendar`` library, so any character of a name (a bare CR or LF, a comma, a
+    semicolon) is escaped and every line folded to 75 octets."""
     now = now or timezone.now()
     host = base_url.split("://", 1)[-1].rstrip("/")
-    fmt = "%Y%m%dT%H%M%SZ"
-    lines = [
-        "BEGIN:VCALENDAR",
-        "VERSION:2.0",
-        "PRODID:-//bao2club//tournaments//ZH",
-        "CALSCALE:GREGORIAN",
-        f"X-WR-CALNAME:{_ical_text(club.name)}",
-    ]
+    calendar = icalendar.Calendar()
+    calendar.add("prodid", "-//bao2club//tournaments//ZH")
+    calendar.add("version", "2.0")
+    calendar.add("calscale", "GREGORIAN")
+    calendar.add("x-wr-calname", _one_line(club.name))
     stamp = now.astimezone(UTC)
     for tournament, item in upcoming_rounds(club, now):
         start = item["scheduled_at"].astimezone(UTC)
-        end = start + timedelta(minutes=tournament.round_minutes)
-        summary = _("%(t)s · round %(n)d") % {"t": tournament.name, "n": item["number"]}
-        lines += [
-            "BEGIN:VEVENT",
-            f"UID:tournament-{tournament.pk}-round-{item['number']}@{host}",
-            f"DTSTAMP:{stamp.strftime(fmt)}",
-            f"DTSTART:{start.strftime(fmt)}",
-            f"DTEND:{end.strftime(fmt)}",
-            f"SUMMARY:{_ical_text(summary)}",
-            f"URL:{base_url.rstrip('/')}/ladder/tournaments/{tournament.pk}/",
-            "STATUS:CONFIRMED",
-            "END:VEVENT",
-        ]
-    lines.append("END:VCALENDAR")
-    return "\r\n".join(_fold(line) for line in lines) + "\r\n"
+        summary = _("%(t)s · round %(n)d") % {"t": _one_line(tournament.name), "n": item["number"]}
+        event = icalendar.Event()
+        event.add("uid", f"tournament-{tournament.pk}-round-{item['number']}@{host}")
+        event.add("dtstamp", stamp)
+        event.add("dtstart", start)
+        event.add("dtend", start + timedelta(minutes=tournament.round_minutes))
+        event.add("summary", summary)
+        event.add("url", f"{base_url.rstrip('/')}/ladder/tournaments/{tournament.pk}/")
+        event.add("status", "CONFIRMED")
+        calendar.add_component(event)
+    return calendar.to_ical().decode("utf-8")
+
+
+def _one_line(value: str) -> str:
+    # a calendar title is one line: line breaks of any kind (a bare CR too) become spaces
+    return " ".join(value.split())

@@ -14,6 +14,10 @@ urlpatterns = [
     path(
         "tournaments/<int:pk>/standings/", views.tournament_standings, name="tournament_standings"
     ),
+    path(
+        "tournaments/<int:pk>/standings.csv", views.standings_csv, name="tournament_standings_csv"
+    ),
+    path("tournaments/<int:pk>/results.csv", views.results_csv, name="tournament_results_csv"),
     path("tournaments/<int:pk>/bracket/", views.tournament_bracket, name="tournament_bracket"),
     path(
         "tournaments/<int:pk>/rounds/<int:number>/", views.round_pairings, name="tournament_round"

@@ -22,7 +22,8 @@ from django.views.decorators.http import require_POST
 from clubs import permissions
 from clubs import selectors as club_selectors
 from clubs.models import Club, User
-from tournaments import selectors
+from games.variants import game as game_facts
+from tournaments import exports, selectors
 from tournaments.models import Entry, Game, Round, Tournament
 from tournaments.permissions import can_manage, can_view
 from tournaments.services import entries as entry_services
@@ -41,8 +42,46 @@ TIEBREAK_LABELS = {
 }
 
 
+#: The engine options of a match the form offers as fields (the open-table form's set, plus
+#: the number of deals of the point-scored games); each applies only to games that have it.
+OPTION_FIELDS = ("colour_twos", "deals", "first_action_seconds", "action_seconds")
+
+#: The form's sections: the few fields most events need first, the rest folded with defaults.
+SECTIONS = (
+    ("", ("name", "variant", "format", "unit_kind", "starts_at", "rounds_planned")),
+    (
+        gettext_lazy("Matches"),
+        (
+            "online",
+            "rated",
+            "time_limit_minutes",
+            *OPTION_FIELDS,
+            "third_place",
+        ),
+    ),
+    (
+        gettext_lazy("Registration and check-in"),
+        (
+            "registration_opens",
+            "registration_closes",
+            "checkin_required",
+            "checkin_minutes",
+            "late_until_round",
+        ),
+    ),
+    (
+        gettext_lazy("Rounds and standings"),
+        ("round_minutes", "start_when_ready", "no_show_minutes", "tiebreaks"),
+    ),
+    (gettext_lazy("Description"), ("description",)),
+)
+
+DATETIME = forms.DateTimeInput(attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M")
+
+
 class TournamentForm(forms.ModelForm):
-    """The settings an organiser edits on the web (the API also takes engine options)."""
+    """The settings an organiser edits on the web, grouped as :data:`SECTIONS`; the match
+    options are fields (:data:`OPTION_FIELDS`), gathered into ``match_options``."""
 
     tiebreaks = forms.MultipleChoiceField(
         label=gettext_lazy("Tie-breaks (after match points)"),
@@ -50,15 +89,31 @@ class TournamentForm(forms.ModelForm):
         required=False,
         widget=forms.CheckboxSelectMultiple,
     )
-    match_options = forms.JSONField(
-        label=gettext_lazy("Match options"),
-        help_text=gettext_lazy(
-            'Engine options of each match, e.g. {"deals": 4} for Shuangkou, '
-            '{"colour_twos": true} for Bao 2. Empty: the game\'s defaults (Bao 2 to 2A, '
-            "Guandan to A)."
-        ),
+    colour_twos = forms.BooleanField(
+        label=gettext_lazy("Coloured twos (Bao 2)"),
         required=False,
-        widget=forms.Textarea(attrs={"rows": 2}),
+        help_text=gettext_lazy("Only for Bao 2."),
+    )
+    deals = forms.IntegerField(
+        label=gettext_lazy("Deals per match"),
+        min_value=1,
+        max_value=50,
+        required=False,
+        help_text=gettext_lazy("Nanping Red Two and Shuangkou. Empty: the game's default."),
+    )
+    first_action_seconds = forms.IntegerField(
+        label=gettext_lazy("Seconds for the first action of a deal"),
+        min_value=5,
+        max_value=600,
+        required=False,
+        help_text=gettext_lazy("Empty: the game's default."),
+    )
+    action_seconds = forms.IntegerField(
+        label=gettext_lazy("Seconds for later actions"),
+        min_value=5,
+        max_value=600,
+        required=False,
+        help_text=gettext_lazy("Empty: the game's default."),
     )
 
     class Meta:
@@ -74,7 +129,6 @@ class TournamentForm(forms.ModelForm):
             "online",
             "rated",
             "time_limit_minutes",
-            "match_options",
             "tiebreaks",
             "registration_opens",
             "registration_closes",
@@ -92,11 +146,49 @@ class TournamentForm(forms.ModelForm):
             )
         }
         widgets = {
-            "starts_at": forms.DateTimeInput(attrs={"type": "datetime-local"}),
-            "registration_opens": forms.DateTimeInput(attrs={"type": "datetime-local"}),
-            "registration_closes": forms.DateTimeInput(attrs={"type": "datetime-local"}),
+            "starts_at": DATETIME,
+            "registration_opens": DATETIME,
+            "registration_closes": DATETIME,
             "description": forms.Textarea(attrs={"rows": 3}),
         }
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        options = (self.instance.match_options or {}) if self.instance.pk else {}
+        for name in OPTION_FIELDS:
+            if name in options:
+                self.initial[name] = options[name]
+        for field in self.fields.values():
+            if field.required:
+                field.widget.attrs["required"] = True
+
+    def clean(self) -> dict[str, Any]:
+        """Gather the option fields the game has into ``match_options`` (an empty field: the
+        game's default)."""
+        data = super().clean()
+        variant = data.get("variant") or self.instance.variant
+        known = game_facts(variant).options if variant else frozenset()
+        options = {}
+        for name in OPTION_FIELDS:
+            value = data.pop(name, None)
+            if name in known and value not in (None, "") and (name != "colour_twos" or value):
+                options[name] = value
+        data["match_options"] = options
+        return data
+
+    def sections(self) -> list[dict[str, Any]]:
+        """The bound fields by section; a folded section opens when one of its fields has an
+        error."""
+        out = []
+        for title, names in SECTIONS:
+            fields = [self[name] for name in names]
+            out.append({"title": title, "fields": fields, "open": any(f.errors for f in fields)})
+        return out
+
+    def changed_settings(self) -> dict[str, Any]:
+        """The changed settings, the option fields counted as ``match_options``."""
+        names = {"match_options" if n in OPTION_FIELDS else n for n in self.changed_data}
+        return {n: self.cleaned_data[n] for n in names if n in self.cleaned_data}
 
 
 def _tournament(request: HttpRequest, pk: int) -> Tournament:
@@ -164,7 +256,7 @@ def tournament_edit(request: HttpRequest, pk: int) -> HttpResponse:
     tournament = _manage(request, pk)
     form = TournamentForm(request.POST or None, instance=tournament)
     if request.method == "POST" and form.is_valid():
-        changed = {k: form.cleaned_data[k] for k in form.changed_data}
+        changed = form.changed_settings()
         fresh = Tournament.objects.get(pk=pk)
         try:
             setup_services.update_tournament(request.user, fresh, **changed)
@@ -206,7 +298,7 @@ def tournament_detail(request: HttpRequest, pk: int) -> HttpResponse:
             "checkin_open": checkin_open(tournament, now),
             "can_manage": can_manage(user, tournament),
             "members": _club_members(tournament) if user else [],
-            "notices": selectors.notices_of(user)[:5] if user else [],
+            "notices": selectors.notices_of(user, 5, tournament) if user else [],
         },
     )
 
@@ -245,7 +337,7 @@ def tournament_standings(request: HttpRequest, pk: int) -> HttpResponse:
     rows = [
         {
             "line": line,
-            "values": [line.row.values.get(t, "") for t in tiebreaks],
+            "values": [(TIEBREAK_LABELS[t], line.row.values.get(t, "")) for t in tiebreaks],
         }
         for line in lines
     ]
@@ -258,6 +350,26 @@ def tournament_standings(request: HttpRequest, pk: int) -> HttpResponse:
             "headers": [TIEBREAK_LABELS[t] for t in tiebreaks],
         },
     )
+
+
+def _csv_response(text: str, filename: str) -> HttpResponse:
+    response = HttpResponse(text.encode("utf-8"), content_type="text/csv; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="{filename}"'
+    return response
+
+
+def standings_csv(request: HttpRequest, pk: int) -> HttpResponse:
+    """The standings as a CSV file (UTF-8 with BOM, for Excel)."""
+    tournament = _tournament(request, pk)
+    labels = {k: str(v) for k, v in TIEBREAK_LABELS.items()}
+    text = exports.standings_csv(tournament, labels)
+    return _csv_response(text, f"tournament-{tournament.pk}-standings.csv")
+
+
+def results_csv(request: HttpRequest, pk: int) -> HttpResponse:
+    """Every game's result as a CSV file (UTF-8 with BOM, for Excel)."""
+    tournament = _tournament(request, pk)
+    return _csv_response(exports.results_csv(tournament), f"tournament-{tournament.pk}-results.csv")
 
 
 def tournament_bracket(request: HttpRequest, pk: int) -> HttpResponse:
@@ -311,6 +423,8 @@ def tournament_run(request: HttpRequest, pk: int) -> HttpResponse:
             "schedule": selectors.rounds_schedule(tournament),
             "total": round_services.total_rounds(tournament),
             "members": _club_members(tournament),
+            "not_checked_in": round_services.not_checked_in(tournament),
+            "checkin_opened": round_services.checkin_applies(tournament),
         },
     )
 
@@ -350,6 +464,14 @@ def _int_post(request: HttpRequest, name: str) -> int:
         raise TournamentError("bad_number", _("Enter a whole number.")) from None
 
 
+def _unconfirmed() -> None:
+    raise TournamentError("confirm", _("Tick the box to confirm."))
+
+
+def _no_entry() -> Entry:
+    raise TournamentError("not_registered", _("This entry is not in the tournament."))
+
+
 def _entry_post(request: HttpRequest, tournament: Tournament) -> Entry | None:
     """The entry named by the form (organisers act for any entry), or None: the caller's."""
     if not request.POST.get("entry"):
@@ -386,9 +508,27 @@ def tournament_action(request: HttpRequest, pk: int, action: str) -> HttpRespons
         "publish": lambda: setup_services.publish(user, tournament),
         "pause": lambda: setup_services.pause(user, tournament),
         "resume": lambda: setup_services.resume(user, tournament),
-        "cancel": lambda: setup_services.cancel(user, tournament),
-        "pair": lambda: round_services.pair_next_round(user, tournament),
-        "start_round": lambda: round_services.start_round(user, tournament),
+        "cancel": lambda: (
+            setup_services.cancel(user, tournament)
+            if request.POST.get("confirm") == "1"
+            else _unconfirmed()
+        ),
+        "pair": lambda: round_services.pair_next_round(
+            user, tournament, confirm_withdrawals=request.POST.get("confirm_withdrawals") == "1"
+        ),
+        "start_round": lambda: round_services.start_round(
+            user, tournament, confirm_withdrawals=request.POST.get("confirm_withdrawals") == "1"
+        ),
+        "seed_by_rating": lambda: entry_services.seed_by_rating(user, tournament),
+        "set_seed": lambda: entry_services.set_seed(
+            user,
+            tournament,
+            _entry_post(request, tournament) or _no_entry(),
+            _int_post(request, "seed"),
+        ),
+        "reinstate": lambda: entry_services.reinstate(
+            user, tournament, _entry_post(request, tournament) or _no_entry()
+        ),
         "swap": lambda: round_services.swap_entries(
             user,
             get_object_or_404(Round, tournament=tournament, number=_int_post(request, "round")),

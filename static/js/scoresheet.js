@@ -253,11 +253,13 @@
     next.replaceChildren();
     if (LEVELS && !(st.over)) {
       const team = st.level_team;
-      next.append(
+      // Element.append writes a null child as the text "null": pass only real nodes
+      const parts = [
         h("span", {}, (st.deals ? L.next_deal : L.first_deal) + " "),
         h("span", { class: "level-card " + (team === null || team === undefined ? "" : sideClass(team)) }, rankName(st.level_rank)),
-        team === null || team === undefined ? null : h("span", {}, " (" + SIDE_NAMES[team] + ")")
-      );
+      ];
+      if (team !== null && team !== undefined) parts.push(h("span", {}, " (" + SIDE_NAMES[team] + ")"));
+      next.append(...parts);
     }
     document.getElementById("status").textContent = sheet.status_display;
     document.getElementById("status").className = "status status-" + sheet.status;
@@ -497,9 +499,14 @@
     let who;
     if (r.winner === null || r.winner === undefined) who = L.draw;
     else if (LEVELS || sheet.variant === "shuangkou2") who = SIDE_NAMES[r.winner] + " " + L.wins;
-    if (LEVELS && st.ranks) who += " · " + st.ranks.map(rankName).join(":");
     else who = player(r.winner).name + " " + L.wins;
-    box.append(h("p", { class: "label" }, L.result), h("p", { class: "final", "data-testid": "final-score" }, scoreText()), h("p", { class: "winner" }, who));
+    // The score of a level game is the levels each side climbed; the levels reached are
+    // shown by name on their own line, so the two numbers are never read as one.
+    const parts = [h("p", { class: "label" }, L.result), h("p", { class: "final", "data-testid": "final-score" }, scoreText())];
+    if (LEVELS) parts.push(h("p", { class: "label" }, L.levels_climbed));
+    parts.push(h("p", { class: "winner" }, who));
+    if (LEVELS && st.ranks) parts.push(h("p", { class: "reached" }, L.reached + " " + st.ranks.map(rankName).join(" : ")));
+    box.append(...parts);
   }
   function renderVerdicts() {
     const box = document.getElementById("verdicts");

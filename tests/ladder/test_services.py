@@ -255,12 +255,12 @@ def test_rebuild_command_gives_identical_ratings(make_users, club, record):
     assert [(snapshot(x), change_snapshot(x)) for x in ladders] == before
     # The ratings really are the replay of the pure maths in the order the matches ended.
     stored = dict(Rating.objects.filter(ladder=ladders[0]).values_list("user_id", "rating"))
-    assert stored == replayed_ratings()
+    assert stored == replayed_ratings(ladders[0].params)
 
 
-def replayed_ratings():
-    """Every player's rating from the pure maths over all stored results in the order they
-    ended (what a ladder of all of them must hold)."""
+def replayed_ratings(params):
+    """Every player's rating from the pure maths (with the ladder's ``params``) over all stored
+    results in the order they ended (what a ladder of all of them must hold)."""
     expected = {}
     counts = {}
     for result in RatedResult.objects.order_by("ended_at", "id").prefetch_related("players"):
@@ -269,7 +269,7 @@ def replayed_ratings():
             sides[p.side].append(
                 PlayerState(p.user_id, expected.get(p.user_id, 1500.0), counts.get(p.user_id, 0))
             )
-        for change in rate_match(sides, result.scores):
+        for change in rate_match(sides, result.scores, params):
             expected[change.player] = change.after
             counts[change.player] = counts.get(change.player, 0) + 1
     return expected
@@ -318,7 +318,7 @@ def test_a_corrected_result_rerates_its_ladders_as_if_it_had_been_right(
     # every rating after it follows: both ladders hold the replay of the corrected results
     for ladder in Ladder.objects.all():
         ratings = dict(Rating.objects.filter(ladder=ladder).values_list("user_id", "rating"))
-        assert ratings == replayed_ratings() != first
+        assert ratings == replayed_ratings(ladder.params) != first
     changed = RatingChange.objects.filter(result=wrong, ladder__club=club)
     winners = {c.user_id for c in changed if c.score == 1.0}
     assert winners == {p.user_id for p in wrong.players.all() if p.side == right.index(max(right))}

@@ -341,10 +341,11 @@ def test_web_form_takes_match_options_and_refuses_bad_ones(client, club, club_ad
         "no_show_minutes": 5,
     }
     url = f"/ladder/clubs/{club.slug}/tournaments/new/"
-    response = client.post(url, {**base, "match_options": '{"deals": "four"}'})
+    # the match options are form fields now (issue 22), no JSON
+    response = client.post(url, {**base, "deals": "four"})
     assert response.status_code == 200 and not Tournament.objects.exists()
     assert "deals" in response.content.decode()
-    response = client.post(url, {**base, "match_options": '{"deals": 4}'})
+    response = client.post(url, {**base, "deals": "4"})
     assert response.status_code == 302
     assert Tournament.objects.get().match_options == {"deals": 4}
 

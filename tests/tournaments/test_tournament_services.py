@@ -5,6 +5,7 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 import time_machine
+from django.utils import timezone
 
 from clubs.models import Membership
 from tournaments import selectors
@@ -400,7 +401,10 @@ def test_full_swiss_of_16_pairs_played_by_bots_through_beat(
     notices = TournamentNotice.objects.filter(tournament=t)
     assert notices.filter(url__contains="#round-").count() == 4 * 32
     assert notices.filter(url__endswith="#check-in").count() == 2  # the pair not checked in
-    assert len(mailoutbox) == 4 * 32
+    # every round e-mail, plus one to each player of the pair withdrawn for not checking in
+    withdrawn_mail = [m for m in mailoutbox if set(m.to) & {late.player1.email, late.player2.email}]
+    assert len(mailoutbox) - len(withdrawn_mail) == 4 * 32
+    assert len(withdrawn_mail) == 2
 
 
 def test_no_show_forfeits_after_grace_and_rated_results_feed_the_ladder(
@@ -512,6 +516,7 @@ def test_players_find_their_table_and_get_an_email_with_a_link(
     django_capture_on_commit_callbacks,
 ):
     settings.ALLOWED_HOSTS = ["bao2.example.org"]
+    settings.SITE_URL = "https://bao2.example.org"
     settings.DEBUG = False
     people = members(4)
     t = make_tournament(club, club_admin, online=True)
@@ -525,7 +530,15 @@ def test_players_find_their_table_and_get_an_email_with_a_link(
     page = client.get(f"/ladder/tournaments/{t.pk}/", HTTP_HOST="bao2.example.org")
     assert f"/matches/tables/{game.table_id}/" in page.content.decode()
     assert len(mailoutbox) == 4
-    assert f"https://bao2.example.org/ladder/tournaments/{t.pk}/#round-1" in mailoutbox[0].body
+    # the e-mail links the player's own table on the configured site (issue 22), and names
+    # the partner, the opponents and the time
+    by_to = {m.to[0]: m.body for m in mailoutbox}
+    body = by_to[people[0].email]
+    assert f"https://bao2.example.org/matches/tables/{game.table_id}/" in body
+    assert "localhost" not in body and "#round-1" not in body
+    partner, opponents = people[1], [people[2], people[3]]
+    assert partner.name in body and all(o.name in body for o in opponents)
+    assert timezone.localtime(START).strftime("%H:%M") in body
 
 
 @pytest.mark.integration

@@ -6,15 +6,18 @@ from __future__ import annotations
 from datetime import datetime
 
 from django.db import transaction
+from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from clubs import selectors as club_selectors
 from clubs.models import User
+from ladder.models import Ladder, Rating
 from tournaments.models import (
     ACTIVE_STATUSES,
     Entry,
     EntryStatus,
+    Game,
     Tournament,
     TournamentStatus,
     UnitKind,
@@ -26,13 +29,39 @@ from tournaments.windows import checkin_open, registration_open
 
 
 def entry_of(user: User | None, tournament: Tournament) -> Entry | None:
-    """The user's active or withdrawn entry in the tournament (as a player or partner)."""
+    """The user's entry in the tournament (as a player or partner): the active one, else the
+    latest withdrawn one."""
     if user is None or not user.is_authenticated:
         return None
+    mine = tournament.entries.filter(Q(player1=user) | Q(player2=user))
     return (
-        tournament.entries.filter(player1=user).first()
-        or tournament.entries.filter(player2=user).first()
+        mine.exclude(status=EntryStatus.WITHDRAWN).first()
+        or mine.order_by("-withdrawn_at", "-id").first()
     )
+
+
+def _has_games(entry: Entry) -> bool:
+    games = Game.objects.filter(round__tournament_id=entry.tournament_id).only("side0", "side1")
+    return any(entry.pk in game.side0 + game.side1 for game in games)
+
+
+def _free_for_entry(person: User, tournament: Tournament) -> None:
+    """Refuse a player who has an active entry; a withdrawn entry of theirs that never played
+    is removed, so they can register again, alone or with someone else."""
+    for entry in tournament.entries.filter(Q(player1=person) | Q(player2=person)):
+        if entry.status != EntryStatus.WITHDRAWN:
+            raise TournamentError(
+                "already_registered",
+                _("%(name)s is already registered.") % {"name": person.name},
+            )
+        if not _has_games(entry):
+            entry.delete()
+        elif entry.player1_id == person.pk:
+            raise TournamentError(
+                "withdrawn_played",
+                _("%(name)s has withdrawn after playing: an organiser can reinstate the entry.")
+                % {"name": person.name},
+            )
 
 
 @transaction.atomic
@@ -47,8 +76,9 @@ def register(
 ) -> Entry:
     """Register ``user`` (or, for an organiser, ``player``) with ``partner`` for a pair event.
 
-    Both players must be club members without an entry; the window must be open (an
-    organiser may register outside it until the tournament is over)."""
+    Both players must be club members without an active entry (a withdrawn entry that never
+    played is replaced); the window must be open (an organiser may register outside it until
+    the tournament is over)."""
     tournament = locked(tournament)
     now = now or timezone.now()
     manager = can_manage(user, tournament)
@@ -69,13 +99,10 @@ def register(
     for person in people:
         if club_selectors.membership_of(person, tournament.club) is None:
             raise TournamentError("not_member", _("Every player must be a member of the club."))
-        if entry_of(person, tournament) is not None:
-            raise TournamentError(
-                "already_registered",
-                _("%(name)s is already registered.") % {"name": person.name},
-            )
     if not isinstance(team, str) or len(team) > 60:
         raise TournamentError("bad_team", _("A team name is at most 60 characters."))
+    for person in people:
+        _free_for_entry(person, tournament)
     name = " / ".join(p.name for p in people)
     seed = tournament.entries.count() + 1
     return Entry.objects.create(
@@ -136,3 +163,92 @@ def withdraw(
         entry.withdrawn_at = now or timezone.now()
         entry.save(update_fields=["status", "withdrawn_at"])
     return entry
+
+
+@transaction.atomic
+def reinstate(
+    user: User, tournament: Tournament, entry: Entry, now: datetime | None = None
+) -> Entry:
+    """Put a withdrawn entry back (organisers): checked in if it had checked in, else
+    registered; it is paired from the next round on (games already played stay)."""
+    tournament = locked(tournament)
+    if not can_manage(user, tournament):
+        raise not_allowed()
+    if entry.tournament_id != tournament.pk:
+        raise TournamentError("not_registered", _("This entry is not in the tournament."))
+    if tournament.status in (TournamentStatus.FINISHED, TournamentStatus.CANCELLED):
+        raise TournamentError("closed", _("This tournament is over."))
+    entry = Entry.objects.select_for_update().get(pk=entry.pk)
+    if entry.status != EntryStatus.WITHDRAWN:
+        return entry
+    for person in [entry.player1_id] + ([entry.player2_id] if entry.player2_id else []):
+        other = (
+            tournament.entries.filter(Q(player1_id=person) | Q(player2_id=person))
+            .exclude(pk=entry.pk)
+            .exclude(status=EntryStatus.WITHDRAWN)
+        )
+        if other.exists():
+            raise TournamentError(
+                "already_registered", _("A player of this entry has registered again.")
+            )
+    entry.status = EntryStatus.CHECKED_IN if entry.checked_in_at else EntryStatus.REGISTERED
+    entry.withdrawn_at = None
+    entry.save(update_fields=["status", "withdrawn_at"])
+    return entry
+
+
+def _before_round_one(user: User, tournament: Tournament) -> Tournament:
+    tournament = locked(tournament)
+    if not can_manage(user, tournament):
+        raise not_allowed()
+    if tournament.rounds.exists():
+        raise TournamentError("seeded", _("Seeds can only be changed before round 1 is paired."))
+    return tournament
+
+
+def _renumber(entries: list[Entry]) -> list[Entry]:
+    for seed, entry in enumerate(entries, start=1):
+        entry.seed = seed
+    Entry.objects.bulk_update(entries, ["seed"])
+    return entries
+
+
+@transaction.atomic
+def seed_by_rating(user: User, tournament: Tournament) -> list[Entry]:
+    """Seed the entries (organisers, before round 1) by the club ladder's rating of the
+    tournament's game: a pair by its players' mean rating; an entry with an unrated player
+    comes after every rated one; ties keep the registration order. Returns the entries in
+    their new seeding order (knockout brackets and Swiss round 1 pair in this order)."""
+    tournament = _before_round_one(user, tournament)
+    entries = list(tournament.entries.order_by("seed", "id"))
+    ladder = Ladder.objects.filter(club=tournament.club, variant=tournament.variant).first()
+    ratings = (
+        dict(Rating.objects.filter(ladder=ladder).values_list("user_id", "rating"))
+        if ladder
+        else {}
+    )
+
+    def key(item: tuple[int, Entry]) -> tuple[int, float, int]:
+        index, entry = item
+        values = [ratings.get(uid) for uid in entry.user_ids]
+        if None in values:
+            return (1, 0.0, index)
+        return (0, -sum(values) / len(values), index)
+
+    return _renumber([entry for _, entry in sorted(enumerate(entries), key=key)])
+
+
+@transaction.atomic
+def set_seed(user: User, tournament: Tournament, entry: Entry, seed: int) -> list[Entry]:
+    """Move ``entry`` to place ``seed`` of the seeding order (organisers, before round 1);
+    the others keep their order. ``seed`` is bounded by the number of entries."""
+    tournament = _before_round_one(user, tournament)
+    entries = list(tournament.entries.order_by("seed", "id"))
+    moving = next((e for e in entries if e.pk == entry.pk), None)
+    if moving is None:
+        raise TournamentError("not_registered", _("This entry is not in the tournament."))
+    if not isinstance(seed, int) or not 1 <= seed <= len(entries):
+        raise TournamentError("bad_seed", _("A seed is between 1 and %(n)d.") % {"n": len(entries)})
+    entries.remove(moving)
+    entries.insert(seed - 1, moving)
+    return _renumber(entries)

@@ -10,7 +10,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 from datetime import datetime, timedelta
 
-from celery import current_app
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -21,7 +20,7 @@ from clubs.models import User
 from games.variants import game as game_facts
 from matches.messages import MatchError
 from matches.services import tables as match_tables
-from tournaments import pairing, standings
+from tournaments import notifications, pairing, standings
 from tournaments.models import (
     ACTIVE_STATUSES,
     Entry,
@@ -38,9 +37,7 @@ from tournaments.models import (
 )
 from tournaments.services.errors import TournamentError
 from tournaments.services.setup import managed
-
-#: The task that notifies a started round's players, published by name after the commit.
-NOTIFY_ROUND_TASK = "tournaments.tasks.notify_round_task"
+from tournaments.windows import checkin_open
 
 
 def total_rounds(tournament: Tournament) -> int:
@@ -55,8 +52,9 @@ def total_rounds(tournament: Tournament) -> int:
     return pairing.elimination_rounds(len(order)) if len(order) >= 2 else 0
 
 
-def tournament_order(tournament: Tournament) -> list[int]:
-    """Entry ids in seeding order: those of round 1 once it exists, else the active ones."""
+def tournament_order(tournament: Tournament, now: datetime | None = None) -> list[int]:
+    """Entry ids in seeding order: those of round 1 once it exists, else the active ones
+    (at ``now``: see :func:`checkin_applies`)."""
     first = tournament.rounds.filter(number=1).first()
     if first is not None:
         games = list(first.games.order_by("number"))
@@ -64,7 +62,7 @@ def tournament_order(tournament: Tournament) -> list[int]:
             return [e for g in sorted(games, key=lambda g: g.slot) for e in g.side0 + g.side1]
         ids = {e for g in games for e in g.side0 + g.side1}
         return [e.pk for e in tournament.entries.order_by("seed", "id") if e.pk in ids]
-    return [e.pk for e in _active_entries(tournament, first_round=True)]
+    return [e.pk for e in _active_entries(tournament, first_round=True, now=now)]
 
 
 def round_time(tournament: Tournament, number: int) -> datetime:
@@ -72,9 +70,28 @@ def round_time(tournament: Tournament, number: int) -> datetime:
     return tournament.starts_at + timedelta(minutes=tournament.round_minutes * (number - 1))
 
 
-def _active_entries(tournament: Tournament, first_round: bool) -> list[Entry]:
+def checkin_applies(tournament: Tournament, now: datetime | None = None) -> bool:
+    """Whether round 1 paired at ``now`` takes only checked-in entries: check-in is required
+    and has opened. Before it opened nobody could check in, so nobody is left out then."""
+    return tournament.checkin_required and checkin_open(tournament, now or timezone.now())
+
+
+def not_checked_in(tournament: Tournament, now: datetime | None = None) -> list[Entry]:
+    """The entries that pairing round 1 at ``now`` would withdraw for not checking in."""
+    if tournament.rounds.exists() or not checkin_applies(tournament, now):
+        return []
+    return list(
+        tournament.entries.filter(status=EntryStatus.REGISTERED)
+        .select_related("player1", "player2")
+        .order_by("seed", "id")
+    )
+
+
+def _active_entries(
+    tournament: Tournament, first_round: bool, now: datetime | None = None
+) -> list[Entry]:
     entries = tournament.entries.exclude(status=EntryStatus.WITHDRAWN).order_by("seed", "id")
-    if tournament.checkin_required and first_round:
+    if first_round and checkin_applies(tournament, now):
         entries = entries.filter(status=EntryStatus.CHECKED_IN)
     return list(entries)
 
@@ -136,13 +153,15 @@ def _history(tournament: Tournament, before: int) -> tuple[pairing.History, list
     return history, games
 
 
-def planned_games(tournament: Tournament, number: int) -> list[pairing.Game]:
-    """The pure pairing of round ``number`` (see :mod:`tournaments.pairing`)."""
+def planned_games(
+    tournament: Tournament, number: int, now: datetime | None = None
+) -> list[pairing.Game]:
+    """The pure pairing of round ``number`` at ``now`` (see :mod:`tournaments.pairing`)."""
     history, games = _history(tournament, number)
     points = standings.match_points(records_of(games), points_of(tournament))
     fmt = tournament.format
     if fmt == TournamentFormat.ROUND_ROBIN:
-        order = tournament_order(tournament)
+        order = tournament_order(tournament, now)
         schedule = pairing.round_robin(order)
         if number > len(schedule):
             return []
@@ -157,7 +176,7 @@ def planned_games(tournament: Tournament, number: int) -> list[pairing.Game]:
         return pairing.explain_games(out, points, history)
     if fmt == TournamentFormat.ELIMINATION:
         if number == 1:
-            return pairing.elimination_first_round(tournament_order(tournament))
+            return pairing.elimination_first_round(tournament_order(tournament, now))
         previous = [g for g in games if g.round.number == number - 1 and not g.third_place]
         previous.sort(key=lambda g: g.slot)
         winners, losers = [], []
@@ -172,7 +191,7 @@ def planned_games(tournament: Tournament, number: int) -> list[pairing.Game]:
         if len(winners) < 2:
             return []
         return pairing.elimination_next_round(winners, losers, tournament.third_place)
-    units = [e.pk for e in _active_entries(tournament, first_round=number == 1)]
+    units = [e.pk for e in _active_entries(tournament, first_round=number == 1, now=now)]
     if number > 1:
         # late entries that never checked in still play once registered
         units = [e.pk for e in _active_entries(tournament, first_round=False)]
@@ -199,16 +218,20 @@ def _loser_entry(game: Game) -> int | None:
 
 
 def create_round(tournament: Tournament, number: int, now: datetime) -> Round:
-    """Pair round ``number`` and store its games (the caller holds the tournament's lock);
-    before round 1 of a tournament with check-in, entries that did not check in withdraw."""
-    planned = planned_games(tournament, number)
+    """Pair round ``number`` and store its games (the caller holds the tournament's lock).
+    Round 1 of a tournament with check-in, once check-in has opened, withdraws the entries that
+    did not check in and tells their players (a notice and an e-mail); before check-in opened,
+    every registered entry is paired and nobody is withdrawn."""
+    planned = planned_games(tournament, number, now)
     if not planned:
         raise TournamentError("nobody", _("There are not enough entries to pair a round."))
-    if number == 1 and tournament.checkin_required:
-        # entries that did not check in before round 1 are out (late entries come after)
-        tournament.entries.filter(status=EntryStatus.REGISTERED).update(
+    if number == 1:
+        # entries that did not check in are out (late entries come after)
+        missing = not_checked_in(tournament, now)
+        Entry.objects.filter(pk__in=[e.pk for e in missing]).update(
             status=EntryStatus.WITHDRAWN, withdrawn_at=now
         )
+        notifications.notify_withdrawn(tournament, missing)
     rnd, _created = Round.objects.get_or_create(
         tournament=tournament,
         number=number,
@@ -259,12 +282,34 @@ def _next_number(tournament: Tournament, last: Round | None) -> int:
     return number
 
 
+def _confirm_withdrawals(tournament: Tournament, now: datetime, confirmed: bool) -> None:
+    """Refuse to pair round 1 by hand while it would withdraw entries the organiser has not
+    been shown (``confirmed``): the refusal names them."""
+    missing = not_checked_in(tournament, now)
+    if missing and not confirmed:
+        raise TournamentError(
+            "confirm_withdrawals",
+            _("Not checked in, and withdrawn if you pair now: %(names)s. Confirm to go on.")
+            % {"names": ", ".join(e.name for e in missing)},
+        )
+
+
 @transaction.atomic
-def pair_next_round(user: User, tournament: Tournament, now: datetime | None = None) -> Round:
-    """Pair the next round now without starting it, so an organiser can edit the pairing."""
+def pair_next_round(
+    user: User,
+    tournament: Tournament,
+    now: datetime | None = None,
+    *,
+    confirm_withdrawals: bool = False,
+) -> Round:
+    """Pair the next round now without starting it, so an organiser can edit the pairing.
+    Round 1 that would withdraw entries not checked in is refused unless
+    ``confirm_withdrawals`` (see :func:`not_checked_in`)."""
     tournament = _managed_active(user, tournament)
     now = now or timezone.now()
     last = tournament.rounds.order_by("-number").first()
+    if last is None:
+        _confirm_withdrawals(tournament, now, confirm_withdrawals)
     if last is not None and last.status == RoundStatus.PAIRED:
         return last
     if last is not None and last.status != RoundStatus.FINISHED:
@@ -367,7 +412,7 @@ def _open_tables(tournament: Tournament, rnd: Round) -> None:
 def begin_round(tournament: Tournament, rnd: Round, now: datetime) -> Round:
     """Start paired round ``rnd`` at ``now`` (the caller holds the tournament's lock): open
     its live tables with the seats assigned (online) or mark its games as being played;
-    once committed, its players are notified (:data:`NOTIFY_ROUND_TASK`)."""
+    its players are notified in the same transaction (notices, and e-mails through the outbox)."""
     if tournament.online:
         _open_tables(tournament, rnd)
     else:
@@ -378,23 +423,25 @@ def begin_round(tournament: Tournament, rnd: Round, now: datetime) -> Round:
     if tournament.status == TournamentStatus.SCHEDULED:
         tournament.status = TournamentStatus.RUNNING
         tournament.save(update_fields=["status"])
-    round_id = rnd.pk
-    transaction.on_commit(lambda: _queue_notify(round_id))
+    notifications.notify_round(rnd)
     return rnd
 
 
-def _queue_notify(round_id: int) -> None:
-    # by name: this module does not import the task module that imports it (an eager
-    # Celery, as in tests, still runs the registered task at once)
-    current_app.signature(NOTIFY_ROUND_TASK, args=(round_id,)).delay()
-
-
 @transaction.atomic
-def start_round(user: User, tournament: Tournament, now: datetime | None = None) -> Round:
-    """Start the next round by hand now (pairing it first if needed)."""
+def start_round(
+    user: User,
+    tournament: Tournament,
+    now: datetime | None = None,
+    *,
+    confirm_withdrawals: bool = False,
+) -> Round:
+    """Start the next round by hand now (pairing it first if needed; round 1 as
+    :func:`pair_next_round` does)."""
     tournament = _managed_active(user, tournament)
     now = now or timezone.now()
     last = tournament.rounds.order_by("-number").first()
+    if last is None:
+        _confirm_withdrawals(tournament, now, confirm_withdrawals)
     if last is None or last.status == RoundStatus.FINISHED:
         last = create_round(tournament, _next_number(tournament, last), now)
     elif last.status != RoundStatus.PAIRED:

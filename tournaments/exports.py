@@ -1,0 +1,70 @@
+"""Standings and results as CSV for spreadsheets and notice boards: UTF-8 with a byte-order
+mark, so Excel opens Chinese names correctly; one header row in the reader's language."""
+
+from __future__ import annotations
+
+import csv
+import io
+
+from django.utils.translation import gettext as _
+
+from tournaments import selectors
+from tournaments.models import Tournament
+
+#: Excel reads a CSV file as UTF-8 only when it starts with this mark.
+BOM = "\ufeff"
+
+
+def _csv(rows: list[list[object]]) -> str:
+    out = io.StringIO()
+    writer = csv.writer(out)
+    writer.writerows(rows)
+    return BOM + out.getvalue()
+
+
+def standings_csv(tournament: Tournament, labels: dict[str, str]) -> str:
+    """The standings: place, entry, team, played, wins-draws-losses and each tie-break
+    (``labels`` names the tie-break columns)."""
+    tiebreaks = selectors.tiebreaks_of(tournament)
+    rows: list[list[object]] = [
+        [_("Place"), _("Entry"), _("Team"), _("Played"), _("Wins"), _("Draws"), _("Losses")]
+        + [labels[t] for t in tiebreaks]
+    ]
+    for line in selectors.standings(tournament):
+        row = line.row
+        rows.append(
+            [
+                row.place,
+                line.entry.name,
+                line.entry.team,
+                row.played,
+                row.wins,
+                row.draws,
+                row.losses,
+            ]
+            + [_number(row.values.get(t, "")) for t in tiebreaks]
+        )
+    return _csv(rows)
+
+
+def results_csv(tournament: Tournament) -> str:
+    """Every game, round by round: table, the two sides, the score and the winner."""
+    names = {e.pk: e.name for e in selectors.entries(tournament)}
+    rows: list[list[object]] = [
+        [_("Round"), _("Table"), _("Side 1"), _("Side 2"), _("Score"), _("Winner"), _("Status")]
+    ]
+    for game in selectors.all_games(tournament):
+        sides = [" / ".join(names.get(e, "") for e in side) for side in game.sides]
+        score = "" if game.score0 is None else f"{game.score0}:{game.score1}"
+        if game.seat_scores:
+            score = " / ".join(str(s) for s in game.seat_scores)
+        winner = "" if game.winner is None else sides[game.winner]
+        rows.append(
+            [game.round.number, game.number, *sides, score, winner, game.get_status_display()]
+        )
+    return _csv(rows)
+
+
+def _number(value: object) -> object:
+    # 3.0 reads as 3 in a spreadsheet cell; halves (Buchholz) stay
+    return int(value) if isinstance(value, float) and value.is_integer() else value
