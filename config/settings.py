@@ -223,6 +223,9 @@ CELERY_BEAT_SCHEDULE = {
 }
 # Seconds a bot (or a seat on auto-play) waits before acting, so people can follow the play.
 MATCHES_BOT_DELAY_SECONDS = float(os.environ.get("MATCHES_BOT_DELAY_SECONDS", "0.8"))
+# A deadline task or sweep this many seconds late means the worker or beat was down: a
+# person's clock that ran out meanwhile is re-armed (matches.services.clock, fair clocks).
+MATCHES_LATE_SECONDS = float(os.environ.get("MATCHES_LATE_SECONDS", "10"))
 
 # --- Authentication --------------------------------------------------------------------------
 AUTHENTICATION_BACKENDS = [
