@@ -225,6 +225,13 @@ CELERY_BEAT_SCHEDULE = {
 MATCHES_BOT_DELAY_SECONDS = float(os.environ.get("MATCHES_BOT_DELAY_SECONDS", "0.8"))
 # A deadline task or sweep this many seconds late means the worker or beat was down: a
 # person's clock that ran out meanwhile is re-armed (matches.services.clock, fair clocks).
+# Websocket frames per second (matches.limits), across all connections and processes: per
+# signed-in user, of them hello/check/hint (they only read, but cost the server), per
+# anonymous address, and per address in all (the load test's bench users share one).
+MATCHES_WS_USER_RATE = int(os.environ.get("MATCHES_WS_USER_RATE", "100"))
+MATCHES_WS_READ_RATE = int(os.environ.get("MATCHES_WS_READ_RATE", "20"))
+MATCHES_WS_ANONYMOUS_RATE = int(os.environ.get("MATCHES_WS_ANONYMOUS_RATE", "20"))
+MATCHES_WS_IP_RATE = int(os.environ.get("MATCHES_WS_IP_RATE", "5000"))
 MATCHES_LATE_SECONDS = float(os.environ.get("MATCHES_LATE_SECONDS", "10"))
 
 # --- Authentication --------------------------------------------------------------------------
