@@ -232,6 +232,8 @@ MATCHES_WS_USER_RATE = int(os.environ.get("MATCHES_WS_USER_RATE", "100"))
 MATCHES_WS_READ_RATE = int(os.environ.get("MATCHES_WS_READ_RATE", "20"))
 MATCHES_WS_ANONYMOUS_RATE = int(os.environ.get("MATCHES_WS_ANONYMOUS_RATE", "20"))
 MATCHES_WS_IP_RATE = int(os.environ.get("MATCHES_WS_IP_RATE", "5000"))
+# New table websockets a minute per user (anonymous: per address).
+MATCHES_WS_CONNECTS_PER_MINUTE = int(os.environ.get("MATCHES_WS_CONNECTS_PER_MINUTE", "120"))
 # Replay pages per minute per client address (matches.views.replay; then 429).
 MATCHES_REPLAYS_PER_MINUTE = int(os.environ.get("MATCHES_REPLAYS_PER_MINUTE", "30"))
 MATCHES_LATE_SECONDS = float(os.environ.get("MATCHES_LATE_SECONDS", "10"))

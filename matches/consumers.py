@@ -43,6 +43,9 @@ MAX_FRAME = 8192
 RATE = 50.0
 #: Frames of one connection waiting to be handled; more are refused ``rate_limited`` at once.
 BACKLOG = 16
+#: A connection that went on sending this many frames past its per-connection limit is
+#: closed (code 4429): refusing each one still costs the server its reading and answering.
+FLOOD = 2 * RATE
 #: The frame types that only read (no write thread, a lower limit per user).
 READS = frozenset({"hint", "check", "hello"})
 
@@ -150,6 +153,10 @@ def _action_queue() -> _ActionQueue:
     return queue
 
 
+#: Answers of ``hint`` / ``check`` by (match, version, seat, type, cards): see ``_check``.
+_reads: dict[tuple, tuple[int | None, Any]] = {}
+
+
 def _submit_batch(items: list[tuple[TableConsumer, dict[str, Any]]]) -> list[Any]:
     """Apply the actions of ``items`` (on a tables' thread): each one's answer in its
     connection's language, or the exception that stopped it."""
@@ -194,6 +201,9 @@ class TableConsumer(AsyncWebsocketConsumer):
         self.inbox: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
         self.attaching = asyncio.Lock()
         self.limits = limits.identity(self.scope)
+        if not await limits.connect_allowed(self.limits):
+            await self.close()  # before accepting: the handshake is refused (403)
+            return
         self.server = asyncio.create_task(self._serve())
         await self.accept()
         role = await database_sync_to_async(self._role)()
@@ -278,30 +288,48 @@ class TableConsumer(AsyncWebsocketConsumer):
         )
 
     def _check(self, data: dict[str, Any]) -> dict[str, Any]:
+        """The answer to ``check`` / ``hint``. Their plays depend only on the match version,
+        the seat and the cards asked about, so they are computed once per version and kept
+        (:data:`_reads`): a member asking again and again, from one socket or thirty, costs one
+        small query each, not the legal plays of a full hand."""
         with translation.override(self.language):
             if self.match_id is None or self.seat is None:
                 return _refused(data, "spectator" if self.match_id else "not_started")
-            match = Match.objects.filter(pk=self.match_id).first()
-            engine = store.engine_of(match)
-            try:
-                if data["type"] == "hint":
-                    return {
-                        "type": "hints",
-                        "id": data.get("id"),
-                        "version": match.version,
-                        "plays": selectors.hints(engine, self.seat),
-                    }
-                plays = selectors.check_selection(engine, self.seat, data.get("cards"))
-                return {
-                    "type": "checked",
-                    "id": data.get("id"),
-                    "version": match.version,
-                    "plays": plays,
-                }
-            except MatchError as error:
-                return {"type": "refused", "id": data.get("id"), **error.to_json()}
-            finally:
-                store.keep_engine(match.pk, match.version, engine)
+            version = Match.objects.filter(pk=self.match_id).values_list("version", flat=True)
+            version = version.first()
+            kind, cards = data["type"], data.get("cards")
+            asked = tuple(cards) if isinstance(cards, list) and len(cards) <= 60 else None
+            if asked is not None and not all(isinstance(c, str) for c in asked):
+                asked = None
+            key = (self.match_id, version, self.seat, kind, asked)
+            outcome = _reads.get(key)
+            if outcome is None or kind == "check" and asked is None:
+                outcome = self._read_plays(kind, cards)
+                if outcome[0] is not None:
+                    if len(_reads) >= 10_000:
+                        _reads.clear()
+                    _reads[(*key[:1], outcome[0], *key[2:])] = outcome  # its own version
+            version, plays = outcome
+            if isinstance(plays, MatchError):
+                return {"type": "refused", "id": data.get("id"), **plays.to_json()}
+            answer = "hints" if kind == "hint" else "checked"
+            return {"type": answer, "id": data.get("id"), "version": version, "plays": plays}
+
+    def _read_plays(self, kind: str, cards: Any) -> tuple[int | None, Any]:
+        """``(version, plays)`` of a ``hint`` or ``check`` from the match's engine (plays: the
+        :class:`MatchError` refusing a selection)."""
+        match = Match.objects.filter(pk=self.match_id).first()
+        if match is None:
+            return None, MatchError("not_started")
+        engine = store.engine_of(match)
+        try:
+            if kind == "hint":
+                return match.version, selectors.hints(engine, self.seat)
+            return match.version, selectors.check_selection(engine, self.seat, cards)
+        except MatchError as error:
+            return match.version, error
+        finally:
+            store.keep_engine(match.pk, match.version, engine)
 
     def _autoplay(self, data: dict[str, Any]) -> dict[str, Any]:
         with translation.override(self.language):
@@ -362,6 +390,11 @@ class TableConsumer(AsyncWebsocketConsumer):
         if text is None:
             await self._send_json(self._refusal("bad_message"))
             return
+        if not self._allowed():  # this connection alone is over its limit: nothing is parsed
+            await self._send_json(self._refusal("rate_limited", {"id": _frame_id(text)}))
+            if self.allowance <= -FLOOD:
+                await self.close(code=4429)
+            return
         if _utf8_size(text) > MAX_FRAME:
             await self._send_json(self._refusal("too_large", {"id": _frame_id(text)}))
             return
@@ -377,10 +410,8 @@ class TableConsumer(AsyncWebsocketConsumer):
         ):
             await self._send_json(self._refusal("bad_message"))
             return
-        if (
-            not self._allowed()
-            or self.inbox.qsize() >= BACKLOG
-            or not await limits.allowed(self.limits, data["type"] in READS)
+        if self.inbox.qsize() >= BACKLOG or not await limits.allowed(
+            self.limits, data["type"] in READS
         ):
             await self._send_json(self._refusal("rate_limited", data))
             return
@@ -455,13 +486,14 @@ class TableConsumer(AsyncWebsocketConsumer):
         return True
 
     def _allowed(self) -> bool:
+        """Take one frame from this connection's allowance (refilled at :data:`RATE` a second,
+        at most twice that); False when there was none. A refused frame still counts, down to
+        ``-FLOOD`` (then the connection is closed)."""
         now = time.monotonic()
         self.allowance = min(RATE * 2, self.allowance + (now - self.last_check) * RATE)
         self.last_check = now
-        if self.allowance < 1:
-            return False
-        self.allowance -= 1
-        return True
+        self.allowance = max(-FLOOD, self.allowance - 1)
+        return self.allowance >= 0
 
     async def _error(self, code: str) -> None:
         await self._send_json(self._refusal(code))

@@ -71,15 +71,27 @@ def _client() -> aredis.Redis:
 async def allowed(who: Identity, read: bool = False) -> bool:
     """Count one frame of ``who`` (``read``: a frame that only reads); False if that puts
     any of its counters over its limit for this second."""
-    second = int(time.time())
+    return await _count(_limits(who, read), 1)
+
+
+async def connect_allowed(who: Identity) -> bool:
+    """Count one new connection of ``who`` (its user, else its address); False if that is
+    more than ``MATCHES_WS_CONNECTS_PER_MINUTE`` this minute (a client closed for flooding
+    does not come straight back)."""
+    name = f"connect:{who.user_id}" if who.user_id is not None else f"connect:{who.address}"
+    return await _count([(name, settings.MATCHES_WS_CONNECTS_PER_MINUTE)], 60)
+
+
+async def _count(counters: list[tuple[str, int]], window: int) -> bool:
+    """Add one to each counter of the current ``window`` (seconds); False if any is over."""
+    slot = int(time.time() // window)
     prefix = settings.CACHES["default"].get("KEY_PREFIX", "")
-    counters = _limits(who, read)
     try:
         pipe = _client().pipeline(transaction=False)
         for name, _limit in counters:
-            key = f"{prefix}:ws:{name}:{second}"
+            key = f"{prefix}:ws:{name}:{window}:{slot}"
             pipe.incr(key)
-            pipe.expire(key, 2)
+            pipe.expire(key, 2 * window)
         counts = (await pipe.execute())[::2]
     except (aredis.RedisError, OSError):
         log.warning("websocket limits unavailable (Redis): not counted")
