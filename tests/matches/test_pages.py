@@ -110,7 +110,9 @@ def test_team_levels_named_by_rank_and_round():
     assert selectors.card_order("bao2", "3")["levels"][12] == ["3", 2]
 
 
-def test_replay_pages_are_cached_and_rate_limited(logged_in, club, players, scheduled, settings):
+def test_replay_pages_are_cached_and_rate_limited(
+    logged_in, club, players, scheduled, settings, monkeypatch
+):
     """The steps of a replay are built once per match version; more than the limit of replay
     pages a minute from one address gets 429, with the translated refusal."""
     settings.MATCHES_REPLAYS_PER_MINUTE = 3
@@ -123,12 +125,9 @@ def test_replay_pages_are_cached_and_rate_limited(logged_in, club, players, sche
     run_until_over(match.pk)
     built = []
     real = selectors.replay_frames
-    selectors.replay_frames = lambda m: built.append(m.pk) or real(m)
-    try:
-        first = logged_in.get(f"/matches/tables/{table.pk}/replay/")
-        second = logged_in.get(f"/matches/tables/{table.pk}/replay/")
-    finally:
-        selectors.replay_frames = real
+    monkeypatch.setattr(selectors, "replay_frames", lambda m: built.append(m.pk) or real(m))
+    first = logged_in.get(f"/matches/tables/{table.pk}/replay/")
+    second = logged_in.get(f"/matches/tables/{table.pk}/replay/")
     assert first.status_code == second.status_code == 200
     assert built == [match.pk]  # the second page came from the cache
     assert first.content.count(b'id="replay-steps"') == 1
