@@ -5,7 +5,7 @@ import json
 
 import pytest
 from asgiref.sync import async_to_sync
-from channels.layers import get_channel_layer
+from channels.layers import channel_layers, get_channel_layer
 from channels.testing import WebsocketCommunicator
 from django.test import Client, override_settings
 from django.utils import translation
@@ -255,7 +255,18 @@ def test_match_starts_while_connected(club, players, scheduled):
     async_to_sync(scenario)()
 
 
-def test_limits_per_user_across_sockets_and_frame_sizes_in_bytes(table, players, settings):
+@pytest.fixture
+def fresh_layer():
+    """A channel layer of this test's own: the Redis layer's receive lock belongs to the event
+    loop of the test that used it first, and three sockets of one user contend for it."""
+    channel_layers.backends.clear()
+    yield
+    channel_layers.backends.clear()
+
+
+def test_limits_per_user_across_sockets_and_frame_sizes_in_bytes(
+    table, players, settings, fresh_layer
+):
     """A user's frames count against one limit over all their sockets (Redis, on arrival):
     over it each frame is refused ``rate_limited`` with its own id; sizes count UTF-8 bytes."""
     settings.MATCHES_WS_USER_RATE = 10**6
@@ -298,7 +309,7 @@ def test_limits_per_user_across_sockets_and_frame_sizes_in_bytes(table, players,
         async_to_sync(scenario)()
 
 
-def test_an_older_broadcast_is_not_forwarded_after_a_newer_one(table, players):
+def test_an_older_broadcast_is_not_forwarded_after_a_newer_one(table, players, fresh_layer):
     """Broadcasts of the worker and of the servers are not ordered: a connection forwards no
     state older than the newest it sent, and no update twice."""
     match = Match.objects.get(table=table)
