@@ -52,6 +52,8 @@ from matches import schedule  # noqa: E402
 
 # Deadline tasks are published from a background thread, off the threads that apply actions.
 schedule.schedule_in_background()
+# The worker's clocks see when no ASGI process was alive (fair clocks across outages).
+schedule.keep_web_alive()
 
 gc.freeze()
 gc.set_threshold(700, 10, 10_000)

@@ -17,6 +17,19 @@ import sys
 import time
 from pathlib import Path
 
+#: The largest websocket message (and frame) daphne reads, in bytes: far above the table
+#: consumer's own limit (``matches.consumers.MAX_FRAME``), so that an oversize frame gets the
+#: consumer's ``too_large`` answer and the connection goes on; beyond this one the
+#: connection is closed (1009) without reading more.
+WEBSOCKET_MAX_MESSAGE = 4 * 1024 * 1024
+#: Daphne's options for that limit (``./run`` and the end-to-end stack pass them).
+DAPHNE_LIMITS = [
+    "--websocket-max-message-size",
+    str(WEBSOCKET_MAX_MESSAGE),
+    "--websocket-max-frame-size",
+    str(WEBSOCKET_MAX_MESSAGE),
+]
+
 
 def process_count() -> int:
     """``ASGI_PROCESSES`` if set, else the number of cores (at least 1, at most 4)."""
@@ -38,7 +51,14 @@ def main(argv: list[str]) -> int:
     daphne = str(Path(sys.executable).parent / "daphne")
     children = [
         subprocess.Popen(
-            [daphne, "--fd", str(listener.fileno()), *extra, "config.asgi:application"],
+            [
+                daphne,
+                "--fd",
+                str(listener.fileno()),
+                *DAPHNE_LIMITS,
+                *extra,
+                "config.asgi:application",
+            ],
             pass_fds=(listener.fileno(),),
         )
         for _ in range(process_count())

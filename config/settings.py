@@ -247,6 +247,20 @@ CELERY_BEAT_SCHEDULE = {
 }
 # Seconds a bot (or a seat on auto-play) waits before acting, so people can follow the play.
 MATCHES_BOT_DELAY_SECONDS = float(os.environ.get("MATCHES_BOT_DELAY_SECONDS", "0.8"))
+# A deadline task or sweep this many seconds late means the worker or beat was down: a
+# person's clock that ran out meanwhile is re-armed (matches.services.clock, fair clocks).
+# Websocket frames per second (matches.limits), across all connections and processes: per
+# signed-in user, of them hello/check/hint (they only read, but cost the server), per
+# anonymous address, and per address in all (the load test's bench users share one).
+MATCHES_WS_USER_RATE = int(os.environ.get("MATCHES_WS_USER_RATE", "100"))
+MATCHES_WS_READ_RATE = int(os.environ.get("MATCHES_WS_READ_RATE", "20"))
+MATCHES_WS_ANONYMOUS_RATE = int(os.environ.get("MATCHES_WS_ANONYMOUS_RATE", "20"))
+MATCHES_WS_IP_RATE = int(os.environ.get("MATCHES_WS_IP_RATE", "5000"))
+# New table websockets a minute per user (anonymous: per address).
+MATCHES_WS_CONNECTS_PER_MINUTE = int(os.environ.get("MATCHES_WS_CONNECTS_PER_MINUTE", "120"))
+# Replay pages per minute per client address (matches.views.replay; then 429).
+MATCHES_REPLAYS_PER_MINUTE = int(os.environ.get("MATCHES_REPLAYS_PER_MINUTE", "30"))
+MATCHES_LATE_SECONDS = float(os.environ.get("MATCHES_LATE_SECONDS", "10"))
 
 # --- Authentication --------------------------------------------------------------------------
 AUTHENTICATION_BACKENDS = [

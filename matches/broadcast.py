@@ -138,9 +138,15 @@ def match_updated(
         )
         shared = shared or {k: data[k] for k in ("table", "cards") if k in data}
         texts[recipient_key(r)] = json_dumps(data)
-    _send(
-        [(match_group(match.pk), {"type": "match.frame", "texts": texts})], key=("match", match.pk)
-    )
+    # ``version`` and ``event`` let each connection drop a frame that arrives after a newer one
+    # (broadcasts of the worker and of the servers are not ordered with each other).
+    message = {
+        "type": "match.frame",
+        "texts": texts,
+        "version": match.version,
+        "event": bool(event),
+    }
+    _send([(match_group(match.pk), message)], key=("match", match.pk))
 
 
 def table_changed(table_id: int) -> None:
@@ -156,4 +162,5 @@ def seats_changed(match_id: int) -> None:
     text = json_dumps(
         {"type": "table", "version": match.version, "table": selectors.public_state(match)}
     )
-    _send([(match_group(match_id), {"type": "match.frame", "text": text})], key=("match", match_id))
+    message = {"type": "match.frame", "text": text, "version": match.version}
+    _send([(match_group(match_id), message)], key=("match", match_id))

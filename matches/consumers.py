@@ -13,6 +13,7 @@ import json
 import logging
 import os
 import random
+import re
 import time
 import weakref
 from concurrent.futures import ThreadPoolExecutor
@@ -25,7 +26,7 @@ from django.conf import settings
 from django.db import close_old_connections, connection
 from django.utils import translation
 
-from matches import broadcast, selectors, store
+from matches import broadcast, limits, selectors, store
 from matches.messages import MatchError, refusal_message
 from matches.models import Match, MatchStatus, Table
 from matches.services import play, presence
@@ -33,10 +34,20 @@ from matches.wire import json_dumps
 
 log = logging.getLogger(__name__)
 
-#: Largest text frame accepted (bytes); larger ones are refused unread.
+#: Largest text frame accepted, in bytes of UTF-8; larger ones are refused (``too_large``)
+#: unparsed. Daphne itself reads frames up to ``config.serve.WEBSOCKET_MAX_MESSAGE`` (far
+#: more), so they reach this answer instead of a closed connection.
 MAX_FRAME = 8192
-#: Messages per second a connection may send (a burst of twice that is tolerated).
+#: Messages per second a connection may send (a burst of twice that is tolerated); the limits
+#: per user and per address across connections and processes are in :mod:`matches.limits`.
 RATE = 50.0
+#: Frames of one connection waiting to be handled; more are refused ``rate_limited`` at once.
+BACKLOG = 16
+#: A connection that went on sending this many frames past its per-connection limit is
+#: closed (code 4429): refusing each one still costs the server its reading and answering.
+FLOOD = 2 * RATE
+#: The frame types that only read (no write thread, a lower limit per user).
+READS = frozenset({"hint", "check", "hello"})
 
 
 #: The threads that run the tables' database and engine work (``MATCHES_THREADS``; default 1
@@ -46,16 +57,20 @@ RATE = 50.0
 #: thread actions queued behind them for up to 0.7 s in the load test.
 THREADS = int(os.environ.get("MATCHES_THREADS", "1" if connection.vendor == "sqlite" else "4"))
 _executor = ThreadPoolExecutor(max_workers=THREADS, thread_name_prefix="matches")
+#: The thread of what only reads (``hello``, ``check``, ``hint``): a flood of hints waits
+#: here, not in front of the actions of every table of the process.
+_reader = ThreadPoolExecutor(max_workers=1, thread_name_prefix="matches-read")
 
 
-async def _in_thread(func: Any, *args: Any) -> Any:
-    """``func(*args)`` on the tables' own thread(s) (see ``_executor``), not on the loop and not
-    on Channels' one shared thread; stale database connections are closed before and after,
-    as ``database_sync_to_async`` does. A plain ``run_in_executor``: asgiref's machinery
-    (context copies, thread-sensitivity bookkeeping) cost more than the hop itself, on every
-    action. What the work broadcast is published from here, once it is done."""
+async def _in_thread(func: Any, *args: Any, executor: ThreadPoolExecutor = _executor) -> Any:
+    """``func(*args)`` on the tables' own thread(s) (see ``_executor``; ``_reader`` for reads),
+    not on the loop and not on Channels' one shared thread; stale database connections are
+    closed before and after, as ``database_sync_to_async`` does. A plain ``run_in_executor``:
+    asgiref's machinery (context copies, thread-sensitivity bookkeeping) cost more than the
+    hop itself, on every action. What the work broadcast is published from here, once it is
+    done."""
     result, box, error = await asyncio.get_running_loop().run_in_executor(
-        _executor, _db_work, func, args
+        executor, _db_work, func, args
     )
     if box:
         await broadcast.send_collected(box)
@@ -138,6 +153,10 @@ def _action_queue() -> _ActionQueue:
     return queue
 
 
+#: Answers of ``hint`` / ``check`` by (match, version, seat, type, cards): see ``_check``.
+_reads: dict[tuple, tuple[int | None, Any]] = {}
+
+
 def _submit_batch(items: list[tuple[TableConsumer, dict[str, Any]]]) -> list[Any]:
     """Apply the actions of ``items`` (on a tables' thread): each one's answer in its
     connection's language, or the exception that stopped it."""
@@ -177,6 +196,15 @@ class TableConsumer(AsyncWebsocketConsumer):
         self.groups_joined: list[str] = []
         self.allowance = RATE * 2
         self.last_check = time.monotonic()
+        #: The newest version sent to this connection: an older frame is not forwarded.
+        self.sent_version = -1
+        self.inbox: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
+        self.attaching = asyncio.Lock()
+        self.limits = limits.identity(self.scope)
+        if not await limits.connect_allowed(self.limits):
+            await self.close()  # before accepting: the handshake is refused (403)
+            return
+        self.server = asyncio.create_task(self._serve())
         await self.accept()
         role = await database_sync_to_async(self._role)()
         if role is not None:
@@ -260,30 +288,48 @@ class TableConsumer(AsyncWebsocketConsumer):
         )
 
     def _check(self, data: dict[str, Any]) -> dict[str, Any]:
+        """The answer to ``check`` / ``hint``. Their plays depend only on the match version,
+        the seat and the cards asked about, so they are computed once per version and kept
+        (:data:`_reads`): a member asking again and again, from one socket or thirty, costs one
+        small query each, not the legal plays of a full hand."""
         with translation.override(self.language):
             if self.match_id is None or self.seat is None:
                 return _refused(data, "spectator" if self.match_id else "not_started")
-            match = Match.objects.filter(pk=self.match_id).first()
-            engine = store.engine_of(match)
-            try:
-                if data["type"] == "hint":
-                    return {
-                        "type": "hints",
-                        "id": data.get("id"),
-                        "version": match.version,
-                        "plays": selectors.hints(engine, self.seat),
-                    }
-                plays = selectors.check_selection(engine, self.seat, data.get("cards"))
-                return {
-                    "type": "checked",
-                    "id": data.get("id"),
-                    "version": match.version,
-                    "plays": plays,
-                }
-            except MatchError as error:
-                return {"type": "refused", "id": data.get("id"), **error.to_json()}
-            finally:
-                store.keep_engine(match.pk, match.version, engine)
+            version = Match.objects.filter(pk=self.match_id).values_list("version", flat=True)
+            version = version.first()
+            kind, cards = data["type"], data.get("cards")
+            asked = tuple(cards) if isinstance(cards, list) and len(cards) <= 60 else None
+            if asked is not None and not all(isinstance(c, str) for c in asked):
+                asked = None
+            key = (self.match_id, version, self.seat, kind, asked)
+            outcome = _reads.get(key)
+            if outcome is None or kind == "check" and asked is None:
+                outcome = self._read_plays(kind, cards)
+                if outcome[0] is not None:
+                    if len(_reads) >= 10_000:
+                        _reads.clear()
+                    _reads[(*key[:1], outcome[0], *key[2:])] = outcome  # its own version
+            version, plays = outcome
+            if isinstance(plays, MatchError):
+                return {"type": "refused", "id": data.get("id"), **plays.to_json()}
+            answer = "hints" if kind == "hint" else "checked"
+            return {"type": answer, "id": data.get("id"), "version": version, "plays": plays}
+
+    def _read_plays(self, kind: str, cards: Any) -> tuple[int | None, Any]:
+        """``(version, plays)`` of a ``hint`` or ``check`` from the match's engine (plays: the
+        :class:`MatchError` refusing a selection)."""
+        match = Match.objects.filter(pk=self.match_id).first()
+        if match is None:
+            return None, MatchError("not_started")
+        engine = store.engine_of(match)
+        try:
+            if kind == "hint":
+                return match.version, selectors.hints(engine, self.seat)
+            return match.version, selectors.check_selection(engine, self.seat, cards)
+        except MatchError as error:
+            return match.version, error
+        finally:
+            store.keep_engine(match.pk, match.version, engine)
 
     def _autoplay(self, data: dict[str, Any]) -> dict[str, Any]:
         with translation.override(self.language):
@@ -314,17 +360,18 @@ class TableConsumer(AsyncWebsocketConsumer):
 
     async def _attach(self) -> None:
         """Join the seat's (or the spectators') group once the match exists, and send a
-        snapshot."""
-        if self.match_id is not None:
-            return
-        match_id, seat = await database_sync_to_async(self._attach_sync)(self.channel_name)
-        if match_id is None:
-            await self.send(text_data=json.dumps({"type": "waiting", "table": self.table_id}))
-            return
-        self.match_id, self.seat = match_id, seat
-        self.heartbeat = asyncio.create_task(self._heartbeat())
-        await self._join(broadcast.match_group(match_id))
-        await self._send_json(await _in_thread(self._sync_frame, None))
+        snapshot (once: a ``hello`` and a ``table_changed`` may ask at the same time)."""
+        async with self.attaching:
+            if self.match_id is not None:
+                return
+            match_id, seat = await database_sync_to_async(self._attach_sync)(self.channel_name)
+            if match_id is None:
+                await self.send(text_data=json.dumps({"type": "waiting", "table": self.table_id}))
+                return
+            self.match_id, self.seat = match_id, seat
+            self.heartbeat = asyncio.create_task(self._heartbeat())
+            await self._join(broadcast.match_group(match_id))
+            await self._send_state(await _in_thread(self._sync_frame, None, executor=_reader))
 
     async def _heartbeat(self) -> None:
         """Confirm this connection's presence now and then (a crashed server's rows expire)."""
@@ -337,40 +384,67 @@ class TableConsumer(AsyncWebsocketConsumer):
 
     async def disconnect(self, code: int) -> None:
         """Leave the groups; a player with no connection left goes on auto-play."""
-        beat = getattr(self, "heartbeat", None)
-        if beat is not None:
-            beat.cancel()
+        for task in (getattr(self, "heartbeat", None), getattr(self, "server", None)):
+            if task is not None:
+                task.cancel()
         for group in self.groups_joined:
             await self.channel_layer.group_discard(group, self.channel_name)
         if self.match_id is not None:
             await database_sync_to_async(presence.disconnected)(self.channel_name)
 
-    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
-        """Handle one client message (see the protocol); never raises on bad input."""
-        if not self._allowed():
-            await self._send_json(await database_sync_to_async(self._refusal)("rate_limited"))
+    async def websocket_receive(self, message: dict[str, Any]) -> None:
+        """A frame arrived: refused at once if it is too large, malformed or over a limit
+        (counted here, on arrival, not when its turn comes), else queued for :meth:`_serve`.
+        Every refusal carries the frame's ``id`` when it can be read."""
+        text = message.get("text")
+        if text is None:
+            await self._send_json(self._refusal("bad_message"))
             return
-        if text_data is None:
-            await self._error("bad_message")
+        if not self._allowed():  # this connection alone is over its limit: nothing is parsed
+            await self._send_json(self._refusal("rate_limited", {"id": _frame_id(text)}))
+            if self.allowance <= -FLOOD:
+                await self.close(code=4429)
             return
-        if len(text_data) > MAX_FRAME:
-            await self._error("too_large")
+        if _utf8_size(text) > MAX_FRAME:
+            await self._send_json(self._refusal("too_large", {"id": _frame_id(text)}))
             return
         try:
-            data = json.loads(text_data)
+            data = json.loads(text)
         except (ValueError, RecursionError):  # RecursionError: nesting too deep to decode
-            await self._error("bad_json")
+            await self._send_json(self._refusal("bad_json", {"id": _frame_id(text)}))
             return
         if (
             not isinstance(data, dict)
             or not isinstance(data.get("type"), str)
             or not self._clean(data)
         ):
-            await self._error("bad_message")
+            await self._send_json(self._refusal("bad_message"))
             return
+        if self.inbox.qsize() >= BACKLOG or not await limits.allowed(
+            self.limits, data["type"] in READS
+        ):
+            await self._send_json(self._refusal("rate_limited", data))
+            return
+        self.inbox.put_nowait(data)
+
+    async def _serve(self) -> None:
+        """Handle the queued frames of this connection one after another (their answers in
+        order); a failure is logged and the next frame is handled."""
+        while True:
+            data = await self.inbox.get()
+            try:
+                await self.receive_message(data)
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.exception("table %s: a %s message failed", self.table_id, data.get("type"))
+                await self._send_json(self._refusal("bad_message", data))
+
+    async def receive_message(self, data: dict[str, Any]) -> None:
+        """Handle one decoded, checked client message (see the protocol)."""
         kind = data["type"]
         if kind == "autoplay" and not isinstance(data.get("on"), bool):
-            await self._send_json(await database_sync_to_async(self._refusal)("bad_message", data))
+            await self._send_json(self._refusal("bad_message", data))
             return
         if kind == "ping":
             await self._send_json({"type": "pong", "id": data.get("id")})
@@ -378,18 +452,18 @@ class TableConsumer(AsyncWebsocketConsumer):
             if self.match_id is None:
                 await self._attach()
                 return
-            answer = await _in_thread(self._sync_frame, data.get("version"))
-            await self._send_json(answer)
+            answer = await _in_thread(self._sync_frame, data.get("version"), executor=_reader)
+            await self._send_state(answer)
         elif kind == "action":
             await self._send_json(await _action_queue().submit(self, data))
         elif kind in ("check", "hint"):
-            await self._send_json(await _in_thread(self._check, data))
+            await self._send_json(await _in_thread(self._check, data, executor=_reader))
         elif kind == "autoplay":
             await self._send_json(await database_sync_to_async(self._autoplay)(data))
         elif kind == "dismiss_summary":
             await self._send_json(await database_sync_to_async(self._dismiss)(data))
         else:
-            await self._send_json(await database_sync_to_async(self._refusal)("unknown_type", data))
+            await self._send_json(self._refusal("unknown_type", data))
 
     @staticmethod
     def _clean(data: Any) -> bool:
@@ -424,19 +498,26 @@ class TableConsumer(AsyncWebsocketConsumer):
         return True
 
     def _allowed(self) -> bool:
+        """Take one frame from this connection's allowance (refilled at :data:`RATE` a second,
+        at most twice that); False when there was none. A refused frame still counts, down to
+        ``-FLOOD`` (then the connection is closed)."""
         now = time.monotonic()
         self.allowance = min(RATE * 2, self.allowance + (now - self.last_check) * RATE)
         self.last_check = now
-        if self.allowance < 1:
-            return False
-        self.allowance -= 1
-        return True
+        self.allowance = max(-FLOOD, self.allowance - 1)
+        return self.allowance >= 0
 
     async def _error(self, code: str) -> None:
-        await self._send_json(await database_sync_to_async(self._refusal)(code))
+        await self._send_json(self._refusal(code))
 
     async def _send_json(self, data: dict[str, Any] | None) -> None:
         if data is not None:
+            await self.send(text_data=json_dumps(data))
+
+    async def _send_state(self, data: dict[str, Any] | None) -> None:
+        """Send a state frame (``snapshot``/``events``) and remember its version."""
+        if data is not None:
+            self.sent_version = max(self.sent_version, data.get("version", -1))
             await self.send(text_data=json_dumps(data))
 
     async def dispatch(self, message: dict[str, Any]) -> None:
@@ -453,6 +534,16 @@ class TableConsumer(AsyncWebsocketConsumer):
     async def match_frame(self, message: dict[str, Any]) -> None:
         """A match's frames: forward the one built for this connection's seat (``texts``, by
         seat number or ``"s"`` for the spectators), or the one ``text`` for everyone."""
+        version = message.get("version")
+        if version is not None:
+            # Broadcasts from several processes (the worker's bots and clocks, the servers)
+            # can arrive out of order: an older state is never forwarded after a newer one,
+            # nor an update (an event) twice. The client catches up from the newest.
+            if version < self.sent_version or (
+                message.get("event") and version == self.sent_version
+            ):
+                return
+            self.sent_version = version
         text = message.get("text")
         if text is None:
             text = message["texts"].get(broadcast.recipient_key(self.seat))
@@ -463,6 +554,25 @@ class TableConsumer(AsyncWebsocketConsumer):
         """Seats changed or the match started: tell the client; attach to a new match."""
         await self.send(text_data=json.dumps({"type": "table_changed", "table": self.table_id}))
         await self._attach()
+
+
+def _utf8_size(text: str) -> int:
+    """The size of ``text`` in bytes of UTF-8 (a lone surrogate counted as three), without
+    encoding what is surely too large or plain ASCII."""
+    if len(text) > MAX_FRAME or text.isascii():
+        return len(text)
+    return len(text.encode("utf-8", "surrogatepass"))
+
+
+#: The ``id`` of a frame that is not decoded (too large or malformed): a number or a short
+#: string after ``"id":`` near its start.
+_ID = re.compile(r'"id"\s*:\s*(-?\d{1,18}(?![\d.eE])|"[^"\\]{0,64}")')
+
+
+def _frame_id(text: str) -> Any:
+    """The ``id`` of an undecoded frame, when it can be read from its first 4 KiB, else None."""
+    found = _ID.search(text, 0, 4096)
+    return json.loads(found.group(1)) if found else None
 
 
 def _refused(data: dict[str, Any], code: str) -> dict[str, Any]:
@@ -487,8 +597,8 @@ class BroadcastBenchConsumer(AsyncWebsocketConsumer):
         await self.channel_layer.group_discard(self.group, self.channel_name)
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
-        """Broadcast the frame (at most MAX_FRAME characters) to the group."""
-        if text_data is not None and len(text_data) <= MAX_FRAME:
+        """Broadcast the frame (at most MAX_FRAME bytes) to the group."""
+        if text_data is not None and _utf8_size(text_data) <= MAX_FRAME:
             await self.channel_layer.group_send(
                 self.group, {"type": "bench.frame", "text": text_data}
             )

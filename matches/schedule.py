@@ -29,6 +29,10 @@ TIME_LIMIT_TASK = "matches.tasks.time_limit_task"
 
 #: A queued task this many seconds overdue is presumed lost (a new one is published).
 LOST_AFTER = 2.0
+#: Longest countdown of a published task (seconds): every countdown stays well under the
+#: broker's visibility timeout (3600 s), after which Redis would hand an unacknowledged task
+#: to a second worker. A task queued for a later deadline runs early and queues the rest.
+MAX_COUNTDOWN = 1800.0
 
 
 def pending_key(match_id: int) -> str:
@@ -64,7 +68,7 @@ def _send(name: str, args: tuple[Any, ...], countdown: float = 0.0) -> None:
             current_app.loader.import_default_modules()  # the apps' tasks.py
         current_app.tasks[name].apply_async(args, countdown=countdown)
         return
-    current_app.send_task(name, args, countdown=countdown)
+    current_app.send_task(name, args, countdown=min(countdown, MAX_COUNTDOWN))
 
 
 def forget_pending(match_id: int) -> None:
@@ -104,6 +108,9 @@ def _publish(match_id: int, version: int, eta: float) -> None:
     if pending is not None and now - LOST_AFTER <= float(pending) <= eta + 0.01:
         _published[match_id] = float(pending)  # another process queued it: remember it here
         return
+    # A deadline beyond MAX_COUNTDOWN: the task runs (and is recorded as pending) at the cap
+    # and queues the rest itself (clock.on_deadline finds the deadline not yet due).
+    eta = min(eta, now + MAX_COUNTDOWN)
     delay = max(0.0, eta - now)
     client.set(key, repr(eta), ex=int(delay) + 60)
     if len(_published) > 100_000:
@@ -144,5 +151,84 @@ def _publish_queued() -> None:
 
 def schedule_time_limit(match_id: int, delay: float) -> None:
     """Queue the time limit task of the match for when its time limit runs out (plus a
-    little)."""
+    little). A limit beyond :data:`MAX_COUNTDOWN` makes the task run early and do nothing;
+    the beat sweeper applies the limit once it passes."""
     _send(TIME_LIMIT_TASK, (match_id,), delay + 0.2)
+
+
+# ---------------------------------------------------------------- outages (fair clocks)
+#: Every ASGI process confirms it is alive this often (seconds)...
+WEB_BEAT = 3.0
+#: ...and the web counts as down once no process confirmed it for this long.
+WEB_TTL = 10
+
+
+def _key(name: str) -> str:
+    prefix = settings.CACHES["default"].get("KEY_PREFIX", "")
+    return f"{prefix}:matches:{name}"
+
+
+def web_beat(now: float | None = None) -> None:
+    """Confirm that an ASGI process is alive. The first beat after no process confirmed it for
+    :data:`WEB_TTL` seconds records the outage (from the last beat before it until now), which
+    :func:`web_outage` reports."""
+    now = time.time() if now is None else now
+    client = _client()
+    last = client.getset(_key("web:last"), repr(now))
+    if last is not None and now - float(last) > WEB_TTL:
+        client.set(_key("web:outage"), f"{float(last)!r} {now!r}")
+
+
+def web_outage(now: float | None = None) -> tuple[float, float] | None:
+    """The last time no ASGI process was alive, as ``(start, end)`` in epoch seconds; ``end``
+    is ``now`` while it lasts. None if there was none (or no web process ever ran here)."""
+    now = time.time() if now is None else now
+    client = _client()
+    last = client.get(_key("web:last"))
+    if last is not None and now - float(last) > WEB_TTL:
+        return float(last), now  # down now
+    outage = client.get(_key("web:outage"))
+    if outage is None:
+        return None
+    start, end = outage.split()
+    return float(start), float(end)
+
+
+def keep_web_alive() -> None:
+    """From now on confirm every :data:`WEB_BEAT` seconds, from a background thread, that this
+    ASGI process is alive (called by the ASGI application)."""
+    global _web_beating
+    if _web_beating:
+        return
+    _web_beating = True
+
+    def beat() -> None:
+        while True:
+            try:
+                web_beat()
+            except Exception:  # Redis away: the worker sees an outage and is fair to players
+                log.warning("could not confirm that the web is alive")
+            time.sleep(WEB_BEAT)
+
+    threading.Thread(target=beat, name="web-alive", daemon=True).start()
+
+
+_web_beating = False
+
+
+def sweep_gap(now: float | None = None) -> float | None:
+    """Record that the sweeper runs now; returns when it ran before if that was more than
+    ``MATCHES_LATE_SECONDS`` ago (the worker or beat was down since then), else None."""
+    now = time.time() if now is None else now
+    previous = _client().getset(_key("sweep:last"), repr(now))
+    late = float(getattr(settings, "MATCHES_LATE_SECONDS", 10.0))
+    if previous is not None and now - float(previous) > late:
+        return float(previous)
+    return None
+
+
+def first_rearm(match_id: int, version: int) -> bool:
+    """True the first time (per match version) the worker's lateness re-arms a deadline: a
+    worker that keeps running late (an overloaded queue, not an outage) must not hold a table
+    for ever."""
+    return bool(_client().set(_key(f"rearmed:{match_id}:{version}"), "1", nx=True, ex=86400))

@@ -3,11 +3,14 @@ to clients, each built from one recipient's observation only (never from the ful
 
 from __future__ import annotations
 
+import logging
 import time
 from functools import lru_cache
 from typing import Any
 
+from django.core.cache import cache
 from django.db.models import Count, Q, QuerySet
+from django.utils.html import json_script
 
 from clubs.models import Club, User
 from engine.actions import Action, Refusal
@@ -16,6 +19,8 @@ from engine.match import Match as EngineMatch
 from engine.variants import combo_rules, deal_rules
 from matches.messages import MatchError
 from matches.models import Match, MatchEvent, Table, TableStatus
+
+log = logging.getLogger(__name__)
 
 #: A reconnecting client missing at most this many events gets them; otherwise a snapshot.
 MAX_MISSING_EVENTS = 200
@@ -172,6 +177,35 @@ def replay_frames(match: Match) -> list[dict[str, Any]]:
             }
         )
     return steps
+
+
+def replay_scripts(match: Match) -> dict[str, str]:
+    """The replay page's data of a finished match, as the ``<script type="application/json">``
+    elements ``json_script`` makes: ``steps`` (:func:`replay_frames`) and ``orders``
+    (:func:`replay_card_orders`). Built once per match version and kept in the cache (a
+    replay of a long match is megabytes); a cache failure only costs the rebuild."""
+    key = f"matches:replay:{match.pk}:{match.version}"
+    try:
+        cached = cache.get(key)
+    except Exception:
+        log.warning("replay cache unavailable")
+        cached = None
+    if cached is not None:
+        return cached
+    steps = replay_frames(match)
+    scripts = {
+        "steps": str(json_script(steps, "replay-steps")),
+        "orders": str(json_script(replay_card_orders(match, steps), "replay-orders")),
+    }
+    try:
+        cache.set(key, scripts, REPLAY_CACHE_SECONDS)
+    except Exception:
+        log.warning("replay cache unavailable")
+    return scripts
+
+
+#: How long a replay's serialised steps stay cached (seconds).
+REPLAY_CACHE_SECONDS = 24 * 3600
 
 
 def replay_card_orders(match: Match, steps: list[dict[str, Any]]) -> dict[str, Any]:

@@ -5,26 +5,35 @@ Thin: forms in, :mod:`matches.services` for changes, :mod:`matches.selectors` fo
 
 from __future__ import annotations
 
+import logging
+import time
 from typing import Any
 
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.core.cache import cache
 from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.functional import SimpleLazyObject
+from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from clubs import selectors as club_selectors
+from clubs.client_ip import client_ip
 from clubs.models import Club
 from clubs.permissions import is_club_admin
 from games.variants import Variant
 from matches import selectors
 from matches.forms import RefereeForm, SeatForm, TableForm
 from matches.hooks import may_referee
-from matches.messages import SANCTION_LABELS, TABLE_WORDS, MatchError
+from matches.messages import SANCTION_LABELS, TABLE_WORDS, MatchError, refusal_message
 from matches.models import Match, MatchStatus, Table
 from matches.services import play, tables
+
+log = logging.getLogger(__name__)
 
 
 def lobby(request: HttpRequest, slug: str) -> HttpResponse:
@@ -152,23 +161,46 @@ def seat(request: HttpRequest, table_id: int) -> HttpResponse:
 
 
 def replay(request: HttpRequest, table_id: int) -> HttpResponse:
-    """Step through every action of a finished match with all hands shown."""
+    """Step through every action of a finished match with all hands shown. Its steps are
+    built and serialised once per match version (cached); a client asking for more than
+    ``MATCHES_REPLAYS_PER_MINUTE`` replay pages a minute gets 429."""
+    if not _replay_allowed(request):
+        return HttpResponse(
+            refusal_message("rate_limited"), status=429, content_type="text/plain; charset=utf-8"
+        )
     table = get_object_or_404(Table.objects.select_related("club"), pk=table_id)
     match = selectors.match_of_table(table)
     if match is None or match.status != MatchStatus.FINISHED:
         raise Http404
-    steps = selectors.replay_frames(match)
+    scripts = selectors.replay_scripts(match)
+    # the steps as objects, built only if a caller of the context asks (the page does not)
+    steps = SimpleLazyObject(lambda: selectors.replay_frames(match))
     return render(
         request,
         "matches/replay.html",
         {
             "table": table,
             "match": match,
+            "steps_script": mark_safe(scripts["steps"]),  # json_script's escaped output
+            "orders_script": mark_safe(scripts["orders"]),
             "steps": steps,
-            "orders": selectors.replay_card_orders(match, steps),
+            "orders": SimpleLazyObject(lambda: selectors.replay_card_orders(match, steps)),
             "names": {
                 **{key: str(TABLE_WORDS[key]) for key in TABLE_WORDS},
                 "seats": _seat_names(match),
             },
         },
     )
+
+
+def _replay_allowed(request: HttpRequest) -> bool:
+    """Count a replay request of the client's address in this minute; False over the limit.
+    The cache away: allowed (logged)."""
+    key = f"matches:replays:{client_ip(request) or ''}:{int(time.time() // 60)}"
+    try:
+        cache.add(key, 0, 120)
+        count = cache.incr(key)
+    except Exception:  # a cache failure never stops a page
+        log.warning("replay rate limit unavailable (cache)")
+        return True
+    return count <= settings.MATCHES_REPLAYS_PER_MINUTE

@@ -2,20 +2,26 @@
 passes (:func:`act_on_deadline`): a bot or a seat on auto-play plays the heuristic's choice; a
 person whose clock ran out gets the rules' timeout action, and after two in a row is put on
 auto-play until they act again. The match time limit (:func:`apply_time_limit`) and the
-sweeper (:func:`sweep`) that applies what a lost task missed."""
+sweeper (:func:`sweep`) that applies what a lost task missed.
+
+Fair clocks across outages: a person's deadline that passed while no ASGI process was alive
+(:func:`matches.schedule.web_outage`), or while the worker or beat was down (the task or the
+sweep runs late), is not timed out: it is re-armed to at least the action clock after the
+outage ended (:func:`_fair_deadline`)."""
 
 from __future__ import annotations
 
 import logging
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
+from django.conf import settings
 from django.utils import timezone
 
 from engine.actions import Action
 from engine.bots import HeuristicBot, RandomBot
 from engine.match import Match as EngineMatch
-from matches import schedule, store
+from matches import broadcast, schedule, store
 from matches.messages import MatchError
 from matches.models import Actor, Match, MatchStatus
 from matches.services.play import ATTEMPTS, Moved, apply_to
@@ -38,10 +44,20 @@ def bot_action(engine: EngineMatch, seat: int, kind: str, version: int) -> Actio
         return RandomBot(seed).rng.choice(engine.legal_actions(seat))
 
 
-def act_on_deadline(match_id: int, version: int, *, force: bool = False) -> str:
+def act_on_deadline(
+    match_id: int,
+    version: int,
+    *,
+    force: bool = False,
+    fair: bool = False,
+    late_since: float | None = None,
+) -> str:
     """Act for the seat to move if match ``match_id`` is still at ``version`` and its deadline
     has passed (``force``: without waiting for it). Idempotent: a late or duplicate call finds
-    another version (or no deadline) and does nothing. Returns what happened."""
+    another version (or no deadline) and does nothing. ``fair`` (the tasks and the sweeper):
+    a person's deadline that fell into an outage of the web, or of the worker when
+    ``late_since`` (epoch seconds) says since when it was down, is re-armed instead
+    ("rearmed"). Returns what happened."""
     for _attempt in range(ATTEMPTS):
         match = store.read(match_id)
         if match is None or match.status != MatchStatus.PLAYING:
@@ -55,6 +71,12 @@ def act_on_deadline(match_id: int, version: int, *, force: bool = False) -> str:
             return "stale"
         engine = store.engine_of(match)
         info = match.seats[seat]
+        fairer = None if force or not fair else _fair_deadline(match, engine, seat, late_since)
+        if fairer is not None:
+            store.keep_engine(match.pk, match.version, engine)
+            if _rearm(match, fairer):
+                return "rearmed"
+            continue
         if info.get("bot"):
             action, actor = bot_action(engine, seat, info["bot"], version), Actor.BOT
         elif match.autoplay[seat]:
@@ -93,6 +115,53 @@ def act_on_deadline(match_id: int, version: int, *, force: bool = False) -> str:
     return "stale"
 
 
+def _fair_deadline(
+    match: Match, engine: EngineMatch, seat: int, late_since: float | None
+) -> datetime | None:
+    """The later deadline a person's overdue clock gets because it ran out during an outage,
+    or None (time them out). At least the seat's action clock from the end of the outage:
+    of the web (nobody could act; ``end`` is now while it lasts) when the deadline fell in or
+    after it, or of the worker (``late_since``: the task or sweep ran late since then) once
+    per version when the deadline fell into that gap."""
+    if match.seats[seat].get("bot") or match.autoplay[seat] or match.deadline is None:
+        return None
+    now = timezone.now()
+    clock = timedelta(seconds=engine.action_seconds(seat))
+    deadline = match.deadline.timestamp()
+    fairer: list[datetime] = []
+    try:
+        outage = schedule.web_outage(now.timestamp())
+        if outage is not None and deadline >= outage[0]:
+            fairer.append(datetime.fromtimestamp(outage[1], UTC) + clock)
+        if (
+            late_since is not None
+            and deadline >= late_since
+            and schedule.first_rearm(match.pk, match.version)
+        ):
+            fairer.append(now + clock)
+    except Exception:  # Redis away: the clock cannot tell, and acts as it would have
+        log.warning("outage state of match %s unknown", match.pk)
+    if not fairer or max(fairer) <= now:
+        return None
+    return max(fairer)
+
+
+def _rearm(match: Match, deadline: datetime) -> bool:
+    """Move the deadline of ``match`` (at its version) to ``deadline``, tell the table and
+    queue its task; False if the match moved on meanwhile."""
+    version = match.version
+    moved = Match.objects.filter(
+        pk=match.pk, version=version, deadline_version=version, revision=match.revision
+    ).update(deadline=deadline, revision=match.revision + 1)
+    if not moved:
+        return False
+    log.info("match %s v%s: deadline re-armed to %s after an outage", match.pk, version, deadline)
+    broadcast.seats_changed(match.pk)
+    delay = (deadline - timezone.now()).total_seconds()
+    schedule.schedule_deadline(match.pk, version, max(0.0, delay))
+    return True
+
+
 def apply_time_limit(match_id: int) -> bool:
     """Apply the match time limit (the engine's ``time_up``) once it has passed; True if it
     was applied now. Idempotent: ``ends_at`` is cleared in the same write. A table that moves
@@ -128,12 +197,21 @@ def sweep(now: datetime | None = None) -> dict[str, int]:
     table). Returns how many of each were applied."""
     now = now or timezone.now()
     grace = timedelta(seconds=0.5)
+    try:
+        late_since = schedule.sweep_gap(now.timestamp())  # the worker or beat was down since
+    except Exception:  # Redis away
+        late_since = None
     done = {"deadlines": 0, "time_limits": 0}
     overdue = Match.objects.filter(
         status=MatchStatus.PLAYING, deadline__lte=now - grace
     ).values_list("pk", "deadline_version")
     for match_id, version in overdue[:500]:
-        if version is not None and act_on_deadline(match_id, version) not in ("stale", "early"):
+        outcome = (
+            act_on_deadline(match_id, version, fair=True, late_since=late_since)
+            if version is not None
+            else "stale"
+        )
+        if outcome not in ("stale", "early", "rearmed"):
             done["deadlines"] += 1
     timed = Match.objects.filter(status=MatchStatus.PLAYING, ends_at__lte=now).values_list(
         "pk", flat=True
@@ -158,14 +236,17 @@ def on_deadline(match_id: int, version: int, eta: float | None = None) -> str:
     queued for then by :mod:`matches.schedule`): act for the seat to move if the match is
     still at that version (:func:`act_on_deadline`); if it moved on (or the deadline is not
     yet due), queue the task for its current deadline. Returns what happened."""
+    late_since = None
     if eta is not None:
         schedule.forget_pending(match_id)  # this task is no longer pending
+        if timezone.now().timestamp() - eta > float(settings.MATCHES_LATE_SECONDS):
+            late_since = eta  # the worker was down (or far behind) since it was due
     current = _deadline_of(match_id)
     if current is None:
         return "over"
     outcome = "stale"  # moved on (most tasks of a busy table): the match is not read whole
     if current[0] == version == current[1] and current[2] is not None:
-        outcome = act_on_deadline(match_id, version)
+        outcome = act_on_deadline(match_id, version, fair=True, late_since=late_since)
         if outcome in ("stale", "early"):
             current = _deadline_of(match_id)  # as it is now
     if eta is not None and outcome in ("stale", "early"):  # a queued task (not eager, not a call)

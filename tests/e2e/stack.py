@@ -26,6 +26,9 @@ import uuid
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT))
+from config.serve import DAPHNE_LIMITS  # noqa: E402
+
 BIN = Path(sys.executable).parent
 
 
@@ -128,7 +131,11 @@ class Stack:
         port = port or self.port
         self._spawn(
             name,
-            [str(BIN / "daphne"), "-b", "127.0.0.1", "-p", str(port), "config.asgi:application"],
+            [
+                str(BIN / "daphne"),
+                *DAPHNE_LIMITS,
+                *("-b", "127.0.0.1", "-p", str(port), "config.asgi:application"),
+            ],
         )
         url = f"http://127.0.0.1:{port}"
         deadline = time.monotonic() + 30

@@ -55,3 +55,12 @@ def club(players):
     for user in players[1:]:
         Membership.objects.create(club=club, user=user, role=Role.MEMBER)
     return club
+
+
+@pytest.fixture(autouse=True)
+def fresh_websocket_limits():
+    """Each test starts with no websocket frames or connections counted (matches.limits):
+    user ids repeat between tests, and the counters live in the one Redis of the run."""
+    client = schedule._client()
+    for key in client.scan_iter(match="*:ws:*"):
+        client.delete(key)

@@ -33,9 +33,12 @@ SNAP = "snapshot"
 
 
 @pytest.fixture
-def table(club, players, scheduled, monkeypatch):
-    # hundreds of frames a second: lift the per-connection rate limit for these tests
+def table(club, players, scheduled, monkeypatch, settings):
+    # hundreds of frames a second: lift the rate limits (per connection, per user, per
+    # address) for these tests
     monkeypatch.setattr(consumers, "RATE", 1e9)
+    for name in ("USER", "READ", "ANONYMOUS", "IP"):
+        setattr(settings, f"MATCHES_WS_{name}_RATE", 10**9)
     table = tables.open_table(players[0], club, variant="bao2")
     for i in (1, 2, 3):
         tables.take_seat(players[i], table, i)

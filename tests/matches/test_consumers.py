@@ -5,12 +5,16 @@ import json
 
 import pytest
 from asgiref.sync import async_to_sync
+from channels.layers import channel_layers, get_channel_layer
 from channels.testing import WebsocketCommunicator
 from django.test import Client, override_settings
+from django.utils import translation
 from matchkit import make_user
 
 from config.asgi import application
 from engine.match import Match as EngineMatch
+from matches import broadcast
+from matches.messages import refusal_message
 from matches.models import Match
 from matches.services import tables
 
@@ -246,6 +250,93 @@ def test_match_starts_while_connected(club, players, scheduled):
             "heuristic",
             "heuristic",
         ]
+        await comm.disconnect()
+
+    async_to_sync(scenario)()
+
+
+@pytest.fixture
+def fresh_layer():
+    """A channel layer of this test's own: the Redis layer's receive lock belongs to the event
+    loop of the test that used it first, and three sockets of one user contend for it."""
+    channel_layers.backends.clear()
+    yield
+    channel_layers.backends.clear()
+
+
+def test_limits_per_user_across_sockets_and_frame_sizes_in_bytes(
+    table, players, settings, fresh_layer
+):
+    """A user's frames count against one limit over all their sockets (Redis, on arrival):
+    over it each frame is refused ``rate_limited`` with its own id; sizes count UTF-8 bytes."""
+    settings.MATCHES_WS_USER_RATE = 10**6
+    settings.MATCHES_WS_READ_RATE = 5
+    login(players[0])
+
+    async def scenario():
+        comms = [connect(table.pk, players[0]) for _ in range(3)]
+        for comm in comms:
+            assert (await comm.connect())[0]
+            await receive_type(comm, "snapshot")
+        # 3,000 CJK characters: fewer than 8,192 characters, but 9,000 bytes
+        await comms[0].send_to(
+            text_data=json.dumps(
+                {"type": "ping", "id": "big", "p": "牌" * 3000}, ensure_ascii=False
+            )
+        )
+        assert await receive(comms[0]) == {
+            "type": "refused",
+            "id": "big",
+            "code": "too_large",
+            "message": refusal_message("too_large"),
+        }
+        await comms[0].send_to(
+            text_data=json.dumps({"type": "ping", "id": "ok", "p": "牌" * 2000}, ensure_ascii=False)
+        )
+        assert await receive(comms[0]) == {"type": "pong", "id": "ok"}
+        # twelve hints within one second, over three sockets: five are answered
+        for n in range(12):
+            await comms[n % 3].send_to(text_data=json.dumps({"type": "hint", "id": n}))
+        answers = [await receive(comms[n % 3]) for n in range(12)]
+        hinted = [a["id"] for a in answers if a["type"] == "hints"]
+        limited = [a["id"] for a in answers if a.get("code") == "rate_limited"]
+        assert len(hinted) <= 5 and len(limited) >= 7
+        assert sorted(hinted + limited) == list(range(12))
+        for comm in comms:
+            await comm.disconnect()
+
+    with translation.override("zh-hans"):
+        async_to_sync(scenario)()
+
+
+def test_an_older_broadcast_is_not_forwarded_after_a_newer_one(table, players, fresh_layer):
+    """Broadcasts of the worker and of the servers are not ordered: a connection forwards no
+    state older than the newest it sent, and no update twice."""
+    match = Match.objects.get(table=table)
+    login(players[1])
+
+    async def scenario():
+        comm = connect(table.pk, players[1])
+        assert (await comm.connect())[0]
+        await receive_type(comm, "snapshot")
+        layer = get_channel_layer()
+        group = broadcast.match_group(match.pk)
+
+        def update(version):
+            text = json.dumps({"type": "update", "version": version})
+            return {"type": "match.frame", "text": text, "version": version, "event": True}
+
+        for message in (update(2), update(1), update(2), update(3)):
+            await layer.group_send(group, message)
+        table_frame = json.dumps({"type": "table", "version": 3})
+        await layer.group_send(group, {"type": "match.frame", "text": table_frame, "version": 3})
+        got = [await receive(comm) for _ in range(3)]
+        assert got == [
+            {"type": "update", "version": 2},
+            {"type": "update", "version": 3},
+            {"type": "table", "version": 3},
+        ]
+        assert await comm.receive_nothing(timeout=0.3)
         await comm.disconnect()
 
     async_to_sync(scenario)()

@@ -88,3 +88,22 @@ def test_task_of_an_old_version_queues_the_current_deadline(club, players, publi
     Match.objects.filter(pk=match.pk).update(deadline=timezone.now().replace(year=2000))
     assert tasks.deadline_task(match.pk, 1, eta) == "clock"
     assert Match.objects.get(pk=match.pk).version == 2
+
+
+def test_countdowns_stay_under_the_visibility_timeout(club, players, published):
+    """A deadline two hours away is queued as a 30-minute task that, run early, queues the
+    rest: the broker (visibility timeout 3600 s) never holds a longer countdown."""
+    match = full_match(club, players)
+    far = timezone.now() + timezone.timedelta(hours=2)
+    Match.objects.filter(pk=match.pk).update(deadline=far)
+    published.clear()
+    schedule.forget_pending(match.pk)
+    schedule.schedule_deadline(match.pk, 0, 7200)
+    assert [(m, v) for m, v, _ in published] == [(match.pk, 0)]
+    assert published[0][2] == pytest.approx(schedule.MAX_COUNTDOWN, abs=1)
+    published.clear()
+    eta = time.time() + schedule.MAX_COUNTDOWN
+    assert tasks.deadline_task(match.pk, 0, eta) == "early"
+    assert [(m, v) for m, v, _ in published] == [(match.pk, 0)]
+    assert published[0][2] == pytest.approx(schedule.MAX_COUNTDOWN, abs=1)
+    assert Match.objects.get(pk=match.pk).version == 0

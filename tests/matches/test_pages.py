@@ -3,6 +3,7 @@ from django.test import override_settings
 from matchkit import run_until_over
 
 from matches import selectors
+from matches.messages import refusal_message
 from matches.models import Match, Table
 from matches.services import clock, tables
 
@@ -107,3 +108,30 @@ def test_team_levels_named_by_rank_and_round():
     assert guandan[0] == ("2", 1) and guandan[12] == ("A", 1) and len(guandan) == 13
     assert selectors.level_names("honger") == ()
     assert selectors.card_order("bao2", "3")["levels"][12] == ["3", 2]
+
+
+def test_replay_pages_are_cached_and_rate_limited(
+    logged_in, club, players, scheduled, settings, monkeypatch
+):
+    """The steps of a replay are built once per match version; more than the limit of replay
+    pages a minute from one address gets 429, with the translated refusal."""
+    settings.MATCHES_REPLAYS_PER_MINUTE = 3
+    table = tables.open_table(players[0], club, variant="bao2", sit=False, time_limit_seconds=1)
+    for seat in range(4):
+        tables.add_bot(players[0], table, seat, "heuristic")
+    match = Match.objects.get(table=table)
+    Match.objects.filter(pk=match.pk).update(ends_at=match.ends_at.replace(year=2000))
+    clock.apply_time_limit(match.pk)
+    run_until_over(match.pk)
+    built = []
+    real = selectors.replay_frames
+    monkeypatch.setattr(selectors, "replay_frames", lambda m: built.append(m.pk) or real(m))
+    first = logged_in.get(f"/matches/tables/{table.pk}/replay/")
+    second = logged_in.get(f"/matches/tables/{table.pk}/replay/")
+    assert first.status_code == second.status_code == 200
+    assert built == [match.pk]  # the second page came from the cache
+    assert first.content.count(b'id="replay-steps"') == 1
+    assert logged_in.get(f"/matches/tables/{table.pk}/replay/").status_code == 200
+    refused = logged_in.get(f"/matches/tables/{table.pk}/replay/")
+    assert refused.status_code == 429
+    assert refused.content.decode() == refusal_message("rate_limited")
