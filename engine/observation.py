@@ -53,9 +53,6 @@ def copy_previous(summary: dict[str, Any]) -> dict[str, Any]:
     out = summary.copy()
     for k in cached[1]:
         out[k] = out[k][:]
-    breakdown = out.get("breakdown")
-    if breakdown is not None:
-        out["breakdown"] = [[_copy_flat(item) for item in items] for items in breakdown]
     return out
 
 
