@@ -98,3 +98,25 @@ class ComboRules:
         """Every distinct combo (multiset of cards x reading) the hand can play: all leads when
         ``standing`` is ``None``, else exactly those that beat ``standing``."""
         raise NotImplementedError
+
+    def card_strength(self, card: int) -> int:
+        """A card's place in this deal's single-card order (higher is stronger)."""
+        raise NotImplementedError
+
+    def is_wild(self, card: int) -> bool:
+        """Whether the card is this deal's wild card (none by default)."""
+        return False
+
+    def bomb_strength(self, combo: Combo) -> tuple[int, ...]:
+        """A bomb's place in this variant's bomb order (a higher tuple beats a lower one)."""
+        raise NotImplementedError
+
+    def hint_key(self, combo: Combo) -> tuple[int, ...]:
+        """Sort key of a play for hints, weakest first: every non-bomb before every bomb;
+        non-bombs by their strongest card in the deal's card order (so level cards and wild
+        cards come after A), then more cards first (a lead sheds as many low cards as it
+        can), then the sum of their card strengths; bombs in the bomb order."""
+        if self.is_bomb(combo):
+            return (1, *self.bomb_strength(combo))
+        values = [self.card_strength(c) for c in combo.cards]
+        return (0, max(values, default=0), -len(values), sum(values))

@@ -216,8 +216,9 @@ class DealRules:
         closed: list[int],
         options: dict[str, Any],
     ) -> dict[str, Any]:
-        """The level progression of a finished deal: ``levels``, ``attempts``, ``winner`` and
-        ``next_level_team`` (level-scored variants)."""
+        """The level progression of a finished deal: ``levels``, ``attempts``, ``winner``,
+        ``next_level_team`` and ``breakdown`` (per team, ``{"reason", "levels"}`` items that sum
+        to its level change) (level-scored variants)."""
         raise NotImplementedError
 
     def new_deal(self, match: Any) -> Deal:
@@ -235,7 +236,9 @@ class DealRules:
 
     def close_deal(self, match: Any) -> None:
         """Record the finished deal, move the levels (:meth:`settle_levels`), end the match or
-        deal the next deal."""
+        deal the next deal. The summary's ``breakdown`` says why each team's level moved since
+        the deal began (the referee cards of the deal as ``sanction``, then the settlement's
+        items); each team's items sum to its level change."""
         result = match.deal.result
         out = self.settle_levels(
             match.levels,
@@ -246,10 +249,17 @@ class DealRules:
             result["closed"],
             match.options,
         )
+        breakdown = out["breakdown"]
+        for t in (0, 1):
+            # referee cards shown in this deal came before its settlement
+            if match.sanctioned[t]:
+                breakdown[t].insert(0, {"reason": "sanction", "levels": match.sanctioned[t]})
+        match.sanctioned = [0, 0]
         summary = dict(result)
         summary["level"] = match.deal.level
         summary["level_team"] = match.level_team
         summary["levels"] = out["levels"]
+        summary["breakdown"] = breakdown
         match.deals.append(summary)
         match.levels = out["levels"]
         match.attempts = out["attempts"]
@@ -591,7 +601,8 @@ class Deal:
             if phase not in ("play", "immune"):
                 raise Refusal("wrong_phase", "card counts are asked during play")
             if not 7 <= self.sizes[target] <= 10:
-                raise Refusal("invalid_ask", "only a count of 7 to 10 cards may be asked")
+                # the same code and words as every other refused ask: nothing about the count
+                raise Refusal("invalid_ask", "that card count cannot be asked now")
             return None
         if kind in ("time_up", "sanction"):
             raise Refusal("invalid_action", f"{kind} is a match-level action")

@@ -26,6 +26,8 @@ from dataclasses import replace
 from typing import Any
 
 from engine.actions import Action, Refusal, decode_stream, encode_stream, parse_action
+from engine.cards import card_str
+from engine.combo import Combo
 from engine.deal import Deal, DealRules
 from engine.observation import copy_previous, deal_observation
 from engine.variants import deal_rules, honger
@@ -34,6 +36,7 @@ from engine.variants._points_deal import end_points_match
 from engine.variants.shuangkou2 import score_deal
 
 IMPLICIT_SEAT = ("play", "pass", "immune")
+_STR = [card_str(c) for c in range(54)]
 #: Action streams longer than this are stored compressed (``actions_z``).
 COMPRESS_OVER = 8000
 
@@ -76,6 +79,9 @@ class Match:
         self.reds = [0, 0]
         self.log: list[Action] = []
         self.marked_card: int | None = None
+        #: Level changes per team from referee cards since the current deal began (they are
+        #: the ``sanction`` items of its summary's ``breakdown``).
+        self.sanctioned = [0, 0]
         self.deal: Deal = self.rules.new_deal(self)
 
     @classmethod
@@ -138,6 +144,38 @@ class Match:
             return []
         return self.deal.legal_actions(seat)
 
+    def hint_order(self, actions: list[Action]) -> list[Action]:
+        """``actions`` (legal actions of this deal) weakest first, by the deal's own order
+        (:meth:`engine.combo.ComboRules.hint_key`): non-bombs by their strongest card, level
+        and wild cards after A, bombs last; tributes and returns by their card; other kinds
+        after them. Plays that differ only in suits are given once (the first). Only legal
+        actions come in, so the little-2 restriction holds."""
+        combos = self.deal.combos
+
+        def key(act: Action) -> tuple[int, ...]:
+            if act.kind == "play" or act.kind == "immune":
+                combo = Combo(act.type or act.kind, None, act.cards)
+                if combos.is_bomb(combo):
+                    combo = combos.read_as(act.cards, combo.type) or combo
+                return (0, *combos.hint_key(combo))
+            if act.kind in ("tribute", "return"):
+                return (0, 0, combos.card_strength(act.cards[0]))
+            return (1,)
+
+        out = []
+        seen = set()
+        for act in sorted(actions, key=key):
+            # the same play from other suits is no new hint (a straight flush is its own type)
+            same = (
+                act.kind,
+                act.type,
+                tuple(sorted((combos.card_strength(c), combos.is_wild(c)) for c in act.cards)),
+            )
+            if same not in seen:
+                seen.add(same)
+                out.append(act)
+        return out
+
     def timeout_action(self, seat: int) -> Action | None:
         """The action the rules take when ``seat``'s clock runs out (bao2.md §9); ``None`` if
         the seat is not to act."""
@@ -186,7 +224,10 @@ class Match:
             return act
         if act.kind == "sanction" and act.sanction in ("yellow", "red", "forfeit"):
             self.log.append(act)
+            before = self.levels[:]
             self.rules.match_sanction(self, act.target, act.sanction)
+            for t in (0, 1):
+                self.sanctioned[t] += self.levels[t] - before[t]
             return act
         deal = self.deal
         deal._execute(act, plan)
@@ -234,6 +275,15 @@ class Match:
         obs["attempts"] = self.attempts[:]
         obs["previous"] = copy_previous(self.deals[-1]) if self.deals else None
         obs["cards"] = {"yellow": self.yellows[:], "red": self.reds[:]}
+        options = self.options
+        if "a_attempts" in options:
+            obs["a_attempts"] = options["a_attempts"]
+        if "base" in options:
+            obs["base"] = options["base"]
+        if "marked_card" not in obs:
+            # the 明牌 that gave the first deal's lead; later deals begin with tribute
+            card = self.marked_card
+            obs["marked_card"] = _STR[card] if card is not None and self.deal_no == 0 else None
         obs["match"] = self.result()
         if self.over:
             obs["turn"] = None

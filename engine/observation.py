@@ -6,7 +6,9 @@ bao2.md 八.7), each other player's card count only when the rules show it (6 or
 7 to 10 once someone asked in this deal; never above 10), the finishing order, levels, whose
 turn it is (``turn``; ``actors``: every seat that may act now, both tribute givers during
 tribute) and whether they lead, initiative flags, and the tribute / immune-window facts the
-seat may know. A spectator (``seat=None``) gets the same without any hand.
+seat may know; ``askable`` (per seat) says whose count may be asked now (7 to 10 cards, not
+asked yet in this deal: no one can ask about a seat holding more than 10, so the page offers
+the question only there). A spectator (``seat=None``) gets the same without any hand.
 :meth:`engine.match.Match.observation` adds the match state to :func:`deal_observation`.
 """
 
@@ -117,9 +119,13 @@ def deal_observation(deal: Deal, seat: int | None) -> dict[str, Any]:
     revealed = deal.revealed
     trick, st_entry = _trick_entries(deal)
     counts = deal.sizes[:]
+    askable = [False] * len(counts)
+    asking = phase in ("play", "immune")
     for s, k in enumerate(counts):
         if k > 6 and s != seat and (k > 10 or not revealed[s]):
             counts[s] = None
+            # 7–10 cards not asked yet: anyone may ask (bao2.md §9); above 10 no one may
+            askable[s] = asking and k <= 10
     obs: dict[str, Any] = {
         "variant": deal.variant,
         "seat": seat,
@@ -132,6 +138,7 @@ def deal_observation(deal: Deal, seat: int | None) -> dict[str, Any]:
         "lead": phase == "play" and deal.leading and turn is not None,
         "lead_kind": deal.lead_kind if phase == "play" else None,
         "counts": counts,
+        "askable": askable,
         "finished": deal.finished[:],
         "initiative": deal.initiative[:],
         "stuck": deal.stuck[:],

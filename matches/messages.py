@@ -23,7 +23,7 @@ REASONS = {
     "invalid_return": _("That card cannot be returned."),
     "invalid_action": _("That is not a valid action."),
     "invalid_card": _("Unknown card."),
-    "invalid_ask": _("You can only ask the count of another player holding 7 to 10 cards."),
+    "invalid_ask": _("That card count cannot be asked now."),
     "match_over": _("The match is over."),
     # the platform
     "stale": _("The table has moved on since you acted; here is the current state."),

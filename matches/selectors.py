@@ -254,12 +254,13 @@ def check_selection(engine: EngineMatch, seat: int, cards: list[str]) -> list[di
 
 
 def hints(engine: EngineMatch, seat: int, limit: int = 40) -> list[dict[str, Any]]:
-    """Up to ``limit`` legal plays of ``seat`` for the hint button, smallest first."""
+    """Up to ``limit`` legal plays of ``seat`` for the hint button, weakest first by the
+    deal's own order (:meth:`engine.match.Match.hint_order`)."""
     if engine.to_move() != seat:
         return []
     seen: set[tuple] = set()
     out: list[tuple[int, int, dict[str, Any]]] = []
-    for i, action in enumerate(engine.legal_actions(seat)):
+    for i, action in enumerate(engine.hint_order(engine.legal_actions(seat))):
         if action.kind not in ("play", "immune", "tribute", "return"):
             continue
         key = (action.kind, action.type, action.cards)
@@ -269,5 +270,5 @@ def hints(engine: EngineMatch, seat: int, limit: int = 40) -> list[dict[str, Any
         out.append((len(action.cards), i, action.to_json()))
         if len(out) >= limit * 4:
             break
-    out.sort(key=lambda t: (t[0] > 4, t[1]))
+    out.sort(key=lambda t: t[1])
     return [a for _, _, a in out[:limit]]

@@ -12,7 +12,7 @@ from typing import Any
 from engine.actions import Action, Refusal
 from engine.combo import Combo
 from engine.deal import Deal
-from engine.variants._guandan_deal import GuandanDealRules
+from engine.variants._guandan_deal import GuandanDealRules, add_item, earned_items, void_attempt
 
 #: Card ids of the natural 2s (♠2 ♥2 ♣2 ♦2); no 2 is ever a level card in Bao 2.
 TWOS = (0, 13, 26, 39)
@@ -304,17 +304,9 @@ class Bao2DealRules(GuandanDealRules):
         before = list(levels)
         levels = list(levels)
         attempts = list(attempts)
-        w = finish[0] % 2
-        earn = [0, 0]
-        if finish[1] % 2 == w:
-            earn[w] += 3
-        elif len(finish) > 2 and finish[2] % 2 == w:
-            earn[w] += 2
-        else:
-            earn[w] += 1
-        for t in (0, 1):
-            earn[t] += bao2[t] + closed[t]
+        earn, breakdown = earned_items(finish, bao2, closed)
         winner = self._attempt(levels, level_team, attempts, finish, earn, options)
+        void_attempt(before, levels, level_team, breakdown)
         top = self.max_level
         excess = [0, 0]
         for t in (0, 1):
@@ -324,11 +316,20 @@ class Bao2DealRules(GuandanDealRules):
                 total = levels[t] + earn[t]
                 excess[t] = max(0, total - top)
                 levels[t] = min(top, total)
+            add_item(breakdown[t], "cap", -excess[t])
         for t in (0, 1):
             other = 1 - t
             if excess[t] and levels[other] != top:
-                levels[other] = max(0, levels[other] - excess[t])
-        return {"levels": levels, "attempts": attempts, "winner": winner, "next_level_team": w}
+                lowered = max(0, levels[other] - excess[t])
+                add_item(breakdown[other], "excess", lowered - levels[other])
+                levels[other] = lowered
+        return {
+            "levels": levels,
+            "attempts": attempts,
+            "winner": winner,
+            "next_level_team": finish[0] % 2,
+            "breakdown": breakdown,
+        }
 
 
 def _pick(hand: list[int], ids: list[int], k: int) -> list[list[int]]:

@@ -335,26 +335,30 @@ class GuandanDealRules(DealRules):
         """Guandan level progression (guandan.md §5): the 1st player's team W rises by its
         base (capped at A, no excess). A team playing at its own A wins the match with 1st and
         its partner 2nd or 3rd; otherwise that is a failed attempt, and after ``a_attempts``
-        failures (0 = unlimited) it drops to level 2 and earns nothing from the deal."""
+        failures (0 = unlimited) it drops to level 2 and earns nothing from the deal.
+        ``breakdown`` (:func:`earned_items`) says why each team's level moved; its levels sum
+        to the change."""
+        before = list(levels)
         levels = list(levels)
         attempts = list(attempts)
-        team_of = [s % 2 for s in range(4)]
-        w = team_of[finish[0]]
-        earn = [0, 0]
-        if team_of[finish[1]] == w:
-            earn[w] += 3
-        elif len(finish) > 2 and team_of[finish[2]] == w:
-            earn[w] += 2
-        else:
-            earn[w] += 1
-        for t in (0, 1):
-            earn[t] += bao2[t] + closed[t]
+        earn, breakdown = earned_items(finish, bao2, closed)
         winner = self._attempt(levels, level_team, attempts, finish, earn, options)
+        void_attempt(before, levels, level_team, breakdown)
         top = self.max_level
         if winner is None:
             for t in (0, 1):
-                levels[t] = min(top, levels[t] + earn[t])
-        return {"levels": levels, "attempts": attempts, "winner": winner, "next_level_team": w}
+                total = levels[t] + earn[t]
+                levels[t] = min(top, total)
+                add_item(breakdown[t], "cap", levels[t] - total)
+        else:
+            breakdown = [[], []]  # the match is won: no level moves
+        return {
+            "levels": levels,
+            "attempts": attempts,
+            "winner": winner,
+            "next_level_team": finish[0] % 2,
+            "breakdown": breakdown,
+        }
 
     def _attempt(
         self,
@@ -383,6 +387,49 @@ class GuandanDealRules(DealRules):
             attempts[d] = 0
             earn[d] = 0
         return None
+
+
+def add_item(items: list[dict[str, Any]], reason: str, levels: int) -> None:
+    """Append ``{"reason", "levels"}`` to a team's breakdown unless it moved nothing."""
+    if levels:
+        items.append({"reason": reason, "levels": levels})
+
+
+def earned_items(
+    finish: list[int], bao2: list[int], closed: list[int]
+) -> tuple[list[int], list[list[dict[str, Any]]]]:
+    """What each team earns from a deal, as levels per team and as its breakdown: ``base``
+    (the 1st player's team: 3 with 1st and 2nd, 2 with 1st and 3rd, else 1), ``bao2`` and
+    ``guan2`` (closed 2s). Seats 0, 2 are team 0."""
+    w = finish[0] % 2
+    if finish[1] % 2 == w:
+        rise = 3
+    elif len(finish) > 2 and finish[2] % 2 == w:
+        rise = 2
+    else:
+        rise = 1
+    earn = [0, 0]
+    earn[w] = rise
+    breakdown: list[list[dict[str, Any]]] = [[], []]
+    breakdown[w].append({"reason": "base", "levels": rise})
+    for t in (0, 1):
+        earn[t] += bao2[t] + closed[t]
+        add_item(breakdown[t], "bao2", bao2[t])
+        add_item(breakdown[t], "guan2", closed[t])
+    return earn, breakdown
+
+
+def void_attempt(
+    before: list[int],
+    levels: list[int],
+    level_team: int | None,
+    breakdown: list[list[dict[str, Any]]],
+) -> None:
+    """After the attempt at the last level: if the level team used up its attempts (its
+    level was reset), its earnings void and the breakdown says ``attempt`` instead."""
+    if level_team is not None and levels[level_team] != before[level_team]:
+        breakdown[level_team] = []
+        add_item(breakdown[level_team], "attempt", levels[level_team] - before[level_team])
 
 
 def _copy_view(view: dict[str, Any]) -> dict[str, Any]:

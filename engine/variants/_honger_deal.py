@@ -199,7 +199,9 @@ class HongerDealRules(PointsDealRules):
 
     # -- settlement -----------------------------------------------------------------------------
     def settle(self, deal: Deal, order: list[int], stuck_end: bool) -> dict[str, Any]:
-        """Points per seat (rules §5); big-bomb rewards in partnership and solo deals."""
+        """Points per seat (rules §5); big-bomb rewards in partnership and solo deals;
+        ``breakdown`` per seat: the deal's points by its ``mode`` (with the seat's ``fans``)
+        and the ``reward``, summing to ``points``."""
         extra = self.state(deal)
         base = deal.options.get("base", 1)
         mode = extra["mode"]
@@ -229,6 +231,10 @@ class HongerDealRules(PointsDealRules):
             result["rewards"] = list(rewards)
             result["leader_next"] = order[0]
         result["points"] = points
+        result["breakdown"] = [
+            _seat_items(mode, p - r, fans[s], r)
+            for s, (p, r) in enumerate(zip(points, result["rewards"], strict=True))
+        ]
         result["cards_left"] = [deal.sizes[s] for s in range(deal.n)]
         return result
 
@@ -304,6 +310,14 @@ class HongerDealRules(PointsDealRules):
                 points = score_partnership(case["sides"], case["finish"], case["fans"], base)
             return {"points": points}
         return super().conformance_case(case)
+
+
+def _seat_items(mode: str, points: int, fans: int, reward: int) -> list[dict[str, Any]]:
+    """One seat's breakdown: the points of the deal's mode and, if any, the big-bomb reward."""
+    items: list[dict[str, Any]] = [{"reason": mode, "points": points, "fans": fans}]
+    if reward:
+        items.append({"reason": "reward", "points": reward})
+    return items
 
 
 def red_two_sides(

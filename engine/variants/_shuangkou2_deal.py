@@ -23,7 +23,14 @@ from engine.cards import deal as deal_cards
 from engine.combo import Combo
 from engine.deal import Deal
 from engine.variants._points_deal import PointsDealRules, close_points_deal
-from engine.variants.shuangkou2 import BOMB_TYPES, Shuangkou2Rules, score_abandon, score_deal
+from engine.variants.shuangkou2 import (
+    BOMB_TYPES,
+    Shuangkou2Rules,
+    abandon_items,
+    deal_items,
+    points_of,
+    score_deal,
+)
 
 
 class Shuangkou2DealRules(PointsDealRules):
@@ -68,7 +75,8 @@ class Shuangkou2DealRules(PointsDealRules):
         return bool(deal.finished)
 
     def settle(self, deal: Deal, order: list[int], stuck_end: bool) -> dict[str, Any]:
-        """The winner gets ``b x p x m + b x (cw - cl)``, the loser the negation."""
+        """The winner gets ``b x p x m + b x (cw - cl)``, the loser the negation; ``breakdown``
+        gives both terms per seat (:func:`~engine.variants.shuangkou2.score_items`)."""
         base = deal.options.get("base", 1)
         left = [deal.sizes[s] for s in range(deal.n)]
         bombs = self.bombs(deal)
@@ -76,17 +84,18 @@ class Shuangkou2DealRules(PointsDealRules):
         if abandoned is not None:
             other = 1 - abandoned
             held = Shuangkou2Rules.max_lines(Shuangkou2Rules.hand_counts(deal.hand(other)))
-            points = score_abandon(abandoned, left, bombs, held, base)
+            items = abandon_items(abandoned, left, bombs, held, base)
             winner = other
         else:
             winner = order[0]
-            points = score_deal(winner, left, bombs, base)
+            items = deal_items(winner, left, bombs, base)
         return {
             "finish": [winner],
             "winner": winner,
             "cards_left": left,
             "bombs": [list(b) for b in bombs],
-            "points": points,
+            "points": points_of(items),
+            "breakdown": items,
             "abandoned": abandoned,
         }
 

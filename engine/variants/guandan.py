@@ -390,6 +390,19 @@ class GuandanRules(ComboRules):
             return (7, self._value_of[combo.key])  # type: ignore[index]
         return (-1, 0)
 
+    def card_strength(self, card: int) -> int:
+        """Card order (§2): ``2 < … < A < level rank < SB < HR``; a wild card counts as the
+        level rank it is."""
+        return self.value[card % 13 if card < 52 else card - 39]
+
+    def is_wild(self, card: int) -> bool:
+        """Whether the card is a wild card (逢人配, the ♥ level card)."""
+        return card == self.wild
+
+    def bomb_strength(self, combo: Combo) -> tuple[int, ...]:
+        """The bomb order (:meth:`beats`; ``two_bomb`` lowest), then fewer wild cards."""
+        return (*self._bomb_order(combo), combo.cards.count(self.wild))
+
     def beats(self, play: Combo, standing: Combo) -> bool:
         """Whether ``play`` beats ``standing`` (bao2.md §4, guandan.md §3).
 

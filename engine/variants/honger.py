@@ -398,6 +398,15 @@ class HongerRules(ReadingCache, ComboRules):
         """Red Two's only bomb type is ``bomb`` (4..8 of a rank)."""
         return combo.type == "bomb"
 
+    def card_strength(self, card: int) -> int:
+        """Card order: ``3 < … < A < 2 < SB < HR``."""
+        return GAME_RANK[card]
+
+    def bomb_strength(self, combo: Combo) -> tuple[int, ...]:
+        """Bombs by size, then rank."""
+        move = self.move_of(combo)
+        return (move.size, move.key)
+
     def beats(self, play: Combo, standing: Combo) -> bool:
         """A bomb beats any non-bomb and smaller bombs (size, then rank); a non-bomb beats only
         the same type of the same length with a higher key."""

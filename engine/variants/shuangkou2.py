@@ -242,6 +242,15 @@ class Shuangkou2Rules(ReadingCache, ComboRules):
         """``bomb``, ``chain_bomb``, ``joker3`` and ``joker4`` are bombs."""
         return combo.type in BOMB_TYPES
 
+    def card_strength(self, card: int) -> int:
+        """Card order: ``3 < … < A < 2 < SB < HR`` (a joker counts high: it is wild)."""
+        return GAME_RANK[card]
+
+    def bomb_strength(self, combo: Combo) -> tuple[int, ...]:
+        """The bomb order (:func:`strength`), then fewer jokers."""
+        move = self.move_of(combo)
+        return (*strength(move), move.sb + move.hr)
+
     def beats(self, play: Combo, standing: Combo) -> bool:
         """Non-bombs: same type and number of cards, higher key. Bombs beat non-bombs; between
         bombs more lines wins, then fewer cards, then the higher top rank."""
@@ -660,20 +669,49 @@ def contribution(lines: Sequence[int]) -> int:
     return sum(k - 5 for k in lines if k >= 6)
 
 
+def score_items(
+    winner: int, cards_left: int, mult: int, bombs: Sequence[Sequence[int]], base: int = 1
+) -> list[list[dict[str, Any]]]:
+    """The deal's points per seat as a breakdown (the winner's items; the loser's are their
+    negation): ``cards`` = ``b x p x m`` (``p`` = the loser's ``cards_left``, ``m`` =
+    ``multiplier``) and ``bombs`` = ``b x (cw - cl)``, the :func:`contribution` of each
+    player's bombs played (line counts ``lines``)."""
+    loser = 1 - winner
+    cards = base * cards_left * mult
+    extra = base * (contribution(bombs[winner]) - contribution(bombs[loser]))
+    out: list[list[dict[str, Any]]] = [[], []]
+    for seat, sign in ((winner, 1), (loser, -1)):
+        out[seat] = [
+            {
+                "reason": "cards",
+                "points": sign * cards,
+                "cards_left": cards_left,
+                "multiplier": mult,
+            },
+            {"reason": "bombs", "points": sign * extra, "lines": list(bombs[seat])},
+        ]
+    return out
+
+
+def points_of(items: Sequence[Sequence[dict[str, Any]]]) -> list[int]:
+    """Points per seat: the sum of each seat's breakdown."""
+    return [sum(i["points"] for i in seat) for seat in items]
+
+
 def score_deal(
     winner: int, cards_left: Sequence[int], bombs: Sequence[Sequence[int]], base: int = 1
 ) -> list[int]:
     """Points per seat: the winner gets ``b x p x m + b x (cw - cl)``, the loser the negation;
     ``p`` = the loser's cards left, ``m`` = :func:`multiplier` of the winner's bombs played,
     ``cw`` / ``cl`` the :func:`contribution` of each player's bombs played (line counts)."""
-    loser = 1 - winner
-    total = base * cards_left[loser] * multiplier(bombs[winner]) + base * (
-        contribution(bombs[winner]) - contribution(bombs[loser])
-    )
-    points = [0, 0]
-    points[winner] = total
-    points[loser] = -total
-    return points
+    return points_of(deal_items(winner, cards_left, bombs, base))
+
+
+def deal_items(
+    winner: int, cards_left: Sequence[int], bombs: Sequence[Sequence[int]], base: int = 1
+) -> list[list[dict[str, Any]]]:
+    """:func:`score_deal` as a breakdown per seat (:func:`score_items`)."""
+    return score_items(winner, cards_left[1 - winner], multiplier(bombs[winner]), bombs, base)
 
 
 def score_abandon(
@@ -686,12 +724,17 @@ def score_abandon(
     """Points when ``quitter`` abandons: they lose the deal in progress with ``p`` = their cards
     left and ``m`` from the other player's biggest bomb played or held (``held_lines``, the most
     lines of a bomb in the other player's hand); contributions are the bombs played."""
+    return points_of(abandon_items(quitter, cards_left, bombs, held_lines, base))
+
+
+def abandon_items(
+    quitter: int,
+    cards_left: Sequence[int],
+    bombs: Sequence[Sequence[int]],
+    held_lines: int,
+    base: int = 1,
+) -> list[list[dict[str, Any]]]:
+    """:func:`score_abandon` as a breakdown per seat (:func:`score_items`)."""
     other = 1 - quitter
     m = multiplier(list(bombs[other]) + [held_lines])
-    total = base * cards_left[quitter] * m + base * (
-        contribution(bombs[other]) - contribution(bombs[quitter])
-    )
-    points = [0, 0]
-    points[other] = total
-    points[quitter] = -total
-    return points
+    return score_items(other, cards_left[quitter], m, bombs, base)

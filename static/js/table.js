@@ -98,7 +98,9 @@ function handle(m) {
 }
 
 function onState(m) {
-  if (m.version < state.version) return;
+  // a frame not newer than the last one applied raced it and is dropped; a snapshot, and the
+  // answer to hello (events) unless older, resynchronise (protocol: "Versions")
+  if (m.type === "snapshot" ? false : m.type === "events" ? m.version < state.version : m.version <= state.version) return;
   if (app.dataset.started !== "1") app.dataset.started = "1";
   const before = state.obs;
   const keep = state.selected.map((i) => (state.obs && state.obs.hand ? sortedHand()[i] : null));
@@ -409,11 +411,10 @@ function countHtml(s) {
     const few = count <= 6 ? " few" : "";
     return `<span class="count${few}" data-count="${count}">${esc(fmt(W.cards, { n: count }))}</span>`;
   }
-  // 7–10 cards may be asked at any time during play; the server says which counts may be
-  // asked when it can (``askable``), else the button is offered and the engine answers
-  const askable = Array.isArray(o.askable) ? o.askable[s] : true;
-  const playing = o.phase === "play" || o.phase === "immune";
-  if (askable && playing && state.you !== null && s !== state.you && !(o.match && o.match.over)) {
+  // 7–10 cards not told yet may be asked at any time during play; the engine says whose
+  // (``askable``): never above 10, so no button there
+  const askable = Array.isArray(o.askable) && o.askable[s];
+  if (askable && state.you !== null && s !== state.you && !(o.match && o.match.over)) {
     return `<button class="ask" data-act="ask" data-seat="${s}" title="${esc(W.cards_unknown)}">${esc(W.ask)}</button>`;
   }
   return `<span class="count unknown">${esc(W.cards_unknown)}</span>`;
@@ -528,23 +529,26 @@ function signed(n) { return n > 0 ? `+${n}` : String(n); }
 function finishLine(finish) {
   return (finish || []).map((s, k) => `${esc(placeName(k))} ${esc(seatName(s))}`).join(" · ");
 }
-// Why each team's level moved: the engine's breakdown when the server sends one, else what
-// the summary itself shows (the finishing order's base, 保2, 关2).
+// Why each team's level moved, as the engine settled it (``breakdown``: reasons with levels).
+const bare = (word) => String(word ?? "").replace(/[!！]$/, "");
 function levelReasons(prev, t) {
-  if (Array.isArray(prev.breakdown) && prev.breakdown[t]) {
-    const word = { bao2: W.bao2, guan2: W.guan2 };
-    return prev.breakdown[t].map((r) => `${word[r.reason] || W["why_" + r.reason] || r.reason} ${signed(r.levels)}`).join(" · ");
-  }
-  const out = [];
-  const f = prev.finish || [];
-  if (f.length >= 2 && f[0] % 2 === t) {
-    const pos = f.findIndex((s, k) => k > 0 && s % 2 === t);
-    out.push(pos === 1 ? W.why_double : pos === 2 ? W.why_second : W.why_single);
-  }
-  const bare = (word) => word.replace(/[!！]$/, "");
-  if (prev.bao2 && prev.bao2[t]) out.push(`${bare(W.bao2)} ×${prev.bao2[t]}`);
-  if (prev.closed && prev.closed[t]) out.push(`${bare(W.guan2)} ×${prev.closed[t]}`);
-  return out.join(" · ");
+  const items = Array.isArray(prev.breakdown) ? prev.breakdown[t] || [] : [];
+  const word = { bao2: bare(W.bao2), guan2: bare(W.guan2) };
+  const base = { 3: W.why_double, 2: W.why_second, 1: W.why_single }; // they say their levels
+  return items.map((r) => (r.reason === "base" && base[r.levels]) || `${word[r.reason] || W["why_" + r.reason] || r.reason} ${signed(r.levels)}`).join(" · ");
+}
+// One seat's points of a point-scored deal, as the engine settled them (``breakdown``).
+function pointReasons(items) {
+  return (items || []).map((r) => {
+    const facts = [];
+    if (r.fans) facts.push(fmt(W.fans, { n: r.fans }));
+    if (r.cards_left) facts.push(fmt(W.cards_left, { n: r.cards_left }));
+    if (r.multiplier > 1) facts.push(fmt(W.multiplier, { n: r.multiplier }));
+    if (Array.isArray(r.lines) && r.lines.length) facts.push(fmt(W.lines, { n: r.lines.join(" + ") }));
+    const name = r.reason === "reward" ? fmt(W.reward, { n: signed(r.points) })
+      : `${W["why_" + r.reason] || W["choose_" + r.reason] || ""} ${signed(r.points)}`.trim();
+    return facts.length ? `${name} (${facts.join(", ")})` : name;
+  }).join(" · ");
 }
 function dealSummaryHtml(prev, before) {
   let body = "";
@@ -559,12 +563,8 @@ function dealSummaryHtml(prev, before) {
   if (Array.isArray(prev.points)) {
     if (prev.mode && prev.mode !== "partnership") body += `<p>${esc(W["choose_" + prev.mode] || prev.mode)}</p>`;
     body += "<ul class=\"points\">" + prev.points.map((p, s) => {
-      const fans = prev.fans && prev.fans[s] ? ` · ${esc(fmt(W.fans, { n: prev.fans[s] }))}` : "";
-      const reward = prev.rewards && prev.rewards[s] ? ` · ${esc(fmt(W.reward, { n: signed(prev.rewards[s]) }))}` : "";
-      const bombs = Array.isArray(prev.bombs) && Array.isArray(prev.bombs[s]) && prev.bombs[s].length
-        ? ` · ${esc(fmt(W.lines, { n: prev.bombs[s].join(" + ") }))}` : "";
-      const left = Array.isArray(prev.cards_left) && prev.cards_left[s] ? ` · ${esc(fmt(W.cards_left, { n: prev.cards_left[s] }))}` : "";
-      return `<li><strong>${esc(seatName(s))}</strong> ${esc(signed(p))}${fans}${bombs}${reward}${left}</li>`;
+      const why = pointReasons(Array.isArray(prev.breakdown) ? prev.breakdown[s] : []);
+      return `<li data-seat="${s}"><strong>${esc(seatName(s))}</strong> ${esc(signed(p))}${why ? ` <span class="why">(${esc(why)})</span>` : ""}</li>`;
     }).join("") + "</ul>";
     if (Array.isArray(prev.sides) && state.you !== null) {
       const side = prev.sides.find((x) => x.includes(state.you));

@@ -265,11 +265,21 @@ def test_bao2_between_deals_the_summary_leaves_the_tribute_on_screen(browser, st
     context, page = open_table(browser, stack, "bao2", size, seed)
     try:
         expect(page.locator(".hand .card-button")).to_have_count(27)
+        # more than 10 cards: no one may ask the count, so there is no Ask button
+        expect(page.locator(".strip button.ask")).to_have_count(0)
         stack.query(PLAY_FIRST_DEAL.replace("TABLE", str(page.info["table"])))
         wait_to_act(page, "tribute")
         summary = page.locator(".summary")
         expect(summary).to_contain_text("结束")
         expect(summary).to_contain_text("我方")
+        # why the levels moved: the engine's breakdown of the deal, as the page words it
+        rise = next(
+            item["levels"]
+            for items in after.deals[0]["breakdown"]
+            for item in items
+            if item["reason"] == "base"
+        )
+        expect(summary).to_contain_text({3: "双上 +3", 2: "头游三游 +2", 1: "头游末游 +1"}[rise])
         m = check_one_screen(page, f"bao2-{size}-tribute", cards=27, trick=False)
         box = summary.bounding_box()
         assert box["y"] >= 0 and box["y"] + box["height"] <= m["vh"]

@@ -26,6 +26,58 @@ def card_tokens(data, skip_hand=False):
             yield from card_tokens(value, skip_hand=False)
 
 
+#: Observation fields every recipient sees alike: public facts (who holds initiative — everyone
+#: saw the trick won —, who is stuck or suspended, the marked card, the limits, the levels,
+#: the last deal's summary with its breakdown). Equal for every seat and the spectators, so
+#: none of them can carry anything of one seat's hand.
+PUBLIC_FIELDS = (
+    "initiative",
+    "stuck",
+    "suspended",
+    "marked_card",
+    "a_attempts",
+    "base",
+    "levels",
+    "attempts",
+    "previous",
+    "finished",
+    "trick",
+    "match",
+)
+
+
+def check_public_fields(engine, seats):
+    """The public fields are the same for every seat and the spectators; ``counts`` and
+    ``askable`` too but for the viewer's own seat; a seat's count may be asked exactly while
+    it holds 7 to 10 cards not yet told (never above 10); the marked card is the one the
+    rules turn face up. Returns the marked card (or None)."""
+    deal = engine.deal
+    views = {r: engine.observation(r) for r in [None, *range(seats)]}
+    spectator = views[None]
+    for r, obs in views.items():
+        for key in PUBLIC_FIELDS:
+            assert obs.get(key) == spectator.get(key), (r, key)
+        for s in range(seats):
+            if s == r:
+                assert obs["askable"][s] is False
+                continue
+            assert obs["counts"][s] == spectator["counts"][s], (r, s)
+            assert obs["askable"][s] == spectator["askable"][s], (r, s)
+    asking = deal.phase in ("play", "immune")
+    for s in range(seats):
+        size = deal.sizes[s]
+        told = size <= 6 or (deal.revealed[s] and size <= 10)
+        assert spectator["counts"][s] == (size if told else None), s
+        assert spectator["askable"][s] == (asking and 7 <= size <= 10 and not told), s
+    marked = spectator.get("marked_card")
+    if marked is not None:
+        expected = deal.extra.get("marked_card")
+        if expected is None and engine.deal_no == 0 and engine.marked_card is not None:
+            expected = card_str(engine.marked_card)
+        assert marked == expected, "a marked card the rules did not turn face up"
+    return marked
+
+
 def check_frames(variant, seed, options, actions, frames):
     """``actions``: the event log's actions in seq order; ``frames``: {recipient: [frame]}
     (recipient = seat or None). Raises AssertionError on any leak; returns frames checked."""
@@ -41,6 +93,9 @@ def check_frames(variant, seed, options, actions, frames):
     deal_no = engine.deal_no
 
     def snapshot():
+        marked = check_public_fields(engine, len(engine.deal.sizes))
+        if marked is not None:
+            public.add(marked)  # dealt face up (明牌): everyone saw it
         hands = {}
         for r in recipients:
             if r is None:

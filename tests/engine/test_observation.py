@@ -36,6 +36,9 @@ def check_observation(match, seat):
     text = json.dumps(obs)
     assert json.loads(text) == obs  # JSON-ready
     known = known_cards(deal, seat)
+    if match.deal_no == 0 and match.marked_card is not None:
+        # the first deal's marked card was dealt face up (明牌, bao2.md §8): everyone saw it
+        known.add(card_str(match.marked_card))
     for other in range(4):
         if other == seat:
             continue
