@@ -151,6 +151,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--jobs", type=int, default=1)
     p.add_argument("--max-deals", type=int, default=500)
+    p.add_argument("--progress", action="store_true", help="each match on stderr as it ends")
     ns = p.parse_args(sys.argv[1:] if argv is None else argv)
     if not 1 <= ns.matches <= 10_000 or not 1 <= ns.jobs <= 64:
         p.error("--matches must be 1..10000 and --jobs 1..64")
@@ -160,11 +161,13 @@ def main(argv: list[str] | None = None) -> int:
     ]
     cpu0 = time.process_time()
     wall0 = time.perf_counter()
-    if ns.jobs > 1:
-        with ProcessPoolExecutor(ns.jobs) as pool:
-            results = list(pool.map(_play, work))
-    else:
-        results = [_play(w) for w in work]
+    results = []
+    with ProcessPoolExecutor(ns.jobs) as pool:
+        for r in pool.map(_play, work) if ns.jobs > 1 else map(_play, work):
+            results.append(r)
+            if ns.progress:  # one line per match, so a long run can be read before its end
+                line = {k: v for k, v in r.items() if k != "times"}
+                print(json.dumps(line), file=sys.stderr, flush=True)
     children = resource.getrusage(resource.RUSAGE_CHILDREN)
     out = {"variant": ns.variant, "a": ns.a, "b": ns.b, "budget_ms": ns.budget_ms}
     out["playouts"] = ns.playouts
