@@ -162,12 +162,15 @@ def main(argv: list[str] | None = None) -> int:
     cpu0 = time.process_time()
     wall0 = time.perf_counter()
     results = []
-    with ProcessPoolExecutor(ns.jobs) as pool:
-        for r in pool.map(_play, work) if ns.jobs > 1 else map(_play, work):
-            results.append(r)
-            if ns.progress:  # one line per match, so a long run can be read before its end
-                line = {k: v for k, v in r.items() if k != "times"}
-                print(json.dumps(line), file=sys.stderr, flush=True)
+    pool = ProcessPoolExecutor(ns.jobs) if ns.jobs > 1 else None
+    for r in pool.map(_play, work) if pool else map(_play, work):
+        results.append(r)
+        if ns.progress:  # one line per match, so a long run can be read before its end
+            line = {k: v for k, v in r.items() if k != "times"}
+            line["a_ms_median"] = _ms(r["times"]["a"])
+            print(json.dumps(line), file=sys.stderr, flush=True)
+    if pool:
+        pool.shutdown()
     children = resource.getrusage(resource.RUSAGE_CHILDREN)
     out = {"variant": ns.variant, "a": ns.a, "b": ns.b, "budget_ms": ns.budget_ms}
     out["playouts"] = ns.playouts
