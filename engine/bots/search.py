@@ -75,6 +75,7 @@ class _PlayoutMoves(Moves):
     combo: Combo | None = None
 
     def action(self, move: Any) -> Action:
+        """The concrete action of one move (its combo kept in :attr:`combo`)."""
         combo = self.combo = self.view.materialize(move)
         return Action("play", self.seat, combo.cards, combo.type)
 
@@ -302,11 +303,10 @@ def sample_hands(obs: dict[str, Any], mem: Any, rng: random.Random) -> list[list
             left[c] += 1
         for c in hand:
             left[c] -= 1
-        for s in range(n):
-            for e in obs["trick"]:
-                if e["seat"] == s and s != seat and "cards" in e:
-                    for c in _parse_hand(e["cards"]):
-                        left[c] = max(0, left[c] - 1)
+        for e in obs["trick"]:
+            if e["seat"] != seat and "cards" in e:
+                for c in _parse_hand(e["cards"]):
+                    left[c] = max(0, left[c] - 1)
     per_seat = len(DECK2) // n
     sizes: list[int | None] = []
     for s in range(n):
