@@ -139,6 +139,7 @@ class SeatForm(forms.Form):
         choices=[
             (BotKind.HEURISTIC, BotKind.HEURISTIC.label),
             (BotKind.RANDOM, BotKind.RANDOM.label),
+            (BotKind.SEARCH, BotKind.SEARCH.label),
         ],
         required=False,
     )

@@ -22,8 +22,9 @@ class BotKind(models.TextChoices):
     """Who sits in a seat when it is not a person."""
 
     NONE = "", _("Person")
-    RANDOM = "random", _("Random bot")
-    HEURISTIC = "heuristic", _("Heuristic bot")
+    RANDOM = "random", _("Easy bot")
+    HEURISTIC = "heuristic", _("Normal bot")
+    SEARCH = "search", _("Strong bot")
 
 
 class TableStatus(models.TextChoices):

@@ -17,7 +17,7 @@ This module also holds what both point-scored variants share: the game rank orde
 (``3 4 … A 2 SB HR``, index 0..14), :class:`Move`, :class:`HandMoves`, the reading memo, and
 the expansion of an abstract move into every distinct multiset of cards of a hand
 (:func:`expand_cards`). The deal and match rules are in :mod:`engine.variants._honger_deal`,
-the heuristic bot in :mod:`engine.variants._honger_bots`; the fans and the four settlements
+the heuristic bot in :mod:`engine.bots.points`; the fans and the four settlements
 (:func:`score_partnership`, :func:`score_solo`, :func:`score_surrender`,
 :func:`score_compare`, plus :func:`big_bomb_rewards`) are below.
 """

@@ -1,5 +1,5 @@
 """The clock of live play: the server acts for the seat to move when :attr:`Match.deadline`
-passes (:func:`act_on_deadline`): a bot or a seat on auto-play plays the heuristic's choice; a
+passes (:func:`act_on_deadline`): a bot plays its own kind's choice, a seat on auto-play the strongest bot that fits its clock; a
 person whose clock ran out gets the rules' timeout action, and after two in a row is put on
 auto-play until they act again. The match time limit (:func:`apply_time_limit`) and the
 sweeper (:func:`sweep`) that applies what a lost task missed.
@@ -19,7 +19,7 @@ from django.conf import settings
 from django.utils import timezone
 
 from engine.actions import Action
-from engine.bots import HeuristicBot, RandomBot
+from engine.bots import RandomBot, bot_kind_for, make_bot
 from engine.match import Match as EngineMatch
 from matches import broadcast, schedule, store
 from matches.messages import MatchError
@@ -33,10 +33,11 @@ TIMEOUTS_FOR_AUTOPLAY = 2
 
 
 def bot_action(engine: EngineMatch, seat: int, kind: str, version: int) -> Action:
-    """The action a bot of ``kind`` takes for ``seat``, from that seat's observation only."""
+    """The action a bot of ``kind`` takes for ``seat``, from that seat's observation only; a
+    search bot thinks for at most a quarter of the seat's clock."""
     observation = engine.observation(seat)
     seed = f"{engine.seed}/{seat}/{version}"
-    bot = RandomBot(seed) if kind == "random" else HeuristicBot()
+    bot = make_bot(kind, seed, budget_ms=engine.action_seconds(seat) * 250)
     try:
         return bot.choose(observation, lambda: engine.legal_actions(seat))
     except Exception:  # a bot bug must not stall a table: play a legal action instead
@@ -80,7 +81,8 @@ def act_on_deadline(
         if info.get("bot"):
             action, actor = bot_action(engine, seat, info["bot"], version), Actor.BOT
         elif match.autoplay[seat]:
-            action, actor = bot_action(engine, seat, "heuristic", version), Actor.AUTOPLAY
+            kind = bot_kind_for(engine.action_seconds(seat))  # 托管: the strongest that fits
+            action, actor = bot_action(engine, seat, kind, version), Actor.AUTOPLAY
         else:
             action = engine.timeout_action(seat) or bot_action(engine, seat, "heuristic", version)
             actor = Actor.CLOCK

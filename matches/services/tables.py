@@ -153,7 +153,7 @@ def leave_seat(user: User, table: Table) -> None:
 
 @transaction.atomic
 def add_bot(user: User, table: Table, index: int, kind: str) -> Seat:
-    """Put a bot (``random`` / ``heuristic``) in empty seat ``index``: the table's opener or a
+    """Put a bot (``random`` / ``heuristic`` / ``search``) in empty seat ``index``: the table's opener or a
     club admin only, never at a rated table. A full table starts its match."""
     table = _locked_table(table)
     _require_member(user, table.club)
@@ -161,7 +161,7 @@ def add_bot(user: User, table: Table, index: int, kind: str) -> Seat:
         raise MatchError("not_allowed")
     if table.rated:
         raise MatchError("rated_bots")
-    if kind not in (BotKind.RANDOM, BotKind.HEURISTIC):
+    if kind not in (BotKind.RANDOM, BotKind.HEURISTIC, BotKind.SEARCH):
         raise MatchError("bad_options")
     if table.status != TableStatus.OPEN:
         raise MatchError("table_not_open")

@@ -11,13 +11,13 @@ from hypothesis import strategies as st
 
 from engine.actions import Action, Refusal
 from engine.bots import RandomBot
+from engine.bots.points import PointsHeuristicBot, known_partners
 from engine.cards import card_str, parse_cards
 from engine.conformance import run_case
 from engine.deal import Deal
 from engine.match import Match
 from engine.observation import deal_observation
 from engine.variants import deal_rules
-from engine.variants._honger_bots import PointsHeuristicBot, known_partners
 from engine.variants.honger import H2, big_bomb_rewards
 
 VECTORS = Path(__file__).parent / "conformance" / "honger.jsonl"

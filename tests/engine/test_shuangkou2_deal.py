@@ -10,11 +10,11 @@ from hypothesis import strategies as st
 
 from engine.actions import Refusal
 from engine.bots import RandomBot
+from engine.bots.points import PointsHeuristicBot
 from engine.cards import card_str, parse_cards
 from engine.conformance import run_case
 from engine.match import Match
 from engine.variants import deal_rules
-from engine.variants._honger_bots import PointsHeuristicBot
 from engine.variants.shuangkou2 import Shuangkou2Rules, score_abandon, score_deal
 
 VECTORS = Path(__file__).parent / "conformance" / "shuangkou2.jsonl"

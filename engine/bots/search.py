@@ -1,0 +1,463 @@
+"""The search bot (高手, strong): determinized Monte Carlo search from the seat's observation.
+
+At each play decision with a real choice, the bot
+
+1. samples *worlds*: the other seats' hands, dealt from the cards it has not seen (both decks
+   minus its own hand, the cards it saw played this deal), of the sizes it knows (counts shown,
+   or 27 minus what it saw each seat play), keeping what the observations told it: the tribute
+   and return cards it saw change hands are held by their receivers until played, and a seat
+   marked stuck in Bao 2 holds only natural 2s;
+2. in each world, plays each candidate (the heuristic's choice, the cheapest plays of each kind,
+   the smallest bombs, a pass) and then the rest of the deal with a fast playout policy (the
+   heuristic, every seat reading the sampled world's hands through the variant's move
+   generator, without building observations);
+3. scores each finished playout by what the deal does to the match: the level change of its team
+   against the other's (the variant's own ``settle_levels``, 保2 bonuses and 关2 included),
+   plus a large term when the deal wins or loses the match; and picks the candidate with the
+   best mean (ties: the heuristic's order).
+
+Every candidate is played out in the same worlds (common random numbers). The search stops
+after ``budget_ms`` of process time, or, when ``playouts`` is given, after that many playouts
+(deterministic for a seed). The bot reads nothing but its observations: it keeps its own memory
+of the deal (what it saw played, its hand when play began), as a player at the table does.
+
+Other phases (tribute, return, the immune window, Red Two's choice) and the point-scored
+games use the heuristic (see docs/bots.md for why and what is left to do).
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Sequence
+from typing import Any
+
+from engine.actions import Action
+from engine.bots._moves import _CARD_STR, BOMB_TYPES, LegalActions, Moves, _parse_hand
+from engine.bots.heuristic import HeuristicBot
+from engine.combo import Combo
+from engine.deal import Deal
+from engine.variants import deal_rules
+
+#: Cards of the two-deck games (Guandan, Bao 2): every card id twice.
+DECK2 = tuple(c for c in range(54) for _ in range(2))
+#: Score of a playout that wins (or loses) the match, against level changes of a few steps.
+MATCH_WEIGHT = 100
+#: Longest playout (actions) before it is scored as a draw: a guard, never reached in play.
+MAX_STEPS = 600
+
+_new = object.__new__
+
+
+def _sig(entry: dict[str, Any]) -> tuple[int, tuple[str, ...] | None]:
+    """A trick entry as (seat, cards or ``None`` for a pass)."""
+    cards = entry.get("cards")
+    return entry["seat"], None if cards is None else tuple(cards)
+
+
+class _Memory:
+    """What the bot remembers of one deal, from its own observations only."""
+
+    def __init__(self, key: Any, seats: int) -> None:
+        self.key = key
+        self.before_play = False  # saw the deal before its play phase (tribute, return)
+        self.start: list[int] | None = None  # own hand at the first play decision
+        self.complete = False  # whether every play of the deal was seen
+        self.played: list[list[int]] = [[] for _ in range(seats)]  # others' plays seen
+        self.trick: list[tuple[int, tuple[str, ...] | None]] = []  # last trick seen
+        self.held: list[list[int]] = [[] for _ in range(seats)]  # cards seen change hands
+
+
+class _PlayoutMoves(Moves):
+    """:class:`Moves` of a seat in a sampled world (no observation): keeps the last combo
+    materialized, so the playout applies it without reading it again."""
+
+    combo: Combo | None = None
+
+    def action(self, move: Any) -> Action:
+        """The concrete action of one move (its combo kept in :attr:`combo`)."""
+        combo = self.combo = self.view.materialize(move)
+        return Action("play", self.seat, combo.cards, combo.type)
+
+
+class SearchBot:
+    """Determinized Monte Carlo search over sampled hidden hands (see the module docstring).
+
+    ``budget_ms``: process time per decision; ``playouts``: a fixed number of playouts per
+    decision instead (deterministic for a seed); ``candidates``: the most plain plays tried;
+    ``confidence``: how many standard errors a candidate must beat the heuristic's choice by."""
+
+    def __init__(
+        self,
+        seed: int | str | None = None,
+        budget_ms: float = 500.0,
+        playouts: int | None = None,
+        candidates: int = 5,
+        confidence: float = 1.5,
+        options: dict[str, Any] | None = None,
+    ) -> None:
+        """A bot whose samples derive from ``seed``; ``options``: the match options, when known
+        (the defaults otherwise: an observation does not carry them)."""
+        self.rng = random.Random(seed)
+        self.budget_ms = budget_ms
+        self.playouts = playouts
+        self.candidates = candidates
+        self.confidence = confidence
+        self.options = options
+        self.heuristic = HeuristicBot()
+        self.memory: _Memory | None = None
+        #: Figures of the last decision: ``worlds``, ``playouts``, ``candidates``, ``ms``.
+        self.last: dict[str, Any] = {}
+
+    # ---------------------------------------------------------------- the bot interface
+    def choose(self, observation: dict[str, Any], legal_actions: LegalActions) -> Action:
+        """The action with the best mean playout score for the observing seat."""
+        obs = observation
+        self.last = {"worlds": 0, "playouts": 0, "candidates": 1, "ms": 0.0}
+        rules = deal_rules(obs["variant"])
+        if rules.scoring != "levels" or len(obs["counts"]) != 4:
+            return self.heuristic.choose(obs, legal_actions)
+        mem = self._remember(obs)
+        if obs.get("phase") != "play" or obs.get("turn") != obs["seat"]:
+            return self.heuristic.choose(obs, legal_actions)
+        start = time.process_time()
+        cands = self._candidates(obs, legal_actions)
+        if len(cands) > 1:
+            action = self._search(obs, mem, cands, start)
+        else:
+            action = cands[0][0]
+        self.last["ms"] = (time.process_time() - start) * 1000
+        self.last["candidates"] = len(cands)
+        mem.trick.append((obs["seat"], None if action.kind == "pass" else _card_strs(action)))
+        return action
+
+    # ---------------------------------------------------------------- memory
+    def _remember(self, obs: dict[str, Any]) -> _Memory:
+        """Update the memory of the deal with one observation (a new deal: a fresh memory)."""
+        n = len(obs["counts"])
+        key = (obs["variant"], obs.get("deal_no"), tuple(obs.get("levels") or ()))
+        mem = self.memory
+        if mem is None or mem.key != key:
+            mem = self.memory = _Memory(key, n)
+        seat = obs["seat"]
+        if obs.get("phase") in ("tribute", "return"):
+            mem.before_play = True
+        trib = obs.get("tribute")
+        if trib:  # tribute cards are shown; a return card to its giver and receiver
+            held: list[list[int]] = [[] for _ in range(n)]
+            for g, r, paid, back in zip(
+                trib["givers"], trib["receivers"], trib["paid"], trib["returned"], strict=True
+            ):
+                if isinstance(paid, str) and r is not None and r != seat:
+                    held[r].append(_parse_hand([paid])[0])
+                if isinstance(back, str) and g != seat:
+                    held[g].append(_parse_hand([back])[0])
+            mem.held = held
+        if obs.get("phase") != "play":
+            return mem
+        if mem.start is None:
+            mem.start = _parse_hand(obs["hand"])
+            mem.complete = mem.before_play or bool(obs.get("first_action"))
+        trick = [_sig(e) for e in obs["trick"]]
+        seen = mem.trick
+        if trick[: len(seen)] == seen:
+            new = trick[len(seen) :]
+        elif seen and seen[-1][0] == seat and trick[: len(seen) - 1] == seen[:-1]:
+            new = trick[len(seen) :]  # this seat acted otherwise than it chose (a timeout)
+        else:  # a new trick
+            new = trick
+        for s, cards in new:
+            if cards is not None and s != seat:
+                mem.played[s].extend(_parse_hand(list(cards)))
+        mem.trick = trick
+        return mem
+
+    # ---------------------------------------------------------------- candidates
+    def _candidates(
+        self, obs: dict[str, Any], legal: LegalActions
+    ) -> list[tuple[Action, Combo | None]]:
+        """The actions worth searching, the heuristic's first: the cheapest plain plays, the
+        two smallest bombs, a play that goes out, a pass when following."""
+        seat = obs["seat"]
+        first = self.heuristic.choose(obs, legal)
+        moves = Moves(obs, legal)
+        if not moves.fast:
+            return [(first, None)]
+        heur = self.heuristic
+        cnt = heur._counts(moves)
+        bao2 = obs["variant"] == "bao2"
+        size = len(moves.hand)
+        plain = sorted(
+            (m for m in moves.moves if m.type not in BOMB_TYPES),
+            key=lambda m: heur._cost(moves, m, cnt, bao2),
+        )
+        bombs = sorted(
+            (m for m in moves.moves if m.type in BOMB_TYPES),
+            key=lambda m: (moves.size(m), heur._value(moves, m)),
+        )
+        out_now = [m for m in moves.moves if moves.size(m) == size]
+        picked = out_now[:1] + plain[: self.candidates] + bombs[:2]
+        out: list[tuple[Action, Combo | None]] = [(first, None)]
+        seen = {_action_key(first)}
+        for m in picked:
+            combo = moves.view.materialize(m) if moves.view is not None else None
+            if combo is None:
+                continue
+            act = Action("play", seat, combo.cards, combo.type)
+            k = _action_key(act)
+            if k not in seen:
+                seen.add(k)
+                out.append((act, combo))
+        if not obs["lead"] and ("pass", ()) not in seen:
+            out.append((Action("pass", seat), None))
+        return out
+
+    # ---------------------------------------------------------------- search
+    def _search(
+        self,
+        obs: dict[str, Any],
+        mem: _Memory,
+        cands: list[tuple[Action, Combo | None]],
+        start: float,
+    ) -> Action:
+        rules = deal_rules(obs["variant"])
+        options = dict(rules.defaults)
+        options.update(self.options or {})
+        k = len(cands)
+        diff = [0.0] * k  # sums of (score of candidate i - score of the heuristic's choice)
+        diff2 = [0.0] * k  # and of their squares
+        worlds = playouts = 0
+        budget = self.playouts
+        deadline = start + self.budget_ms / 1000
+        while True:
+            hands = sample_hands(obs, mem, self.rng)
+            scores = []
+            for act, combo in cands:
+                deal = world_deal(obs, hands, options)
+                if act.kind == "play":
+                    if combo is None:
+                        combo = deal.combos.read_as(act.cards, act.type or "")
+                    deal._execute(act, combo)
+                else:
+                    deal._execute(act, None)
+                scores.append(playout_score(deal, obs, options, self.heuristic))
+                playouts += 1
+            for i in range(1, k):
+                d = scores[i] - scores[0]
+                diff[i] += d
+                diff2[i] += d * d
+            worlds += 1
+            if budget is not None:
+                if playouts >= budget:
+                    break
+            elif time.process_time() >= deadline:
+                break
+        self.last.update(worlds=worlds, playouts=playouts)
+        return cands[self._pick(diff, diff2, worlds)][0]
+
+    def _pick(self, diff: list[float], diff2: list[float], worlds: int) -> int:
+        """The candidate to play: the heuristic's choice (0) unless another one scored better
+        in the same worlds by at least :attr:`confidence` standard errors of the paired
+        difference (the playouts are noisy: a lucky few worlds must not move the bot)."""
+        best, best_mean = 0, 0.0
+        for i in range(1, len(diff)):
+            mean = diff[i] / worlds
+            var = max(0.0, diff2[i] / worlds - mean * mean)
+            se = (var / max(1, worlds - 1)) ** 0.5
+            if mean > best_mean and (mean > self.confidence * se or (se == 0 and worlds > 1)):
+                best, best_mean = i, mean
+        return best
+
+
+def _card_strs(action: Action) -> tuple[str, ...]:
+    return tuple(_CARD_STR[c] for c in action.cards)
+
+
+def _action_key(action: Action) -> tuple[str, tuple[int, ...]]:
+    return action.kind, tuple(sorted(action.cards or ()))
+
+
+def _natural_two(c: int) -> bool:
+    return c < 52 and c % 13 == 0
+
+
+def sample_hands(obs: dict[str, Any], mem: Any, rng: random.Random) -> list[list[int]]:
+    """One world: a hand per seat consistent with what the seat knows. Its own hand is its
+    observed hand; the others are dealt from the unseen cards at the known (or estimated)
+    sizes, the cards seen change hands going to their holders and a stuck seat getting only
+    natural 2s. Reads ``obs`` and the bot's memory ``mem`` only."""
+    seat = obs["seat"]
+    n = len(obs["counts"])
+    hand = _parse_hand(obs["hand"])
+    left = [0] * 54
+    for c in DECK2:
+        left[c] += 1
+    for c in mem.start if mem.start is not None else hand:
+        left[c] -= 1
+    for s in range(n):
+        for c in mem.played[s]:
+            left[c] -= 1
+    if min(left) < 0:  # the memory does not fit (a play missed): trust the hand only
+        left = [0] * 54
+        for c in DECK2:
+            left[c] += 1
+        for c in hand:
+            left[c] -= 1
+        for e in obs["trick"]:
+            if e["seat"] != seat and "cards" in e:
+                for c in _parse_hand(e["cards"]):
+                    left[c] = max(0, left[c] - 1)
+    per_seat = len(DECK2) // n
+    sizes: list[int | None] = []
+    for s in range(n):
+        k = obs["counts"][s]
+        if s == seat:
+            sizes.append(0)
+        elif k is not None:
+            sizes.append(k)
+        elif mem.complete:
+            sizes.append(max(0, per_seat - len(mem.played[s])))
+        else:
+            sizes.append(None)
+    pool_n = sum(left)
+    unknown = [s for s in range(n) if sizes[s] is None]
+    if unknown:  # counts above 6 not shown and plays missed: share out what is left
+        rest = pool_n - sum(k for k in sizes if k is not None)
+        share = max(7, rest // len(unknown))
+        for s in unknown:
+            sizes[s] = min(per_seat, share)
+    hands: list[list[int]] = [[] for _ in range(n)]
+    hands[seat] = hand
+    for s in range(n):  # cards seen change hands, while their holder has not played them
+        if s == seat:
+            continue
+        spent = list(mem.played[s])
+        for c in mem.held[s] if mem.held else ():
+            if c in spent:
+                spent.remove(c)
+            elif left[c] > 0 and len(hands[s]) < (sizes[s] or 0):
+                left[c] -= 1
+                hands[s].append(c)
+    stuck = obs.get("stuck") or [False] * n
+    twos = [c for c in range(54) if _natural_two(c) for _ in range(left[c])]
+    rng.shuffle(twos)
+    for s in range(n):
+        if s != seat and stuck[s]:
+            while twos and len(hands[s]) < (sizes[s] or 0):
+                c = twos.pop()
+                left[c] -= 1
+                hands[s].append(c)
+    pool = [c for c in range(54) for _ in range(left[c])]
+    rng.shuffle(pool)
+    i = 0
+    for s in range(n):
+        if s == seat:
+            continue
+        need = (sizes[s] or 0) - len(hands[s])
+        if need > 0:
+            hands[s].extend(pool[i : i + need])
+            i += need
+    return hands
+
+
+def world_deal(
+    obs: dict[str, Any], hands: Sequence[Sequence[int]], options: dict[str, Any]
+) -> Deal:
+    """The deal in play phase as the observation shows it, with these hands (a sampled world):
+    the seat to act, the lead, the standing play, who still has to answer it, initiative,
+    finishing order, stuck and suspended seats and the 保2 levels earned."""
+    rules = deal_rules(obs["variant"])
+    deal = Deal(rules, hands, obs["level"], options)
+    n = deal.n
+    seat = obs["seat"]
+    deal.turn = seat
+    deal.leading = bool(obs["lead"])
+    deal.lead_kind = obs["lead_kind"] or "trick"
+    deal.initiative = list(obs["initiative"])
+    deal.finished = list(obs["finished"])
+    deal.stuck = list(obs["stuck"])
+    deal.suspended = list(obs["suspended"])
+    deal.acted = [True] * n
+    deal.bao2 = list(obs.get("bao2") or [0, 0])
+    st = obs.get("standing")
+    if st is not None and not deal.leading:
+        deal.standing = Combo.from_json(st)
+        deal.standing_seat = st["seat"]
+        order = deal.responders_after(st["seat"])
+        deal.to_respond = order[order.index(seat) :] if seat in order else [seat]
+    return deal
+
+
+def playout_score(deal: Deal, obs: dict[str, Any], options: dict[str, Any], heur: Any) -> float:
+    """Play the deal to its end with the heuristic for every seat; the observing team's level
+    change minus the other's, ± :data:`MATCH_WEIGHT` when the deal ends the match."""
+    views: list[Any] = [None] * deal.n
+    variant = deal.variant
+    for _ in range(MAX_STEPS):
+        phase = deal.phase
+        if phase == "over":
+            break
+        seat = deal.turn
+        assert seat is not None
+        if phase != "play":  # the immune window: play the immune bomb when holding one
+            acts = deal.legal_actions(seat)
+            act = next((a for a in acts if a.kind == "immune"), Action("pass", seat))
+            deal.apply(act)
+            continue
+        allow = variant != "bao2" or deal.initiative[seat]
+        v = views[seat]
+        if v is None or v[0] is not allow:
+            v = views[seat] = [allow, deal.combos.hand_moves(deal.hand(seat), allow)]
+        mv = _new(_PlayoutMoves)
+        mv.seat = seat
+        mv.rules = deal.combos
+        mv.allow_two = allow
+        mv.fast = True
+        mv.hand = deal.hand(seat)
+        mv.view = v[1]
+        mv.combo = None
+        lead = deal.leading
+        mv.standing = None if lead else deal.standing
+        mv.moves = v[1].moves(mv.standing)
+        if lead and not mv.moves:
+            act = deal.legal_actions(seat)[0]
+            deal.apply(act)
+            views[seat] = None
+            continue
+        mini = {
+            "variant": variant,
+            "seat": seat,
+            "counts": deal.sizes,
+            "lead": lead,
+            "standing": None if lead else {"seat": deal.standing_seat},
+        }
+        act = heur._lead(mini, mv) if lead else heur._follow(mini, mv)
+        if act.kind == "play":
+            deal._execute(act, mv.combo)
+            without = getattr(v[1], "without", None)
+            if without is None:
+                views[seat] = None
+            else:
+                v[1] = without(act.cards)
+        else:
+            deal._execute(act, None)
+    result = deal.result
+    if result is None:
+        return 0.0
+    rules = deal.rules
+    levels = list(obs.get("levels") or [0, 0])
+    out = rules.settle_levels(
+        levels,
+        obs.get("level_team"),
+        list(obs.get("attempts") or [0, 0]),
+        result["finish"],
+        result["bao2"],
+        result["closed"],
+        options,
+    )
+    team = obs["seat"] % 2
+    new = out["levels"]
+    score = (new[team] - levels[team]) - (new[1 - team] - levels[1 - team])
+    if out["winner"] is not None:
+        score += MATCH_WEIGHT if out["winner"] == team else -MATCH_WEIGHT
+    return float(score)

@@ -1,0 +1,247 @@
+"""The search bot decides from its observation only, always legally, within its budget, in
+every phase; the arena plays each deal set twice with the teams swapped."""
+
+import random
+from collections import Counter
+
+import pytest
+
+from engine.arena import mirrored_schedule, play_one, summarize, wilson
+from engine.bots import HeuristicBot, SearchBot, bot_kind_for, make_bot
+from engine.bots.search import sample_hands
+from engine.deal import Deal
+from engine.match import Match
+from engine.observation import deal_observation
+from engine.variants import deal_rules
+
+
+def advance(match, steps, bot=None):
+    """Play ``steps`` actions with the heuristic (or stop at the end of the match)."""
+    bot = bot or HeuristicBot()
+    for _ in range(steps):
+        if match.over:
+            return
+        seat = match.to_move()
+        match.apply(bot.choose(match.observation(seat), match.legal_actions(seat)))
+
+
+def swapped_hidden(deal, seat, rng):
+    """A copy of ``deal`` whose hidden hands differ: two other seats swap one card each of
+    different ids (their sizes, so every count shown, stay the same)."""
+    others = [s for s in range(deal.n) if s != seat and deal.sizes[s]]
+    for a in others:
+        for b in others:
+            if a < b:
+                ha, hb = deal.hand(a), deal.hand(b)
+                x = next((c for c in ha if c not in hb), None)
+                y = next((c for c in hb if c not in ha), None)
+                if x is not None and y is not None:
+                    data = deal.to_json()
+                    other = Deal.from_json(deal.rules, data)
+                    other.remove_cards(a, [x])
+                    other.remove_cards(b, [y])
+                    other.add_cards(a, [y])
+                    other.add_cards(b, [x])
+                    return other
+    return None
+
+
+@pytest.mark.parametrize("variant", ["bao2", "guandan"])
+def test_same_observation_same_decision_whatever_the_hidden_hands(variant):
+    rng = random.Random(5)
+    checked = 0
+    for seed in range(4):
+        match = Match.new(variant, seed)
+        advance(match, rng.randrange(4, 40))
+        deal = match.deal
+        seat = match.to_move()
+        if deal.phase != "play" or seat is None:
+            continue
+        other = swapped_hidden(deal, seat, rng)
+        if other is None:
+            continue
+        assert [deal.hand(s) for s in range(4)] != [other.hand(s) for s in range(4)]
+        obs_a, obs_b = deal_observation(deal, seat), deal_observation(other, seat)
+        assert obs_a == obs_b
+        a = SearchBot(seed=3, playouts=24).choose(obs_a, deal.legal_actions(seat))
+        b = SearchBot(seed=3, playouts=24).choose(obs_b, other.legal_actions(seat))
+        assert a == b
+        checked += 1
+    assert checked >= 3
+
+
+def test_sampled_worlds_deal_exactly_the_unseen_cards():
+    """With a memory of the whole deal, every world gives the other seats the cards they hold
+    between them, at their true sizes (deal 1 of a match: no tribute)."""
+    match = Match.new("bao2", 11)
+    bots = [SearchBot(seed=s, playouts=1) for s in range(4)]
+    checked = 0
+    while match.deal_no == 0 and not match.over:
+        seat = match.to_move()
+        obs = match.observation(seat)
+        action = bots[seat].choose(obs, match.legal_actions(seat))
+        if obs["phase"] == "play" and len(obs["hand"]) < 27:
+            hands = sample_hands(obs, bots[seat].memory, random.Random(checked))
+            deal = match.deal
+            assert [len(h) for s, h in enumerate(hands) if s != seat] == [
+                deal.sizes[s] for s in range(4) if s != seat
+            ]
+            unseen = Counter(c for s in range(4) if s != seat for c in hands[s])
+            truth = Counter(c for s in range(4) if s != seat for c in deal.hand(s))
+            assert unseen == truth
+            checked += 1
+        match.apply(action)
+    assert checked > 20
+
+
+def test_a_stuck_seat_is_given_only_natural_twos():
+    obs = {
+        "variant": "bao2",
+        "seat": 0,
+        "counts": [3, 2, 5, 4],
+        "hand": ["S3", "H4", "D5"],
+        "trick": [],
+        "stuck": [False, True, False, False],
+    }
+
+    class Memory:
+        start = None
+        complete = False
+        played = [[], [], [], []]
+        held = []
+
+    for seed in range(5):
+        hands = sample_hands(obs, Memory(), random.Random(seed))
+        assert [len(h) for h in hands] == [3, 2, 5, 4]
+        assert all(c < 52 and c % 13 == 0 for c in hands[1])
+
+
+@pytest.mark.parametrize("variant", ["bao2", "guandan", "honger", "shuangkou2"])
+def test_search_bots_play_legally_through_deals_with_tribute(variant):
+    match = Match.new(variant, 2)
+    bots = [SearchBot(seed=s, playouts=6) for s in range(match.rules.seats)]
+    phases = set()
+    while not match.over and match.deal_no < 2:
+        seat = match.to_move()
+        legal = match.legal_actions(seat)
+        obs = match.observation(seat)
+        phases.add(obs["phase"])
+        action = bots[seat].choose(obs, legal)
+        assert action in legal, (action, obs["phase"])
+        match.apply(action)
+    assert "play" in phases
+
+
+def test_tribute_and_return_phases():
+    for seed in range(10):
+        match = Match.new("bao2", seed)
+        bot = SearchBot(seed=1, playouts=4)
+        seen = set()
+        while not match.over and match.deal_no < 2:
+            seat = match.to_move()
+            legal = match.legal_actions(seat)
+            obs = match.observation(seat)
+            if obs["phase"] in ("tribute", "return"):
+                seen.add(obs["phase"])
+                assert bot.choose(obs, legal) in legal
+            match.apply(HeuristicBot().choose(obs, legal))
+        if seen == {"tribute", "return"}:
+            return
+    pytest.fail("no tribute and return found")
+
+
+def test_immune_window_and_the_bao2_lead():
+    hands = [
+        ["ST", "S2", "D2"],
+        ["S9", "S9", "D9", "D9", "C9", "C9", "H9", "H9", "H3", "H3", "SK"],
+        ["D6", "D7"],
+        ["H8", "C8"],
+    ]
+    d = Deal.from_position(
+        deal_rules("bao2"),
+        {
+            "variant": "bao2",
+            "level": "3",
+            "hands": hands,
+            "leader": 0,
+            "lead_kind": "trick",
+            "initiative": [True, False, False, False],
+            "finished": [],
+        },
+    )
+    bot = SearchBot(seed=1, playouts=20)
+    assert bot.choose(deal_observation(d, 0), d.legal_actions(0)) in d.legal_actions(0)
+    d.apply({"seat": 0, "play": ["ST"], "type": "single"})
+    for seat in (1, 2, 3):
+        d.apply({"seat": seat, "pass": True})
+    action = bot.choose(deal_observation(d, 0), d.legal_actions(0))
+    assert action.type == "pair"  # the 保2: going out on the two 2s
+    d.apply(action)
+    assert d.phase == "immune"
+    seat = d.to_move()
+    action = SearchBot(seed=2, playouts=8).choose(deal_observation(d, seat), d.legal_actions(seat))
+    assert action.kind == "immune"
+
+
+def test_red_two_choice():
+    for seed in range(60):
+        match = Match.new("honger", seed)
+        if match.deal.phase == "choose":
+            seat = match.to_move()
+            legal = match.legal_actions(seat)
+            action = SearchBot(seed=1, playouts=4).choose(match.observation(seat), legal)
+            assert action.kind == "choose" and action in legal
+            return
+    pytest.fail("no Red Two choice found")
+
+
+def test_playout_budget_is_respected_and_reported():
+    match = Match.new("guandan", 4)
+    advance(match, 9)
+    bot = SearchBot(seed=1, playouts=30)
+    for _ in range(12):
+        seat = match.to_move()
+        bot.memory = None
+        action = bot.choose(match.observation(seat), match.legal_actions(seat))
+        last = bot.last
+        if last["candidates"] > 1:
+            assert 30 <= last["playouts"] < 30 + last["candidates"]
+            assert last["worlds"] * last["candidates"] == last["playouts"]
+        else:
+            assert last["playouts"] == 0
+        match.apply(action)
+
+
+def test_bot_factory_and_kind_for_the_clock():
+    assert isinstance(make_bot("search", "s", 50_000), SearchBot)
+    assert make_bot("search", "s", 50_000).budget_ms == 1000.0
+    assert isinstance(make_bot("heuristic"), HeuristicBot)
+    with pytest.raises(ValueError):
+        make_bot("oracle")
+    assert bot_kind_for(20) == "search"
+    assert bot_kind_for(1) == "heuristic"
+
+
+def test_arena_plays_each_deal_set_twice_with_the_teams_swapped():
+    schedule = mirrored_schedule(5, 3)
+    assert len(schedule) == 6
+    for i in range(0, 6, 2):
+        assert schedule[i][0] == schedule[i + 1][0]
+        assert (schedule[i][1], schedule[i + 1][1]) == (0, 1)
+    assert len({s for s, _ in schedule}) == 3
+    seed = schedule[0][0]
+    results = [play_one("guandan", seed, team, "heuristic", "random") for team in (0, 1)]
+    assert [r["a_team"] for r in results] == [0, 1]
+    assert results[0]["seed"] == results[1]["seed"]
+    for r in results:
+        assert r["times"]["a"] and r["times"]["b"]
+    out = summarize(results)
+    assert out["matches"] == 2
+    assert out["a_wins"] + out["draws"] + out["a_losses"] == 2
+
+
+def test_wilson_interval():
+    lo, hi = wilson(0.5, 30)
+    assert lo < 0.5 < hi
+    lo, hi = wilson(0.9, 40)
+    assert lo > 0.5
