@@ -3,47 +3,10 @@ stack (Redis, a fresh database, Celery workers as processes), Celery eager, peop
 
 from __future__ import annotations
 
-import importlib.util
-import sys
-from pathlib import Path
-
 import pytest
-from django.test import override_settings
 
-OUTBOX_TESTS = Path(__file__).resolve().parents[1] / "outbox"
-
-
-def _load(name: str):
-    """Import a helper module of tests/outbox (the folder is not a package on the path)."""
-    if name in sys.modules:
-        return sys.modules[name]
-    spec = importlib.util.spec_from_file_location(name, OUTBOX_TESTS / f"{name}.py")
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module
-    spec.loader.exec_module(module)
-    return module
-
-
-smtp_server = _load("smtp_server")
-worker_stack = _load("worker_stack")
-
-
-@pytest.fixture
-def smtp():
-    """A running SMTP server that the mail backend sends to; short backoffs for the tests."""
-    server = smtp_server.SmtpServer().start()
-    with override_settings(
-        EMAIL_BACKEND="django.core.mail.backends.smtp.EmailBackend",
-        EMAIL_HOST=server.host,
-        EMAIL_PORT=server.port,
-        EMAIL_USE_TLS=False,
-        EMAIL_USE_SSL=False,
-        OUTBOX_SMTP_TIMEOUT=10,
-        OUTBOX_BACKOFF_SECONDS=0.2,
-        OUTBOX_BACKOFF_MAX_SECONDS=1.0,
-    ):
-        yield server
-    server.stop()
+# the outbox tests' SMTP server and worker stack (their conftest loads both helper modules)
+from tests.outbox.conftest import smtp, smtp_server, worker_stack  # noqa: F401
 
 
 @pytest.fixture
