@@ -117,3 +117,16 @@ def no_deadline_tasks(monkeypatch):
     monkeypatch.setattr(schedule, "schedule_deadline", lambda *a: None)
     monkeypatch.setattr(schedule, "schedule_time_limit", lambda *a: None)
     store._engines.clear()
+
+
+@pytest.fixture
+def celery_eager():
+    """Run Celery tasks in-process (``delay`` executes immediately, the outbox delivers a
+    committed e-mail at once) for the test."""
+    from config.celery import app  # imported late: the app registry is ready then
+
+    old = (app.conf.task_always_eager, app.conf.task_eager_propagates)
+    app.conf.task_always_eager = True
+    app.conf.task_eager_propagates = True
+    yield app
+    app.conf.task_always_eager, app.conf.task_eager_propagates = old

@@ -11,8 +11,7 @@ They never see another hand: a bot's input is exactly what
   hidden hands, time-bounded per decision (:mod:`engine.bots.search`).
 - :class:`PointsHeuristicBot`: the heuristic of the point-scored games (Red Two, Shuangkou).
 
-:func:`make_bot` builds a bot by kind; :func:`bot_kind_for` picks the strongest kind a clock
-allows; :func:`play_match` plays a match between bots.
+:func:`make_bot` builds a bot by kind; :func:`play_match` plays a match between bots.
 """
 
 from __future__ import annotations
@@ -34,7 +33,6 @@ __all__ = [
     "PointsHeuristicBot",
     "RandomBot",
     "SearchBot",
-    "bot_kind_for",
     "heuristic_vs_random",
     "known_partners",
     "make_bot",
@@ -45,8 +43,6 @@ __all__ = [
 BOT_KINDS = ("random", "heuristic", "search")
 #: The longest a search bot thinks per decision, whatever the clock allows.
 MAX_BUDGET_MS = 1000.0
-#: Below this many seconds on the clock a seat is played by the heuristic, not the search.
-SEARCH_MIN_SECONDS = 3
 
 
 def make_bot(kind: str, seed: int | str | None = None, budget_ms: float | None = None) -> Any:
@@ -60,11 +56,6 @@ def make_bot(kind: str, seed: int | str | None = None, budget_ms: float | None =
         budget = MAX_BUDGET_MS if budget_ms is None else min(MAX_BUDGET_MS, budget_ms)
         return SearchBot(seed, budget_ms=max(1.0, budget))
     raise ValueError(f"unknown bot kind: {kind!r}")
-
-
-def bot_kind_for(seconds: float) -> str:
-    """The strongest bot kind that fits a clock of ``seconds`` per action (托管)."""
-    return "search" if seconds >= SEARCH_MIN_SECONDS else "heuristic"
 
 
 def play_match(variant: str, seed: int, bots: Sequence[Any], max_deals: int = 500) -> Match:

@@ -19,7 +19,7 @@ from django.conf import settings
 from django.utils import timezone
 
 from engine.actions import Action
-from engine.bots import RandomBot, bot_kind_for, make_bot
+from engine.bots import RandomBot, make_bot
 from engine.match import Match as EngineMatch
 from matches import broadcast, schedule, store
 from matches.messages import MatchError
@@ -81,8 +81,9 @@ def act_on_deadline(
         if info.get("bot"):
             action, actor = bot_action(engine, seat, info["bot"], version), Actor.BOT
         elif match.autoplay[seat]:
-            kind = bot_kind_for(engine.action_seconds(seat))  # 托管: the strongest that fits
-            action, actor = bot_action(engine, seat, kind, version), Actor.AUTOPLAY
+            # 托管 plays the heuristic: it acts at once, where a search would spend up to a second
+            # of the worker for every move of every seat on auto-play
+            action, actor = bot_action(engine, seat, "heuristic", version), Actor.AUTOPLAY
         else:
             action = engine.timeout_action(seat) or bot_action(engine, seat, "heuristic", version)
             actor = Actor.CLOCK

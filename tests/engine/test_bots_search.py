@@ -7,7 +7,7 @@ from collections import Counter
 import pytest
 
 from engine.arena import mirrored_schedule, play_one, summarize, wilson
-from engine.bots import HeuristicBot, SearchBot, bot_kind_for, make_bot
+from engine.bots import HeuristicBot, SearchBot, make_bot
 from engine.bots.search import sample_hands
 from engine.deal import Deal
 from engine.match import Match
@@ -212,14 +212,12 @@ def test_playout_budget_is_respected_and_reported():
         match.apply(action)
 
 
-def test_bot_factory_and_kind_for_the_clock():
+def test_bot_factory():
     assert isinstance(make_bot("search", "s", 50_000), SearchBot)
     assert make_bot("search", "s", 50_000).budget_ms == 1000.0
     assert isinstance(make_bot("heuristic"), HeuristicBot)
     with pytest.raises(ValueError):
         make_bot("oracle")
-    assert bot_kind_for(20) == "search"
-    assert bot_kind_for(1) == "heuristic"
 
 
 def test_arena_plays_each_deal_set_twice_with_the_teams_swapped():

@@ -8,18 +8,6 @@ from ladder import services
 
 
 @pytest.fixture
-def celery_eager():
-    """Run Celery tasks in-process (``delay`` executes immediately) for the test."""
-    from config.celery import app
-
-    old = (app.conf.task_always_eager, app.conf.task_eager_propagates)
-    app.conf.task_always_eager = True
-    app.conf.task_eager_propagates = True
-    yield app
-    app.conf.task_always_eager, app.conf.task_eager_propagates = old
-
-
-@pytest.fixture
 def make_users(db):
     def make(n, prefix="p", **extra):
         start = User.objects.count()

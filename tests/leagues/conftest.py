@@ -5,17 +5,6 @@ from leagues.services import entries, setup
 from tests.leagues.leaguekit import START
 
 
-@pytest.fixture
-def celery_eager():
-    from config.celery import app
-
-    old = (app.conf.task_always_eager, app.conf.task_eager_propagates)
-    app.conf.task_always_eager = True
-    app.conf.task_eager_propagates = True
-    yield app
-    app.conf.task_always_eager, app.conf.task_eager_propagates = old
-
-
 class World:
     """An inter-club Bao 2 team league: host club 南通 and invited club 如皋, one team each
     (captain + 3 players), plus an outsider club's admin, a non-member and anonymous."""

@@ -87,7 +87,9 @@ def test_start_draws_a_round_robin_with_windows(world):
     assert fixtures_.exclude(status=FixtureStatus.BYE).count() == 3
 
 
-def test_propose_and_accept_a_time(two_teams, world, django_capture_on_commit_callbacks):
+def test_propose_and_accept_a_time(
+    two_teams, world, django_capture_on_commit_callbacks, celery_eager
+):
     season, fixture, (a, pa), (b, pb) = two_teams
     when = at(START + timedelta(days=2))
     with time_machine.travel(at(START, 9), tick=False):

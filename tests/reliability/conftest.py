@@ -10,18 +10,6 @@ from tests.outbox.conftest import smtp, smtp_server, worker_stack  # noqa: F401
 
 
 @pytest.fixture
-def celery_eager():
-    """Run Celery tasks in-process (``delay`` executes immediately) for the test."""
-    from config.celery import app
-
-    old = (app.conf.task_always_eager, app.conf.task_eager_propagates)
-    app.conf.task_always_eager = True
-    app.conf.task_eager_propagates = True
-    yield app
-    app.conf.task_always_eager, app.conf.task_eager_propagates = old
-
-
-@pytest.fixture
 def people():
     """(Needs a database: the tests mark it.) A club with an owner, and four members with email addresses (one reads English)."""
     from clubs.models import Club, Membership, Role, User

@@ -18,15 +18,3 @@ def club(players):
     for user in players[1:]:
         Membership.objects.create(club=club, user=user, role=Role.MEMBER)
     return club
-
-
-@pytest.fixture
-def celery_eager():
-    """Run Celery tasks in-process (the outbox delivers a committed email at once)."""
-    from config.celery import app
-
-    old = (app.conf.task_always_eager, app.conf.task_eager_propagates)
-    app.conf.task_always_eager = True
-    app.conf.task_eager_propagates = True
-    yield app
-    app.conf.task_always_eager, app.conf.task_eager_propagates = old

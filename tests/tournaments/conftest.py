@@ -2,7 +2,6 @@
 eager Celery); live play driven by its beat task is in tests/conftest.py."""
 
 from tests.ladder.conftest import (  # noqa: F401  (fixtures)
-    celery_eager,
     club,
     club_admin,
     make_users,
