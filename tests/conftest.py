@@ -56,6 +56,9 @@ def pytest_collection_modifyitems(config, items):
         return
     keep, drop = [], []
     for item in items:
+        if next(item.iter_markers("layout"), None) is not None:
+            drop.append(item)  # the same pages on another database: measured once is enough
+            continue
         fixtures = set(getattr(item, "fixturenames", ()))
         marked = any(
             next(item.iter_markers(name), None) is not None

@@ -22,6 +22,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "e2e"))
 
 from stack import Stack  # noqa: E402
 
+pytestmark = pytest.mark.layout
 SCREENSHOTS = Path(__file__).resolve().parents[2] / "var" / "screenshots"
 VIEWPORTS = {
     "phone": (390, 844),
