@@ -28,6 +28,10 @@ class Variant(models.TextChoices):
     SHUANGKOU2 = "shuangkou2", _("Two-player Shuangkou")
 
 
+#: The game a new table, form or benchmark starts with when none is chosen: the platform's own.
+DEFAULT_GAME: str = Variant.BAO2.value
+
+
 @dataclass(frozen=True)
 class Game:
     """The platform's facts of one game.

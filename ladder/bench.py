@@ -65,7 +65,7 @@ from typing import Any
 
 from engine.bots import HeuristicBot, RandomBot
 from engine.match import Match
-from engine.variants import rated_sides, variant_facts
+from engine.variants import VARIANT_NAMES, rated_sides, variant_facts
 from ladder.ratings import (
     DEFAULT_PARAMS,
     PlayerState,
@@ -83,7 +83,7 @@ BAO2_PARAMS = RatingParams(k_established=3.0)
 #: The game whose seeds carry no game prefix, so that the figures published for it reproduce.
 UNPREFIXED_SEEDS = "bao2"
 #: The games whose margin factors ``--margin-factors`` measures (the platform's four).
-MEASURED_GAMES = ("bao2", "guandan", "honger", "shuangkou2")
+MEASURED_GAMES = VARIANT_NAMES
 
 #: The pairings whose Bao 2 margins make the ``engine`` margin model: four heuristic players,
 #: heuristic + random on each side, four random players (``h``/``r`` per seat 0..3; seats 0

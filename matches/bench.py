@@ -9,7 +9,7 @@ from django.contrib.sessions.backends.db import SessionStore
 from django.db import transaction
 
 from clubs.models import Club, Membership, Role, User
-from games.variants import Variant, game
+from games.variants import DEFAULT_GAME, game
 from matches.models import Match
 from matches.services import tables
 
@@ -35,7 +35,7 @@ def _user(name: str) -> User:
 def make_tables(
     count: int,
     *,
-    variant: str = Variant.BAO2,
+    variant: str = DEFAULT_GAME,
     options: dict[str, Any] | None = None,
     clocks: bool = True,
     time_limit_seconds: int = 0,
@@ -82,7 +82,7 @@ def make_tables(
 
 def person_against_bots(
     *,
-    variant: str = Variant.BAO2,
+    variant: str = DEFAULT_GAME,
     options: dict[str, Any] | None = None,
     time_limit_seconds: int = 0,
     bot: str = "heuristic",

@@ -9,7 +9,7 @@ from django.utils.translation import gettext_lazy as _
 
 from engine.actions import SANCTIONS
 from engine.variants import variant_facts
-from games.variants import Variant, game, is_game
+from games.variants import DEFAULT_GAME, Variant, game, is_game
 from matches.models import BotKind
 from matches.services.play import REASON_LENGTH
 
@@ -47,7 +47,7 @@ class TableForm(forms.Form):
     engine's default (``variant``: the game; a posted ``variant`` wins)."""
 
     variant = forms.ChoiceField(
-        label=_("Game"), choices=Variant.choices, initial=Variant.BAO2, widget=forms.HiddenInput
+        label=_("Game"), choices=Variant.choices, initial=DEFAULT_GAME, widget=forms.HiddenInput
     )
     clocks = forms.BooleanField(label=_("Clocks"), required=False, initial=True)
     time_limit_minutes = forms.IntegerField(
@@ -58,13 +58,13 @@ class TableForm(forms.Form):
         label=_("Spectators allowed"), required=False, initial=True
     )
 
-    def __init__(self, *args: Any, variant: str = Variant.BAO2, **kwargs: Any) -> None:
+    def __init__(self, *args: Any, variant: str = DEFAULT_GAME, **kwargs: Any) -> None:
         """The fields of ``variant``'s options (an unknown game: Bao 2's fields)."""
         super().__init__(*args, **kwargs)
         if self.is_bound and is_game(self.data.get("variant")):
             variant = self.data["variant"]
         if not is_game(variant):
-            variant = Variant.BAO2
+            variant = DEFAULT_GAME
         self.game = game(variant)
         self.defaults = game_defaults(variant)
         self.fields["variant"].initial = variant

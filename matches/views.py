@@ -25,7 +25,7 @@ from clubs import selectors as club_selectors
 from clubs.client_ip import client_ip
 from clubs.models import Club
 from clubs.permissions import is_club_admin
-from games.variants import Variant
+from games.variants import DEFAULT_GAME, Variant
 from matches import selectors
 from matches.forms import RefereeForm, SeatForm, TableForm
 from matches.hooks import may_referee
@@ -41,7 +41,7 @@ def lobby(request: HttpRequest, slug: str) -> HttpResponse:
     and (for members) the form to open a table."""
     club = get_object_or_404(Club, slug=slug)
     membership = club_selectors.membership_of(request.user, club)
-    chosen = request.GET.get("game", Variant.BAO2)
+    chosen = request.GET.get("game", DEFAULT_GAME)
     form = TableForm(request.POST or None, variant=chosen) if membership else None
     if request.method == "POST":
         if membership is None or form is None:

@@ -26,7 +26,7 @@ import websockets
 from asgiref.sync import sync_to_async
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from games.variants import Variant
+from games.variants import DEFAULT_GAME
 from matches.bench import make_tables
 from matches.botclient import SeatClient
 from matches.messages import MatchError
@@ -298,7 +298,7 @@ class Command(BaseCommand):
             help="server URL (default http://127.0.0.1:8000); give it once per ASGI process "
             "to spread the sockets over them as a proxy would",
         )
-        parser.add_argument("--variant", default=Variant.BAO2.value)
+        parser.add_argument("--variant", default=DEFAULT_GAME)
         parser.add_argument("--options", default="{}", help="engine options as JSON")
         parser.add_argument("--no-clocks", action="store_true")
         parser.add_argument(
