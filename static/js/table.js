@@ -18,7 +18,7 @@ const state = {
   version: -1, obs: null, table: null, you: null, cards: null, offset: 0,
   selected: [], hints: [], hintIndex: -1, hintVersion: -1, message: "", ok: "",
   checkId: 0, plays: null, playAfterCheck: false, choices: null,
-  summary: null, banner: "", bannerAt: 0, sanction: null, history: false, connected: false, playedDeal: -1,
+  summary: null, banner: "", bannerAt: 0, sanction: null, historyOpen: false, connected: false, playedDeal: -1,
   acting: false, warned: -1, attention: localStorage.getItem(SOUND_KEY) === "1",
 };
 let ws = null;
@@ -375,7 +375,7 @@ app.addEventListener("click", (e) => {
   else if (act === "attention") onAttention();
   else if (act === "banner") { state.banner = ""; render(); }
   else if (act === "sanction") { state.sanction = null; render(); }
-  else if (act === "history") { state.history = !state.history; render(); }
+  else if (act === "history") { state.historyOpen = !state.historyOpen; render(); }
 });
 
 // ------------------------------------------------------------------ rendering
@@ -486,7 +486,7 @@ function barHtml() {
   }
   const tools = [`<button class="tool${state.attention ? " on" : ""}" data-act="attention" aria-pressed="${state.attention}">${esc(state.attention ? W.attention_on : W.attention_off)}</button>`];
   // the table's show_history option: the server sends past tricks only then
-  if (Array.isArray(o.history)) tools.push(`<button class="tool${state.history ? " on" : ""}" data-act="history" aria-pressed="${state.history}" aria-controls="history">${esc(W.history)}</button>`);
+  if (Array.isArray(o.history)) tools.push(`<button class="tool${state.historyOpen ? " on" : ""}" data-act="history" aria-pressed="${state.historyOpen}" aria-controls="history">${esc(W.history)}</button>`);
   const mine = state.you !== null && t.seats[state.you];
   if (mine && !mine.autoplay && !(o.match && o.match.over)) tools.push(`<button class="tool" data-act="autoplay" data-on="1">${esc(W.autoplay)}</button>`);
   return `<header class="bar"><div class="bar-info">${parts.join("")}</div><div class="bar-tools">${tools.join("")}</div></header>`;
@@ -545,7 +545,7 @@ function sanctionHtml() {
 // deal (past tricks and the current one), sorted by the deal's order.
 function historyHtml() {
   const o = state.obs;
-  if (!state.history || !Array.isArray(o.history)) return "";
+  if (!state.historyOpen || !Array.isArray(o.history)) return "";
   const plays = (trick) => trick.filter((e) => !e.pass);
   const last = o.history.length ? plays(o.history[o.history.length - 1]) : [];
   const lastHtml = last.length
@@ -560,10 +560,11 @@ function historyHtml() {
 function centerHtml() {
   const o = state.obs;
   let html = "";
-  if (state.banner && Date.now() - state.bannerAt < BANNER_MS) html += `<p class="banner" data-act="banner">${esc(state.banner)}</p>`;
+  // in the immune window its own banner names the 保2 (the trick it answers stays in view)
+  if (state.banner && !o.immune_window && Date.now() - state.bannerAt < BANNER_MS) html += `<p class="banner" data-act="banner">${esc(state.banner)}</p>`;
   if (o.immune_window) {
     const w = o.immune_window;
-    html += `<p class="banner immune">${esc(fmt(W.immune_window, { name: seatName(w.bao2_seat) }))}<br>${esc(w.deciding === state.you ? W.immune_you : fmt(W.immune_wait, { name: seatName(w.deciding) }))}</p>`;
+    html += `<p class="banner immune"><span>${esc(fmt(W.immune_window, { name: seatName(w.bao2_seat) }))}</span> <span>${esc(w.deciding === state.you ? W.immune_you : fmt(W.immune_wait, { name: seatName(w.deciding) }))}</span></p>`;
   }
   html += tributeHtml() + trickHtml();
   return `<div class="table-center">${html}</div>`;
