@@ -149,7 +149,7 @@ def first_deal_by_bots(seed):
     bot = HeuristicBot()
     while match.deal_no == 0:
         seat = match.actors()[0]
-        match.apply(bot.choose(match.observation(seat), lambda s=seat, m=match: m.legal_actions(s)))
+        match.apply(bot.choose(match.observation(seat), lambda s=seat: match.legal_actions(s)))
     return match
 
 
