@@ -86,6 +86,7 @@ def open_live_table(
             clocks=True,
             time_limit_seconds=time_limit_seconds,
             rated=rated,
+            competition=True,
             sit=False,
         )
         match_tables.seat_players(table, [users[uid] for uid in seat_users], seed=seed)

@@ -49,6 +49,9 @@ REASONS = {
     "rated_bots": _("A rated table is for people only: bots cannot sit there."),
     "no_selection": _("Select some cards first."),
     "history_rated": _("Played cards cannot be shown at a rated table."),
+    "history_competition": _(
+        "Played cards cannot be shown at a tournament or league table (competition rules 八.7)."
+    ),
     "not_referee": _("Only a referee of this table can apply sanctions."),
     "bad_sanction": _("That sanction does not exist in this game."),
     "reason_required": _("Give the reason for the sanction (at most 200 characters)."),
@@ -98,6 +101,7 @@ TABLE_WORDS = {
     **{f"sanction_{key}": label for key, label in SANCTION_LABELS.items()},
     "referee": _("Referee"),
     "sanction_against": _("Referee: %(sanction)s for %(name)s. Reason: %(reason)s"),
+    "sanction_drop": _("%(team)s level: %(from)s → %(to)s"),
     "play": _("Play"),
     "pass": _("Pass"),
     "hint": _("Hint"),

@@ -146,6 +146,29 @@ def test_team_fixture_opens_two_tables_in_opposite_directions(two_teams, client)
     assert f"/matches/tables/{t1.table_ref}/" in page and f"/matches/tables/{t2.table_ref}/" in page
 
 
+def test_a_league_table_never_shows_played_cards(world):
+    # a league's tables are competition tables: the tables service refuses show_history
+    # even at an unrated one (competition rules 八.7), and nothing is opened
+    from leagues import bridge
+    from matches.models import Table
+
+    players = [world.member(world.host) for _ in range(4)]
+    for rated in (False, True):
+        with pytest.raises(bridge.TableRefused) as refused:
+            bridge.open_live_table(
+                world.host_admin,
+                world.host,
+                variant="bao2",
+                options={"show_history": True},
+                time_limit_seconds=0,
+                rated=rated,
+                seat_users=[p.pk for p in players],
+                seed="s",
+            )
+        assert "history_competition" in refused.value.reason
+    assert not Table.objects.exists()
+
+
 def test_window_end_forfeits(two_teams):
     season, fixture, (a, pa), (b, pb) = two_teams
     with time_machine.travel(at(START, 9), tick=False):

@@ -116,6 +116,9 @@ def test_only_admins_manage(club, club_admin, members):
         ({"rounds_planned": 0}, "bad_number"),
         ({"tiebreaks": ["nope"]}, "bad_tiebreaks"),
         ({"match_options": {"colour": 1}}, "bad_options"),
+        # a tournament's tables never show played cards, rated or not (八.7)
+        ({"match_options": {"show_history": True}}, "history_competition"),
+        ({"match_options": {"show_history": True}, "rated": True}, "history_competition"),
         ({"name": ""}, "bad_name"),
         ({"starts_at": datetime(2030, 1, 1)}, "bad_time"),
         ({"bogus": 1}, "bad_field"),

@@ -393,6 +393,7 @@ def _open_tables(tournament: Tournament, rnd: Round) -> None:
                 clocks=True,
                 time_limit_seconds=tournament.time_limit_minutes * 60,
                 rated=tournament.rated,
+                competition=True,
                 sit=False,
             )
             for index, uid in enumerate(seat_ids):
