@@ -205,17 +205,20 @@ def club_detail(request: HttpRequest, slug: str) -> HttpResponse:
     """The public page of a club: details, other apps' sections, members, join/leave."""
     club = get_object_or_404(selectors.clubs_with_counts(), slug=slug)
     membership = selectors.membership_of(request.user, club)
+    # A members-only club shows others only its name, description and how to join.
+    visible = permissions.can_see_club(request.user, club)
     return render(
         request,
         "clubs/club_detail.html",
         {
             "club": club,
             "membership": membership,
-            "members": selectors.members_of(club),
+            "visible": visible,
+            "members": selectors.members_of(club) if visible else [],
             "pending_request": selectors.pending_request_of(request.user, club),
             "is_admin": membership is not None and membership.is_admin,
             "request_form": forms.JoinRequestForm(),
-            "sections": club_page_sections(),
+            "sections": club_page_sections() if visible else [],
         },
     )
 

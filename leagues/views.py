@@ -40,7 +40,13 @@ from leagues.models import (
     Season,
     SeasonStatus,
 )
-from leagues.permissions import acts_for, can_manage, may_enter
+from leagues.permissions import (
+    acts_for,
+    can_manage,
+    may_enter,
+    require_league_visible,
+    visible_leagues_filter,
+)
 from leagues.services import entries, fixtures, play, setup
 from leagues.services.errors import LeagueError
 
@@ -75,7 +81,9 @@ def league_list(request: HttpRequest) -> HttpResponse:
         request,
         "leagues/league_list.html",
         {
-            "leagues": League.objects.select_related("host")[:100],
+            "leagues": League.objects.filter(visible_leagues_filter(request.user)).select_related(
+                "host"
+            )[:100],
             "admin_clubs": admin_clubs,
             "next": selectors.next_fixture(request.user),
         },
@@ -100,6 +108,7 @@ def league_create(request: HttpRequest, slug: str) -> HttpResponse:
 def league_detail(request: HttpRequest, pk: int) -> HttpResponse:
     """A league: its seasons, invited clubs and (for its organisers) the invitation form."""
     league = get_object_or_404(League.objects.select_related("host"), pk=pk)
+    require_league_visible(request.user, league)
     invite = InviteForm(request.POST or None)
     if request.method == "POST" and invite.is_valid():
         club = invite.cleaned_data["slug"]
@@ -139,8 +148,11 @@ def season_create(request: HttpRequest, pk: int) -> HttpResponse:
     return render(request, "leagues/form.html", {"form": form, "title": _("New season")})
 
 
-def _season(pk: int) -> Season:
-    return get_object_or_404(Season.objects.select_related("league__host"), pk=pk)
+def _season(request: HttpRequest, pk: int) -> Season:
+    """Season ``pk``, if the user may see its league (else 404)."""
+    season = get_object_or_404(Season.objects.select_related("league__host"), pk=pk)
+    require_league_visible(request.user, season.league)
+    return season
 
 
 def _number(value: float) -> str:
@@ -151,7 +163,7 @@ def _number(value: float) -> str:
 def season_detail(request: HttpRequest, pk: int) -> HttpResponse:
     """A season: each division's standings, the rounds with their windows, and the forms
     its organisers and the entering clubs' admins use."""
-    season = _season(pk)
+    season = _season(request, pk)
     entry_url = reverse("leagues:entry", args=[0])[:-2]  # one reverse for every row
     divisions = [
         {
@@ -192,7 +204,7 @@ def season_detail(request: HttpRequest, pk: int) -> HttpResponse:
 @login_required
 def season_action(request: HttpRequest, pk: int, action: str) -> HttpResponse:
     """Start or close a season, or add a division (organisers)."""
-    season = _season(pk)
+    season = _season(request, pk)
     actions = {
         "start": (lambda: setup.start_season(request.user, season), _("The season has started.")),
         "close": (lambda: setup.close_season(request.user, season), _("The season is closed.")),
@@ -211,7 +223,7 @@ def season_action(request: HttpRequest, pk: int, action: str) -> HttpResponse:
 @login_required
 def team_create(request: HttpRequest, pk: int, slug: str) -> HttpResponse:
     """An entering club's admin enters a team (or, in a pair / single season, players)."""
-    season = _season(pk)
+    season = _season(request, pk)
     club = get_object_or_404(Club, slug=slug)
     members = [m.user for m in Membership.objects.filter(club=club).select_related("user")[:500]]
     form = TeamForm(request.POST or None, members=members, divisions=list(season.divisions.all()))
@@ -249,7 +261,7 @@ def team_create(request: HttpRequest, pk: int, slug: str) -> HttpResponse:
 
 def round_detail(request: HttpRequest, pk: int, number: int) -> HttpResponse:
     """A round's fixtures with their agreed times (and the host's club night form)."""
-    season = _season(pk)
+    season = _season(request, pk)
     rnd = get_object_or_404(Round, season=season, number=number)
     manage = can_manage(request.user, season.league)
     form = ProposeForm(request.POST or None)
@@ -274,19 +286,22 @@ def round_detail(request: HttpRequest, pk: int, number: int) -> HttpResponse:
     )
 
 
-def _fixture(pk: int) -> Fixture:
-    return get_object_or_404(
+def _fixture(request: HttpRequest, pk: int) -> Fixture:
+    """Fixture ``pk``, if the user may see its league (else 404)."""
+    fixture = get_object_or_404(
         Fixture.objects.select_related(
             "round__season__league__host", "division", "home__team", "away__team"
         ),
         pk=pk,
     )
+    require_league_visible(request.user, fixture.round.season.league)
+    return fixture
 
 
 def fixture_detail(request: HttpRequest, pk: int) -> HttpResponse:
     """A fixture: its time (propose / accept), the line-ups the user may read, the
     captain's line-up form, its tables and result, and the organiser's corrections."""
-    fixture = _fixture(pk)
+    fixture = _fixture(request, pk)
     season = fixture.round.season
     mine = fixtures.side_of(request.user, fixture)
     lineup_form = None
@@ -321,7 +336,7 @@ def fixture_detail(request: HttpRequest, pk: int) -> HttpResponse:
 def fixture_action(request: HttpRequest, pk: int, action: str) -> HttpResponse:
     """Propose or accept a time, submit a line-up (sides); correct a table, award a
     forfeit (organisers). Refusals come back as messages on the fixture's page."""
-    fixture = _fixture(pk)
+    fixture = _fixture(request, pk)
     user: User = request.user  # type: ignore[assignment]
     if action == "propose":
         form = ProposeForm(request.POST, prefix="time")
@@ -385,6 +400,7 @@ def fixture_action(request: HttpRequest, pk: int, action: str) -> HttpResponse:
 def entry_detail(request: HttpRequest, pk: int) -> HttpResponse:
     """A team (or pair): its roster, captain and results, and its calendar."""
     entry = get_object_or_404(Entry.objects.select_related("season__league", "team"), pk=pk)
+    require_league_visible(request.user, entry.season.league)
     roster = []
     if entry.team_id:
         roster = [m.user for m in entry.team.members.select_related("user")]
@@ -423,8 +439,9 @@ def _base(request: HttpRequest) -> str:
 
 
 def entry_calendar(request: HttpRequest, pk: int) -> HttpResponse:
-    """An entry's fixtures as iCalendar (public, as its page)."""
-    entry = get_object_or_404(Entry, pk=pk)
+    """An entry's fixtures as iCalendar (seen by whoever sees its page)."""
+    entry = get_object_or_404(Entry.objects.select_related("season__league"), pk=pk)
+    require_league_visible(request.user, entry.season.league)
     return HttpResponse(exports.team_calendar(entry, _base(request)), content_type="text/calendar")
 
 
@@ -444,11 +461,11 @@ def _csv(text: str, name: str) -> HttpResponse:
 
 def standings_csv(request: HttpRequest, pk: int) -> HttpResponse:
     """Every division's standings as CSV (with a BOM, so spreadsheets read the Chinese)."""
-    season = _season(pk)
+    season = _season(request, pk)
     return _csv(exports.standings_csv(season), f"standings-{season.pk}.csv")
 
 
 def results_csv(request: HttpRequest, pk: int) -> HttpResponse:
     """Every fixture's result as CSV."""
-    season = _season(pk)
+    season = _season(request, pk)
     return _csv(exports.results_csv(season), f"results-{season.pk}.csv")

@@ -1,7 +1,8 @@
 """The websocket of a table: ``/ws/tables/<id>/`` (protocol in README, "Websocket protocol").
 
-Thin: it authenticates the connection (session, via ``AuthMiddlewareStack``), works out the
-seat (or spectator), forwards actions to :mod:`matches.services.play` and frames from the seat's
+Thin: it authenticates the connection (session, via ``AuthMiddlewareStack``), asks
+:mod:`matches.services.access` whether it may watch (a player, a referee, a spectator), works
+out the seat, forwards actions to :mod:`matches.services.play` and frames from the seat's
 group to the socket. Bad input gets an ``error`` or ``refused`` message; the connection and
 the match go on.
 """
@@ -28,8 +29,8 @@ from django.utils import translation
 
 from matches import broadcast, limits, selectors, store
 from matches.messages import MatchError, refusal_message
-from matches.models import Match, MatchStatus, Table
-from matches.services import play, presence
+from matches.models import Match, MatchStatus
+from matches.services import access, play, presence
 from matches.wire import json_dumps
 
 log = logging.getLogger(__name__)
@@ -225,22 +226,12 @@ class TableConsumer(AsyncWebsocketConsumer):
         return code if code in codes else settings.LANGUAGE_CODE
 
     def _role(self) -> str | None:
-        """None if the connection may stay, else the reason code to refuse it."""
-        table = Table.objects.filter(pk=self.table_id).first()
-        if table is None:
-            return "not_allowed"
-        match = Match.objects.filter(table=table).first()
-        if match is not None and selectors.seat_of(match, self.user) is not None:
-            return None
-        signed_in = self.user is not None and self.user.is_authenticated
-        # Only a signed-in user can hold a seat: the anonymous user's pk is None, which would
-        # match every bot and empty seat (user_id IS NULL).
-        if signed_in and table.seats.filter(user_id=self.user.pk).exists():
-            return None
-        if not table.spectators_allowed:
-            return "no_spectators"
-        if not signed_in:
-            return "login_required"
+        """None if the connection may stay (a player, a referee or a spectator:
+        :func:`matches.services.access.watcher`), else the reason code to refuse it."""
+        try:
+            access.watcher(self.user, self.table_id)
+        except MatchError as error:
+            return error.code
         return None
 
     def _attach_sync(self, channel_name: str) -> tuple[int | None, int | None]:

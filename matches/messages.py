@@ -39,6 +39,7 @@ REASONS = {
     "not_allowed": _("You are not allowed to do that."),
     "no_spectators": _("This table does not allow spectators."),
     "login_required": _("Please log in first."),
+    "members_only": _("Only the club's members can see this."),
     "seat_taken": _("That seat is taken."),
     "no_such_seat": _("There is no such seat."),
     "already_seated": _("You already have a seat at this table."),

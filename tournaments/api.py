@@ -21,6 +21,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.routers import SimpleRouter
 
+from clubs import permissions as club_permissions
 from clubs.models import Club, Membership, Role, User
 from tournaments import selectors
 from tournaments.models import Entry, Game, Round, Tournament
@@ -245,7 +246,8 @@ class TournamentViewSet(viewsets.ModelViewSet):
     http_method_names = ["get", "post", "put", "patch", "head", "options"]
 
     def get_queryset(self) -> QuerySet[Tournament]:
-        """Published tournaments, plus the drafts of clubs the caller runs."""
+        """Published tournaments, plus the drafts of clubs the caller runs; a members-only
+        club's only to its members."""
         qs = Tournament.objects.select_related("club")
         user = self.request.user
         admin_clubs = (
@@ -256,9 +258,12 @@ class TournamentViewSet(viewsets.ModelViewSet):
             else Membership.objects.none().values("club_id")
         )
         qs = qs.filter(~Q(status="draft") | Q(club_id__in=admin_clubs))
+        qs = qs.filter(club_permissions.visible_clubs_filter(user, "club"))
         club = self.request.query_params.get("club")
         if club is not None:
-            qs = qs.filter(club_id=int(club)) if club.isdigit() else qs.none()
+            # a number no row can have (beyond 64 bits) names no club
+            named = club.isascii() and club.isdigit() and int(club) < 2**63
+            qs = qs.filter(club_id=int(club)) if named else qs.none()
         return qs.order_by("-starts_at", "-id")
 
     def perform_create(self, serializer: TournamentSerializer) -> None:

@@ -21,6 +21,7 @@ from django.views.decorators.http import require_POST
 
 from clubs import permissions
 from clubs import selectors as club_selectors
+from clubs import services as club_services
 from clubs.models import Club, User
 from games.variants import game as game_facts
 from tournaments import exports, selectors
@@ -193,6 +194,7 @@ class TournamentForm(forms.ModelForm):
 
 def _tournament(request: HttpRequest, pk: int) -> Tournament:
     tournament = get_object_or_404(Tournament.objects.select_related("club"), pk=pk)
+    club_services.require_club_visible(request.user, tournament.club)
     if not can_view(request.user, tournament):
         raise Http404
     return tournament
@@ -212,6 +214,7 @@ def _names(tournament: Tournament) -> dict[int, str]:
 def club_tournaments(request: HttpRequest, slug: str) -> HttpResponse:
     """A club's tournaments (drafts only for its organisers) and its calendar feed."""
     club = get_object_or_404(Club, slug=slug)
+    club_services.require_club_visible(request.user, club)
     return render(
         request,
         "tournaments/list.html",
@@ -224,8 +227,10 @@ def club_tournaments(request: HttpRequest, slug: str) -> HttpResponse:
 
 
 def club_calendar(request: HttpRequest, slug: str) -> HttpResponse:
-    """The club's scheduled rounds as an iCalendar (RFC 5545) feed."""
+    """The club's scheduled rounds as an iCalendar (RFC 5545) feed (a members-only club's
+    to its members: a calendar app signs in with the session it has, if any)."""
     club = get_object_or_404(Club, slug=slug)
+    club_services.require_club_visible(request.user, club)
     text = selectors.ical_feed(club, request.build_absolute_uri("/"))
     response = HttpResponse(text, content_type="text/calendar; charset=utf-8")
     response["Content-Disposition"] = f'inline; filename="{club.slug}-tournaments.ics"'

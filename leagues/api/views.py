@@ -20,6 +20,7 @@ from rest_framework.views import APIView
 from clubs.models import Club, User
 from leagues import selectors
 from leagues.models import Division, Entry, Fixture, League, LineUp, Season, Tiebreak
+from leagues.permissions import visible_leagues_filter
 from leagues.services import entries, fixtures, play, setup
 from leagues.services.setup import SEASON_FIELDS
 
@@ -181,6 +182,10 @@ class LeagueViewSet(viewsets.ModelViewSet):
     http_method_names = ["get", "post", "head", "options"]
     filter_backends: list = []
 
+    def get_queryset(self) -> QuerySet[League]:
+        """The leagues the caller may see (:func:`leagues.permissions.can_see_league`)."""
+        return self.queryset.filter(visible_leagues_filter(self.request.user))
+
     def perform_create(self, serializer: LeagueSerializer) -> None:
         """Create through the service (host admins only)."""
         data = dict(serializer.validated_data)
@@ -209,6 +214,10 @@ class SeasonViewSet(viewsets.ModelViewSet):
     queryset = Season.objects.select_related("league").prefetch_related("divisions")
     http_method_names = ["get", "post", "head", "options"]
     filter_backends: list = []
+
+    def get_queryset(self) -> QuerySet[Season]:
+        """The seasons of the leagues the caller may see."""
+        return self.queryset.filter(visible_leagues_filter(self.request.user, "league"))
 
     def perform_create(self, serializer: LeagueSeasonSerializer) -> None:
         """Create through the service (host admins only)."""
@@ -323,8 +332,9 @@ class FixtureViewSet(viewsets.ReadOnlyModelViewSet):
     filter_backends: list = []
 
     def get_queryset(self) -> QuerySet[Fixture]:
-        """Every fixture (leagues are public)."""
-        return self.queryset.order_by("id")
+        """The fixtures of the leagues the caller may see."""
+        visible = visible_leagues_filter(self.request.user, "round__season__league")
+        return self.queryset.filter(visible).order_by("id")
 
     def _done(self, fixture: Fixture) -> Response:
         fixture.refresh_from_db()
