@@ -24,7 +24,7 @@ from tournaments.models import (
     GameStatus,
     RoundStatus,
 )
-from tournaments.notifications import game_link
+from tournaments.notifications import entry_url, game_link
 from tournaments.windows import checkin_open
 
 #: At most this many items of each kind (a home page, not an archive).
@@ -44,11 +44,14 @@ def _rounds(user: User) -> tuple[list[dict[str, Any]], set[int]]:
         Entry.objects.filter(Q(player1=user) | Q(player2=user))
         .filter(tournament__status__in=ACTIVE_STATUSES)
         .exclude(status=EntryStatus.WITHDRAWN)
-        .select_related("tournament")
+        .select_related("tournament", "player1", "player2")
         .order_by("tournament__starts_at")[:LIMIT]
     )
     for entry in entries:
         tournament = entry.tournament
+        if entry.status == EntryStatus.PENDING:
+            items.append(_invitation(user, entry))
+            continue
         rnd = tournament.rounds.order_by("-number").first()
         page = reverse("ladder:tournament", args=[tournament.pk])
         if rnd is None or rnd.status == RoundStatus.FINISHED:
@@ -102,6 +105,28 @@ def _rounds(user: User) -> tuple[list[dict[str, Any]], set[int]]:
             }
         )
     return items, table_ids
+
+
+def _invitation(user: User, entry: Entry) -> dict[str, Any]:
+    """A pending pair: the partner is asked to answer; the player who registered waits."""
+    asked = entry.player2_id == user.pk
+    values = {
+        "name": entry.player1.name if asked else entry.player2.name,
+        "when": _when(entry.answer_by),
+    }
+    return {
+        "kind": "invitation",
+        "title": entry.tournament.name,
+        "detail": (
+            _("%(name)s asks you to play as partners. Answer by %(when)s.")
+            if asked
+            else _("Waiting for %(name)s to accept, until %(when)s.")
+        )
+        % values,
+        "url": entry_url(entry.tournament),
+        "action": _("Answer the invitation") if asked else _("Open the tournament"),
+        "when": entry.answer_by,
+    }
 
 
 def _tables(user: User, exclude: set[int]) -> list[dict[str, Any]]:

@@ -16,6 +16,7 @@ from clubs.models import Club, User
 from tournaments import standings as pure
 from tournaments.models import (
     Entry,
+    EntryStatus,
     Game,
     GameStatus,
     RoundStatus,
@@ -35,7 +36,7 @@ def tournaments_of_club(club: Club, viewer: User | None) -> QuerySet[Tournament]
 
 
 def entries(tournament: Tournament) -> list[Entry]:
-    """Every entry (withdrawn included) in seeding order, with its players."""
+    """Every entry (withdrawn and pending included) in seeding order, with its players."""
     return list(tournament.entries.select_related("player1", "player2").order_by("seed", "id"))
 
 
@@ -66,8 +67,8 @@ class StandingLine:
 
 def standings(tournament: Tournament) -> list[StandingLine]:
     """Current standings with the tie-break numbers (computed from the games, so a corrected
-    result shows at once)."""
-    by_id = {e.pk: e for e in entries(tournament)}
+    result shows at once). A pending pair is not in them until its partner accepts."""
+    by_id = {e.pk: e for e in entries(tournament) if e.status != EntryStatus.PENDING}
     records = round_services.records_of(all_games(tournament))
     rows = pure.standings(
         list(by_id), records, tiebreaks_of(tournament), round_services.points_of(tournament)

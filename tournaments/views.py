@@ -24,7 +24,7 @@ from clubs import selectors as club_selectors
 from clubs.models import Club, User
 from games.variants import game as game_facts
 from tournaments import exports, selectors
-from tournaments.models import Entry, Game, Round, Tournament
+from tournaments.models import Entry, EntryStatus, Game, Round, Tournament
 from tournaments.permissions import can_manage, can_view
 from tournaments.services import entries as entry_services
 from tournaments.services import results as result_services
@@ -406,6 +406,7 @@ def tournament_run(request: HttpRequest, pk: int) -> HttpResponse:
     tournament = _manage(request, pk)
     names = _names(tournament)
     current = tournament.rounds.order_by("-number").first()
+    entries = selectors.entries(tournament)
     games = []
     if current is not None:
         games = [
@@ -419,7 +420,8 @@ def tournament_run(request: HttpRequest, pk: int) -> HttpResponse:
             "tournament": tournament,
             "current": current,
             "games": games,
-            "entries": selectors.entries(tournament),
+            "entries": entries,
+            "pending": sum(e.status == EntryStatus.PENDING for e in entries),
             "schedule": selectors.rounds_schedule(tournament),
             "total": round_services.total_rounds(tournament),
             "members": _club_members(tournament),
@@ -498,6 +500,12 @@ def tournament_action(request: HttpRequest, pk: int, action: str) -> HttpRespons
             partner=_user_param(request, "partner"),
             player=_user_param(request, "player"),
             team=request.POST.get("team", ""),
+        ),
+        "accept_partner": lambda: entry_services.answer_invitation(
+            user, tournament, accept=True, entry=_entry_post(request, tournament)
+        ),
+        "decline_partner": lambda: entry_services.answer_invitation(
+            user, tournament, accept=False, entry=_entry_post(request, tournament)
         ),
         "check_in": lambda: entry_services.check_in(
             user, tournament, _entry_post(request, tournament)
