@@ -1,8 +1,8 @@
 """Players and organisers on a phone (390×844, zh-CN), issue 22: the home page shows a started
 round's table; the creation form fails, keeps the values and is corrected; the run page warns
 before pairing withdraws entries not checked in; the standings CSV downloads and parses; no
-list page is wider than the viewport and every control is at least 44 px tall. Screenshots
-go to var/screenshots/."""
+list page is wider than the viewport and every control is at least 44 px tall; a partner
+accepts a pair's invitation from its notice. Screenshots go to var/screenshots/."""
 
 import csv
 import io
@@ -17,7 +17,8 @@ from clubs.models import Club, Membership, Role, User
 from ladder.apply import apply_result
 from ladder.models import Ladder
 from ladder.services import record_result
-from tournaments.models import Tournament
+from outbox.models import OutboxMessage
+from tournaments.models import EntryStatus, Tournament
 from tournaments.services import entries as entry_services
 from tournaments.services import results as result_services
 from tournaments.services import rounds as round_services
@@ -229,3 +230,51 @@ def test_phone_journeys(new_page, live_server, no_deadline_tasks):
     for shot, url in pages.items():
         admin.goto(url)
         fits(admin, shot)
+
+
+def test_the_partner_accepts_from_the_notice(new_page, live_server, settings):
+    """A player registers a pair on the phone; the partner follows the invitation (on the
+    home page, the same link as the e-mail's) and accepts: the pair is registered."""
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    settings.SITE_URL = live_server.url
+    owner, club, players = setup_club()
+    t = setup_services.create_tournament(
+        owner,
+        club,
+        name="周三双人赛",
+        variant="bao2",
+        format="swiss",
+        unit_kind="pair",
+        rounds_planned=3,
+        online=False,
+        starts_at=timezone.now() + timedelta(days=2),
+    )
+    setup_services.publish(owner, t)
+    phone = new_page(locale="zh-CN", mobile=True)
+    log_in(phone, "p0")
+    phone.goto(f"/ladder/tournaments/{t.pk}/")
+    phone.select_option("#partner", str(players[1].pk))
+    phone.get_by_role("button", name="报名").click()
+    mine = phone.locator("section[aria-labelledby=my-entry]")
+    expect(mine).to_contain_text("等待搭档确认")
+    expect(mine).to_contain_text("等待 选手1号 同意")
+    fits(phone, "tournament-partner-waiting")
+
+    mail = OutboxMessage.objects.get(key__contains=":invited:user:")
+    assert mail.to == players[1].email
+    link = next(line for line in mail.body.splitlines() if line.startswith(live_server.url))
+    partner = new_page(locale="zh-CN", mobile=True)
+    log_in(partner, "p1")
+    partner.goto("/")
+    item = partner.locator(".my-games .game-invitation")
+    expect(item).to_contain_text("选手0号 邀请您做搭档")
+    item.get_by_role("link", name="回复邀请").click()
+    expect(partner.locator("#invitation")).to_contain_text("选手0号 报名时选了您做搭档")
+    assert partner.url == link
+    fits(partner, "tournament-partner-invitation")
+    partner.get_by_role("button", name="同意").click()
+    expect(partner.locator(".messages")).to_contain_text("已完成")
+    expect(partner.locator("section[aria-labelledby=my-entry]")).to_contain_text("已报名")
+    assert t.entries.get().status == EntryStatus.REGISTERED
+    phone.reload()
+    expect(phone.locator(".notices")).to_contain_text("选手1号 已同意")
