@@ -10,3 +10,12 @@ class LeaguesConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
     name = "leagues"
     verbose_name = _("Leagues")
+
+    def ready(self) -> None:
+        """Give the home page each player's partner invitations (the home page is the clubs
+        app's, below this one)."""
+        # imported here, as Django asks: the selectors need every app's models
+        from clubs.hooks import register_my_games
+        from leagues.selectors import invitations_of
+
+        register_my_games(invitations_of)
