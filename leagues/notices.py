@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from django.conf import settings
 from django.urls import reverse
 from django.utils import translation
 from django.utils.formats import date_format
@@ -15,6 +14,7 @@ from django.utils.translation import gettext as _
 from clubs.models import User
 from leagues.models import Entry, Fixture, Round
 from leagues.notifications import notify
+from outbox.services import site_url
 
 
 def _speakers(entry: Entry) -> list[User]:
@@ -124,15 +124,10 @@ def window_closing(fixture: Fixture) -> None:
             )
 
 
-def _link(path: str) -> str:
-    """An absolute link for e-mails, on ``settings.SITE_URL``."""
-    return settings.SITE_URL.rstrip("/") + path
-
-
 def partner_invited(entry: Entry) -> None:
     """The named partner of a pending pair: accept or decline on the entry's page by
     ``entry.answer_by``."""
-    link = _link(reverse("leagues:entry", args=[entry.pk]))
+    link = site_url(reverse("leagues:entry", args=[entry.pk]))
     _send(
         f"league:partner:{entry.pk}:invited",
         entry.player2,
@@ -149,7 +144,7 @@ def partner_invited(entry: Entry) -> None:
 
 def partner_accepted(entry: Entry) -> None:
     """The player who entered a pair: the partner accepted."""
-    link = _link(reverse("leagues:entry", args=[entry.pk]))
+    link = site_url(reverse("leagues:entry", args=[entry.pk]))
     _send(
         f"league:partner:{entry.pk}:accepted",
         entry.player1,
@@ -178,7 +173,7 @@ def invitation_closed(entry: Entry, why: str, actor: User | None = None) -> None
             % {"season": entry.season}
         ),
     }
-    link = _link(reverse("leagues:season", args=[entry.season_id]))
+    link = site_url(reverse("leagues:season", args=[entry.season_id]))
     for user in (entry.player1, entry.player2):
         if actor is None or user.pk != actor.pk:
             _send(

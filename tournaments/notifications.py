@@ -46,11 +46,6 @@ def notify_checkin(tournament: Tournament, now: datetime) -> bool:
     return bool(notices)
 
 
-def site_url(path: str) -> str:
-    """An absolute link for e-mails: ``settings.SITE_URL`` (scheme, host and port) + ``path``."""
-    return settings.SITE_URL.rstrip("/") + path
-
-
 def game_link(tournament: Tournament, game: Game) -> str:
     """Where a player plays ``game``: its live table, else the round's pairings page."""
     if game.table_id:
@@ -101,7 +96,7 @@ def notify_round(rnd: Round) -> int:
                 "partners": ", ".join(p.name for p in partners),
                 "opponents": ", ".join(p.name for p in opponents),
                 "when": rnd.started_at or rnd.scheduled_at,
-                "link": site_url(game_link(tournament, game)),
+                "link": outbox.site_url(game_link(tournament, game)),
             }
             with translation.override(person.language or settings.LANGUAGE_CODE):
                 text = _round_text(context)
@@ -147,7 +142,7 @@ def _tell(
         key=key,
         user=person,
         template="tournaments/email/notice",
-        context={"user": person, "text": said, "link": site_url(url)},
+        context={"user": person, "text": said, "link": outbox.site_url(url)},
     )
     return message is not None
 

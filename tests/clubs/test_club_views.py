@@ -129,6 +129,8 @@ def test_profile_tokens_through_the_web(client, member):
     token = member.api_tokens.get()
     response = client.get("/accounts/profile/")
     assert key not in response.content.decode()  # shown once only
+    # the header's placeholder is shown as text, not swallowed as an unknown HTML tag
+    assert "Authorization: Token &lt;key&gt;" in response.content.decode()
     client.post("/accounts/profile/", {"action": "revoke_token", "token_id": token.pk})
     assert not member.api_tokens.exists()
     response = client.post("/accounts/profile/", {"action": "revoke_token", "token_id": "x"})
