@@ -86,11 +86,18 @@ def _rounds(user: User) -> tuple[list[dict[str, Any]], set[int]]:
         if game.is_bye:
             detail = _("You have a bye.")
         else:
-            detail = _("Table %(n)d · against %(names)s · %(when)s") % {
+            partner, opponents = _tablemates(user, entry, game, mine, names)
+            values = {
                 "n": game.number,
-                "names": " / ".join(names.get(e, "") for e in game.sides[1 - mine]),
+                "names": opponents,
+                "partner": partner,
                 "when": _when(rnd.started_at or rnd.scheduled_at),
             }
+            detail = (
+                _("Table %(n)d · partner %(partner)s · against %(names)s · %(when)s") % values
+                if partner
+                else _("Table %(n)d · against %(names)s · %(when)s") % values
+            )
         playing = game.status in (GameStatus.PENDING, GameStatus.PLAYING) and not game.is_bye
         items.append(
             {
@@ -105,6 +112,23 @@ def _rounds(user: User) -> tuple[list[dict[str, Any]], set[int]]:
             }
         )
     return items, table_ids
+
+
+def _tablemates(
+    user: User, entry: Entry, game: Any, mine: int, names: dict[int, str]
+) -> tuple[str, str]:
+    """The user's partner and opponents in ``game``, as text: a fixed pair's other player, or
+    the entries beside the user's in an individual event; in a Red Two game (partners change
+    every deal) no partner, everyone else at the table an opponent."""
+    own, other = game.sides[mine], game.sides[1 - mine]
+    if entry.tournament.per_seat:
+        return "", " / ".join(names.get(e, "") for e in own + other if e != entry.pk)
+    if entry.player2_id:
+        partner = entry.player2 if entry.player1_id == user.pk else entry.player1
+        mates = partner.name
+    else:
+        mates = " / ".join(names.get(e, "") for e in own if e != entry.pk)
+    return mates, " / ".join(names.get(e, "") for e in other)
 
 
 def _invitation(user: User, entry: Entry) -> dict[str, Any]:

@@ -226,6 +226,12 @@ def test_phone_journeys(new_page, live_server, no_deadline_tasks):
         "ladder-list": "/ladder/",
         "ladder-leaderboard": f"/ladder/{ladder.pk}/",
         "ladder-player": f"/ladder/{ladder.pk}/players/{a.pk}/",
+        "tournament-entry": f"/ladder/tournaments/{live.pk}/entries/{live.entries.first().pk}/",
+        "club-list": "/clubs/",
+        "club-detail": f"/clubs/{club.slug}/",
+        "club-manage": f"/clubs/{club.slug}/manage/",
+        "club-lobby": f"/matches/clubs/{club.slug}/tables/",
+        "club-sheets": f"/matches/sheets/club/{club.slug}/",
     }
     for shot, url in pages.items():
         admin.goto(url)
