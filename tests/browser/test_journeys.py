@@ -1,8 +1,8 @@
 """Players and organisers on a phone (390×844, zh-CN), issue 22: the home page shows a started
 round's table; the creation form fails, keeps the values and is corrected; the run page warns
 before pairing withdraws entries not checked in; the standings CSV downloads and parses; no
-list page is wider than the viewport and every control is at least 44 px tall; a partner
-accepts a pair's invitation from its notice. Screenshots go to var/screenshots/."""
+list page is wider than the viewport and every control is at least 44 px tall; an invitation
+link is copied and its QR code shown; a partner accepts a pair's invitation from its notice. Screenshots go to var/screenshots/."""
 
 import csv
 import io
@@ -13,6 +13,7 @@ from pathlib import Path
 from django.utils import timezone
 from playwright.sync_api import expect
 
+from clubs import services as club_services
 from clubs.models import Club, Membership, Role, User
 from ladder.apply import apply_result
 from ladder.models import Ladder
@@ -233,9 +234,21 @@ def test_phone_journeys(new_page, live_server, no_deadline_tasks):
         "club-lobby": f"/matches/clubs/{club.slug}/tables/",
         "club-sheets": f"/matches/sheets/club/{club.slug}/",
     }
+    invitation = club_services.create_invitation(owner, club, expires_in_days=3, max_uses=5)
     for shot, url in pages.items():
         admin.goto(url)
         fits(admin, shot)
+
+    # An invitation link is copied with one tap, and its QR code opens on the phone.
+    admin.context.grant_permissions(["clipboard-read", "clipboard-write"], origin=live_server.url)
+    admin.goto(f"/clubs/{club.slug}/manage/")
+    admin.get_by_role("button", name="复制").click()
+    expect(admin.get_by_role("button", name="已复制")).to_be_visible()
+    copied = admin.evaluate("navigator.clipboard.readText()")
+    assert copied.endswith(f"/invite/{invitation.token}/")
+    admin.locator("details.qr summary").click()
+    expect(admin.locator("details.qr svg[role=img]")).to_be_visible()
+    fits(admin, "club-manage-invitation-qr")
 
 
 def test_the_partner_accepts_from_the_notice(new_page, live_server, settings):
