@@ -329,25 +329,61 @@ def round_pairings(request: HttpRequest, pk: int, number: int) -> HttpResponse:
     )
 
 
-def tournament_standings(request: HttpRequest, pk: int) -> HttpResponse:
-    """Standings with the numbers behind each place."""
-    tournament = _tournament(request, pk)
+def _standing_rows(tournament: Tournament, through_round: int | None = None) -> dict[str, Any]:
+    """The standings' rows with each tie-break's label and value, and the column headers."""
     tiebreaks = selectors.tiebreaks_of(tournament)
-    lines = selectors.standings(tournament)
     rows = [
         {
             "line": line,
             "values": [(TIEBREAK_LABELS[t], line.row.values.get(t, "")) for t in tiebreaks],
         }
-        for line in lines
+        for line in selectors.standings(tournament, through_round)
     ]
+    return {"rows": rows, "headers": [TIEBREAK_LABELS[t] for t in tiebreaks]}
+
+
+def tournament_standings(request: HttpRequest, pk: int) -> HttpResponse:
+    """Standings with the numbers behind each place."""
+    tournament = _tournament(request, pk)
     return render(
         request,
         "tournaments/standings.html",
+        {"tournament": tournament, **_standing_rows(tournament)},
+    )
+
+
+def tournament_print(request: HttpRequest, pk: int) -> HttpResponse:
+    """A page to print on A4 (or save as PDF) for the notice board: after ``?round=n`` that
+    round's results and the standings after it; without, every round's and the standings now.
+    A round that is not paired answers 404."""
+    tournament = _tournament(request, pk)
+    rounds = list(tournament.rounds.order_by("number"))
+    through = None
+    if "round" in request.GET:
+        wanted = request.GET["round"]
+        through = next((r.number for r in rounds if wanted == str(r.number)), None)
+        if through is None:
+            raise Http404
+    names = _names(tournament)
+    shown = [r for r in rounds if through is None or r.number == through]
+    return render(
+        request,
+        "tournaments/print.html",
         {
             "tournament": tournament,
-            "rows": rows,
-            "headers": [TIEBREAK_LABELS[t] for t in tiebreaks],
+            "through": through,
+            "rounds": [
+                (
+                    rnd,
+                    [
+                        selectors.game_json(g, names, tournament.per_seat)
+                        for g in rnd.games.select_related("round")
+                    ],
+                )
+                for rnd in shown
+            ],
+            "printed_at": timezone.now(),
+            **_standing_rows(tournament, through),
         },
     )
 

@@ -27,6 +27,7 @@
     const target = event.target;
     if (!(target instanceof Element)) return;
     if (target.matches("input.copy")) target.select(); // links and keys to copy
+    if (target.closest("[data-print]")) window.print();
     const copy = target.closest("[data-copy]");
     if (copy) copyText(copy);
     const share = target.closest("[data-share]");

@@ -202,6 +202,13 @@ def test_phone_journeys(new_page, live_server, no_deadline_tasks):
     rows = list(csv.reader(io.StringIO(raw.decode("utf-8-sig"))))
     assert rows[0][:2] == ["名次", "参赛方"] and len(rows) == 4
     assert rows[1][1] == "选手0号 / 选手1号" and rows[1][0] == "1"
+    # ... and the printable page: on paper, no site header and no buttons
+    admin.get_by_role("link", name="打印版（A4）").click()
+    expect(admin.locator("h1")).to_have_text("周日下午赛")
+    fits(admin, "tournament-print")
+    admin.emulate_media(media="print")
+    assert admin.locator(".site-header").is_hidden() and admin.locator("[data-print]").is_hidden()
+    admin.emulate_media(media="screen")
 
     # The other list pages, as a player and as the organiser.
     a, b, c, d = players[:4]
