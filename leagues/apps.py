@@ -12,10 +12,10 @@ class LeaguesConfig(AppConfig):
     verbose_name = _("Leagues")
 
     def ready(self) -> None:
-        """Give the home page each player's partner invitations (the home page is the clubs
-        app's, below this one)."""
+        """Give the home page each player's next fixture and partner invitations (the home
+        page is the clubs app's, below this one)."""
         # imported here, as Django asks: the selectors need every app's models
         from clubs.hooks import register_my_games
-        from leagues.selectors import invitations_of
+        from leagues.selectors import home_items
 
-        register_my_games(invitations_of)
+        register_my_games(home_items)

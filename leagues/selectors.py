@@ -114,10 +114,30 @@ def invitation_of(user: User, season: Season) -> Entry | None:
     return Entry.objects.filter(season=season, player2_id=user.pk, answer_by__isnull=False).first()
 
 
-def invitations_of(user: User) -> list[dict[str, Any]]:
-    """The home page's items for ``user``'s pending pairs (see :mod:`clubs.hooks`): answer
-    the invitation (the partner) or wait for it (the player who entered the pair)."""
+def home_items(user: User) -> list[dict[str, Any]]:
+    """The home page's league items for ``user`` (see :mod:`clubs.hooks`): their next
+    fixture, then their pending pairs: answer the invitation (the partner) or wait for it
+    (the player who entered the pair)."""
     items = []
+    fixture = next_fixture(user)
+    if fixture is not None:
+        when = fixture.agreed_at
+        items.append(
+            {
+                "kind": "fixture",
+                "title": f"{fixture.round.season} · {fixture}",
+                "detail": (
+                    _("Agreed time: %(when)s")
+                    % {"when": date_format(localtime(when), "SHORT_DATETIME_FORMAT")}
+                    if when
+                    else _("Agree a time by %(last)s.")
+                    % {"last": fixture.extended_to or fixture.round.closes_on}
+                ),
+                "url": reverse("leagues:fixture", args=[fixture.pk]),
+                "action": _("Open the fixture"),
+                "when": when,
+            }
+        )
     pending = (
         Entry.objects.filter(answer_by__isnull=False)
         .filter(Q(player1=user) | Q(player2=user))
