@@ -1,7 +1,7 @@
 """What tournaments tell their players: on-site notices (check-in is open, a round has
 started, a no-show forfeit, an entry withdrawn or reinstated, a partner invitation and its
-answer) and the e-mails, each in the player's own language. E-mails go through the outbox (:mod:`outbox.services`), written in the
-caller's transaction, one per recipient and cause."""
+answer) and the e-mails, each in the player's own language. E-mails go through the outbox
+(:mod:`outbox.services`), written in the caller's transaction, one per recipient and cause."""
 
 from __future__ import annotations
 

@@ -305,9 +305,10 @@ def set_roster(
 @transaction.atomic
 def withdraw(user: User, entry: Entry, now: datetime | None = None) -> Entry:
     """Withdraw an entry (its captain, its club's admins or the host's admins). Before the
-    start it is removed (so is a pending pair, its invitation withdrawn); in a running season its played fixtures stand and every fixture
-    still to play is lost by forfeit (Challonge's rule), and a Swiss season draws it no more
-    (Tabbycat's: a withdrawn team is left out of the next draws)."""
+    start it is removed (so is a pending pair: its invitation is withdrawn); in a running
+    season its played fixtures stand and every fixture still to play is lost by forfeit
+    (Challonge's rule), and a Swiss season draws it no more (Tabbycat's: a withdrawn team is
+    left out of the next draws)."""
     if not (can_manage_entry(user, entry) or can_manage(user, entry.season.league)):
         raise not_allowed()
     season = _fresh(entry.season)
