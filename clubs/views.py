@@ -367,7 +367,7 @@ def invitation_create(request: HttpRequest, slug: str) -> HttpResponse:
     _run(
         request,
         lambda user, c: services.create_invitation(user, c, **form.cleaned_data),
-        _("A new invitation link is ready. Copy it and send it."),
+        _("A new invitation link is ready: copy it, share it or show its QR code."),
         club,
     )
     return redirect("club_manage", slug=club.slug)

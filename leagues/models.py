@@ -298,7 +298,8 @@ class Entry(models.Model):
     """One side of a season's fixtures: a team, a pair or a single player, in a division.
 
     ``joined_round`` > 1 marks a late entry (its earlier rounds count as not played);
-    ``withdrawn_at`` a withdrawal (its later fixtures are forfeits, its played ones stand).
+    ``withdrawn_at`` a withdrawal (its later fixtures are forfeits, its played ones stand);
+    ``answer_by`` a pending pair (its partner has not accepted yet).
     """
 
     season = models.ForeignKey(
@@ -336,6 +337,9 @@ class Entry(models.Model):
     seed = models.PositiveIntegerField(_("seeding"), default=0)
     joined_round = models.PositiveSmallIntegerField(_("joined in round"), default=1)
     withdrawn_at = models.DateTimeField(_("withdrawn at"), null=True, blank=True)
+    #: Set while a pair entered by one of its players waits for the partner's acceptance (it
+    #: is not drawn nor in the standings until then); the entry is removed after this time.
+    answer_by = models.DateTimeField(_("partner answers by"), null=True, blank=True)
 
     class Meta:
         verbose_name = _("entry")

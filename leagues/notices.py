@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from django.urls import reverse
 from django.utils import translation
 from django.utils.formats import date_format
 from django.utils.timezone import localtime
@@ -13,6 +14,7 @@ from django.utils.translation import gettext as _
 from clubs.models import User
 from leagues.models import Entry, Fixture, Round
 from leagues.notifications import notify
+from outbox.services import site_url
 
 
 def _speakers(entry: Entry) -> list[User]:
@@ -119,4 +121,64 @@ def window_closing(fixture: Fixture) -> None:
                     _("Agree a time by %(last)s or the fixture is lost by forfeit.")
                     % {"last": fixture.extended_to or fixture.round.closes_on}
                 ),
+            )
+
+
+def partner_invited(entry: Entry) -> None:
+    """The named partner of a pending pair: accept or decline on the entry's page by
+    ``entry.answer_by``."""
+    link = site_url(reverse("leagues:entry", args=[entry.pk]))
+    _send(
+        f"league:partner:{entry.pk}:invited",
+        entry.player2,
+        lambda: (
+            _("%(name)s asks you to play %(season)s as partners")
+            % {"name": entry.player1.name, "season": entry.season}
+        ),
+        lambda: (
+            _("Accept or decline by %(when)s: %(link)s")
+            % {"when": _when(entry.answer_by), "link": link}
+        ),
+    )
+
+
+def partner_accepted(entry: Entry) -> None:
+    """The player who entered a pair: the partner accepted."""
+    link = site_url(reverse("leagues:entry", args=[entry.pk]))
+    _send(
+        f"league:partner:{entry.pk}:accepted",
+        entry.player1,
+        lambda: (
+            _("%(name)s has accepted: you play %(season)s as partners")
+            % {"name": entry.player2.name, "season": entry.season}
+        ),
+        lambda: _("Your pair's page: %(link)s") % {"link": link},
+    )
+
+
+def invitation_closed(entry: Entry, why: str, actor: User | None = None) -> None:
+    """The players of a removed pending pair, but ``actor``: the partner ``declined``, the
+    invitation was ``withdrawn`` or it ``lapsed``; each may enter again, with anyone."""
+    subjects = {
+        "declined": lambda: (
+            _("%(name)s has declined to play %(season)s with you")
+            % {"name": entry.player2.name, "season": entry.season}
+        ),
+        "withdrawn": lambda: (
+            _("The partner invitation of %(pair)s for %(season)s is withdrawn")
+            % {"pair": entry.name, "season": entry.season}
+        ),
+        "lapsed": lambda: (
+            _("The partner invitation for %(season)s lapsed without an answer")
+            % {"season": entry.season}
+        ),
+    }
+    link = site_url(reverse("leagues:season", args=[entry.season_id]))
+    for user in (entry.player1, entry.player2):
+        if actor is None or user.pk != actor.pk:
+            _send(
+                f"league:partner:{entry.pk}:{why}",
+                user,
+                subjects[why],
+                lambda: _("You can enter the season again, with anyone: %(link)s") % {"link": link},
             )

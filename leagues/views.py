@@ -196,6 +196,7 @@ def season_detail(request: HttpRequest, pk: int) -> HttpResponse:
             "rounds": season.rounds.all(),
             "manage": can_manage(request.user, season.league),
             "clubs": clubs,
+            "pending": selectors.pending_pairs(season),
         },
     )
 
@@ -398,8 +399,11 @@ def fixture_action(request: HttpRequest, pk: int, action: str) -> HttpResponse:
 
 
 def entry_detail(request: HttpRequest, pk: int) -> HttpResponse:
-    """A team (or pair): its roster, captain and results, and its calendar."""
-    entry = get_object_or_404(Entry.objects.select_related("season__league", "team"), pk=pk)
+    """A team (or pair): its roster, captain and results, and its calendar; a pending pair's
+    partner answers its invitation here."""
+    entry = get_object_or_404(
+        Entry.objects.select_related("season__league", "team", "player1", "player2"), pk=pk
+    )
     require_league_visible(request.user, entry.season.league)
     roster = []
     if entry.team_id:
@@ -412,8 +416,37 @@ def entry_detail(request: HttpRequest, pk: int) -> HttpResponse:
             "roster": roster,
             "fixtures": selectors.fixtures_of_entry(entry),
             "captain": acts_for(request.user, entry),
+            "asked": entry.answer_by is not None and entry.player2_id == request.user.pk,
         },
     )
+
+
+@require_POST
+@login_required
+def entry_action(request: HttpRequest, pk: int, action: str) -> HttpResponse:
+    """A pending pair's partner accepts or declines; a player withdraws the invitation."""
+    entry = get_object_or_404(Entry.objects.select_related("season"), pk=pk)
+    season = entry.season
+    actions = {
+        "accept": (
+            lambda: entries.answer_invitation(request.user, entry, accept=True),
+            _("You have accepted: the pair is entered."),
+        ),
+        "decline": (
+            lambda: entries.answer_invitation(request.user, entry, accept=False),
+            _("You have declined the invitation."),
+        ),
+        "withdraw": (
+            lambda: entries.withdraw(request.user, entry),
+            _("The entry is withdrawn."),
+        ),
+    }
+    if action not in actions:
+        raise Http404
+    call, done = actions[action]
+    if _run(request, call, done) and action != "accept":
+        return redirect("leagues:season", season.pk)
+    return redirect("leagues:entry", pk)
 
 
 @login_required

@@ -7,6 +7,7 @@ in the player's language (:func:`refusal_message`). Simplified Chinese first, En
 from __future__ import annotations
 
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext_lazy
 
 from games.errors import Refused
 
@@ -126,7 +127,12 @@ TABLE_WORDS = {
     "level_team": _("playing its level"),
     "deal": _("Deal %(n)s"),
     "finished": _("Finishing order"),
-    "cards": _("%(n)s cards"),
+    # both plural forms of a count the page knows only when it shows it (Chinese has one form,
+    # English two): the page takes the first for 1
+    "card_one": ngettext_lazy("%(n)s card", "%(n)s cards", 1),
+    "cards": ngettext_lazy("%(n)s card", "%(n)s cards", 2),
+    "cards_left_one": ngettext_lazy("%(n)s card left", "%(n)s cards left", 1),
+    "cards_left": ngettext_lazy("%(n)s card left", "%(n)s cards left", 2),
     "cards_unknown": _("7+ cards"),
     "ask": _("Ask the count"),
     "tribute": _("Tribute"),

@@ -90,6 +90,12 @@ def render(template: str, context: dict[str, Any], *, language: str | None) -> R
     return Rendered(subject=subject, body=body, html=html)
 
 
+def site_url(path: str) -> str:
+    """An absolute link for an e-mail: ``settings.SITE_URL`` (scheme, host and port) + ``path``
+    (never the host of whatever request or worker happens to write the message)."""
+    return settings.SITE_URL.rstrip("/") + path
+
+
 def email_user(
     *, key: str, user: User, template: str, context: dict[str, Any]
 ) -> OutboxMessage | None:

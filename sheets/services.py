@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.db import IntegrityError, transaction
+from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -373,7 +374,12 @@ def notify_dispute(verdict: SheetVerdict) -> int:
     admins = User.objects.filter(
         memberships__club=sheet.club, memberships__role__in=[Role.OWNER, Role.ADMIN]
     ).exclude(email="")
-    context = {"sheet": sheet, "by": verdict.user, "record": sheet_record(sheet)}
+    context = {
+        "sheet": sheet,
+        "by": verdict.user,
+        "record": sheet_record(sheet),
+        "link": outbox.site_url(reverse("scoresheet:sheet", args=[sheet.pk])),
+    }
     queued = 0
     for admin in admins:
         message = outbox.email_user(

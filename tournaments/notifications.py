@@ -1,16 +1,18 @@
 """What tournaments tell their players: on-site notices (check-in is open, a round has
-started, a no-show forfeit, an entry withdrawn or reinstated) and the e-mails, each in the
-player's own language. E-mails go through the outbox (:mod:`outbox.services`), written in the
-caller's transaction, one per recipient and cause."""
+started, a no-show forfeit, an entry withdrawn or reinstated, a partner invitation and its
+answer) and the e-mails, each in the player's own language. E-mails go through the outbox
+(:mod:`outbox.services`), written in the caller's transaction, one per recipient and cause."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from datetime import datetime
 
 from django.conf import settings
 from django.urls import reverse
 from django.utils import translation
+from django.utils.formats import date_format
+from django.utils.timezone import localtime
 from django.utils.translation import gettext as _
 
 from clubs.models import User
@@ -42,11 +44,6 @@ def notify_checkin(tournament: Tournament, now: datetime) -> bool:
         notices.append(TournamentNotice(tournament=tournament, user=person, text=text, url=url))
     TournamentNotice.objects.bulk_create(notices)
     return bool(notices)
-
-
-def site_url(path: str) -> str:
-    """An absolute link for e-mails: ``settings.SITE_URL`` (scheme, host and port) + ``path``."""
-    return settings.SITE_URL.rstrip("/") + path
 
 
 def game_link(tournament: Tournament, game: Game) -> str:
@@ -99,7 +96,7 @@ def notify_round(rnd: Round) -> int:
                 "partners": ", ".join(p.name for p in partners),
                 "opponents": ", ".join(p.name for p in opponents),
                 "when": rnd.started_at or rnd.scheduled_at,
-                "link": site_url(game_link(tournament, game)),
+                "link": outbox.site_url(game_link(tournament, game)),
             }
             with translation.override(person.language or settings.LANGUAGE_CODE):
                 text = _round_text(context)
@@ -132,6 +129,24 @@ def _round_text(context: dict) -> str:
     return text
 
 
+def _tell(
+    tournament: Tournament, person: User, key: str, text: Callable[[], str], url: str
+) -> bool:
+    """One notice and one e-mail (outbox key ``key``) to ``person``, the text written in
+    their language (hence the callable), linking ``url`` (on ``SITE_URL`` in the e-mail).
+    Returns whether an e-mail was queued."""
+    with translation.override(person.language or settings.LANGUAGE_CODE):
+        said = text()
+    notify_users(tournament, [person.pk], said, url)
+    message = outbox.email_user(
+        key=key,
+        user=person,
+        template="tournaments/email/notice",
+        context={"user": person, "text": said, "link": outbox.site_url(url)},
+    )
+    return message is not None
+
+
 def notify_withdrawn(tournament: Tournament, entries: Sequence[Entry]) -> int:
     """Tell the players of entries withdrawn for not checking in (a notice and an e-mail, key
     ``checkin:<tournament>:entry:<entry>:user:<user>``), with how to ask for reinstatement.
@@ -140,17 +155,88 @@ def notify_withdrawn(tournament: Tournament, entries: Sequence[Entry]) -> int:
     queued = 0
     for entry in entries:
         for person in _users(entry):
-            with translation.override(person.language or settings.LANGUAGE_CODE):
-                text = _(
-                    "%(t)s: you did not check in before round 1 and are withdrawn. "
-                    "An organiser can reinstate you."
-                ) % {"t": tournament.name}
-            notify_users(tournament, [person.pk], text, url)
-            message = outbox.email_user(
-                key=f"checkin:{tournament.pk}:entry:{entry.pk}:user:{person.pk}",
-                user=person,
-                template="tournaments/email/notice",
-                context={"user": person, "text": text, "link": site_url(url)},
+            queued += _tell(
+                tournament,
+                person,
+                f"checkin:{tournament.pk}:entry:{entry.pk}:user:{person.pk}",
+                lambda: (
+                    _(
+                        "%(t)s: you did not check in before round 1 and are withdrawn. "
+                        "An organiser can reinstate you."
+                    )
+                    % {"t": tournament.name}
+                ),
+                url,
             )
-            queued += message is not None
     return queued
+
+
+def entry_url(tournament: Tournament) -> str:
+    """The tournament page's section where a player answers an invitation or checks in."""
+    return reverse("ladder:tournament", args=[tournament.pk]) + "#my-entry"
+
+
+def notify_invited(entry: Entry) -> bool:
+    """Ask the named partner of a pending entry to accept or decline by ``entry.answer_by``
+    (a notice and an e-mail, key ``partner:<entry>:invited:user:<partner>``)."""
+    tournament, partner = entry.tournament, entry.player2
+    return _tell(
+        tournament,
+        partner,
+        f"partner:{entry.pk}:invited:user:{partner.pk}",
+        lambda: (
+            _(
+                "%(name)s has registered you as their partner for %(t)s. "
+                "Accept or decline by %(when)s."
+            )
+            % {
+                "name": entry.player1.name,
+                "t": tournament.name,
+                "when": date_format(localtime(entry.answer_by), "SHORT_DATETIME_FORMAT"),
+            }
+        ),
+        entry_url(tournament),
+    )
+
+
+def notify_accepted(entry: Entry) -> bool:
+    """Tell the player who registered a pair that the partner accepted (key
+    ``partner:<entry>:accepted:user:<player>``)."""
+    tournament, player = entry.tournament, entry.player1
+    return _tell(
+        tournament,
+        player,
+        f"partner:{entry.pk}:accepted:user:{player.pk}",
+        lambda: (
+            _("%(name)s has accepted: you are registered for %(t)s as a pair.")
+            % {"name": entry.player2.name, "t": tournament.name}
+        ),
+        entry_url(tournament),
+    )
+
+
+def notify_invitation_closed(entry: Entry, why: str, actor: User | None = None) -> int:
+    """Tell the players of a pending entry, but ``actor``, that its invitation is over:
+    ``declined`` by the partner, ``withdrawn`` (by a player or an organiser) or ``lapsed``;
+    each may register again, with anyone. Keys ``partner:<entry>:<why>:user:<user>``."""
+    tournament = entry.tournament
+    texts = {
+        "declined": lambda: (
+            _("%(name)s has declined to play %(t)s with you. You can register again.")
+            % {"name": entry.player2.name, "t": tournament.name}
+        ),
+        "withdrawn": lambda: (
+            _("The partner invitation of %(pair)s for %(t)s is withdrawn. You can register again.")
+            % {"pair": entry.name, "t": tournament.name}
+        ),
+        "lapsed": lambda: (
+            _("%(t)s: the partner invitation lapsed without an answer. You can register again.")
+            % {"t": tournament.name}
+        ),
+    }
+    url = reverse("ladder:tournament", args=[tournament.pk])
+    return sum(
+        _tell(tournament, person, f"partner:{entry.pk}:{why}:user:{person.pk}", texts[why], url)
+        for person in _users(entry)
+        if actor is None or person.pk != actor.pk
+    )

@@ -1,6 +1,7 @@
 """REST API of leagues under ``/api/v1/``: everything the pages do, with the same
 permissions (the services decide): host admins manage leagues and seasons, entering clubs'
-admins enter teams, captains propose / accept times and submit line-ups, everyone reads.
+admins enter teams (a player enters a pair; the partner accepts or declines), captains
+propose / accept times and submit line-ups, everyone reads.
 Refusals answer 400 / 403 with ``{"detail", "code"}``."""
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from django.shortcuts import get_object_or_404
 from drf_spectacular.utils import extend_schema, extend_schema_field, inline_serializer
 from rest_framework import permissions, serializers, viewsets
 from rest_framework.decorators import action
+from rest_framework.exceptions import NotFound
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.routers import SimpleRouter
@@ -80,7 +82,7 @@ class LeagueEntrySerializer(serializers.ModelSerializer):
     class Meta:
         model = Entry
         fields = ["id", "name", "club", "division", "team", "captain", "roster"]
-        fields += ["player1", "player2", "joined_round", "withdrawn_at"]
+        fields += ["player1", "player2", "joined_round", "withdrawn_at", "answer_by"]
         read_only_fields = fields
 
     def get_roster(self, entry: Entry) -> list[int]:
@@ -136,6 +138,15 @@ class LeagueTeamEntrySerializer(serializers.Serializer):
     name = serializers.CharField(max_length=60, required=False, default="")
     captain = serializers.IntegerField(required=False)
     players = serializers.ListField(child=serializers.IntegerField(), max_length=10)
+
+
+class LeagueAnswerSerializer(serializers.Serializer):
+    """Accept / decline a partner invitation: ``entry`` (a pending pair of the season), or by
+    default the one naming the caller."""
+
+    entry = serializers.IntegerField(
+        required=False, allow_null=True, min_value=1, max_value=2**31 - 1
+    )
 
 
 class LeagueTimeSerializer(serializers.Serializer):
@@ -269,6 +280,38 @@ class SeasonViewSet(viewsets.ModelViewSet):
                 request.user, season, data["club"], players=players, division=division
             )
         return Response(LeagueEntrySerializer(entry).data, status=201)
+
+    @extend_schema(
+        summary="Accept the invitation to play as a pair's partner. Permission: the partner.",
+        request=LeagueAnswerSerializer,
+        responses=LeagueEntrySerializer,
+    )
+    @action(detail=True, methods=["post"], url_path="accept-partner", permission_classes=AUTH)
+    def accept_partner(self, request: Request, pk: str | None = None) -> Response:
+        """The pending pair is entered (in a running season from the next round)."""
+        return self._answer(request, accept=True)
+
+    @extend_schema(
+        summary="Decline the invitation to play as a pair's partner. Permission: the partner.",
+        request=LeagueAnswerSerializer,
+        responses=LeagueEntrySerializer,
+    )
+    @action(detail=True, methods=["post"], url_path="decline-partner", permission_classes=AUTH)
+    def decline_partner(self, request: Request, pk: str | None = None) -> Response:
+        """The pending pair is removed: both players may enter again."""
+        return self._answer(request, accept=False)
+
+    def _answer(self, request: Request, *, accept: bool) -> Response:
+        season = self.get_object()
+        entry_id = _valid(LeagueAnswerSerializer, request).get("entry")
+        if entry_id is None:
+            entry = selectors.invitation_of(request.user, season)
+        else:
+            entry = Entry.objects.filter(season=season, pk=entry_id).first()
+        if entry is None:
+            raise NotFound()
+        answered = entries.answer_invitation(request.user, entry, accept=accept)
+        return Response(LeagueEntrySerializer(answered).data)
 
     @extend_schema(
         summary="The season's entries (public)", responses=LeagueEntrySerializer(many=True)

@@ -1,10 +1,15 @@
 """Entries of a season: teams with their rosters, pairs, single players; late entries and
-withdrawals (the way Tabbycat and Challonge handle them: see docs/leagues.md)."""
+withdrawals (the way Tabbycat and Challonge handle them: see docs/leagues.md).
+
+A player who enters a pair names a partner, who must accept: the entry is pending (not drawn,
+not in the standings) until then. A declined, lapsed or withdrawn invitation removes it, so
+both players may enter again, with anyone; a club admin entering two other players enters
+them at once."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from datetime import datetime
+from datetime import datetime, timedelta
 
 from django.db import IntegrityError, transaction
 from django.db.models import Q
@@ -12,6 +17,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from clubs.models import Club, Membership, User
+from leagues import notices
 from leagues.models import (
     TEAM_MAX,
     TEAM_MIN,
@@ -30,6 +36,10 @@ from leagues.models import (
 )
 from leagues.permissions import can_enter, can_manage, can_manage_entry, may_enter
 from leagues.services.errors import not_allowed, refuse
+from leagues.services.setup import window_start
+
+#: How long a named partner has to answer (never past the opening of the first round).
+PARTNER_ANSWER = timedelta(hours=48)
 
 
 def _fresh(season: Season) -> Season:
@@ -52,7 +62,14 @@ def _members(club: Club, ids: Sequence[int]) -> None:
 
 
 def _taken(season: Season, ids: Sequence[int], team: Team | None = None) -> None:
-    """No player plays for two entries of one season."""
+    """No player plays for two entries of one season (a pending pair counts; a lapsed one is
+    removed first)."""
+    now = timezone.now()
+    lapsed = Entry.objects.filter(season=season, answer_by__lte=now).filter(
+        Q(player1_id__in=ids) | Q(player2_id__in=ids)
+    )
+    for entry in lapsed:
+        remove_pending(entry, "lapsed")
     clash = TeamMember.objects.filter(season=season, user_id__in=ids)
     if team is not None:
         clash = clash.exclude(team=team)
@@ -165,6 +182,11 @@ def enter_players(
         raise refuse("bad_players", _("This season's entries have %(n)d players.") % {"n": want})
     if not (can_enter(user, season, club) or (user.pk in ids and _may_self_enter(season, club))):
         raise not_allowed()
+    # a player entering a pair with a partner: the partner must accept (player1 is the one
+    # who asked)
+    invited = want == 2 and user.pk in ids
+    if invited:
+        ids.sort(key=lambda i: i != user.pk)
     _members(club, ids)
     _taken(season, ids)
     division = _division(season, division)
@@ -179,10 +201,72 @@ def enter_players(
         player2_id=ids[1] if want == 2 else None,
         seed=division.entries.count() + 1,
         joined_round=first_round,
+        answer_by=_answer_by(season, timezone.now()) if invited else None,
     )
-    if first_round > 1:
+    if invited:
+        notices.partner_invited(entry)
+    elif first_round > 1:
         _place_late(entry, first_round)
     return entry
+
+
+def _answer_by(season: Season, now: datetime) -> datetime:
+    """When an invitation made at ``now`` lapses: :data:`PARTNER_ANSWER` later, but at the
+    latest when the first round opens, if that is still ahead."""
+    by = now + PARTNER_ANSWER
+    opens = window_start(season.starts_on)
+    return min(by, opens) if opens > now else by
+
+
+def remove_pending(entry: Entry, why: str, actor: User | None = None) -> None:
+    """Remove a pending pair (it never played) and tell its players, but ``actor``, why:
+    ``declined``, ``withdrawn`` or ``lapsed`` (see :func:`leagues.notices.invitation_closed`)."""
+    notices.invitation_closed(entry, why, actor)
+    entry.delete()
+
+
+@transaction.atomic
+def answer_invitation(
+    user: User, entry: Entry, *, accept: bool, now: datetime | None = None
+) -> Entry:
+    """Accept or decline the invitation to play as ``entry``'s partner. Only the named
+    partner may answer. Accepting enters the pair (in a running season as a late entry, from
+    the next round); declining removes it, so both are free again; either answer is told to
+    the player who entered the pair. A lapsed invitation cannot be accepted."""
+    season = _fresh(entry.season)
+    now = now or timezone.now()
+    entry = Entry.objects.select_for_update().get(pk=entry.pk)
+    if entry.player2_id != user.pk:
+        raise not_allowed()
+    if entry.answer_by is None:
+        raise refuse("no_invitation", _("No invitation waits for your answer."))
+    if not accept:
+        remove_pending(entry, "declined", user)
+        return entry
+    if now >= entry.answer_by or season.status == SeasonStatus.CLOSED:
+        raise refuse("invitation_lapsed", _("This invitation has lapsed."))
+    first_round = _late(season)
+    entry.answer_by = None
+    entry.joined_round = first_round
+    entry.save(update_fields=["answer_by", "joined_round"])
+    if first_round > 1:
+        _place_late(entry, first_round)
+    notices.partner_accepted(entry)
+    return entry
+
+
+def expire_invitations(now: datetime | None = None) -> int:
+    """Remove every pending pair whose invitation has lapsed and tell both players (beat).
+    Returns how many were removed."""
+    now = now or timezone.now()
+    removed = 0
+    for pk in Entry.objects.filter(answer_by__lte=now).values_list("pk", flat=True):
+        with transaction.atomic():
+            entry = Entry.objects.select_for_update().filter(pk=pk, answer_by__lte=now).first()
+            if entry is not None:
+                remove_pending(entry, "lapsed")
+                removed += 1
+    return removed
 
 
 def _may_self_enter(season: Season, club: Club) -> bool:
@@ -221,13 +305,17 @@ def set_roster(
 @transaction.atomic
 def withdraw(user: User, entry: Entry, now: datetime | None = None) -> Entry:
     """Withdraw an entry (its captain, its club's admins or the host's admins). Before the
-    start it is removed; in a running season its played fixtures stand and every fixture
-    still to play is lost by forfeit (Challonge's rule), and a Swiss season draws it no more
-    (Tabbycat's: a withdrawn team is left out of the next draws)."""
+    start it is removed (so is a pending pair: its invitation is withdrawn); in a running
+    season its played fixtures stand and every fixture still to play is lost by forfeit
+    (Challonge's rule), and a Swiss season draws it no more (Tabbycat's: a withdrawn team is
+    left out of the next draws)."""
     if not (can_manage_entry(user, entry) or can_manage(user, entry.season.league)):
         raise not_allowed()
     season = _fresh(entry.season)
     now = now or timezone.now()
+    if entry.answer_by is not None:  # a pending pair: the invitation is withdrawn
+        remove_pending(entry, "declined" if user.pk == entry.player2_id else "withdrawn", user)
+        return entry
     if season.status == SeasonStatus.DRAFT:
         if entry.team_id:
             entry.team.delete()  # cascades to the entry

@@ -32,6 +32,7 @@ from leagues.models import (
     SeasonStatus,
 )
 from leagues.permissions import can_manage
+from leagues.services.entries import expire_invitations
 from leagues.services.errors import not_allowed, refuse
 from leagues.services.fixtures import last_day
 from leagues.services.setup import draw_swiss, match_options, window_end
@@ -339,11 +340,12 @@ def _close_rounds(now: datetime) -> int:
 
 def tick(now: datetime | None = None) -> dict[str, int]:
     """Everything due at ``now`` (beat, every minute; safe to run twice: each step acts only
-    on what is still due and locks what it changes): open rounds by their windows, remind,
+    on what is still due and locks what it changes): remove lapsed partner invitations, open
+    rounds by their windows, remind,
     open the tables of fixtures whose time has come, collect results, forfeit unplayed
     fixtures at the window's end and close the round (a Swiss season then draws the next)."""
     now = now or timezone.now()
-    out = {}
+    out = {"invitations_lapsed": expire_invitations(now)}
     with transaction.atomic():
         out["rounds_opened"] = _open_rounds(now)
     with transaction.atomic():

@@ -204,11 +204,13 @@ def make_fixture(rnd: Round, division: Division, home: int, away: int | None) ->
 
 def draw_swiss(rnd: Round) -> list[Fixture]:
     """Draw Swiss round ``rnd`` in every division from the standings so far (entries that
-    withdrew are left out; a late entry joins here)."""
+    withdrew and pending pairs are left out; a late entry joins here)."""
     fixtures = []
     for division in rnd.season.divisions.all():
         active = list(
-            division.entries.filter(withdrawn_at__isnull=True).values_list("pk", flat=True)
+            division.entries.filter(withdrawn_at__isnull=True, answer_by__isnull=True).values_list(
+                "pk", flat=True
+            )
         )
         rows = selectors.standings(division)
         scores = {row.unit: row.values.get("match_points", 0) for row in rows}
@@ -223,7 +225,8 @@ def draw_swiss(rnd: Round) -> list[Fixture]:
 
 @transaction.atomic
 def start_season(user: User, season: Season) -> Season:
-    """Start a draft season: every division needs two entries; its rounds and their windows
+    """Start a draft season: every division needs two entries (pending pairs do not count);
+    its rounds and their windows
     are created, and the round robin drawn at once (a Swiss season draws its first round
     now and each next one when the round before closes)."""
     season = _locked(season)
@@ -232,8 +235,14 @@ def start_season(user: User, season: Season) -> Season:
     if season.status != SeasonStatus.DRAFT:
         raise refuse("season_started", _("The season has started."))
     divisions = list(season.divisions.all())
+    # a pending pair is not drawn: accepted later, it joins as a late entry
     entries = {
-        d.pk: list(d.entries.order_by("seed", "id").values_list("pk", flat=True)) for d in divisions
+        d.pk: list(
+            d.entries.filter(answer_by__isnull=True)
+            .order_by("seed", "id")
+            .values_list("pk", flat=True)
+        )
+        for d in divisions
     }
     if any(len(ids) < 2 for ids in entries.values()):
         raise refuse("too_few_entries", _("Every division needs at least two entries."))

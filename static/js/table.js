@@ -428,7 +428,7 @@ function countHtml(s) {
   if (count === 0) return "";
   if (count !== null && count !== undefined) {
     const few = count <= 6 ? " few" : "";
-    return `<span class="count${few}" data-count="${count}">${esc(fmt(W.cards, { n: count }))}</span>`;
+    return `<span class="count${few}" data-count="${count}">${esc(fmt(count === 1 ? W.card_one : W.cards, { n: count }))}</span>`;
   }
   // 7–10 cards not told yet may be asked at any time during play; the engine says whose
   // (``askable``): never above 10, so no button there
@@ -586,7 +586,7 @@ function pointReasons(items) {
   return (items || []).map((r) => {
     const facts = [];
     if (r.fans) facts.push(fmt(W.fans, { n: r.fans }));
-    if (r.cards_left) facts.push(fmt(W.cards_left, { n: r.cards_left }));
+    if (r.cards_left) facts.push(fmt(r.cards_left === 1 ? W.cards_left_one : W.cards_left, { n: r.cards_left }));
     if (r.multiplier > 1) facts.push(fmt(W.multiplier, { n: r.multiplier }));
     if (Array.isArray(r.lines) && r.lines.length) facts.push(fmt(W.lines, { n: r.lines.join(" + ") }));
     const name = r.reason === "reward" ? fmt(W.reward, { n: signed(r.points) })

@@ -256,3 +256,11 @@ def test_extend_and_award_on_web_and_api(world, two_teams, role, morning):
         assert response.json()["winner"] == 1 and response.json()["source"] == "forfeit"
         wrong = client.post(api + "award/", {"winner": 7}, content_type="application/json")
         assert wrong.status_code == 400
+
+
+def test_the_home_page_shows_a_players_next_fixture(client, two_teams):
+    season, fixture, (_home, home_players), _away = two_teams
+    with time_machine.travel(at(START, 9), tick=False):
+        client.force_login(home_players[1])
+        page = client.get("/").content.decode()
+    assert f'href="/leagues/fixtures/{fixture.pk}/"' in page and "查看对阵" in page

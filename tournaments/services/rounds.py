@@ -22,6 +22,7 @@ from matches.messages import MatchError
 from matches.services import tables as match_tables
 from tournaments import notifications, pairing, standings
 from tournaments.models import (
+    ACCEPTED_STATUSES,
     ACTIVE_STATUSES,
     Entry,
     EntryStatus,
@@ -90,7 +91,8 @@ def not_checked_in(tournament: Tournament, now: datetime | None = None) -> list[
 def _active_entries(
     tournament: Tournament, first_round: bool, now: datetime | None = None
 ) -> list[Entry]:
-    entries = tournament.entries.exclude(status=EntryStatus.WITHDRAWN).order_by("seed", "id")
+    # a pending pair (its partner has not accepted) is not paired
+    entries = tournament.entries.filter(status__in=ACCEPTED_STATUSES).order_by("seed", "id")
     if first_round and checkin_applies(tournament, now):
         entries = entries.filter(status=EntryStatus.CHECKED_IN)
     return list(entries)

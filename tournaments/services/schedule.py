@@ -12,6 +12,7 @@ from django.utils import timezone
 
 from tournaments.models import ACTIVE_STATUSES, RoundStatus, Tournament, TournamentStatus
 from tournaments.notifications import notify_checkin
+from tournaments.services.entries import expire_invitations
 from tournaments.services.errors import TournamentError
 from tournaments.services.forfeits import forfeit_no_shows
 from tournaments.services.results import collect_results, round_done
@@ -77,8 +78,10 @@ def advance(tournament: Tournament, now: datetime) -> list[str]:
 
 
 def tick(now: datetime | None = None) -> dict[int, list[str]]:
-    """Celery beat: advance every tournament that is scheduled, running or paused."""
+    """Celery beat: remove the partner invitations that lapsed, then advance every tournament
+    that is scheduled, running or paused."""
     now = now or timezone.now()
+    expire_invitations(now)
     out = {}
     due = Tournament.objects.filter(
         status__in=ACTIVE_STATUSES,
