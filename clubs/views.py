@@ -187,12 +187,15 @@ def club_create(request: HttpRequest) -> HttpResponse:
 #: Sections other apps add to the club page: a template at one of these paths is included
 #: (with ``club``, ``membership`` and ``is_admin`` in its context) when it exists.
 CLUB_PAGE_SECTIONS = ("matches/_club_section.html", "ladder/_club_section.html")
+#: How a member's name is drawn when an app above offers it (with ``user`` and ``ladder``, the
+#: club's first ladder, in its context): the ladders link it to the member's player page.
+MEMBER_NAME = "ladder/_member_name.html"
 
 
-def club_page_sections() -> list[str]:
-    """The club-page section templates that exist."""
+def club_page_sections(names: tuple[str, ...] = CLUB_PAGE_SECTIONS) -> list[str]:
+    """Those of the club-page templates ``names`` that exist."""
     found = []
-    for name in CLUB_PAGE_SECTIONS:
+    for name in names:
         try:
             get_template(name)
         except TemplateDoesNotExist:
@@ -219,6 +222,7 @@ def club_detail(request: HttpRequest, slug: str) -> HttpResponse:
             "is_admin": membership is not None and membership.is_admin,
             "request_form": forms.JoinRequestForm(),
             "sections": club_page_sections() if visible else [],
+            "member_name": next(iter(club_page_sections((MEMBER_NAME,))), None),
         },
     )
 
