@@ -95,6 +95,7 @@ class Tiebreak(models.TextChoices):
     HEAD_TO_HEAD = "head_to_head", _("Head-to-head")
     BUCHHOLZ = "buchholz", _("Opponents' match points")
     SONNEBORN_BERGER = "sonneborn_berger", _("Sonneborn-Berger")
+    WINS = "wins", _("Wins")
 
 
 class SeasonStatus(models.TextChoices):
@@ -164,7 +165,11 @@ class Season(models.Model):
         blank=True,
     )
     tiebreak3 = models.CharField(
-        _("third tie-break"), max_length=20, choices=Tiebreak.choices, blank=True
+        _("third tie-break"),
+        max_length=20,
+        choices=Tiebreak.choices,
+        default=Tiebreak.WINS,
+        blank=True,
     )
     starts_on = models.DateField(_("first round opens on"))
     window_days = models.PositiveSmallIntegerField(

@@ -11,7 +11,9 @@ the order given and returns each unit's numbers behind its place:
 * ``sonneborn_berger`` (SB 分): the match points of each opponent beaten, plus half of
   each opponent drawn;
 * ``head_to_head`` (胜负关系): match points scored in games among the units still tied on
-  the tie-breaks before it (computed inside each tied group only).
+  the tie-breaks before it (computed inside each tied group only);
+* ``wins`` (胜场): the games the unit won (a forfeit won counts, a bye does not: a bye is
+  not a game).
 
 Units equal on every tie-break share a place.
 """
@@ -22,7 +24,14 @@ from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
-TIEBREAKS = ("match_points", "level_diff", "buchholz", "sonneborn_berger", "head_to_head")
+TIEBREAKS = (
+    "match_points",
+    "level_diff",
+    "buchholz",
+    "sonneborn_berger",
+    "head_to_head",
+    "wins",
+)
 DEFAULT_TIEBREAKS = ("match_points", "buchholz", "sonneborn_berger", "level_diff")
 
 
@@ -155,6 +164,7 @@ def standings(
     computed: dict[str, Mapping[int, float]] = {
         "match_points": mp,
         "level_diff": {u: sum(r.score_for - r.score_against for r in by_unit[u]) for u in rows},
+        "wins": {u: rows[u].wins for u in rows},
         "buchholz": {u: sum(mp.get(o, 0) for r in by_unit[u] for o in r.opponents) for u in rows},
         "sonneborn_berger": {
             u: sum(
