@@ -66,6 +66,21 @@ class TeamForm(forms.Form):
         self.fields["division"].choices = [(d.pk, d.name) for d in divisions]
 
 
+class RosterForm(forms.Form):
+    """A team's roster and captain, chosen among the club's members who may play for it."""
+
+    players = forms.TypedMultipleChoiceField(
+        label=_("Players"), coerce=int, widget=forms.CheckboxSelectMultiple
+    )
+    captain = forms.TypedChoiceField(label=_("Captain"), coerce=int)
+
+    def __init__(self, *args: Any, eligible: list[User], **kwargs: Any) -> None:
+        """Offer the ``eligible`` members as players and as captain."""
+        super().__init__(*args, **kwargs)
+        self.fields["players"].choices = _choices(eligible)
+        self.fields["captain"].choices = _choices(eligible)
+
+
 class ProposeForm(forms.Form):
     """A time for the fixture."""
 

@@ -26,6 +26,7 @@ from leagues.forms import (
     LeagueForm,
     LineUpForm,
     ProposeForm,
+    RosterForm,
     SeasonForm,
     TableResultForm,
     TeamForm,
@@ -40,7 +41,7 @@ from leagues.models import (
     Season,
     SeasonStatus,
 )
-from leagues.permissions import acts_for, can_manage, may_enter
+from leagues.permissions import can_manage, can_manage_entry, may_enter
 from leagues.services import entries, fixtures, play, setup
 from leagues.services.errors import LeagueError
 
@@ -395,8 +396,53 @@ def entry_detail(request: HttpRequest, pk: int) -> HttpResponse:
             "entry": entry,
             "roster": roster,
             "fixtures": selectors.fixtures_of_entry(entry),
-            "captain": acts_for(request.user, entry),
+            "can_edit": bool(entry.team_id) and can_manage_entry(request.user, entry),
         },
+    )
+
+
+@login_required
+def roster_edit(request: HttpRequest, pk: int) -> HttpResponse:
+    """A team's roster: its captain, its club's admins and the host club's admins add and
+    remove players and change the captain (``entries.set_roster`` checks every rule), or
+    withdraw the team."""
+    entry = get_object_or_404(
+        Entry.objects.select_related("season__league__host", "team__captain", "club"),
+        pk=pk,
+        team__isnull=False,
+    )
+    user: User = request.user  # type: ignore[assignment]
+    if not can_manage_entry(user, entry):
+        raise Http404
+    team = entry.team
+    eligible = entries.eligible_players(team)
+    roster = list(team.members.values_list("user_id", flat=True))
+    withdrawing = request.method == "POST" and "withdraw" in request.POST
+    form = RosterForm(
+        request.POST if request.method == "POST" and not withdrawing else None,
+        eligible=eligible,
+        initial={"players": roster, "captain": team.captain_id},
+    )
+    if withdrawing:
+        if request.POST.get("confirm") != "1":
+            messages.error(request, _("Tick the box to confirm the withdrawal."))
+        elif _run(request, lambda: entries.withdraw(user, entry), _("The entry has withdrawn.")):
+            return redirect("leagues:season", entry.season_id)
+    elif form.is_valid():
+        by_pk = {u.pk: u for u in eligible}
+        chosen = [by_pk[i] for i in form.cleaned_data["players"]]
+        captain = by_pk[form.cleaned_data["captain"]]
+        if _run(
+            request,
+            lambda: entries.set_roster(user, team, chosen, captain=captain),
+            _("The roster is saved."),
+        ):
+            return redirect("leagues:entry", entry.pk)
+    low, high = entries.roster_bounds(entry.season)
+    return render(
+        request,
+        "leagues/roster.html",
+        {"entry": entry, "form": form, "low": low, "high": high},
     )
 
 

@@ -12,6 +12,7 @@ from django.shortcuts import get_object_or_404
 from drf_spectacular.utils import extend_schema, extend_schema_field, inline_serializer
 from rest_framework import permissions, serializers, viewsets
 from rest_framework.decorators import action
+from rest_framework.exceptions import NotFound
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.routers import SimpleRouter
@@ -133,6 +134,14 @@ class LeagueTeamEntrySerializer(serializers.Serializer):
     club = serializers.PrimaryKeyRelatedField(queryset=Club.objects.all())
     division = serializers.IntegerField(required=False)
     name = serializers.CharField(max_length=60, required=False, default="")
+    captain = serializers.IntegerField(required=False)
+    players = serializers.ListField(child=serializers.IntegerField(), max_length=10)
+
+
+class LeagueRosterSerializer(serializers.Serializer):
+    """A team's new roster: the captain and the players (user ids of the club's members; the
+    captain is on the roster whether listed or not)."""
+
     captain = serializers.IntegerField(required=False)
     players = serializers.ListField(child=serializers.IntegerField(), max_length=10)
 
@@ -415,6 +424,50 @@ class FixtureViewSet(viewsets.ReadOnlyModelViewSet):
         return self._done(fixture)
 
 
+class EntryViewSet(viewsets.ReadOnlyModelViewSet):
+    """Entries: everyone reads; a team's captain, its club's admins and the host club's
+    admins change its roster and captain or withdraw it."""
+
+    serializer_class = LeagueEntrySerializer
+    queryset = Entry.objects.select_related("season__league", "team", "club").order_by("id")
+    filter_backends: list = []
+
+    @extend_schema(
+        summary="Change a team's roster and captain. Permission: its captain, its club's "
+        "admins, the host club's admins.",
+        request=LeagueRosterSerializer,
+        responses=LeagueEntrySerializer,
+    )
+    @action(detail=True, methods=["post"], permission_classes=AUTH)
+    def roster(self, request: Request, pk: str | None = None) -> Response:
+        """4–10 members of the team's club, none in another entry of the season."""
+        entry = self.get_object()
+        if not entry.team_id:
+            raise NotFound()
+        data = _valid(LeagueRosterSerializer, request)
+        players = _users(data["players"])
+        captain = _users([data["captain"]])[0] if data.get("captain") else None
+        entries.set_roster(request.user, entry.team, players, captain=captain)
+        entry.refresh_from_db()
+        return Response(LeagueEntrySerializer(entry).data)
+
+    @extend_schema(
+        summary="Withdraw an entry. Permission: its captain (players), its club's admins, "
+        "the host club's admins.",
+        request=None,
+        responses=LeagueEntrySerializer,
+    )
+    @action(detail=True, methods=["post"], permission_classes=AUTH)
+    def withdraw(self, request: Request, pk: str | None = None) -> Response:
+        """Before the start the entry is removed (204); later its fixtures still to play
+        are lost by forfeit."""
+        entry = entries.withdraw(request.user, self.get_object())
+        stored = Entry.objects.filter(pk=entry.pk).first()
+        if stored is None:
+            return Response(status=204)
+        return Response(LeagueEntrySerializer(stored).data)
+
+
 class NextFixtureView(APIView):
     """The caller's next fixture (``{"fixture": null}`` when none)."""
 
@@ -436,3 +489,4 @@ router = SimpleRouter()
 router.register("leagues", LeagueViewSet, basename="league")
 router.register("league-seasons", SeasonViewSet, basename="league-season")
 router.register("league-fixtures", FixtureViewSet, basename="league-fixture")
+router.register("league-entries", EntryViewSet, basename="league-entry")
