@@ -36,6 +36,7 @@ from leagues.models import (
     EntryKind,
     Fixture,
     FixtureStatus,
+    FixtureTable,
     League,
     Round,
     Season,
@@ -284,6 +285,15 @@ def _fixture(pk: int) -> Fixture:
     )
 
 
+def _table_link(table: FixtureTable) -> str:
+    """The page playing a fixture's table: its live table, or its score sheet."""
+    if table.table_ref:
+        return bridge.table_url(table.table_ref)
+    if table.sheet_ref:
+        return bridge.sheet_url(table.sheet_ref)
+    return ""
+
+
 def fixture_detail(request: HttpRequest, pk: int) -> HttpResponse:
     """A fixture: its time (propose / accept), the line-ups the user may read, the
     captain's line-up form, its tables and result, and the organiser's corrections."""
@@ -308,10 +318,7 @@ def fixture_detail(request: HttpRequest, pk: int) -> HttpResponse:
             "lineup_form": lineup_form,
             "lineups": selectors.visible_lineups(request.user, fixture),
             "revealed": selectors.lineup_revealed(fixture),
-            "tables": [
-                (table, bridge.table_url(table.table_ref) if table.table_ref else "")
-                for table in fixture.tables.all()
-            ],
+            "tables": [(table, _table_link(table)) for table in fixture.tables.all()],
             "manage": can_manage(request.user, season.league),
         },
     )

@@ -97,7 +97,7 @@ def open_fixture(fixture: Fixture, now: datetime) -> bool:
     fixture.status = FixtureStatus.PLAYING
     fixture.save(update_fields=["status"])
     if not season.online:
-        notices.result_to_confirm(fixture, opener)
+        notices.sheets_ready(fixture, tables)
     return True
 
 
@@ -126,12 +126,16 @@ def _open_table(
             seed=seed,
         )
     else:
+        options = match_options(season)
+        if season.time_limit_minutes and "time_limit_minutes" in game(season.variant).sheet_options:
+            options["time_limit_minutes"] = season.time_limit_minutes
         table.sheet_ref = bridge.start_score_sheet(
             opener,
             season.league.host,
             variant=season.variant,
-            options=match_options(season),
+            options=options,
             seat_users=users,
+            scorer_id=users[side],  # the home side's first seat keeps the sheet
             rated=season.rated,
         )
     return table

@@ -131,13 +131,6 @@ def create_season(user: User, league: League, **fields: Any) -> Season:
     season = Season(league=league, **fields)
     _clean(season)
     _check_game(season)
-    if league.inter_club and not season.online:
-        # a score sheet seats only members of its club (the host's): the guests' players
-        # could not be written on it, and the fixture would be lost at the window's end
-        raise refuse(
-            "in_person_inter_club",
-            _("An inter-club league plays online: score sheets take only the host's members."),
-        )
     season.save()
     Division.objects.create(season=season, name=_("Division 1"), level=1)
     return season

@@ -33,7 +33,6 @@ def test_only_host_admins_create_leagues_and_seasons(world):
         ({"window_days": 0}, "bad_window_days"),
         ({"points_win": 11}, "bad_points_win"),
         ({"nonsense": 1}, "bad_field"),
-        ({"online": False}, "in_person_inter_club"),
     ],
 )
 def test_season_settings_are_checked(world, fields, code):
