@@ -15,6 +15,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.dateparse import parse_date
+from django.utils.html import format_html, format_html_join
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
@@ -150,29 +151,67 @@ def _number(value: float) -> str:
     return str(int(value)) if float(value).is_integer() else f"{value:.1f}"
 
 
+def _columns(season: Season) -> list[str]:
+    """The numbers a season's standings show after the place and the name: games played,
+    wins when they break ties, match points, and the difference when it does."""
+    tiebreaks = season.tiebreaks
+    shown = {"wins": "wins" in tiebreaks, "diff": "level_diff" in tiebreaks}
+    return [c for c in ("played", "wins", "points", "diff") if shown.get(c, True)]
+
+
+def _standings_tables(season: Season) -> list[dict[str, Any]]:
+    """Each division's name and the HTML of its standings lines. The lines are written here
+    with ``format_html``, not by the template: for a season of 240 entries a template loop
+    costs many times more."""
+    entry_url = reverse("leagues:entry", args=[0])[:-2]  # one reverse for every line
+    withdrawn = format_html(' <span class="badge">{}</span>', _("withdrawn"))
+    columns = _columns(season)
+    line_html = (
+        '<tr><td class="num">{}</td><td class="names"><a href="{}">{}</a>{}</td>'
+        + '<td class="num">{}</td>' * len(columns)
+        + "</tr>\n"
+    )
+
+    def cells(line: dict[str, Any]) -> tuple[Any, ...]:
+        values = {
+            "played": line["played"],
+            "wins": line["wins"],
+            "points": _number(line["values"].get("match_points", 0)),
+            "diff": _number(line["values"].get("level_diff", 0)),
+        }
+        badge = withdrawn if line["withdrawn"] else ""
+        url = f"{entry_url}{line['entry']}/"
+        return (line["place"], url, line["name"], badge, *(values[c] for c in columns))
+
+    return [
+        {
+            "name": table["name"],
+            "lines": format_html_join("", line_html, map(cells, table["lines"])),
+        }
+        for table in selectors.season_table(season)
+    ]
+
+
+def _round_rows(season: Season) -> list[dict[str, Any]]:
+    """The season's rounds as its page lists them (one reverse for all)."""
+    round_url = reverse("leagues:round", args=[season.pk, 0])[:-2]
+    return [
+        {
+            "number": r.number,
+            "url": f"{round_url}{r.number}/",
+            "window": f"{r.opens_on:%Y-%m-%d} – {r.closes_on:%Y-%m-%d}",
+            "status": r.get_status_display(),
+        }
+        for r in season.rounds.all()
+    ]
+
+
 def season_detail(request: HttpRequest, pk: int) -> HttpResponse:
     """A season: each division's standings, the rounds with their windows, and the forms
-    its organisers and the entering clubs' admins use."""
+    its organisers and the entering clubs' admins use. The standings' HTML is cached per
+    language under the season's standings key (renewed by every change they show): a read
+    of unchanged standings neither queries nor renders them."""
     season = _season(pk)
-    entry_url = reverse("leagues:entry", args=[0])[:-2]  # one reverse for every row
-    divisions = [
-        {
-            "division": division,
-            "rows": [
-                {
-                    "place": str(row.place),
-                    "name": entry.name,
-                    "url": f"{entry_url}{entry.pk}/",
-                    "withdrawn": entry.withdrawn_at is not None,
-                    "played": str(row.played),
-                    "points": _number(row.values.get("match_points", 0)),
-                    "diff": _number(row.values.get("level_diff", 0)),
-                }
-                for row, entry in rows
-            ],
-        }
-        for division, rows in selectors.season_standings(season)
-    ]
     clubs = []
     if season.status != SeasonStatus.CLOSED:
         clubs = [c for c in _admin_clubs(request.user) if may_enter(c, season.league)]
@@ -181,9 +220,10 @@ def season_detail(request: HttpRequest, pk: int) -> HttpResponse:
         "leagues/season.html",
         {
             "season": season,
-            "divisions": divisions,
-            "show_diff": "level_diff" in season.tiebreaks,
-            "rounds": season.rounds.all(),
+            # called by the template only when its cached standings fragment is missing
+            "divisions": lambda: _standings_tables(season),
+            "columns": _columns(season),
+            "rounds": _round_rows(season),
             "manage": can_manage(request.user, season.league),
             "clubs": clubs,
         },

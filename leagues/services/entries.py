@@ -30,6 +30,7 @@ from leagues.models import (
     TeamMember,
 )
 from leagues.permissions import can_enter, can_manage_entry, may_enter
+from leagues.services import standings
 from leagues.services.errors import not_allowed, refuse
 from leagues.services.fixtures import OPEN
 
@@ -141,6 +142,7 @@ def enter_team(
     )
     if first_round > 1:
         _place_late(entry, first_round)
+    standings.changed(season.pk)
     return entry
 
 
@@ -181,6 +183,7 @@ def enter_players(
     )
     if first_round > 1:
         _place_late(entry, first_round)
+    standings.changed(season.pk)
     return entry
 
 
@@ -277,6 +280,7 @@ def withdraw(user: User, entry: Entry, now: datetime | None = None) -> Entry:
         raise not_allowed()
     season = _fresh(entry.season)
     now = now or timezone.now()
+    standings.changed(season.pk)
     if season.status == SeasonStatus.DRAFT:
         if entry.team_id:
             entry.team.delete()  # cascades to the entry

@@ -32,6 +32,7 @@ from leagues.models import (
     SeasonStatus,
 )
 from leagues.permissions import can_manage
+from leagues.services import standings
 from leagues.services.errors import not_allowed, refuse
 from leagues.services.fixtures import last_day
 from leagues.services.setup import draw_swiss, match_options, window_end
@@ -181,6 +182,7 @@ def add_up(fixture: Fixture, now: datetime, source: str = ResultSource.PLAYED) -
     fixture.save(
         update_fields=["home_score", "away_score", "winner", "source", "status", "finished_at"]
     )
+    standings.changed(fixture.round.season_id)
     return True
 
 
@@ -213,6 +215,7 @@ def forfeit(fixture: Fixture, now: datetime) -> None:
     fixture.status = FixtureStatus.DONE
     fixture.finished_at = now
     fixture.save()
+    standings.changed(fixture.round.season_id)
 
 
 @transaction.atomic
@@ -263,6 +266,7 @@ def award(user: User, fixture: Fixture, winner: int | None) -> Fixture:
     fixture.status = FixtureStatus.DONE
     fixture.finished_at = timezone.now()
     fixture.save()
+    standings.changed(fixture.round.season_id)
     return fixture
 
 

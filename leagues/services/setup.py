@@ -29,6 +29,7 @@ from leagues.models import (
     TeamMember,
 )
 from leagues.permissions import can_manage
+from leagues.services import standings
 from leagues.services.errors import not_allowed, refuse
 
 #: Settings a season's form and the API may set.
@@ -151,6 +152,7 @@ def add_division(user: User, season: Season, name: str) -> Division:
     division = Division(season=season, name=str(name).strip()[:60] or str(level), level=level)
     _clean(division)
     division.save()
+    standings.changed(season.pk)
     return division
 
 
@@ -211,6 +213,7 @@ def draw_swiss(rnd: Round) -> list[Fixture]:
         for home, away in bridge.swiss_round(active, scores, met, byes):
             fixtures.append(make_fixture(rnd, division, home, away))
     Fixture.objects.bulk_create(fixtures)
+    standings.changed(rnd.season_id)  # its byes count at once
     return fixtures
 
 
@@ -257,6 +260,7 @@ def start_season(user: User, season: Season) -> Season:
         )
     season.status = SeasonStatus.RUNNING
     season.save(update_fields=["status"])
+    standings.changed(season.pk)  # the byes count at once
     return season
 
 
