@@ -66,6 +66,16 @@ class TeamForm(forms.Form):
         self.fields["division"].choices = [(d.pk, d.name) for d in divisions]
 
 
+class NextSeasonForm(forms.ModelForm):
+    """The next season's name and first day (its divisions come from the closed season's
+    standings, by promotion and relegation)."""
+
+    class Meta:
+        model = Season
+        fields = ["name", "starts_on"]
+        widgets = {"starts_on": forms.DateInput(attrs={"type": "date"})}
+
+
 class RosterForm(forms.Form):
     """A team's roster and captain, chosen among the club's members who may play for it."""
 

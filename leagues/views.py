@@ -26,6 +26,7 @@ from leagues.forms import (
     InviteForm,
     LeagueForm,
     LineUpForm,
+    NextSeasonForm,
     ProposeForm,
     RosterForm,
     SeasonForm,
@@ -225,6 +226,7 @@ def season_detail(request: HttpRequest, pk: int) -> HttpResponse:
             "columns": _columns(season),
             "rounds": _round_rows(season),
             "manage": can_manage(request.user, season.league),
+            "next_form": NextSeasonForm(),
             "clubs": clubs,
         },
     )
@@ -233,7 +235,8 @@ def season_detail(request: HttpRequest, pk: int) -> HttpResponse:
 @require_POST
 @login_required
 def season_action(request: HttpRequest, pk: int, action: str) -> HttpResponse:
-    """Start or close a season, or add a division (organisers)."""
+    """Start or close a season, add a division, or propose the next season from a closed
+    one (organisers)."""
     season = _season(pk)
     actions = {
         "start": (lambda: setup.start_season(request.user, season), _("The season has started.")),
@@ -243,6 +246,20 @@ def season_action(request: HttpRequest, pk: int, action: str) -> HttpResponse:
             _("The division is added."),
         ),
     }
+    if action == "next":
+        form = NextSeasonForm(request.POST)
+        if not form.is_valid():
+            messages.error(request, _("Give the next season a name and its first day."))
+            return redirect("leagues:season", season.pk)
+        made: list[Season] = []
+        data = form.cleaned_data
+        if _run(
+            request,
+            lambda: made.append(setup.next_season(request.user, season, **data)),
+            _("The next season is proposed: change anything before you start it."),
+        ):
+            return redirect("leagues:season", made[0].pk)
+        return redirect("leagues:season", season.pk)
     if action not in actions:
         raise Http404
     call, done = actions[action]

@@ -20,11 +20,19 @@ from rest_framework.views import APIView
 
 from clubs.models import Club, User
 from leagues import selectors
-from leagues.models import Division, Entry, Fixture, League, LineUp, Season, Tiebreak
+from leagues.models import Division, Entry, Fixture, League, LineUp, Round, Season, Tiebreak
 from leagues.services import entries, fixtures, play, setup
 from leagues.services.setup import SEASON_FIELDS
 
 AUTH = [permissions.IsAuthenticated]
+
+
+class Id(serializers.IntegerField):
+    """A row id: a positive 64-bit integer (a larger one names nobody)."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        """An integer from 1 to 2**63 - 1."""
+        super().__init__(min_value=1, max_value=2**63 - 1, **kwargs)
 
 
 class LeagueSerializer(serializers.ModelSerializer):
@@ -132,18 +140,32 @@ class LeagueTeamEntrySerializer(serializers.Serializer):
     ``players``; user ids of the club's members."""
 
     club = serializers.PrimaryKeyRelatedField(queryset=Club.objects.all())
-    division = serializers.IntegerField(required=False)
+    division = Id(required=False)
     name = serializers.CharField(max_length=60, required=False, default="")
-    captain = serializers.IntegerField(required=False)
-    players = serializers.ListField(child=serializers.IntegerField(), max_length=10)
+    captain = Id(required=False)
+    players = serializers.ListField(child=Id(), max_length=10)
 
 
 class LeagueRosterSerializer(serializers.Serializer):
     """A team's new roster: the captain and the players (user ids of the club's members; the
     captain is on the roster whether listed or not)."""
 
-    captain = serializers.IntegerField(required=False)
-    players = serializers.ListField(child=serializers.IntegerField(), max_length=10)
+    captain = Id(required=False)
+    players = serializers.ListField(child=Id(), max_length=10)
+
+
+class LeagueClubNightSerializer(serializers.Serializer):
+    """A club night: the round's number and the time (ISO 8601 with its offset)."""
+
+    round = serializers.IntegerField(min_value=1, max_value=80)
+    when = serializers.DateTimeField()
+
+
+class LeagueNextSeasonSerializer(serializers.Serializer):
+    """The next season's name and first day."""
+
+    name = serializers.CharField(max_length=120)
+    starts_on = serializers.DateField()
 
 
 class LeagueTimeSerializer(serializers.Serializer):
@@ -156,7 +178,7 @@ class LeaguePairsSerializer(serializers.Serializer):
     """A line-up: one pair of user ids per table, table 1 first."""
 
     pairs = serializers.ListField(
-        child=serializers.ListField(child=serializers.IntegerField(), min_length=2, max_length=2),
+        child=serializers.ListField(child=Id(), min_length=2, max_length=2),
         max_length=4,
     )
 
@@ -205,7 +227,7 @@ class LeagueViewSet(viewsets.ModelViewSet):
     def invite(self, request: Request, pk: str | None = None) -> Response:
         """Its admins may then enter teams."""
         league = self.get_object()
-        club = get_object_or_404(Club, pk=request.data.get("club") or 0)
+        club = get_object_or_404(Club, pk=Id().run_validation(request.data.get("club")))
         setup.invite_club(request.user, league, club)
         return Response(LeagueSerializer(league).data)
 
@@ -238,6 +260,52 @@ class SeasonViewSet(viewsets.ModelViewSet):
         """Every fixture must have its result."""
         season = setup.close_season(request.user, self.get_object())
         return Response(LeagueSeasonSerializer(season).data)
+
+    @extend_schema(
+        summary="Add the next lower division to a draft season. Permission: host admins.",
+        request=inline_serializer(
+            "LeagueDivisionName", {"name": serializers.CharField(max_length=60)}
+        ),
+        responses=LeagueDivisionSerializer,
+    )
+    @action(detail=True, methods=["post"], permission_classes=AUTH, url_path="add-division")
+    def add_division(self, request: Request, pk: str | None = None) -> Response:
+        """Level: one below the lowest."""
+        name = serializers.CharField(max_length=60).run_validation(request.data.get("name"))
+        division = setup.add_division(request.user, self.get_object(), name)
+        return Response(LeagueDivisionSerializer(division).data, status=201)
+
+    @extend_schema(
+        summary="Set a club night for every open fixture of a round. Permission: host admins.",
+        request=inline_serializer(
+            "LeagueClubNight",
+            {"round": serializers.IntegerField(), "when": serializers.DateTimeField()},
+        ),
+        responses=inline_serializer("LeagueClubNightSet", {"fixtures": serializers.IntegerField()}),
+    )
+    @action(detail=True, methods=["post"], permission_classes=AUTH, url_path="club-night")
+    def club_night(self, request: Request, pk: str | None = None) -> Response:
+        """Inside the round's window; every fixture still open gets the time."""
+        season = self.get_object()
+        data = _valid(LeagueClubNightSerializer, request)
+        rnd = get_object_or_404(Round, season=season, number=data["round"])
+        return Response({"fixtures": fixtures.set_club_night(request.user, rnd, data["when"])})
+
+    @extend_schema(
+        summary="Propose the next season from a closed one (promotion and relegation). "
+        "Permission: host admins.",
+        request=inline_serializer(
+            "LeagueNextSeason",
+            {"name": serializers.CharField(max_length=120), "starts_on": serializers.DateField()},
+        ),
+        responses=LeagueSeasonSerializer,
+    )
+    @action(detail=True, methods=["post"], permission_classes=AUTH, url_path="next-season")
+    def next_season(self, request: Request, pk: str | None = None) -> Response:
+        """A draft with the same settings; its divisions follow the closed standings."""
+        data = _valid(LeagueNextSeasonSerializer, request)
+        season = setup.next_season(request.user, self.get_object(), **data)
+        return Response(LeagueSeasonSerializer(season).data, status=201)
 
     @extend_schema(
         summary="Enter a team, a pair or a player. Permission: the entering club's admins.",

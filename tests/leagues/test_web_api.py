@@ -327,3 +327,54 @@ def test_extend_and_award_on_web_and_api(world, two_teams, role, morning):
         assert response.json()["winner"] == 1 and response.json()["source"] == "forfeit"
         wrong = client.post(api + "award/", {"winner": 7}, content_type="application/json")
         assert wrong.status_code == 400
+
+
+@pytest.mark.parametrize("role", ROLES)
+def test_organiser_actions_on_the_api_and_the_web(world, two_teams, role, morning):
+    """Divisions, club nights and the next season: host admins only, as on the web."""
+    from leagues.services import play, setup
+
+    season, fixture, (a, _), (b, _) = two_teams
+    client = client_for(world, two_teams, role)
+    host = role == "host_admin"
+    denied = 401 if role == "anonymous" else 403
+    draft = world.season(name="草稿")
+    url = f"/api/v1/league-seasons/{draft.pk}/add-division/"
+    response = client.post(url, {"name": "乙级"}, content_type="application/json")
+    assert response.status_code == (201 if host else denied)
+    assert draft.divisions.count() == (2 if host else 1)
+    when = at(START + timedelta(days=3)).isoformat()
+    response = client.post(
+        f"/api/v1/league-seasons/{season.pk}/club-night/",
+        {"round": 1, "when": when},
+        content_type="application/json",
+    )
+    assert response.status_code == (200 if host else denied)
+    fixture.refresh_from_db()
+    assert (fixture.status == FixtureStatus.AGREED) == host
+    play.award(world.host_admin, fixture, 1)
+    setup.close_season(world.host_admin, season)
+    response = client.post(
+        f"/api/v1/league-seasons/{season.pk}/next-season/",
+        {"name": "2030 秋季", "starts_on": "2030-09-01"},
+        content_type="application/json",
+    )
+    assert response.status_code == (201 if host else denied)
+    web = client.post(
+        f"/leagues/seasons/{season.pk}/do/next/", {"name": "2031 春季", "starts_on": "2031-03-01"}
+    )
+    assert web.status_code == 302
+    names = set(world.league.seasons.values_list("name", flat=True))
+    assert ({"2030 秋季", "2031 春季"} <= names) == host
+    if host:
+        new = world.league.seasons.get(name="2031 春季")
+        assert web["Location"] == f"/leagues/seasons/{new.pk}/"
+        assert {e.name for e in new.entries.all()} == {a.name, b.name}
+        bad = client.post(
+            f"/api/v1/league-seasons/{season.pk}/club-night/",
+            {"round": 10**20, "when": "soon"},
+            content_type="application/json",
+        )
+        assert bad.status_code == 400
+        assert client.post(f"/leagues/seasons/{season.pk}/do/next/", {}).status_code == 302
+        assert world.league.seasons.count() == len(names)
