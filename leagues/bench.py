@@ -161,9 +161,9 @@ def main() -> None:
     from django.db import connection
     from django.test import Client
 
-    call_command("migrate", verbosity=0)
     from leagues.services import standings
 
+    call_command("migrate", verbosity=0)
     season_id, seconds = generate(args.divisions, args.teams, args.seed)
     client = Client()
     page = f"/leagues/seasons/{season_id}/"

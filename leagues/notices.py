@@ -109,7 +109,7 @@ def sheets_ready(fixture: Fixture, tables: Sequence[FixtureTable]) -> None:
                 f"league:sheets:{fixture.pk}",
                 users[uid],
                 lambda: _("Score sheets of %(fixture)s are ready") % {"fixture": fixture},
-                lambda table=table, scorer=scorer: (
+                lambda table=table, scorer=scorer: (  # bound now: _send calls it at once
                     _(
                         "Table %(n)d: %(scorer)s keeps the score sheet; when the match is over,"
                         " both sides confirm it: the result comes from the sheets."
