@@ -223,6 +223,7 @@ def season_detail(request: HttpRequest, pk: int) -> HttpResponse:
             "season": season,
             # called by the template only when its cached standings fragment is missing
             "divisions": lambda: _standings_tables(season),
+            "standings_seconds": selectors.STANDINGS_SECONDS,
             "columns": _columns(season),
             "rounds": _round_rows(season),
             "manage": can_manage(request.user, season.league),
