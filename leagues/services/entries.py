@@ -206,19 +206,21 @@ def _check_roster(season: Season, ids: Sequence[int]) -> None:
 
 
 def eligible_players(team: Team) -> list[User]:
-    """The members of ``team``'s club who may be on its roster: its players and every member
-    in no other entry of the season (at most 500, by name)."""
+    """The members of ``team``'s club who may be on its roster: its players first, then (at
+    most 500, by name) every other member in no entry of the season."""
     season = team.season
-    taken = TeamMember.objects.filter(season=season).exclude(team=team).values("user_id")
+    by_name = ("display_name", "username")
+    players = list(User.objects.filter(league_teams__team=team).order_by(*by_name))
+    taken = TeamMember.objects.filter(season=season).values("user_id")
     paired = Entry.objects.filter(season=season).values_list("player1_id", "player2_id")
     others = {uid for pair in paired for uid in pair if uid}
-    members = (
+    free = (
         User.objects.filter(memberships__club_id=team.club_id)
         .exclude(pk__in=taken)
         .exclude(pk__in=others)
-        .order_by("display_name", "username")
+        .order_by(*by_name)
     )
-    return list(members[:500])
+    return players + list(free[:500])
 
 
 @transaction.atomic
