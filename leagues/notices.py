@@ -3,7 +3,7 @@ recipient and cause through :func:`leagues.notifications.notify`."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 from django.urls import reverse
 from django.utils import translation
@@ -12,7 +12,7 @@ from django.utils.timezone import localtime
 from django.utils.translation import gettext as _
 
 from clubs.models import User
-from leagues.models import Entry, Fixture, Round
+from leagues.models import Entry, Fixture, FixtureTable, Round
 from leagues.notifications import notify
 from outbox.services import site_url
 
@@ -99,14 +99,26 @@ def lineup_missing(fixture: Fixture, entry: Entry) -> None:
         )
 
 
-def result_to_confirm(fixture: Fixture, scorer: User) -> None:
-    """The scorer of an in-person fixture: its score sheets wait to be kept and confirmed."""
-    _send(
-        f"league:sheets:{fixture.pk}",
-        scorer,
-        lambda: _("Score sheets of %(fixture)s are ready") % {"fixture": fixture},
-        lambda: _("Keep the score sheets and have them confirmed: the result comes from them."),
-    )
+def sheets_ready(fixture: Fixture, tables: Sequence[FixtureTable]) -> None:
+    """Every player of an in-person fixture: the score sheets are open, who keeps the sheet
+    of their table, and that both sides confirm it (the result comes from the sheets)."""
+    ids = {uid for table in tables for uid in table.seat_users}
+    users = {u.pk: u for u in User.objects.filter(pk__in=ids)}
+    for table in tables:
+        scorer = users[table.seat_users[table.home_side]]
+        for uid in table.seat_users:
+            _send(
+                f"league:sheets:{fixture.pk}",
+                users[uid],
+                lambda: _("Score sheets of %(fixture)s are ready") % {"fixture": fixture},
+                lambda table=table, scorer=scorer: (  # bound now: _send calls it at once
+                    _(
+                        "Table %(n)d: %(scorer)s keeps the score sheet; when the match is over,"
+                        " both sides confirm it: the result comes from the sheets."
+                    )
+                    % {"n": table.number, "scorer": scorer.name}
+                ),
+            )
 
 
 def window_closing(fixture: Fixture) -> None:

@@ -3,8 +3,10 @@
 * the host club's owner and admins manage the league and its seasons;
 * an entering club's admins (the host's, and in an inter-club league an invited club's)
   enter and withdraw that club's teams;
-* a team's captain manages the team's roster, line-ups and fixture times; in pair and
-  single seasons the entry's players do;
+* a team's captain manages the team's line-ups and fixture times; in pair and single
+  seasons the entry's players do;
+* a team's roster (players and captain) is changed, and an entry withdrawn, by its captain
+  (its players), its club's admins and the host club's admins;
 * everyone reads a league's pages, unless its host club is members-only: then its members and
   the members of the clubs invited to it do (:func:`can_see_league`); a line-up is read only by
   its own side until it is revealed (``leagues.selectors.lineup_revealed``).
@@ -95,6 +97,10 @@ def plays_for(user: User | None, entry: Entry) -> bool:
 
 
 def can_manage_entry(user: User | None, entry: Entry) -> bool:
-    """The entry's captain (or players), and its club's admins, change its roster or
-    withdraw it."""
-    return acts_for(user, entry) or (_signed_in(user) and is_club_admin(user, entry.club))
+    """The entry's captain (or players), its club's admins (in an inter-club league the
+    entering club's) and the host club's admins change its roster or withdraw it."""
+    if acts_for(user, entry):
+        return True
+    return _signed_in(user) and (
+        is_club_admin(user, entry.club) or is_club_admin(user, entry.season.league.host)
+    )

@@ -5,6 +5,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
+from django.core.cache import cache
 from django.db.models import Q, QuerySet
 from django.urls import reverse
 from django.utils import timezone
@@ -166,6 +167,49 @@ def home_items(user: User) -> list[dict[str, Any]]:
             }
         )
     return items
+
+
+#: How long cached standings are kept (a change renews the season's key long before).
+STANDINGS_SECONDS = 7 * 24 * 3600
+#: The shape of a cached standings table; a new shape takes new keys.
+_TABLE_FORMAT = 1
+
+
+def season_table(season: Season) -> list[dict[str, Any]]:
+    """Every division's standings as plain data, top division first: ``{"division", "name",
+    "level", "lines"}``, each line ``{"place", "entry", "name", "withdrawn", "played", "wins",
+    "draws", "losses", "byes", "values"}``. Kept in the cache under the season's
+    ``standings_key`` (renewed by every change they show), so a page or API read of a
+    season whose standings did not change costs one cache read; otherwise
+    :func:`season_standings` computes them (three queries)."""
+    key = f"leagues:standings:{_TABLE_FORMAT}:{season.pk}:{season.standings_key}"
+    tables = cache.get(key)
+    if tables is None:
+        tables = [
+            {
+                "division": division.pk,
+                "name": division.name,
+                "level": division.level,
+                "lines": [
+                    {
+                        "place": row.place,
+                        "entry": entry.pk,
+                        "name": entry.name,
+                        "withdrawn": entry.withdrawn_at is not None,
+                        "played": row.played,
+                        "wins": row.wins,
+                        "draws": row.draws,
+                        "losses": row.losses,
+                        "byes": row.byes,
+                        "values": row.values,
+                    }
+                    for row, entry in rows
+                ],
+            }
+            for division, rows in season_standings(season)
+        ]
+        cache.set(key, tables, STANDINGS_SECONDS)
+    return tables
 
 
 def fixtures_of(season: Season) -> QuerySet[Fixture]:

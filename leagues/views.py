@@ -15,6 +15,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.dateparse import parse_date
+from django.utils.html import format_html, format_html_join
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
@@ -25,7 +26,9 @@ from leagues.forms import (
     InviteForm,
     LeagueForm,
     LineUpForm,
+    NextSeasonForm,
     ProposeForm,
+    RosterForm,
     SeasonForm,
     TableResultForm,
     TeamForm,
@@ -35,6 +38,7 @@ from leagues.models import (
     EntryKind,
     Fixture,
     FixtureStatus,
+    FixtureTable,
     League,
     Round,
     Season,
@@ -43,6 +47,7 @@ from leagues.models import (
 from leagues.permissions import (
     acts_for,
     can_manage,
+    can_manage_entry,
     may_enter,
     require_league_visible,
     visible_leagues_filter,
@@ -160,29 +165,67 @@ def _number(value: float) -> str:
     return str(int(value)) if float(value).is_integer() else f"{value:.1f}"
 
 
+def _columns(season: Season) -> list[str]:
+    """The numbers a season's standings show after the place and the name: games played,
+    wins when they break ties, match points, and the difference when it does."""
+    tiebreaks = season.tiebreaks
+    shown = {"wins": "wins" in tiebreaks, "diff": "level_diff" in tiebreaks}
+    return [c for c in ("played", "wins", "points", "diff") if shown.get(c, True)]
+
+
+def _standings_tables(season: Season) -> list[dict[str, Any]]:
+    """Each division's name and the HTML of its standings lines. The lines are written here
+    with ``format_html``, not by the template: for a season of 240 entries a template loop
+    costs many times more."""
+    entry_url = reverse("leagues:entry", args=[0])[:-2]  # one reverse for every line
+    withdrawn = format_html(' <span class="badge">{}</span>', _("withdrawn"))
+    columns = _columns(season)
+    line_html = (
+        '<tr><td class="num">{}</td><td class="names"><a href="{}">{}</a>{}</td>'
+        + '<td class="num">{}</td>' * len(columns)
+        + "</tr>\n"
+    )
+
+    def cells(line: dict[str, Any]) -> tuple[Any, ...]:
+        values = {
+            "played": line["played"],
+            "wins": line["wins"],
+            "points": _number(line["values"].get("match_points", 0)),
+            "diff": _number(line["values"].get("level_diff", 0)),
+        }
+        badge = withdrawn if line["withdrawn"] else ""
+        url = f"{entry_url}{line['entry']}/"
+        return (line["place"], url, line["name"], badge, *(values[c] for c in columns))
+
+    return [
+        {
+            "name": table["name"],
+            "lines": format_html_join("", line_html, map(cells, table["lines"])),
+        }
+        for table in selectors.season_table(season)
+    ]
+
+
+def _round_rows(season: Season) -> list[dict[str, Any]]:
+    """The season's rounds as its page lists them (one reverse for all)."""
+    round_url = reverse("leagues:round", args=[season.pk, 0])[:-2]
+    return [
+        {
+            "number": r.number,
+            "url": f"{round_url}{r.number}/",
+            "window": f"{r.opens_on:%Y-%m-%d} – {r.closes_on:%Y-%m-%d}",
+            "status": r.get_status_display(),
+        }
+        for r in season.rounds.all()
+    ]
+
+
 def season_detail(request: HttpRequest, pk: int) -> HttpResponse:
     """A season: each division's standings, the rounds with their windows, and the forms
-    its organisers and the entering clubs' admins use."""
+    its organisers and the entering clubs' admins use. The standings' HTML is cached per
+    language under the season's standings key (renewed by every change they show): a read
+    of unchanged standings neither queries nor renders them."""
     season = _season(request, pk)
-    entry_url = reverse("leagues:entry", args=[0])[:-2]  # one reverse for every row
-    divisions = [
-        {
-            "division": division,
-            "rows": [
-                {
-                    "place": str(row.place),
-                    "name": entry.name,
-                    "url": f"{entry_url}{entry.pk}/",
-                    "withdrawn": entry.withdrawn_at is not None,
-                    "played": str(row.played),
-                    "points": _number(row.values.get("match_points", 0)),
-                    "diff": _number(row.values.get("level_diff", 0)),
-                }
-                for row, entry in rows
-            ],
-        }
-        for division, rows in selectors.season_standings(season)
-    ]
     clubs = []
     if season.status != SeasonStatus.CLOSED:
         clubs = [c for c in _admin_clubs(request.user) if may_enter(c, season.league)]
@@ -191,12 +234,18 @@ def season_detail(request: HttpRequest, pk: int) -> HttpResponse:
         "leagues/season.html",
         {
             "season": season,
-            "divisions": divisions,
-            "show_diff": "level_diff" in season.tiebreaks,
-            "rounds": season.rounds.all(),
+            # called by the template only when its cached standings fragment is missing
+            "divisions": lambda: _standings_tables(season),
+            "standings_seconds": selectors.STANDINGS_SECONDS,
+            "columns": _columns(season),
+            "rounds": _round_rows(season),
             "manage": can_manage(request.user, season.league),
+            "next_form": NextSeasonForm(),
             "clubs": clubs,
-            "pending": selectors.pending_pairs(season),
+            # only a pair season has partners to wait for: a team season's page spares the query
+            "pending": selectors.pending_pairs(season)
+            if season.entry_kind == EntryKind.PAIR
+            else [],
         },
     )
 
@@ -204,7 +253,8 @@ def season_detail(request: HttpRequest, pk: int) -> HttpResponse:
 @require_POST
 @login_required
 def season_action(request: HttpRequest, pk: int, action: str) -> HttpResponse:
-    """Start or close a season, or add a division (organisers)."""
+    """Start or close a season, add a division, or propose the next season from a closed
+    one (organisers)."""
     season = _season(request, pk)
     actions = {
         "start": (lambda: setup.start_season(request.user, season), _("The season has started.")),
@@ -214,6 +264,20 @@ def season_action(request: HttpRequest, pk: int, action: str) -> HttpResponse:
             _("The division is added."),
         ),
     }
+    if action == "next":
+        form = NextSeasonForm(request.POST)
+        if not form.is_valid():
+            messages.error(request, _("Give the next season a name and its first day."))
+            return redirect("leagues:season", season.pk)
+        made: list[Season] = []
+        data = form.cleaned_data
+        if _run(
+            request,
+            lambda: made.append(setup.next_season(request.user, season, **data)),
+            _("The next season is proposed: change anything before you start it."),
+        ):
+            return redirect("leagues:season", made[0].pk)
+        return redirect("leagues:season", season.pk)
     if action not in actions:
         raise Http404
     call, done = actions[action]
@@ -299,6 +363,15 @@ def _fixture(request: HttpRequest, pk: int) -> Fixture:
     return fixture
 
 
+def _table_link(table: FixtureTable) -> str:
+    """The page playing a fixture's table: its live table, or its score sheet."""
+    if table.table_ref:
+        return bridge.table_url(table.table_ref)
+    if table.sheet_ref:
+        return bridge.sheet_url(table.sheet_ref)
+    return ""
+
+
 def fixture_detail(request: HttpRequest, pk: int) -> HttpResponse:
     """A fixture: its time (propose / accept), the line-ups the user may read, the
     captain's line-up form, its tables and result, and the organiser's corrections."""
@@ -323,10 +396,7 @@ def fixture_detail(request: HttpRequest, pk: int) -> HttpResponse:
             "lineup_form": lineup_form,
             "lineups": selectors.visible_lineups(request.user, fixture),
             "revealed": selectors.lineup_revealed(fixture),
-            "tables": [
-                (table, bridge.table_url(table.table_ref) if table.table_ref else "")
-                for table in fixture.tables.all()
-            ],
+            "tables": [(table, _table_link(table)) for table in fixture.tables.all()],
             "manage": can_manage(request.user, season.league),
         },
     )
@@ -417,6 +487,7 @@ def entry_detail(request: HttpRequest, pk: int) -> HttpResponse:
             "fixtures": selectors.fixtures_of_entry(entry),
             "captain": acts_for(request.user, entry),
             "asked": entry.answer_by is not None and entry.player2_id == request.user.pk,
+            "can_edit": bool(entry.team_id) and can_manage_entry(request.user, entry),
         },
     )
 
@@ -447,6 +518,51 @@ def entry_action(request: HttpRequest, pk: int, action: str) -> HttpResponse:
     if _run(request, call, done) and action != "accept":
         return redirect("leagues:season", season.pk)
     return redirect("leagues:entry", pk)
+
+
+@login_required
+def roster_edit(request: HttpRequest, pk: int) -> HttpResponse:
+    """A team's roster: its captain, its club's admins and the host club's admins add and
+    remove players and change the captain (``entries.set_roster`` checks every rule), or
+    withdraw the team."""
+    entry = get_object_or_404(
+        Entry.objects.select_related("season__league__host", "team__captain", "club"),
+        pk=pk,
+        team__isnull=False,
+    )
+    user: User = request.user  # type: ignore[assignment]
+    if not can_manage_entry(user, entry):
+        raise Http404
+    team = entry.team
+    eligible = entries.eligible_players(team)
+    roster = list(team.members.values_list("user_id", flat=True))
+    withdrawing = request.method == "POST" and "withdraw" in request.POST
+    form = RosterForm(
+        request.POST if request.method == "POST" and not withdrawing else None,
+        eligible=eligible,
+        initial={"players": roster, "captain": team.captain_id},
+    )
+    if withdrawing:
+        if request.POST.get("confirm") != "1":
+            messages.error(request, _("Tick the box to confirm the withdrawal."))
+        elif _run(request, lambda: entries.withdraw(user, entry), _("The entry has withdrawn.")):
+            return redirect("leagues:season", entry.season_id)
+    elif form.is_valid():
+        by_pk = {u.pk: u for u in eligible}
+        chosen = [by_pk[i] for i in form.cleaned_data["players"]]
+        captain = by_pk[form.cleaned_data["captain"]]
+        if _run(
+            request,
+            lambda: entries.set_roster(user, team, chosen, captain=captain),
+            _("The roster is saved."),
+        ):
+            return redirect("leagues:entry", entry.pk)
+    low, high = entries.roster_bounds(entry.season)
+    return render(
+        request,
+        "leagues/roster.html",
+        {"entry": entry, "form": form, "low": low, "high": high},
+    )
 
 
 @login_required

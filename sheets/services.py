@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import logging
 import uuid
+from collections.abc import Collection
 from dataclasses import dataclass
 from typing import Any
 
@@ -105,14 +106,26 @@ def start_sheet(
     players: list[PlayerSpec],
     options: dict[str, Any] | None = None,
     rated: bool = True,
+    scorer: User | None = None,
+    admitted: Collection[int] = (),
 ) -> ScoreSheet:
-    """Start a score sheet for ``club``; ``user`` (a club member) becomes its scorer.
+    """Start a score sheet for ``club``; ``user`` (a club member) starts it and ``scorer``
+    (default ``user``) keeps it.
 
     ``players`` lists the seats in turn order (partners opposite: seats 0+2 against 1+3; in
     two-player Shuangkou seat 0 against seat 1). Each is a club member or a named guest; a
-    member appears once. ``options`` are checked by the engine. Raises :class:`SheetError`."""
+    member appears once. ``admitted`` are user ids that may sit (and keep the sheet) without
+    being members of the club: a caller that checked its players itself, such as an
+    inter-club league seating its invited clubs' players at the host's sheets. ``options``
+    are checked by the engine. Raises :class:`SheetError`."""
     if not perms.can_start(user, club):
         raise _not_allowed()
+    admitted = frozenset(admitted)
+    scorer = scorer or user
+    if scorer.pk != user.pk and not (perms.is_member(scorer, club) or scorer.pk in admitted):
+        raise SheetError(
+            "not_member", _("Players chosen from the list must be club members."), "scorer"
+        )
     if not is_game(variant):
         raise SheetError("bad_variant", _("Unknown game."), "variant")
     seats = game(variant).seats
@@ -137,7 +150,7 @@ def start_sheet(
         )
     if len(set(ids)) != len(ids):
         raise SheetError("duplicate_player", _("A member plays only one seat."), "players")
-    members = set(
+    members = admitted | set(
         Membership.objects.filter(club=club, user_id__in=ids).values_list("user_id", flat=True)
     )
     for p in players:
@@ -152,7 +165,7 @@ def start_sheet(
                 "not_member", _("Players chosen from the list must be club members."), "players"
             )
     sheet = ScoreSheet.objects.create(
-        club=club, scorer=user, variant=variant, options=options, rated=bool(rated)
+        club=club, scorer=scorer, variant=variant, options=options, rated=bool(rated)
     )
     SheetPlayer.objects.bulk_create(
         SheetPlayer(

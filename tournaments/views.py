@@ -40,6 +40,7 @@ TIEBREAK_LABELS = {
     "buchholz": gettext_lazy("Buchholz"),
     "sonneborn_berger": gettext_lazy("Sonneborn-Berger"),
     "head_to_head": gettext_lazy("Head-to-head"),
+    "wins": gettext_lazy("Wins"),
 }
 
 

@@ -21,12 +21,20 @@ from rest_framework.views import APIView
 
 from clubs.models import Club, User
 from leagues import selectors
-from leagues.models import Division, Entry, Fixture, League, LineUp, Season, Tiebreak
+from leagues.models import Division, Entry, Fixture, League, LineUp, Round, Season, Tiebreak
 from leagues.permissions import visible_leagues_filter
 from leagues.services import entries, fixtures, play, setup
 from leagues.services.setup import SEASON_FIELDS
 
 AUTH = [permissions.IsAuthenticated]
+
+
+class Id(serializers.IntegerField):
+    """A row id: a positive 64-bit integer (a larger one names nobody)."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        """An integer from 1 to 2**63 - 1."""
+        super().__init__(min_value=1, max_value=2**63 - 1, **kwargs)
 
 
 class LeagueSerializer(serializers.ModelSerializer):
@@ -134,10 +142,32 @@ class LeagueTeamEntrySerializer(serializers.Serializer):
     ``players``; user ids of the club's members."""
 
     club = serializers.PrimaryKeyRelatedField(queryset=Club.objects.all())
-    division = serializers.IntegerField(required=False)
+    division = Id(required=False)
     name = serializers.CharField(max_length=60, required=False, default="")
-    captain = serializers.IntegerField(required=False)
-    players = serializers.ListField(child=serializers.IntegerField(), max_length=10)
+    captain = Id(required=False)
+    players = serializers.ListField(child=Id(), max_length=10)
+
+
+class LeagueRosterSerializer(serializers.Serializer):
+    """A team's new roster: the captain and the players (user ids of the club's members; the
+    captain is on the roster whether listed or not)."""
+
+    captain = Id(required=False)
+    players = serializers.ListField(child=Id(), max_length=10)
+
+
+class LeagueClubNightSerializer(serializers.Serializer):
+    """A club night: the round's number and the time (ISO 8601 with its offset)."""
+
+    round = serializers.IntegerField(min_value=1, max_value=80)
+    when = serializers.DateTimeField()
+
+
+class LeagueNextSeasonSerializer(serializers.Serializer):
+    """The next season's name and first day."""
+
+    name = serializers.CharField(max_length=120)
+    starts_on = serializers.DateField()
 
 
 class LeagueAnswerSerializer(serializers.Serializer):
@@ -159,7 +189,7 @@ class LeaguePairsSerializer(serializers.Serializer):
     """A line-up: one pair of user ids per table, table 1 first."""
 
     pairs = serializers.ListField(
-        child=serializers.ListField(child=serializers.IntegerField(), min_length=2, max_length=2),
+        child=serializers.ListField(child=Id(), min_length=2, max_length=2),
         max_length=4,
     )
 
@@ -212,7 +242,7 @@ class LeagueViewSet(viewsets.ModelViewSet):
     def invite(self, request: Request, pk: str | None = None) -> Response:
         """Its admins may then enter teams."""
         league = self.get_object()
-        club = get_object_or_404(Club, pk=request.data.get("club") or 0)
+        club = get_object_or_404(Club, pk=Id().run_validation(request.data.get("club")))
         setup.invite_club(request.user, league, club)
         return Response(LeagueSerializer(league).data)
 
@@ -249,6 +279,52 @@ class SeasonViewSet(viewsets.ModelViewSet):
         """Every fixture must have its result."""
         season = setup.close_season(request.user, self.get_object())
         return Response(LeagueSeasonSerializer(season).data)
+
+    @extend_schema(
+        summary="Add the next lower division to a draft season. Permission: host admins.",
+        request=inline_serializer(
+            "LeagueDivisionName", {"name": serializers.CharField(max_length=60)}
+        ),
+        responses=LeagueDivisionSerializer,
+    )
+    @action(detail=True, methods=["post"], permission_classes=AUTH, url_path="add-division")
+    def add_division(self, request: Request, pk: str | None = None) -> Response:
+        """Level: one below the lowest."""
+        name = serializers.CharField(max_length=60).run_validation(request.data.get("name"))
+        division = setup.add_division(request.user, self.get_object(), name)
+        return Response(LeagueDivisionSerializer(division).data, status=201)
+
+    @extend_schema(
+        summary="Set a club night for every open fixture of a round. Permission: host admins.",
+        request=inline_serializer(
+            "LeagueClubNight",
+            {"round": serializers.IntegerField(), "when": serializers.DateTimeField()},
+        ),
+        responses=inline_serializer("LeagueClubNightSet", {"fixtures": serializers.IntegerField()}),
+    )
+    @action(detail=True, methods=["post"], permission_classes=AUTH, url_path="club-night")
+    def club_night(self, request: Request, pk: str | None = None) -> Response:
+        """Inside the round's window; every fixture still open gets the time."""
+        season = self.get_object()
+        data = _valid(LeagueClubNightSerializer, request)
+        rnd = get_object_or_404(Round, season=season, number=data["round"])
+        return Response({"fixtures": fixtures.set_club_night(request.user, rnd, data["when"])})
+
+    @extend_schema(
+        summary="Propose the next season from a closed one (promotion and relegation). "
+        "Permission: host admins.",
+        request=inline_serializer(
+            "LeagueNextSeason",
+            {"name": serializers.CharField(max_length=120), "starts_on": serializers.DateField()},
+        ),
+        responses=LeagueSeasonSerializer,
+    )
+    @action(detail=True, methods=["post"], permission_classes=AUTH, url_path="next-season")
+    def next_season(self, request: Request, pk: str | None = None) -> Response:
+        """A draft with the same settings; its divisions follow the closed standings."""
+        data = _valid(LeagueNextSeasonSerializer, request)
+        season = setup.next_season(request.user, self.get_object(), **data)
+        return Response(LeagueSeasonSerializer(season).data, status=201)
 
     @extend_schema(
         summary="Enter a team, a pair or a player. Permission: the entering club's admins.",
@@ -343,27 +419,20 @@ class SeasonViewSet(viewsets.ModelViewSet):
     @action(detail=True, methods=["get"])
     def standings(self, request: Request, pk: str | None = None) -> Response:
         """Match points, then the season's tie-breaks."""
-        # plain dicts: a serializer per row costs more than the standings themselves
+        # plain dicts from the cached standings: a serializer per row costs more than they do
         return Response(
             [
-                {"division": d.pk, "rows": [_row(row) for row, _entry in rows]}
-                for d, rows in selectors.season_standings(self.get_object())
+                {
+                    "division": table["division"],
+                    "rows": [{k: line[k] for k in _ROW_FIELDS} for line in table["lines"]],
+                }
+                for table in selectors.season_table(self.get_object())
             ]
         )
 
 
-def _row(row: Any) -> dict[str, Any]:
-    """One standings line as :class:`LeagueRowSerializer` documents it."""
-    return {
-        "place": row.place,
-        "entry": row.unit,
-        "played": row.played,
-        "wins": row.wins,
-        "draws": row.draws,
-        "losses": row.losses,
-        "byes": row.byes,
-        "values": row.values,
-    }
+#: A standings line's fields, as :class:`LeagueRowSerializer` documents them.
+_ROW_FIELDS = ("place", "entry", "played", "wins", "draws", "losses", "byes", "values")
 
 
 class FixtureViewSet(viewsets.ReadOnlyModelViewSet):
@@ -468,6 +537,50 @@ class FixtureViewSet(viewsets.ReadOnlyModelViewSet):
         return self._done(fixture)
 
 
+class EntryViewSet(viewsets.ReadOnlyModelViewSet):
+    """Entries: everyone reads; a team's captain, its club's admins and the host club's
+    admins change its roster and captain or withdraw it."""
+
+    serializer_class = LeagueEntrySerializer
+    queryset = Entry.objects.select_related("season__league", "team", "club").order_by("id")
+    filter_backends: list = []
+
+    @extend_schema(
+        summary="Change a team's roster and captain. Permission: its captain, its club's "
+        "admins, the host club's admins.",
+        request=LeagueRosterSerializer,
+        responses=LeagueEntrySerializer,
+    )
+    @action(detail=True, methods=["post"], permission_classes=AUTH)
+    def roster(self, request: Request, pk: str | None = None) -> Response:
+        """4–10 members of the team's club, none in another entry of the season."""
+        entry = self.get_object()
+        if not entry.team_id:
+            raise NotFound()
+        data = _valid(LeagueRosterSerializer, request)
+        players = _users(data["players"])
+        captain = _users([data["captain"]])[0] if data.get("captain") else None
+        entries.set_roster(request.user, entry.team, players, captain=captain)
+        entry.refresh_from_db()
+        return Response(LeagueEntrySerializer(entry).data)
+
+    @extend_schema(
+        summary="Withdraw an entry. Permission: its captain (players), its club's admins, "
+        "the host club's admins.",
+        request=None,
+        responses=LeagueEntrySerializer,
+    )
+    @action(detail=True, methods=["post"], permission_classes=AUTH)
+    def withdraw(self, request: Request, pk: str | None = None) -> Response:
+        """Before the start the entry is removed (204); later its fixtures still to play
+        are lost by forfeit."""
+        entry = entries.withdraw(request.user, self.get_object())
+        stored = Entry.objects.filter(pk=entry.pk).first()
+        if stored is None:
+            return Response(status=204)
+        return Response(LeagueEntrySerializer(stored).data)
+
+
 class NextFixtureView(APIView):
     """The caller's next fixture (``{"fixture": null}`` when none)."""
 
@@ -489,3 +602,4 @@ router = SimpleRouter()
 router.register("leagues", LeagueViewSet, basename="league")
 router.register("league-seasons", SeasonViewSet, basename="league-season")
 router.register("league-fixtures", FixtureViewSet, basename="league-fixture")
+router.register("league-entries", EntryViewSet, basename="league-entry")

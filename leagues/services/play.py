@@ -32,6 +32,7 @@ from leagues.models import (
     SeasonStatus,
 )
 from leagues.permissions import can_manage
+from leagues.services import standings
 from leagues.services.entries import expire_invitations
 from leagues.services.errors import not_allowed, refuse
 from leagues.services.fixtures import last_day
@@ -98,7 +99,7 @@ def open_fixture(fixture: Fixture, now: datetime) -> bool:
     fixture.status = FixtureStatus.PLAYING
     fixture.save(update_fields=["status"])
     if not season.online:
-        notices.result_to_confirm(fixture, opener)
+        notices.sheets_ready(fixture, tables)
     return True
 
 
@@ -127,12 +128,16 @@ def _open_table(
             seed=seed,
         )
     else:
+        options = match_options(season)
+        if season.time_limit_minutes and "time_limit_minutes" in game(season.variant).sheet_options:
+            options["time_limit_minutes"] = season.time_limit_minutes
         table.sheet_ref = bridge.start_score_sheet(
             opener,
             season.league.host,
             variant=season.variant,
-            options=match_options(season),
+            options=options,
             seat_users=users,
+            scorer_id=users[side],  # the home side's first seat keeps the sheet
             rated=season.rated,
         )
     return table
@@ -178,6 +183,7 @@ def add_up(fixture: Fixture, now: datetime, source: str = ResultSource.PLAYED) -
     fixture.save(
         update_fields=["home_score", "away_score", "winner", "source", "status", "finished_at"]
     )
+    standings.changed(fixture.round.season_id)
     return True
 
 
@@ -210,6 +216,7 @@ def forfeit(fixture: Fixture, now: datetime) -> None:
     fixture.status = FixtureStatus.DONE
     fixture.finished_at = now
     fixture.save()
+    standings.changed(fixture.round.season_id)
 
 
 @transaction.atomic
@@ -260,6 +267,7 @@ def award(user: User, fixture: Fixture, winner: int | None) -> Fixture:
     fixture.status = FixtureStatus.DONE
     fixture.finished_at = timezone.now()
     fixture.save()
+    standings.changed(fixture.round.season_id)
     return fixture
 
 

@@ -29,6 +29,7 @@ from leagues.models import (
     TeamMember,
 )
 from leagues.permissions import can_manage
+from leagues.services import standings
 from leagues.services.errors import not_allowed, refuse
 
 #: Settings a season's form and the API may set.
@@ -131,13 +132,6 @@ def create_season(user: User, league: League, **fields: Any) -> Season:
     season = Season(league=league, **fields)
     _clean(season)
     _check_game(season)
-    if league.inter_club and not season.online:
-        # a score sheet seats only members of its club (the host's): the guests' players
-        # could not be written on it, and the fixture would be lost at the window's end
-        raise refuse(
-            "in_person_inter_club",
-            _("An inter-club league plays online: score sheets take only the host's members."),
-        )
     season.save()
     Division.objects.create(season=season, name=_("Division 1"), level=1)
     return season
@@ -158,6 +152,7 @@ def add_division(user: User, season: Season, name: str) -> Division:
     division = Division(season=season, name=str(name).strip()[:60] or str(level), level=level)
     _clean(division)
     division.save()
+    standings.changed(season.pk)
     return division
 
 
@@ -220,6 +215,7 @@ def draw_swiss(rnd: Round) -> list[Fixture]:
         for home, away in bridge.swiss_round(active, scores, met, byes):
             fixtures.append(make_fixture(rnd, division, home, away))
     Fixture.objects.bulk_create(fixtures)
+    standings.changed(rnd.season_id)  # its byes count at once
     return fixtures
 
 
@@ -273,6 +269,7 @@ def start_season(user: User, season: Season) -> Season:
         )
     season.status = SeasonStatus.RUNNING
     season.save(update_fields=["status"])
+    standings.changed(season.pk)  # the byes count at once
     return season
 
 
