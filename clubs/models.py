@@ -141,8 +141,14 @@ class Club(models.Model):
     join_policy = models.CharField(
         _("join policy"), max_length=12, choices=JoinPolicy.choices, default=JoinPolicy.REQUEST
     )
+    # db_default too: a club row written by code that predates the column (a rolling deploy,
+    # a migration test's historical model) is public.
     visibility = models.CharField(
-        _("visibility"), max_length=8, choices=Visibility.choices, default=Visibility.PUBLIC
+        _("visibility"),
+        max_length=8,
+        choices=Visibility.choices,
+        default=Visibility.PUBLIC,
+        db_default=Visibility.PUBLIC,
     )
     created_at = models.DateTimeField(_("created at"), default=timezone.now)
 

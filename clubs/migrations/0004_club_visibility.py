@@ -13,6 +13,6 @@ class Migration(migrations.Migration):
         migrations.AddField(
             model_name='club',
             name='visibility',
-            field=models.CharField(choices=[('public', "Public: anyone sees the club's members, tables and results"), ('members', "Members only: only members see the club's members, tables and results")], default='public', max_length=8, verbose_name='visibility'),
+            field=models.CharField(choices=[('public', "Public: anyone sees the club's members, tables and results"), ('members', "Members only: only members see the club's members, tables and results")], db_default='public', default='public', max_length=8, verbose_name='visibility'),
         ),
     ]
