@@ -70,6 +70,11 @@ def test_same_observation_same_decision_whatever_the_hidden_hands(variant):
     assert checked >= 3
 
 
+def suitless_two(card):
+    """A card id, every natural 2 read as the ♠2."""
+    return 0 if card < 52 and card % 13 == 0 else card
+
+
 def test_sampled_worlds_deal_exactly_the_unseen_cards():
     """With a memory of the whole deal, every world gives the other seats the cards they hold
     between them, at their true sizes (deal 1 of a match: no tribute)."""
@@ -86,8 +91,10 @@ def test_sampled_worlds_deal_exactly_the_unseen_cards():
             assert [len(h) for s, h in enumerate(hands) if s != seat] == [
                 deal.sizes[s] for s in range(4) if s != seat
             ]
-            unseen = Counter(c for s in range(4) if s != seat for c in hands[s])
-            truth = Counter(c for s in range(4) if s != seat for c in deal.hand(s))
+            # a 保2 made while this seat was not asked (the partner, after the immune window)
+            # shows it natural 2s whose suits it never saw: natural 2s are compared by rank
+            unseen = Counter(suitless_two(c) for s in range(4) if s != seat for c in hands[s])
+            truth = Counter(suitless_two(c) for s in range(4) if s != seat for c in deal.hand(s))
             assert unseen == truth
             checked += 1
         match.apply(action)
