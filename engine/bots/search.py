@@ -300,9 +300,14 @@ class SearchBot:
         budget = self.playouts
         deadline = start + self.budget_ms / 1000
         scores = [0.0] * k
+        timed = budget is None
         while True:
             hands = sample_hands(obs, mem, self.rng)
+            late = False
             for i in active:
+                if timed and worlds and time.process_time() >= deadline:
+                    late = True  # out of time within a world: drop the world unfinished
+                    break
                 act, combo = cands[i]
                 deal = world_deal(obs, hands, options)
                 if act.kind == "play":
@@ -313,6 +318,8 @@ class SearchBot:
                     deal._execute(act, None)
                 scores[i] = score_of(deal, obs, options, self.heuristic)
                 playouts += 1
+            if late:
+                break
             for i in active[1:]:
                 d = scores[i] - scores[0]
                 n[i] += 1
