@@ -99,9 +99,7 @@ def test_autoplay_plays_the_search_within_its_bound_per_move():
 
 
 @override_settings(MATCHES_BOT_DELAY_SECONDS=0)
-def test_a_seat_on_autoplay_among_people_is_played_by_the_kept_search_bot(
-    club, players, scheduled
-):
+def test_a_seat_on_autoplay_among_people_is_played_by_the_kept_search_bot(club, players, scheduled):
     bots.forget()
     table = full_table(club, players)
     match = table.match
