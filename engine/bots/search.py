@@ -2,27 +2,35 @@
 
 At each play decision with a real choice, the bot
 
-1. samples *worlds*: the other seats' hands, dealt from the cards it has not seen (both decks
-   minus its own hand, the cards it saw played this deal), of the sizes it knows (counts shown,
-   or 27 minus what it saw each seat play), keeping what the observations told it: the tribute
-   and return cards it saw change hands are held by their receivers until played, and a seat
-   marked stuck in Bao 2 holds only natural 2s;
-2. in each world, plays each candidate (the heuristic's choice, the cheapest plays of each kind,
-   the smallest bombs, a pass) and then the rest of the deal with a fast playout policy (the
+1. samples *worlds*: the other seats' hands, dealt from the cards it has not seen (the decks
+   minus its own hand and the cards it saw played this deal; in Shuangkou the undealt half
+   too), of the sizes it knows (counts shown, or a full hand minus what it saw each seat
+   play), keeping what the observations told it: the tribute and return cards it saw change
+   hands are held by their receivers until played, a seat marked stuck in Bao 2 holds only
+   natural 2s, and Red Two's unseen ♥2 go where the sides allow (the solo player holds both,
+   otherwise no seat does);
+2. in each world, plays each candidate (the heuristic's choice, every move when there are few,
+   else the cheapest plays, the cheapest of each type and the smallest bombs; a pass) and then
+   the rest of the deal with a fast playout policy (the heuristic, or the point games'
    heuristic, every seat reading the sampled world's hands through the variant's move
    generator, without building observations);
-3. scores each finished playout by what the deal does to the match: the level change of its team
-   against the other's (the variant's own ``settle_levels``, 保2 bonuses and 关2 included),
-   plus a large term when the deal wins or loses the match; and picks the candidate with the
-   best mean (ties: the heuristic's order).
+3. scores each finished playout: in the level games by what the deal does to the match, the
+   level change of its team against the other's (the variant's own ``settle_levels``, 保2
+   bonuses and 关2 included) plus a large term when the deal wins or loses the match; in the
+   point games by the seat's points of the deal (the variant's own settlement);
+4. races the candidates: every few worlds, one clearly worse than the heuristic's choice or
+   than the leader (:attr:`SearchBot.drop` standard errors of the paired differences) gets no
+   more playouts; and picks one that beat the heuristic's choice by
+   :attr:`SearchBot.confidence` standard errors, else the heuristic's choice.
 
 Every candidate is played out in the same worlds (common random numbers). The search stops
 after ``budget_ms`` of process time, or, when ``playouts`` is given, after that many playouts
-(deterministic for a seed). The bot reads nothing but its observations: it keeps its own memory
-of the deal (what it saw played, its hand when play began), as a player at the table does.
+(deterministic for a seed), or when one candidate is left. The bot reads nothing but its
+observations: it keeps its own memory of the deal (what it saw played, its hand when play
+began), as a player at the table does.
 
-Other phases (tribute, return, the immune window, Red Two's choice) and the point-scored
-games use the heuristic (see docs/bots.md for why and what is left to do).
+Other phases (tribute, return, the immune window, Red Two's choice) use the heuristic (see
+docs/bots.md for why and what is left to do).
 """
 
 from __future__ import annotations
@@ -234,31 +242,18 @@ class SearchBot:
         moves = Moves(obs, legal)
         if not moves.fast or moves.view is None:
             return [(first, None)]
-        size = len(moves.hand)
-        if obs["variant"] in POINT_GAMES:
-            heur = self.heuristic_points
-            counts = moves.view.counts
-            plain_key: Any = lambda m: heur._cost(m, counts)  # noqa: E731
-            bomb_key: Any = heur._bomb_order
-            bomb_types: frozenset[str] = POINT_BOMBS
-        else:
-            hb = self.heuristic
-            cnt = hb._counts(moves)
-            bao2 = obs["variant"] == "bao2"
-            plain_key = lambda m: hb._cost(moves, m, cnt, bao2)  # noqa: E731
-            bomb_key = lambda m: (moves.size(m), hb._value(moves, m))  # noqa: E731
-            bomb_types = BOMB_TYPES
         all_moves = list(moves.moves)
         if len(all_moves) <= self.candidates:
             picked = all_moves
         else:
-            plain = sorted((m for m in all_moves if m.type not in bomb_types), key=plain_key)
-            bombs = sorted((m for m in all_moves if m.type in bomb_types), key=bomb_key)
+            plain_cost, bomb_order, bomb_types, size_of = self._orders(obs, moves)
+            plain = sorted((m for m in all_moves if m.type not in bomb_types), key=plain_cost)
+            bombs = sorted((m for m in all_moves if m.type in bomb_types), key=bomb_order)
             per_type: dict[str, Any] = {}
             for m in plain:
                 per_type.setdefault(m.type, m)
-            msize = (lambda m: m.size) if obs["variant"] in POINT_GAMES else moves.size
-            out_now = [m for m in all_moves if msize(m) == size]
+            size = len(moves.hand)
+            out_now = [m for m in all_moves if size_of(m) == size]
             picked = out_now[:1] + plain[:5] + list(per_type.values()) + bombs[:2]
         out: list[tuple[Action, Combo | None]] = [(first, None)]
         seen = {_action_key(first)}
@@ -274,6 +269,30 @@ class SearchBot:
         if not obs["lead"] and ("pass", ()) not in seen:
             out.append((Action("pass", seat), None))
         return out
+
+    def _orders(self, obs: dict[str, Any], moves: Moves) -> tuple[Any, Any, frozenset[str], Any]:
+        """How the game's heuristic ranks moves: the cost of a plain play, the order of bombs,
+        the bomb types, and the number of cards of a move."""
+        if obs["variant"] in POINT_GAMES:
+            points = self.heuristic_points
+            counts = moves.view.counts
+
+            def point_cost(m: Any) -> Any:
+                return points._cost(m, counts)
+
+            return point_cost, points._bomb_order, POINT_BOMBS, _size_attr
+
+        heur = self.heuristic
+        cnt = heur._counts(moves)
+        bao2 = obs["variant"] == "bao2"
+
+        def cost(m: Any) -> Any:
+            return heur._cost(moves, m, cnt, bao2)
+
+        def bomb_order(m: Any) -> Any:
+            return (moves.size(m), heur._value(moves, m))
+
+        return cost, bomb_order, BOMB_TYPES, moves.size
 
     # ---------------------------------------------------------------- search
     def _search(
@@ -380,6 +399,10 @@ class SearchBot:
             if mean > best_mean and (mean > self.confidence * se or se == 0):
                 best, best_mean = i, mean
         return best
+
+
+def _size_attr(move: Any) -> int:
+    return move.size
 
 
 def _card_strs(action: Action) -> tuple[str, ...]:
