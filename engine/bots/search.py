@@ -109,8 +109,10 @@ class SearchBot:
     """Determinized Monte Carlo search over sampled hidden hands (see the module docstring).
 
     ``budget_ms``: process time per decision; ``playouts``: a fixed number of playouts per
-    decision instead (deterministic for a seed); ``candidates``: the most plain plays tried;
-    ``confidence``: how many standard errors a candidate must beat the heuristic's choice by."""
+    decision instead (deterministic for a seed); ``candidates``: up to this many moves, every
+    move is tried; ``confidence``: how many standard errors a candidate must beat the
+    heuristic's choice by; ``drop``: how many standard errors below the heuristic's choice (or
+    the leader) take a candidate out of the race, from ``min_worlds`` worlds on."""
 
     def __init__(
         self,
@@ -669,6 +671,7 @@ def playout_points(deal: Deal, obs: dict[str, Any], options: dict[str, Any], heu
     extra = deal.extra
     red_two = deal.variant == "honger"
     sizes = deal.sizes
+    known: dict[tuple[int, ...], set[int]] = {}
     for _ in range(MAX_STEPS):
         if deal.phase != "play":
             break
@@ -686,16 +689,21 @@ def playout_points(deal: Deal, obs: dict[str, Any], options: dict[str, Any], heu
             st_seat = deal.standing_seat
             k = sizes[st_seat]  # type: ignore[index]
             left = k if k <= 6 else None
-            if red_two:
-                mini = {
-                    "variant": "honger",
-                    "seat": seat,
-                    "counts": sizes,
-                    "solo": extra["solo"],
-                    "mode": extra["mode"] if extra["mode"] != "partnership" else None,
-                    "h2_played": extra["h2_played"],
-                }
-                partner_standing = st_seat in known_partners(mini, hand)[0]
+            if red_two:  # what the seat knows changes only when a ♥2 is played
+                played = extra["h2_played"]
+                key = (seat, played[0], played[1], played[2], played[3], hand.count(H2))
+                partners = known.get(key)
+                if partners is None:
+                    mini = {
+                        "variant": "honger",
+                        "seat": seat,
+                        "counts": sizes,
+                        "solo": extra["solo"],
+                        "mode": extra["mode"] if extra["mode"] != "partnership" else None,
+                        "h2_played": played,
+                    }
+                    partners = known[key] = known_partners(mini, hand)[0]
+                partner_standing = st_seat in partners
         if lead and not moves:
             deal.apply(deal.legal_actions(seat)[0])
             continue
