@@ -138,14 +138,15 @@ class SearchBot:
         self.heuristic = HeuristicBot()
         self.heuristic_points = PointsHeuristicBot()
         self.memory: _Memory | None = None
-        #: Figures of the last decision: ``worlds``, ``playouts``, ``candidates``, ``ms``.
+        #: Figures of the last decision: ``worlds``, ``playouts``, ``candidates``, ``raced`` (how
+        #: many the race dropped), ``ms``.
         self.last: dict[str, Any] = {}
 
     # ---------------------------------------------------------------- the bot interface
     def choose(self, observation: dict[str, Any], legal_actions: LegalActions) -> Action:
         """The action with the best mean playout score for the observing seat."""
         obs = observation
-        self.last = {"worlds": 0, "playouts": 0, "candidates": 1, "ms": 0.0}
+        self.last = {"worlds": 0, "playouts": 0, "candidates": 1, "raced": 0, "ms": 0.0}
         if obs["variant"] not in GAMES:
             return self.heuristic.choose(obs, legal_actions)
         mem = self._remember(obs)
@@ -356,7 +357,7 @@ class SearchBot:
                     break
             elif time.process_time() >= deadline:
                 break
-        self.last.update(worlds=worlds, playouts=playouts)
+        self.last.update(worlds=worlds, playouts=playouts, raced=k - len(active))
         return cands[self._pick(active, n, diff, diff2)][0]
 
     @staticmethod

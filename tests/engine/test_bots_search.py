@@ -222,9 +222,12 @@ def test_playout_budget_is_respected_and_reported():
         bot.memory = None
         action = bot.choose(match.observation(seat), match.legal_actions(seat))
         last = bot.last
-        if last["candidates"] > 1:
+        if last["candidates"] > 1 and not last["raced"]:
             assert 30 <= last["playouts"] < 30 + last["candidates"]
             assert last["worlds"] * last["candidates"] == last["playouts"]
+        elif last["candidates"] > 1:  # the race dropped candidates: fewer playouts a world
+            assert last["playouts"] < 30 + last["candidates"]
+            assert last["worlds"] * last["candidates"] >= last["playouts"]
         else:
             assert last["playouts"] == 0
         match.apply(action)
@@ -305,3 +308,23 @@ def test_shuangkou_worlds_deal_the_other_hand_from_every_card_unseen():
         seen_outside += sum((Counter(hands[other]) - truth).values())
         match.apply(action)
     assert seen_outside > 0
+
+
+def test_the_race_drops_clearly_worse_candidates():
+    """Candidates clearly worse than the heuristic's choice (or the leader) get no more
+    playouts: the worlds after that cost fewer playouts than there are candidates."""
+    match = Match.new("bao2", 6)
+    advance(match, 30)
+    bot = SearchBot(seed=2, playouts=120)
+    raced = 0
+    for _ in range(10):
+        seat = match.to_move()
+        bot.memory = None
+        action = bot.choose(match.observation(seat), match.legal_actions(seat))
+        last = bot.last
+        if last["raced"]:
+            assert last["raced"] < last["candidates"]
+            assert last["playouts"] < last["worlds"] * last["candidates"]
+            raced += 1
+        match.apply(action)
+    assert raced >= 3
