@@ -247,6 +247,9 @@ CELERY_BEAT_SCHEDULE = {
 }
 # Seconds a bot (or a seat on auto-play) waits before acting, so people can follow the play.
 MATCHES_BOT_DELAY_SECONDS = float(os.environ.get("MATCHES_BOT_DELAY_SECONDS", "0.8"))
+# The most process time (ms) the worker spends on a move of a seat on auto-play (托管): the
+# search bot within it while a person plays at the table (matches.services.bots).
+MATCHES_AUTOPLAY_BOT_MS = float(os.environ.get("MATCHES_AUTOPLAY_BOT_MS", "50"))
 # A deadline task or sweep this many seconds late means the worker or beat was down: a
 # person's clock that ran out meanwhile is re-armed (matches.services.clock, fair clocks).
 # Websocket frames per second (matches.limits), across all connections and processes: per
