@@ -170,6 +170,8 @@ def register(
     )
     if invited:
         notifications.notify_invited(entry)
+    else:
+        notifications.notify_registered(entry)
     return entry
 
 
