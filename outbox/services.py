@@ -107,14 +107,27 @@ def email_user(
     user: User,
     template: str,
     context: dict[str, Any],
-    kind: str,
+    kind: str | None = None,
     url: str = "",
     notice: str = "",
 ) -> OutboxMessage | None:
     """Tell ``user`` about a cause: render ``template`` (see :func:`render`) in the user's
     language and hand it to :func:`tell_user` (``notice`` is the list's text, by default the
-    subject)."""
+    subject). Every notice of the platform names its ``kind``; without one the message is
+    only e-mailed, like :func:`enqueue` (no notice, no unsubscribe link; None if the user has
+    no address)."""
     rendered = render(template, context, language=user.language)
+    if kind is None:
+        if not user.email:
+            return None
+        return enqueue(
+            key=key,
+            to=user.email,
+            subject=rendered.subject,
+            body=rendered.body,
+            html=rendered.html,
+            user=user,
+        )
     return tell_user(key=key, user=user, kind=kind, rendered=rendered, url=url, notice=notice)
 
 

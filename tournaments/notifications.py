@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from datetime import datetime
+from typing import Any
 
 from django.conf import settings
 from django.urls import reverse
@@ -20,7 +21,6 @@ from outbox import notices
 from outbox import services as outbox
 from outbox.models import Kind
 from tournaments.models import Entry, EntryStatus, Game, Round, Tournament, TournamentNotice
-from tournaments.selectors import standings
 from tournaments.windows import checkin_open
 
 
@@ -295,12 +295,13 @@ def notify_registered(entry: Entry) -> int:
 FINAL_PLACES = 10
 
 
-def notify_final_standings(tournament: Tournament) -> int:
-    """Send every entrant of a finished tournament the final standings (the first places
-    and their own), as a notice and an e-mail (key ``final:<tournament>:user:<user>``,
-    so a tournament reopened by a correction and finished again sends nothing twice), with a
+def notify_final_standings(tournament: Tournament, lines: Sequence[Any]) -> int:
+    """Send every entrant of a finished tournament the final standings ``lines`` (the
+    ``StandingLine`` list of :func:`tournaments.selectors.standings`, which this module cannot
+    import: the selectors import the round services, which import it): the first places and
+    each player's own, as a notice and an e-mail (key ``final:<tournament>:user:<user>``, so
+    a tournament reopened by a correction and finished again sends nothing twice), with a
     link to the standings on ``SITE_URL``. Returns the number of e-mails queued."""
-    lines = standings(tournament)
     path = reverse("ladder:tournament_standings", args=[tournament.pk])
     queued = 0
     for line in lines:
