@@ -101,8 +101,8 @@ class Notification(models.Model):
     read_at = models.DateTimeField(_("read at"), null=True, blank=True)
 
     class Meta:
-        verbose_name = _("notification")
-        verbose_name_plural = _("notifications")
+        verbose_name = _("notice")
+        verbose_name_plural = _("notices")
         ordering = ["-created_at", "-id"]
         indexes = [models.Index(fields=["user", "read_at"], name="notification_unread")]
 

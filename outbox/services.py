@@ -148,7 +148,7 @@ def tell_user(
             "kind": Kind(kind).label,
             "link": link,
         }
-        everything = _("All your notifications: %(link)s") % {
+        everything = _("All your notices: %(link)s") % {
             "link": site_url(reverse("outbox:notifications"))
         }
     html = rendered.html

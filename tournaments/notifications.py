@@ -299,12 +299,15 @@ def notify_final_standings(tournament: Tournament, lines: Sequence[Any]) -> int:
     """Send every entrant of a finished tournament the final standings ``lines`` (the
     ``StandingLine`` list of :func:`tournaments.selectors.standings`, which this module cannot
     import: the selectors import the round services, which import it): the first places and
-    each player's own, as a notice and an e-mail (key ``final:<tournament>:user:<user>``, so
+    each player's own, to each player of an entry that played (an entry withdrawn before its
+    first game is told nothing), as a notice and an e-mail (key ``final:<tournament>:user:<user>``, so
     a tournament reopened by a correction and finished again sends nothing twice), with a
     link to the standings on ``SITE_URL``. Returns the number of e-mails queued."""
     path = reverse("ladder:tournament_standings", args=[tournament.pk])
     queued = 0
     for line in lines:
+        if line.entry.status == EntryStatus.WITHDRAWN and not line.row.played:
+            continue  # withdrawn before playing (e.g. not checked in): not an entrant
         place = line.row.place
         for person in _users(line.entry):
             with translation.override(person.language or settings.LANGUAGE_CODE):
