@@ -50,6 +50,11 @@ def record(*, user: User, key: str, kind: str, text: str, url: str = "") -> None
     )
 
 
+def has_notices(key_prefix: str) -> bool:
+    """Whether any notice has a key starting with ``key_prefix`` (a cause told before)."""
+    return Notification.objects.filter(key__startswith=key_prefix).exists()
+
+
 def notices_of(user: User) -> QuerySet[Notification]:
     """``user``'s notices, newest first."""
     return Notification.objects.filter(user=user).order_by("-created_at", "-id")

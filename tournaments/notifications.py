@@ -1,7 +1,9 @@
 """What tournaments tell their players: on-site notices (check-in is open, a round has
 started, a no-show forfeit, an entry withdrawn or reinstated, a partner invitation and its
-answer, a registration, the final standings) and the e-mails, each in the player's own language. E-mails go through the outbox
-(:mod:`outbox.services`), written in the caller's transaction, one per recipient and cause."""
+answer, a registration, the final standings) and the e-mails, each in the player's own
+language. E-mails go through the outbox (:mod:`outbox.services`), written in the caller's
+transaction, one per recipient and cause; each notice is also in the player's notification
+list (:mod:`outbox.notices`)."""
 
 from __future__ import annotations
 
@@ -29,7 +31,7 @@ def notify_users(
 ) -> None:
     """Leave the same on-site notice (cut to 300 characters) to each user, once each; with a
     cause ``key``, also in each user's notification list (key ``<key>:user:<user>``)."""
-    people = User.objects.filter(pk__in=dict.fromkeys(user_ids))
+    people = list(User.objects.filter(pk__in=set(user_ids)))
     TournamentNotice.objects.bulk_create(
         TournamentNotice(tournament=tournament, user=person, text=text[:300], url=url)
         for person in people
@@ -299,22 +301,26 @@ def notify_final_standings(tournament: Tournament, lines: Sequence[Any]) -> int:
     """Send every entrant of a finished tournament the final standings ``lines`` (the
     ``StandingLine`` list of :func:`tournaments.selectors.standings`, which this module cannot
     import: the selectors import the round services, which import it): the first places and
-    each player's own, to each player of an entry that played (an entry withdrawn before its
-    first game is told nothing), as a notice and an e-mail (key ``final:<tournament>:user:<user>``, so
-    a tournament reopened by a correction and finished again sends nothing twice), with a
-    link to the standings on ``SITE_URL``. Returns the number of e-mails queued."""
+    each player's own, as a notice and an e-mail (key ``final:<tournament>:user:<user>``) with
+    a link to the standings on ``SITE_URL``. An entry withdrawn before its first game is told
+    nothing; a tournament reopened by a correction and finished again is not told again.
+    Returns the number of e-mails queued."""
+    if notices.has_notices(f"final:{tournament.pk}:"):
+        return 0
     path = reverse("ladder:tournament_standings", args=[tournament.pk])
+    # withdrawn before playing (e.g. not checked in): not an entrant
+    entrants = [
+        line for line in lines if line.entry.status != EntryStatus.WITHDRAWN or line.row.played
+    ]
     queued = 0
-    for line in lines:
-        if line.entry.status == EntryStatus.WITHDRAWN and not line.row.played:
-            continue  # withdrawn before playing (e.g. not checked in): not an entrant
+    for line in entrants:
         place = line.row.place
         for person in _users(line.entry):
             with translation.override(person.language or settings.LANGUAGE_CODE):
                 text = _("%(t)s has ended: you placed %(place)d of %(n)d.") % {
                     "t": tournament.name,
                     "place": place,
-                    "n": len(lines),
+                    "n": len(entrants),
                 }
             TournamentNotice.objects.create(
                 tournament=tournament, user=person, text=text[:300], url=path
@@ -327,7 +333,7 @@ def notify_final_standings(tournament: Tournament, lines: Sequence[Any]) -> int:
                     "user": person,
                     "tournament": tournament,
                     "text": text,
-                    "top": lines[:FINAL_PLACES],
+                    "top": entrants[:FINAL_PLACES],
                     "link": outbox.site_url(path),
                 },
                 kind=Kind.TOURNAMENTS,

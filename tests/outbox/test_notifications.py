@@ -19,6 +19,7 @@ from outbox.models import Kind, MutedKind, Notification, OutboxMessage
 from tests.tournaments.test_tournament_services import START, make_tournament
 from tournaments import notifications as tournament_notifications
 from tournaments import selectors
+from tournaments.models import TournamentNotice
 from tournaments.services import entries as entry_services
 from tournaments.services import setup as setup_services
 
@@ -181,8 +182,9 @@ def test_join_registration_and_final_standings_arrive_once_each(
     with transaction.atomic():
         lines = selectors.standings(t)
         assert tournament_notifications.notify_final_standings(t, lines) == 2
-        # a second call (a reopened and finished again tournament) sends nothing more
-        tournament_notifications.notify_final_standings(t, lines)
+        # a second call (a reopened and finished again tournament) tells nobody again
+        assert tournament_notifications.notify_final_standings(t, lines) == 0
+    assert TournamentNotice.objects.filter(tournament=t, url__endswith="/standings/").count() == 2
     keys = {
         f"join-request:{request.pk}:user:{club_admin.pk}": club_admin.email,
         f"join-request:{request.pk}:user:{admin2.pk}": admin2.email,
