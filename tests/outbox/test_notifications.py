@@ -214,3 +214,11 @@ def test_join_registration_and_final_standings_arrive_once_each(
     # plain members are not told of join requests; every notice is in its user's list
     assert not Notification.objects.filter(user=plain).exists()
     assert Notification.objects.filter(user=a, kind=Kind.TOURNAMENTS).count() == 2
+
+
+@pytest.mark.django_db
+def test_the_admin_lists_notices(admin_client, make_users):
+    (user,) = make_users(1)
+    tell(user, "c:admin:user", subject="Seen by the admin")
+    page = admin_client.get("/admin/outbox/notification/")
+    assert page.status_code == 200 and "Seen by the admin" in page.content.decode()
