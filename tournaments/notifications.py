@@ -273,9 +273,10 @@ def notify_invitation_closed(entry: Entry, why: str, actor: User | None = None) 
     )
 
 
-def notify_registered(entry: Entry) -> int:
-    """Confirm a registration to each player of ``entry`` (a notice and an e-mail, key
-    ``registered:<entry>:user:<user>``). Returns the number of e-mails queued."""
+def notify_registered(entry: Entry, people: Sequence[User] | None = None) -> int:
+    """Confirm a registration to each player of ``entry`` (or to ``people`` of it: e.g. the
+    partner who accepted), as a notice and an e-mail (key ``registered:<entry>:user:<user>``).
+    Returns the number of e-mails queued."""
     tournament = entry.tournament
     when = date_format(localtime(tournament.starts_at), "SHORT_DATETIME_FORMAT")
     return sum(
@@ -289,7 +290,7 @@ def notify_registered(entry: Entry) -> int:
             ),
             entry_url(tournament),
         )
-        for person in _users(entry)
+        for person in (people if people is not None else _users(entry))
     )
 
 

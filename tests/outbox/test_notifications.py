@@ -222,3 +222,19 @@ def test_the_admin_lists_notices(admin_client, make_users):
     tell(user, "c:admin:user", subject="Seen by the admin")
     page = admin_client.get("/admin/outbox/notification/")
     assert page.status_code == 200 and "Seen by the admin" in page.content.decode()
+
+
+@pytest.mark.django_db
+def test_a_partner_who_accepts_gets_the_registration_confirmation(club, club_admin, members):
+    a, b = members(2)
+    t = make_tournament(club, club_admin, checkin_required=False)
+    setup_services.publish(club_admin, t, now=START - timedelta(days=10))
+    early = START - timedelta(hours=3)
+    pending = entry_services.register(a, t, partner=b, now=early)
+    assert not OutboxMessage.objects.filter(key__startswith=f"registered:{pending.pk}:").exists()
+    entry_services.answer_invitation(b, t, accept=True, now=early)
+    confirmed = OutboxMessage.objects.filter(key__startswith=f"registered:{pending.pk}:")
+    # the partner is confirmed; the player who registered was told by the acceptance notice
+    assert [m.to for m in confirmed] == [b.email]
+    assert t.name in confirmed.get().body
+    assert Notification.objects.filter(user=a, key__startswith=f"partner:{pending.pk}:").exists()
