@@ -5,10 +5,11 @@ exactly once unless a worker dies (or the database fails) in the short window be
 server's acceptance and the commit of ``status=sent``, or a send outlasts its lease. A message sent again in that window carries
 the same Message-ID, so the receiving side can recognise it. A rolled-back caller sends nothing.
 
-- :func:`enqueue` (or :func:`email_user` / :func:`tell_user`, which also put the notice in the
-  user's notification list and skip the e-mail of a kind the user turned off) inside the caller's transaction writes the row, one per
-  ``key``; after the commit it publishes ``outbox.tasks.send_message`` by name. A failure to
-  publish is logged and left to the sweep.
+- :func:`enqueue` inside the caller's transaction writes the row, one per ``key``; after the
+  commit it publishes ``outbox.tasks.send_message`` by name. A failure to publish is logged and
+  left to the sweep. :func:`email_user` / :func:`tell_user` also put the notice in the user's
+  notification list (:mod:`outbox.notices`), skip the e-mail of a kind the user turned off and
+  give the e-mail its one-click unsubscribe link.
 - :func:`deliver` claims the row with a lease (a conditional UPDATE: one worker at a time; a lease
   left by a killed worker expires), sends it, marks it sent only after the server accepted it, or
   schedules a retry with exponential backoff (bounded; then ``failed``, logged).
