@@ -23,7 +23,7 @@ from django.utils import timezone, translation
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
 
-from clubs import permissions, selectors
+from clubs import hooks, permissions, selectors
 from clubs.models import (
     MAX_INVITATION_DAYS,
     MAX_INVITATION_USES,
@@ -340,11 +340,15 @@ def join_club(user: User, club: Club, *, message: str = "") -> Membership | Join
             )
         try:
             with transaction.atomic():
-                return JoinRequest.objects.create(club=club, user=user, message=message[:500])
+                join_request = JoinRequest.objects.create(
+                    club=club, user=user, message=message[:500]
+                )
         except IntegrityError as error:
             raise ClubError(
                 "request_pending", _("You have already asked to join; wait for the answer.")
             ) from error
+        hooks.join_requested(join_request)  # e.g. the club's admins get an e-mail
+        return join_request
     raise ClubError(
         "invitation_required", _("This club admits new members by invitation link only.")
     )

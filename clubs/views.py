@@ -155,6 +155,7 @@ def profile(request: HttpRequest) -> HttpResponse:
             "token_form": token_form,
             "tokens": selectors.tokens_of(request.user),
             "new_key": new_key,
+            "panels": hooks.profile_panels(request.user),
         },
     )
 

@@ -127,6 +127,7 @@ TEMPLATES = [
                 "django.template.context_processors.tz",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
+                "outbox.context_processors.unread_notices",
             ],
         },
     },

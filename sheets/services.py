@@ -31,6 +31,7 @@ from games.variants import game, is_game
 from ladder import services as ladder_services
 from ladder.errors import LadderError
 from outbox import services as outbox
+from outbox.models import Kind
 from sheets import hooks
 from sheets import permissions as perms
 from sheets.models import ScoreSheet, SheetEntry, SheetPlayer, SheetStatus, SheetVerdict
@@ -400,6 +401,8 @@ def notify_dispute(verdict: SheetVerdict) -> int:
             user=admin,
             template="sheets/dispute",
             context=context,
+            kind=Kind.SHEETS,
+            url=reverse("scoresheet:sheet", args=[sheet.pk]),
         )
         queued += message is not None
     return queued

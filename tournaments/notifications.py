@@ -1,12 +1,15 @@
 """What tournaments tell their players: on-site notices (check-in is open, a round has
 started, a no-show forfeit, an entry withdrawn or reinstated, a partner invitation and its
-answer) and the e-mails, each in the player's own language. E-mails go through the outbox
-(:mod:`outbox.services`), written in the caller's transaction, one per recipient and cause."""
+answer, a registration, the final standings) and the e-mails, each in the player's own
+language. E-mails go through the outbox (:mod:`outbox.services`), written in the caller's
+transaction, one per recipient and cause; each notice is also in the player's notification
+list (:mod:`outbox.notices`)."""
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from datetime import datetime
+from typing import Any
 
 from django.conf import settings
 from django.urls import reverse
@@ -16,17 +19,32 @@ from django.utils.timezone import localtime
 from django.utils.translation import gettext as _
 
 from clubs.models import User
+from outbox import notices
 from outbox import services as outbox
+from outbox.models import Kind
 from tournaments.models import Entry, EntryStatus, Game, Round, Tournament, TournamentNotice
 from tournaments.windows import checkin_open
 
 
-def notify_users(tournament: Tournament, user_ids: Sequence[int], text: str, url: str = "") -> None:
-    """Leave the same on-site notice (cut to 300 characters) to each user, once each."""
+def notify_users(
+    tournament: Tournament, user_ids: Sequence[int], text: str, url: str = "", key: str = ""
+) -> None:
+    """Leave the same on-site notice (cut to 300 characters) to each user, once each; with a
+    cause ``key``, also in each user's notification list (key ``<key>:user:<user>``)."""
+    people = list(User.objects.filter(pk__in=set(user_ids)))
     TournamentNotice.objects.bulk_create(
-        TournamentNotice(tournament=tournament, user_id=uid, text=text[:300], url=url)
-        for uid in dict.fromkeys(user_ids)
+        TournamentNotice(tournament=tournament, user=person, text=text[:300], url=url)
+        for person in people
     )
+    if key:
+        for person in people:
+            notices.record(
+                user=person,
+                key=f"{key}:user:{person.pk}",
+                kind=Kind.TOURNAMENTS,
+                text=text,
+                url=url,
+            )
 
 
 def notify_checkin(tournament: Tournament, now: datetime) -> bool:
@@ -37,13 +55,20 @@ def notify_checkin(tournament: Tournament, now: datetime) -> bool:
     if TournamentNotice.objects.filter(tournament=tournament, url=url).exists():
         return False
     ids = [u for e in tournament.entries.filter(status=EntryStatus.REGISTERED) for u in e.user_ids]
-    notices = []
+    said = []
     for person in User.objects.filter(pk__in=ids):
         with translation.override(person.language or settings.LANGUAGE_CODE):
             text = _("%(t)s: check-in is open until round 1 starts.") % {"t": tournament.name}
-        notices.append(TournamentNotice(tournament=tournament, user=person, text=text, url=url))
-    TournamentNotice.objects.bulk_create(notices)
-    return bool(notices)
+        said.append(TournamentNotice(tournament=tournament, user=person, text=text, url=url))
+        notices.record(
+            user=person,
+            key=f"checkin-open:{tournament.pk}:user:{person.pk}",
+            kind=Kind.TOURNAMENTS,
+            text=text,
+            url=url,
+        )
+    TournamentNotice.objects.bulk_create(said)
+    return bool(said)
 
 
 def game_link(tournament: Tournament, game: Game) -> str:
@@ -84,7 +109,7 @@ def notify_round(rnd: Round) -> int:
         return 0
     entries = {e.pk: e for e in tournament.entries.select_related("player1", "player2")}
     queued = 0
-    notices = []
+    said = []
     for game in rnd.games.select_related("round").order_by("number"):
         for person, partners, opponents in _tablemates(tournament, game, entries):
             context = {
@@ -100,7 +125,7 @@ def notify_round(rnd: Round) -> int:
             }
             with translation.override(person.language or settings.LANGUAGE_CODE):
                 text = _round_text(context)
-            notices.append(
+            said.append(
                 TournamentNotice(tournament=tournament, user=person, text=text[:300], url=marker)
             )
             message = outbox.email_user(
@@ -108,9 +133,12 @@ def notify_round(rnd: Round) -> int:
                 user=person,
                 template="tournaments/email/round",
                 context=context,
+                kind=Kind.TOURNAMENTS,
+                url=game_link(tournament, game),
+                notice=text,
             )
             queued += message is not None
-    TournamentNotice.objects.bulk_create(notices)
+    TournamentNotice.objects.bulk_create(said)
     return queued
 
 
@@ -137,12 +165,15 @@ def _tell(
     Returns whether an e-mail was queued."""
     with translation.override(person.language or settings.LANGUAGE_CODE):
         said = text()
-    notify_users(tournament, [person.pk], said, url)
+    TournamentNotice.objects.create(tournament=tournament, user=person, text=said[:300], url=url)
     message = outbox.email_user(
         key=key,
         user=person,
         template="tournaments/email/notice",
         context={"user": person, "text": said, "link": outbox.site_url(url)},
+        kind=Kind.TOURNAMENTS,
+        url=url,
+        notice=said,
     )
     return message is not None
 
@@ -240,3 +271,75 @@ def notify_invitation_closed(entry: Entry, why: str, actor: User | None = None) 
         for person in _users(entry)
         if actor is None or person.pk != actor.pk
     )
+
+
+def notify_registered(entry: Entry, people: Sequence[User] | None = None) -> int:
+    """Confirm a registration to each player of ``entry`` (or to ``people`` of it: e.g. the
+    partner who accepted), as a notice and an e-mail (key ``registered:<entry>:user:<user>``).
+    Returns the number of e-mails queued."""
+    tournament = entry.tournament
+    when = date_format(localtime(tournament.starts_at), "SHORT_DATETIME_FORMAT")
+    return sum(
+        _tell(
+            tournament,
+            person,
+            f"registered:{entry.pk}:user:{person.pk}",
+            lambda: (
+                _("You are registered for %(t)s as %(entry)s. It starts at %(when)s.")
+                % {"t": tournament.name, "entry": entry.name, "when": when}
+            ),
+            entry_url(tournament),
+        )
+        for person in (people if people is not None else _users(entry))
+    )
+
+
+#: How many places of the final standings an e-mail lists (each player also sees their own).
+FINAL_PLACES = 10
+
+
+def notify_final_standings(tournament: Tournament, lines: Sequence[Any]) -> int:
+    """Send every entrant of a finished tournament the final standings ``lines`` (the
+    ``StandingLine`` list of :func:`tournaments.selectors.standings`, which this module cannot
+    import: the selectors import the round services, which import it): the first places and
+    each player's own, as a notice and an e-mail (key ``final:<tournament>:user:<user>``) with
+    a link to the standings on ``SITE_URL``. An entry withdrawn before its first game is told
+    nothing; a tournament reopened by a correction and finished again is not told again.
+    Returns the number of e-mails queued."""
+    if notices.has_notices(f"final:{tournament.pk}:"):
+        return 0
+    path = reverse("ladder:tournament_standings", args=[tournament.pk])
+    # withdrawn before playing (e.g. not checked in): not an entrant
+    entrants = [
+        line for line in lines if line.entry.status != EntryStatus.WITHDRAWN or line.row.played
+    ]
+    queued = 0
+    for line in entrants:
+        place = line.row.place
+        for person in _users(line.entry):
+            with translation.override(person.language or settings.LANGUAGE_CODE):
+                text = _("%(t)s has ended: you placed %(place)d of %(n)d.") % {
+                    "t": tournament.name,
+                    "place": place,
+                    "n": len(entrants),
+                }
+            TournamentNotice.objects.create(
+                tournament=tournament, user=person, text=text[:300], url=path
+            )
+            message = outbox.email_user(
+                key=f"final:{tournament.pk}:user:{person.pk}",
+                user=person,
+                template="tournaments/email/final",
+                context={
+                    "user": person,
+                    "tournament": tournament,
+                    "text": text,
+                    "top": entrants[:FINAL_PLACES],
+                    "link": outbox.site_url(path),
+                },
+                kind=Kind.TOURNAMENTS,
+                url=path,
+                notice=text,
+            )
+            queued += message is not None
+    return queued

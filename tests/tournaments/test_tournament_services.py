@@ -8,6 +8,7 @@ import time_machine
 from django.utils import timezone
 
 from clubs.models import Membership
+from outbox.models import OutboxMessage
 from tournaments import selectors
 from tournaments.models import (
     EntryStatus,
@@ -409,6 +410,14 @@ def test_full_swiss_of_16_pairs_played_by_bots_through_beat(
     assert notices.filter(url__contains="#round-").count() == 4 * 32
     assert notices.filter(url__endswith="#check-in").count() == 2  # the pair not checked in
     # every round e-mail, plus one to each player of the pair withdrawn for not checking in
+    # (and, once it ended, the final standings to each of the 32 who played)
+    finals = set(
+        OutboxMessage.objects.filter(key__startswith=f"final:{t.pk}:").values_list(
+            "message_id", flat=True
+        )
+    )
+    assert len(finals) == 32
+    mailoutbox = [m for m in mailoutbox if m.extra_headers["Message-ID"] not in finals]
     withdrawn_mail = [m for m in mailoutbox if set(m.to) & {late.player1.email, late.player2.email}]
     assert len(mailoutbox) - len(withdrawn_mail) == 4 * 32
     assert len(withdrawn_mail) == 2

@@ -170,6 +170,8 @@ def register(
     )
     if invited:
         notifications.notify_invited(entry)
+    else:
+        notifications.notify_registered(entry)
     return entry
 
 
@@ -216,7 +218,8 @@ def answer_invitation(
     entry.status = EntryStatus.REGISTERED
     entry.answer_by = None
     entry.save(update_fields=["status", "answer_by"])
-    notifications.notify_accepted(entry)
+    notifications.notify_accepted(entry)  # the registering player's confirmation
+    notifications.notify_registered(entry, [entry.player2])
     return entry
 
 

@@ -11,7 +11,8 @@ from django.db import transaction
 from django.utils import timezone
 
 from tournaments.models import ACTIVE_STATUSES, RoundStatus, Tournament, TournamentStatus
-from tournaments.notifications import notify_checkin
+from tournaments.notifications import notify_checkin, notify_final_standings
+from tournaments.selectors import standings
 from tournaments.services.entries import expire_invitations
 from tournaments.services.errors import TournamentError
 from tournaments.services.forfeits import forfeit_no_shows
@@ -59,6 +60,7 @@ def advance(tournament: Tournament, now: datetime) -> list[str]:
                 tournament.status = TournamentStatus.FINISHED
                 tournament.finished_at = now
                 tournament.save(update_fields=["status", "finished_at"])
+                notify_final_standings(tournament, standings(tournament))
                 done.append("tournament_finished")
             return done
         due = round_time(tournament, number)
