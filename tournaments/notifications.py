@@ -27,13 +27,22 @@ from tournaments.windows import checkin_open
 
 
 def notify_users(
-    tournament: Tournament, user_ids: Sequence[int], text: str, url: str = "", key: str = ""
+    tournament: Tournament,
+    user_ids: Sequence[int],
+    text: Callable[[], str],
+    url: str = "",
+    key: str = "",
 ) -> None:
-    """Leave the same on-site notice (cut to 300 characters) to each user, once each; with a
-    cause ``key``, also in each user's notification list (key ``<key>:user:<user>``)."""
+    """Leave the same on-site notice (cut to 300 characters) to each user, once each, as
+    ``text()`` says it in that user's language; with a cause ``key``, also in each user's
+    notification list (key ``<key>:user:<user>``)."""
     people = list(User.objects.filter(pk__in=set(user_ids)))
+    said = {}
+    for person in people:
+        with translation.override(person.language or settings.LANGUAGE_CODE):
+            said[person.pk] = text()
     TournamentNotice.objects.bulk_create(
-        TournamentNotice(tournament=tournament, user=person, text=text[:300], url=url)
+        TournamentNotice(tournament=tournament, user=person, text=said[person.pk][:300], url=url)
         for person in people
     )
     if key:
@@ -42,7 +51,7 @@ def notify_users(
                 user=person,
                 key=f"{key}:user:{person.pk}",
                 kind=Kind.TOURNAMENTS,
-                text=text,
+                text=said[person.pk],
                 url=url,
             )
 
