@@ -327,8 +327,10 @@ class SearchBot:
             hands = sample_hands(obs, mem, self.rng)
             late = False
             for i in active:
-                if timed and worlds and time.process_time() >= deadline:
-                    late = True  # out of time within a world: drop the world unfinished
+                if timed and time.process_time() >= deadline:
+                    # out of time within a world: drop it unfinished (with none finished, the
+                    # heuristic's choice is played), so a decision costs its budget and a playout
+                    late = True
                     break
                 act, combo = cands[i]
                 deal = world_deal(obs, hands, options)
