@@ -161,7 +161,7 @@ class SeatClient:
                 self.closes[code] = self.closes.get(code, 0) + 1
                 if code == TRY_AGAIN:
                     self.retries += 1
-            except websockets.InvalidStatus as error:
+            except websockets.InvalidHandshake as error:  # refused (403) or cut during it
                 self.errors.append(repr(error))
             finally:
                 self.ws = None

@@ -73,6 +73,15 @@ def _end_tables(match_ids: list[int]) -> None:
             pass
 
 
+def _first_errors(clients: list[SeatClient], count: int = 3) -> list[str]:
+    """A few of the clients' errors, one of each kind."""
+    seen: dict[str, str] = {}
+    for client in clients:
+        for error in client.errors:
+            seen.setdefault(error.split("(")[0], error[:300])
+    return list(seen.values())[:count]
+
+
 def _machine_cpu() -> tuple[float, float]:
     """``(busy, total)`` CPU seconds of the whole machine so far (Linux ``/proc/stat``; zeros
     elsewhere)."""
@@ -227,7 +236,10 @@ async def _run_tables(
         client.stop()
         if client.ws is not None:
             await client.ws.close()
-    await asyncio.gather(*tasks, return_exceptions=True)
+    ended = await asyncio.gather(*tasks, return_exceptions=True)
+    for client, outcome in zip(clients, ended, strict=True):
+        if isinstance(outcome, BaseException):  # a client that crashed: count what stopped it
+            client.errors.append("crashed: " + repr(outcome))
     await sync_to_async(_end_tables)(list(final))
     latencies = [x for b in books for x in b.latencies]
     return {
@@ -463,6 +475,9 @@ class Command(BaseCommand):
         )
         if missing:
             self.stdout.write(f"  missing (match, seat, version): {missing[:10]}")
+        errors = Counter(e.split("(")[0] for c in clients for e in c.errors)
+        if errors:
+            self.stdout.write(f"  client errors: {dict(errors)}  e.g. {_first_errors(clients)}")
         if not options["no_baseline"]:
             time.sleep(10)  # let the server finish closing the tables' sockets
             base = asyncio.run(_run_baseline(ws_urls, len(tables), options["seconds"]))
