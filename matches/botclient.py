@@ -156,7 +156,8 @@ class SeatClient:
             except (TimeoutError, OSError) as error:
                 self.errors.append(repr(error))
             except websockets.ConnectionClosed as error:
-                self.errors.append(repr(error))
+                if not isinstance(error, websockets.ConnectionClosedOK):
+                    self.errors.append(repr(error))
                 code = error.rcvd.code if error.rcvd is not None else 1006
                 self.closes[code] = self.closes.get(code, 0) + 1
                 if code == TRY_AGAIN:
