@@ -253,12 +253,15 @@ FIGURES = {
 }
 
 
-def run_load(asgi: int, stacks: int, loadtest: list[str]) -> dict[str, float]:
+def run_load(
+    asgi: int, stacks: int, loadtest: list[str], bot_delay: float = 0.8
+) -> dict[str, float]:
     """Start ``stacks`` stacks of ``asgi`` daphne processes and one Celery worker each (one
     Redis and one database shared by all; only the first worker runs beat; every group of
     processes its own session, as on separate machines), run ``manage.py loadtest`` against
-    all of them with ``loadtest`` arguments, stop everything; return the figures printed."""
-    stack = Stack(bot_delay=0.8, sweep_seconds=5.0).start()
+    all of them with ``loadtest`` arguments, stop everything; return the figures printed.
+    ``bot_delay``: seconds the worker's bots wait before acting."""
+    stack = Stack(bot_delay=bot_delay, sweep_seconds=5.0).start()
     try:
         # interleaved, so that consecutive seats of a table go to different stacks
         ports = {(0, 0): stack.port}
@@ -328,6 +331,12 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--runs", type=int, default=1, help="runs in a row per database")
     parser.add_argument(
+        "--bot-delay",
+        type=float,
+        default=0.8,
+        help="seconds the worker's bots wait before acting (loadtest --bots; default 0.8)",
+    )
+    parser.add_argument(
         "--databases",
         default="",
         help="comma-separated: postgresql (DATABASE_URL's server, else a throwaway one), "
@@ -359,7 +368,7 @@ def main(argv: list[str] | None = None) -> int:
             for run in range(args.runs):
                 print(f"== {database}, run {run + 1} of {args.runs}", flush=True)
                 results.setdefault(database, []).append(
-                    run_load(args.asgi, args.stacks, args.loadtest)
+                    run_load(args.asgi, args.stacks, args.loadtest, args.bot_delay)
                 )
             if url:
                 os.environ["DATABASE_URL"] = url

@@ -133,18 +133,21 @@ async def _loop_lag(lags: list[float], stop: asyncio.Event, every: float = 0.01)
 
 class _Table:
     """Latency bookkeeping of one table: when each version's action was sent and when each
-    seat received the update."""
+    person's seat (``seats``; the bots' are the worker's) received the update."""
 
-    def __init__(self, seats: int) -> None:
-        self.seats = seats
+    def __init__(self, seats: list[int]) -> None:
+        self.seats = len(seats)
         self.sent: dict[int, float] = {}
         self.received: dict[int, list[float]] = {}
         self.latencies: list[float] = []
         self.updates = 0
-        self.versions: list[set[int]] = [set() for _ in range(seats)]
+        self.versions: dict[int, set[int]] = {seat: set() for seat in seats}
         #: per seat, the highest version a snapshot or a resync's events brought (a seat that
         #: connects after its table's first action gets that action in its snapshot)
-        self.synced: list[int] = [-1] * seats
+        self.synced: dict[int, int] = dict.fromkeys(seats, -1)
+        #: the versions some seat received, and how many of them while measuring
+        self.seen: set[int] = set()
+        self.measured = 0
 
     def on_send(self, version: int, at: float) -> None:
         self.sent[version] = at
@@ -154,6 +157,9 @@ class _Table:
             return
         self.versions[seat].add(version)
         self.updates += 1
+        if version not in self.seen:
+            self.seen.add(version)
+            self.measured += counting
         times = self.received.setdefault(version, [])
         times.append(at)
         if len(times) == self.seats:
@@ -172,10 +178,10 @@ async def _run_tables(
 ) -> dict[str, Any]:
     books: list[_Table] = []
     clients: list[SeatClient] = []
-    state: dict[str, Any] = {"counting": False, "actions": 0, "connect_s": 0.0}
+    state: dict[str, Any] = {"counting": False, "connect_s": 0.0}
 
     for info in tables:
-        book = _Table(len(info["cookies"]))
+        book = _Table(info["seats"])
         books.append(book)
 
         def on_frame(client: SeatClient, frame: dict, at: float, book: _Table = book) -> None:
@@ -187,8 +193,6 @@ async def _run_tables(
 
         def on_send(client: SeatClient, version: int, at: float, book: _Table = book) -> None:
             book.on_send(version, at)
-            if state["counting"]:
-                state["actions"] += 1
 
         for cookie in info["cookies"]:
             url = urls[len(clients) % len(urls)]
@@ -243,7 +247,8 @@ async def _run_tables(
     await sync_to_async(_end_tables)(list(final))
     latencies = [x for b in books for x in b.latencies]
     return {
-        "actions_per_s": state["actions"] / elapsed,
+        # every action accepted and delivered while measuring (the bots' too)
+        "actions_per_s": sum(b.measured for b in books) / elapsed,
         "latencies": latencies,
         "books": books,
         "clients": clients,
@@ -251,7 +256,7 @@ async def _run_tables(
         "lags": lags,
         "connect_s": state["connect_s"],
         "resyncs": resyncs,
-        "actions": state["actions"],
+        "actions": sum(b.measured for b in books),
         "cpu": cpu,
     }
 
@@ -374,6 +379,13 @@ class Command(BaseCommand):
             "the tables end instead of being auto-played on after the run)",
         )
         parser.add_argument("--spectators", type=int, default=0)
+        parser.add_argument(
+            "--bots",
+            type=int,
+            default=0,
+            help="seats of each table played by the worker's heuristic bots (the stack's "
+            "MATCHES_BOT_DELAY_SECONDS after the last action), the others by the load client",
+        )
         parser.add_argument("--prefix", default="bench")
         parser.add_argument("--setup-only", action="store_true")
         parser.add_argument("--no-baseline", action="store_true")
@@ -400,6 +412,7 @@ class Command(BaseCommand):
             time_limit_seconds=options["time_limit"],
             spectators=options["spectators"],
             prefix=options["prefix"],
+            bots=options["bots"],
         )
         if options["setup_only"]:
             self.stdout.write(json.dumps(tables))
@@ -426,7 +439,7 @@ class Command(BaseCommand):
         missing: list[tuple[int, int, int]] = []  # (match, seat, version) never received
         for t, book in zip(tables, result["books"], strict=True):
             expected = range(before[t["match"]] + 1, final[t["match"]] + 1)
-            for seat, seen in enumerate(book.versions):
+            for seat, seen in book.versions.items():
                 received += sum(1 for v in seen if v in expected)
                 for v in expected:
                     if v in seen:
