@@ -3,14 +3,15 @@
 Every action of a person, a bot, auto-play (托管), the clock or the system goes through
 :func:`submit_action`. It reads the match (no lock), lets the engine apply the action to the
 state at the stored version (a :class:`~engine.actions.Refusal` changes nothing), then, in one
-short transaction, bumps the version with ``UPDATE ... WHERE version = v AND revision = r``
-(optimistic concurrency: a second writer for the same version updates no row and is refused
-``stale``) and appends the event ``(match, seq = v + 1)``. The engine's work is done outside
-the transaction, so SQLite's single write lock is held only for the two statements. A server
-applies the actions that queued while it wrote in one batch (:func:`submit_actions`): the same
-steps for each, with one transaction for all their writes. Only after the commit
-(``transaction.on_commit``) are the updates broadcast, each built from one seat's
-observation, and the next deadline task queued (:mod:`matches.schedule`).
+write, bumps the version with ``UPDATE ... WHERE version = v AND revision = r`` (optimistic
+concurrency: a second writer for the same version updates no row and is refused ``stale``)
+and appends the event ``(match, seq = v + 1)``: one statement on PostgreSQL, one short
+transaction on SQLite (:func:`matches.store.write_many`). The engine's work is done before
+it, so SQLite's single write lock is held only for the two statements. A server applies the
+actions that queued while it wrote in one batch (:func:`submit_actions`): the same steps for
+each, with one write for all of them. Only after the commit (``transaction.on_commit``) are
+the updates broadcast, each built from one seat's observation, and the next deadline task
+queued (:mod:`matches.schedule`).
 
 Rows are read and written by :mod:`matches.store`; tables are opened and seated in
 :mod:`matches.services.tables`, the clock is :mod:`matches.services.clock`, connections and

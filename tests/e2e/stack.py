@@ -13,6 +13,7 @@ second ./test run), a fresh database created on that server.
 from __future__ import annotations
 
 import json
+import math
 import os
 import shutil
 import signal
@@ -273,6 +274,10 @@ def run_load(
             if k:
                 stack.start_worker(f"worker{k}", beat=False)
         urls = [f"http://127.0.0.1:{ports[k, a]}" for a in range(asgi) for k in range(stacks)]
+        for k in range(stacks):
+            print(
+                f"stack {k + 1}: daphne on ports {[ports[k, a] for a in range(asgi)]}", flush=True
+            )
         command = [sys.executable, "manage.py", "loadtest", *loadtest]
         for url in urls:
             command += ["--url", url]
@@ -302,7 +307,7 @@ def summary(results: dict[str, list[dict[str, float]]]) -> str:
     for database, runs in results.items():
         cells = []
         for name in names:
-            values = sorted(r[name] for r in runs if r.get(name) == r.get(name) and name in r)
+            values = sorted(r[name] for r in runs if not math.isnan(r.get(name, math.nan)))
             if not values:
                 cells.append("")
                 continue

@@ -467,12 +467,15 @@ class Command(BaseCommand):
         closes = Counter()
         for c in clients:
             closes.update(c.closes)
+        # a table's seats go to consecutive servers (as a proxy spreading connections would)
+        per_server = Counter(c.url.split("/ws/")[0] for c in clients)
         self.stdout.write(
             f"bot tables (think {options['think']:g} s): "
             f"{len(tables)} tables, {len(clients)} sockets "
             f"({figures['failed_connects']} failed to connect, {figures['retries']} handshakes "
             f"retried; all attached {result['connect_s']:.1f} s after the last was opened), "
             f"{options['seconds']:.0f} s, load average {figures['load_1min']:.2f}\n"
+            f"  sockets per server {dict(per_server)}\n"
             f"  actions/s {result['actions_per_s']:.1f}  "
             f"p50 {figures['p50_ms']:.1f} ms  p99 {figures['p99_ms']:.1f} ms  (n={len(lat)})\n"
             f"  updates sent {sent}  received {received} live + {synced} in a snapshot or "
