@@ -17,6 +17,7 @@ django_asgi_app = get_asgi_application()
 from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 
+from config.busy import TryAgainLater  # noqa: E402
 from config.origin import SameOriginValidator  # noqa: E402
 
 
@@ -37,8 +38,8 @@ def collect_websocket_urlpatterns() -> list:
 application = ProtocolTypeRouter(
     {
         "http": django_asgi_app,
-        "websocket": SameOriginValidator(
-            AuthMiddlewareStack(URLRouter(collect_websocket_urlpatterns()))
+        "websocket": TryAgainLater(
+            SameOriginValidator(AuthMiddlewareStack(URLRouter(collect_websocket_urlpatterns())))
         ),
     }
 )

@@ -139,9 +139,30 @@ DATABASES = {
     "default": dj_database_url.parse(
         DATABASE_URL,
         conn_max_age=int(os.environ.get("DB_CONN_MAX_AGE", "0" if not PRODUCTION else "60")),
-        conn_health_checks=True,
+        conn_health_checks=env_bool("DB_CONN_HEALTH_CHECKS", True),
     )
 }
+# PostgreSQL: psycopg's connection pool, one per process (DB_POOL_MAX_SIZE connections; 0 turns
+# it off for persistent connections per thread, DB_CONN_MAX_AGE). Sized for the threads that
+# use the database: an ASGI process has MATCHES_THREADS + 3 (the reading thread, the
+# connections' thread, Django's own), a Celery worker its concurrency + 2 (beat, the broker's);
+# with one connection per thread none of them ever waits. A thread that still finds none free
+# waits DB_POOL_TIMEOUT seconds, then the request fails as the database being down would (a
+# websocket handshake is closed with 1013, "try again later"). The pool checks a connection
+# only when it is returned (a broken one is replaced): a health check per borrowing would add a
+# round trip to every batch of actions. docs/deploy.md: max_connections for N processes.
+DB_POOL_MAX_SIZE = max(0, int(os.environ.get("DB_POOL_MAX_SIZE", "8")))
+if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql" and DB_POOL_MAX_SIZE:
+    DATABASES["default"]["CONN_MAX_AGE"] = 0  # the pool keeps the connections
+    DATABASES["default"]["CONN_HEALTH_CHECKS"] = env_bool("DB_CONN_HEALTH_CHECKS", False)
+    DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
+        "min_size": min(DB_POOL_MAX_SIZE, max(0, int(os.environ.get("DB_POOL_MIN_SIZE", "2")))),
+        "max_size": DB_POOL_MAX_SIZE,
+        "timeout": float(os.environ.get("DB_POOL_TIMEOUT", "10")),
+        # a connection idle this long is closed (down to min_size), one this old replaced
+        "max_idle": 600.0,
+        "max_lifetime": 3600.0,
+    }
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     VAR_DIR.mkdir(parents=True, exist_ok=True)
     # WAL and immediate transactions let the ASGI server and Celery write side by side.

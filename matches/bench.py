@@ -41,10 +41,13 @@ def make_tables(
     time_limit_seconds: int = 0,
     spectators: int = 0,
     prefix: str = "bench",
+    bots: int = 0,
 ) -> list[dict[str, Any]]:
     """Open ``count`` tables of people (users ``<prefix>-<table>-<seat>``) in the club
-    ``<prefix>``; each starts its match at once. Returns per table its id, match id and one
-    session cookie per seat (plus ``spectators`` spectator cookies)."""
+    ``<prefix>``, the last ``bots`` seats of each table heuristic bots that the
+    worker plays; each starts its match at once. Returns per table its id, match id, the
+    people's seats and one session cookie per person (plus ``spectators`` spectator
+    cookies)."""
     with transaction.atomic():
         owner = _user(f"{prefix}-owner")
         club = Club.objects.filter(slug=prefix).first()
@@ -55,7 +58,8 @@ def make_tables(
     base = Match.objects.count()
     for t in range(count):
         seats = game(variant).seats
-        users = [_user(f"{prefix}-{base + t}-{s}") for s in range(seats)]
+        people = max(1, seats - bots)
+        users = [_user(f"{prefix}-{base + t}-{s}") for s in range(people)]
         for user in users:
             Membership.objects.get_or_create(club=club, user=user)
         table = tables.open_table(
@@ -68,11 +72,14 @@ def make_tables(
         )
         for s, user in enumerate(users[1:], start=1):
             tables.take_seat(user, table, s)
+        for s in range(people, seats):
+            tables.add_bot(users[0], table, s, "heuristic")
         watchers = [_user(f"{prefix}-{base + t}-w{k}") for k in range(spectators)]
         out.append(
             {
                 "table": table.pk,
                 "match": Match.objects.get(table=table).pk,
+                "seats": list(range(people)),
                 "cookies": [session_cookie(u) for u in users],
                 "spectators": [session_cookie(u) for u in watchers],
             }

@@ -27,6 +27,9 @@ _BOT = HeuristicBot()
 #: Least time between two messages of one client: 40 a second, under the server's limit of 50
 #: (``matches.consumers.RATE``), which a bot at machine speed on a fast table would exceed.
 MIN_GAP = 1 / 40
+#: The close code of a server that cannot serve the connection now (its database or Redis is
+#: saturated): come back later (RFC 6455's registry, 1013 "Try Again Later").
+TRY_AGAIN = 1013
 
 
 def choose(obs: dict[str, Any], hints: list[dict[str, Any]] | None) -> dict[str, Any] | None:
@@ -95,9 +98,17 @@ class SeatClient:
         self.refusals: list[dict[str, Any]] = []
         self.errors: list[str] = []
         self.connects = 0
+        #: catch-ups: ``hello`` sent after the first state frame of a connection (idle, a
+        #: refused stale action, a gap) and ``events`` frames the server sent to fill a gap
         self.resyncs = 0
+        #: handshakes that failed or connections closed with 1013 "try again later" (then
+        #: retried after a growing, jittered delay)
+        self.retries = 0
+        #: close codes of the connections the server closed, by code
+        self.closes: dict[int, int] = {}
         self.idle_resync = 5.0
         self.ws: Any = None
+        self._asked = False
         self._stop = False
         self._ids = 0
         self._last_send = 0.0
@@ -107,9 +118,13 @@ class SeatClient:
         self._stop = True
 
     async def run(self, until_over: bool = True, reconnect: bool = True) -> None:
-        """Play until the match is over (or :meth:`stop`), reconnecting after drops."""
+        """Play until the match is over (or :meth:`stop`), reconnecting after drops: 0.2 s
+        after losing a connection that was attached, else (a failed handshake, a close with
+        1013 "try again later" before the state came) after a delay that doubles up to 2 s;
+        every delay jittered, so that a server's many clients do not all come back at once."""
         delay = 0.2
         while not self._stop:
+            opened = False
             try:
                 async with websockets.connect(
                     self.url,
@@ -119,8 +134,8 @@ class SeatClient:
                     ping_interval=None,
                 ) as ws:
                     self.ws = ws
+                    opened = True
                     self.connects += 1
-                    delay = 0.2
                     if self.version >= 0:
                         self.acted_at_version = -1  # an action lost in a crash is sent again
                         await self._send({"type": "hello", "version": self.version})
@@ -141,17 +156,28 @@ class SeatClient:
             except (TimeoutError, OSError) as error:
                 self.errors.append(repr(error))
             except websockets.ConnectionClosed as error:
-                self.errors.append(repr(error))
-            except websockets.InvalidStatus as error:
+                if not isinstance(error, websockets.ConnectionClosedOK):
+                    self.errors.append(repr(error))
+                code = error.rcvd.code if error.rcvd is not None else 1006
+                self.closes[code] = self.closes.get(code, 0) + 1
+                if code == TRY_AGAIN:
+                    self.retries += 1
+            except websockets.InvalidHandshake as error:  # refused (403) or cut during it
                 self.errors.append(repr(error))
             finally:
                 self.ws = None
+            if not opened:
+                self.retries += 1
+            elif self.version >= 0:
+                delay = 0.2  # it was attached: come back soon
             if not reconnect:
                 return
-            await asyncio.sleep(delay)
+            await asyncio.sleep(delay * random.uniform(0.5, 1.5))
             delay = min(delay * 2, 2.0)
 
     async def _send(self, data: dict[str, Any]) -> None:
+        if data["type"] == "hello":
+            self._asked = True
         # keep under the server's limit of messages per second per connection, as a person does
         wait = self._last_send + MIN_GAP - time.perf_counter()
         if wait > 0:
@@ -170,6 +196,15 @@ class SeatClient:
             version = frame["version"]
             if version < self.version:
                 return
+            if kind != "update":
+                if kind == "events" and not self._asked:
+                    self.resyncs += 1  # the server filled a gap on its own
+                self._asked = False
+            if kind == "update" and 0 <= self.version < version - 1:
+                # a gap the server did not fill (protocol: "Versions"): the update carries
+                # the whole state, and hello brings the events in between
+                self.resyncs += 1
+                await self._send({"type": "hello", "version": self.version})
             self.version = version
             self.obs = frame["obs"]
             self.you = frame["you"]
@@ -181,6 +216,7 @@ class SeatClient:
         elif kind == "refused":
             self.refusals.append(frame)
             if frame.get("code") == "stale":
+                self.resyncs += 1
                 await self._send({"type": "hello", "version": self.version})
         elif kind == "table_changed":
             await self._send({"type": "hello", "version": self.version})

@@ -138,14 +138,9 @@ def match_updated(
         )
         shared = shared or {k: data[k] for k in ("table", "cards") if k in data}
         texts[recipient_key(r)] = json_dumps(data)
-    # ``version`` and ``event`` let each connection drop a frame that arrives after a newer one
-    # (broadcasts of the worker and of the servers are not ordered with each other).
-    message = {
-        "type": "match.frame",
-        "texts": texts,
-        "version": match.version,
-        "event": bool(event),
-    }
+    # ``version`` and ``kind`` let each connection forward the frames in the order of the
+    # versions (broadcasts of the worker and of the servers are not ordered with each other)
+    message = {"type": "match.frame", "texts": texts, "version": match.version, "kind": kind}
     _send([(match_group(match.pk), message)], key=("match", match.pk))
 
 
@@ -162,5 +157,5 @@ def seats_changed(match_id: int) -> None:
     text = json_dumps(
         {"type": "table", "version": match.version, "table": selectors.public_state(match)}
     )
-    message = {"type": "match.frame", "text": text, "version": match.version}
+    message = {"type": "match.frame", "text": text, "version": match.version, "kind": "table"}
     _send([(match_group(match_id), message)], key=("match", match_id))

@@ -24,8 +24,9 @@ from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
-from django.db import close_old_connections, connection
+from django.db import DatabaseError, close_old_connections, connection
 from django.utils import translation
+from redis.exceptions import RedisError
 
 from matches import broadcast, limits, selectors, store
 from matches.messages import MatchError, refusal_message
@@ -61,6 +62,28 @@ _executor = ThreadPoolExecutor(max_workers=THREADS, thread_name_prefix="matches"
 #: The thread of what only reads (``hello``, ``check``, ``hint``): a flood of hints waits
 #: here, not in front of the actions of every table of the process.
 _reader = ThreadPoolExecutor(max_workers=1, thread_name_prefix="matches-read")
+#: The thread of the connections' own bookkeeping on PostgreSQL (who may connect, presence,
+#: auto-play and the summary's dismissal): a burst of connections after a restart queues here,
+#: not in front of the session lookups of new handshakes on Django's one thread
+#: (``database_sync_to_async``, which served all of it before and let 200 of 400 handshakes
+#: time out in daphne), nor of the actions. On SQLite, which writes one transaction at a time
+#: (and whose in-memory test database refuses a read while another connection writes), it
+#: stays on Django's thread.
+_connections = (
+    None
+    if connection.vendor == "sqlite"
+    else ThreadPoolExecutor(max_workers=1, thread_name_prefix="matches-connections")
+)
+#: The close code of a connection the server cannot serve now because its database or Redis
+#: failed or is saturated (RFC 6455's registry: 1013, "Try Again Later"); the client comes
+#: back after a growing delay (docs/protocol.md, "Connecting").
+TRY_AGAIN = 1013
+#: What a saturated or failing database or Redis raises (psycopg's pool waiting in vain is a
+#: database error too).
+UNAVAILABLE = (DatabaseError, RedisError, OSError)
+#: Seconds an update that arrived before the one it follows is held, waiting for the missing
+#: one, before the connection is brought up to date from the database (``events``).
+GAP_WAIT = 0.3
 
 
 async def _in_thread(func: Any, *args: Any, executor: ThreadPoolExecutor = _executor) -> Any:
@@ -78,6 +101,13 @@ async def _in_thread(func: Any, *args: Any, executor: ThreadPoolExecutor = _exec
     if error is not None:
         raise error
     return result
+
+
+async def _bookkeeping(func: Any, *args: Any) -> Any:
+    """``func(*args)`` on the connections' thread (see ``_connections``)."""
+    if _connections is None:
+        return await database_sync_to_async(func)(*args)
+    return await _in_thread(func, *args, executor=_connections)
 
 
 def _db_work(func: Any, args: tuple[Any, ...]) -> tuple[Any, list, Exception | None]:
@@ -187,11 +217,13 @@ class TableConsumer(AsyncWebsocketConsumer):
     """One websocket connection to a table: a player's seat, or a spectator."""
 
     async def connect(self) -> None:
-        """Accept, work out the seat, join the groups; refuse spectators where not allowed."""
+        """Accept (the handshake needs no query but the session's), then work out the seat,
+        join the groups and send the state; refuse spectators where not allowed. A database
+        or Redis that fails meanwhile closes the connection with :data:`TRY_AGAIN`."""
         broadcast.use_server_loop(asyncio.get_running_loop())
         self.table_id = int(self.scope["url_route"]["kwargs"]["table_id"])
         self.user = self.scope.get("user")
-        self.language = await database_sync_to_async(self._language)()
+        self.language = self._language()
         self.match_id: int | None = None
         self.seat: int | None = None
         self.groups_joined: list[str] = []
@@ -199,6 +231,9 @@ class TableConsumer(AsyncWebsocketConsumer):
         self.last_check = time.monotonic()
         #: The newest version sent to this connection: an older frame is not forwarded.
         self.sent_version = -1
+        #: Frames of versions after the next one expected, by version (see match_frame).
+        self.held: dict[int, list[tuple[str, str]]] = {}
+        self.gap: asyncio.Task | None = None
         self.inbox: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
         self.attaching = asyncio.Lock()
         self.limits = limits.identity(self.scope)
@@ -207,16 +242,18 @@ class TableConsumer(AsyncWebsocketConsumer):
             return
         self.server = asyncio.create_task(self._serve())
         await self.accept()
-        role = await database_sync_to_async(self._role)()
-        if role is not None:
-            await self._error(role)
-            await self.close(code=4403)
-            return
-        await self._join(broadcast.table_group(self.table_id))
-        await self._attach()
+        try:
+            # joined before the match is read: a match starting meanwhile is not missed
+            await self._join(broadcast.table_group(self.table_id))
+            await self._attach()
+        except UNAVAILABLE:
+            log.warning("table %s: connection closed, retry later", self.table_id, exc_info=True)
+            await self.close(code=TRY_AGAIN)
 
     # ------------------------------------------------------------------ sync helpers (DB)
     def _language(self) -> str:
+        """The connection's language: its user's (loaded with the session), else the language
+        cookie's, else the site's."""
         user = self.user
         if user is not None and user.is_authenticated and getattr(user, "language", ""):
             return user.language
@@ -225,23 +262,22 @@ class TableConsumer(AsyncWebsocketConsumer):
         codes = {c for c, _ in settings.LANGUAGES}
         return code if code in codes else settings.LANGUAGE_CODE
 
-    def _role(self) -> str | None:
-        """None if the connection may stay (a player, a referee or a spectator:
-        :func:`matches.services.access.watcher`), else the reason code to refuse it."""
+    def _open(self, channel_name: str) -> tuple[str | None, int | None, int | None]:
+        """``(refusal, match id, seat)`` of this connection: the reason code to refuse it
+        (None: it may stay: a player, a referee or a spectator, as
+        :func:`matches.services.access.watch` decides), and once its table's match exists,
+        the match and the user's seat (None: a spectator), the connection recorded as
+        present."""
         try:
-            access.watcher(self.user, self.table_id)
+            _, match = access.watch(self.user, self.table_id)
         except MatchError as error:
-            return error.code
-        return None
-
-    def _attach_sync(self, channel_name: str) -> tuple[int | None, int | None]:
-        match = Match.objects.filter(table_id=self.table_id).first()
+            return error.code, None, None
         if match is None:
-            return None, None
+            return None, None, None
         seat = selectors.seat_of(match, self.user)
         if match.status == MatchStatus.PLAYING:
-            presence.connected(match.pk, seat, channel_name)
-        return match.pk, seat
+            presence.connected(match.pk, seat, channel_name, autoplay=match.autoplay)
+        return None, match.pk, seat
 
     def _sync_frame(self, version: Any) -> dict[str, Any] | None:
         """The answer to ``hello``: the missing events and the current state, or a snapshot."""
@@ -350,12 +386,17 @@ class TableConsumer(AsyncWebsocketConsumer):
             self.groups_joined.append(group)
 
     async def _attach(self) -> None:
-        """Join the seat's (or the spectators') group once the match exists, and send a
-        snapshot (once: a ``hello`` and a ``table_changed`` may ask at the same time)."""
+        """Work out whether the connection may stay and its seat; once the match exists,
+        join the seat's (or the spectators') group and send a snapshot (once: a ``hello``
+        and a ``table_changed`` may ask at the same time)."""
         async with self.attaching:
             if self.match_id is not None:
                 return
-            match_id, seat = await database_sync_to_async(self._attach_sync)(self.channel_name)
+            refusal, match_id, seat = await _bookkeeping(self._open, self.channel_name)
+            if refusal is not None:
+                await self._error(refusal)
+                await self.close(code=4403)
+                return
             if match_id is None:
                 await self.send(text_data=json.dumps({"type": "waiting", "table": self.table_id}))
                 return
@@ -369,19 +410,22 @@ class TableConsumer(AsyncWebsocketConsumer):
         while True:
             await asyncio.sleep(presence.PRESENCE_HEARTBEAT * random.uniform(0.8, 1.0))
             try:
-                await database_sync_to_async(presence.heartbeat)(self.channel_name)
+                await _bookkeeping(presence.heartbeat, self.channel_name)
             except Exception:  # a busy database: the next beat tries again
                 log.warning("presence heartbeat of %s failed", self.channel_name)
 
     async def disconnect(self, code: int) -> None:
         """Leave the groups; a player with no connection left goes on auto-play."""
-        for task in (getattr(self, "heartbeat", None), getattr(self, "server", None)):
+        for task in (getattr(self, name, None) for name in ("heartbeat", "server", "gap")):
             if task is not None:
                 task.cancel()
-        for group in self.groups_joined:
-            await self.channel_layer.group_discard(group, self.channel_name)
-        if self.match_id is not None:
-            await database_sync_to_async(presence.disconnected)(self.channel_name)
+        try:
+            for group in self.groups_joined:
+                await self.channel_layer.group_discard(group, self.channel_name)
+            if self.match_id is not None:
+                await _bookkeeping(presence.disconnected, self.channel_name)
+        except UNAVAILABLE:  # the presence row expires (PRESENCE_TTL), the group's membership too
+            log.warning("table %s: the end of a connection was not recorded", self.table_id)
 
     async def websocket_receive(self, message: dict[str, Any]) -> None:
         """A frame arrived: refused at once if it is too large, malformed or over a limit
@@ -450,9 +494,9 @@ class TableConsumer(AsyncWebsocketConsumer):
         elif kind in ("check", "hint"):
             await self._send_json(await _in_thread(self._check, data, executor=_reader))
         elif kind == "autoplay":
-            await self._send_json(await database_sync_to_async(self._autoplay)(data))
+            await self._send_json(await _bookkeeping(self._autoplay, data))
         elif kind == "dismiss_summary":
-            await self._send_json(await database_sync_to_async(self._dismiss)(data))
+            await self._send_json(await _bookkeeping(self._dismiss, data))
         else:
             await self._send_json(self._refusal("unknown_type", data))
 
@@ -506,10 +550,12 @@ class TableConsumer(AsyncWebsocketConsumer):
             await self.send(text_data=json_dumps(data))
 
     async def _send_state(self, data: dict[str, Any] | None) -> None:
-        """Send a state frame (``snapshot``/``events``) and remember its version."""
+        """Send a state frame (``snapshot``/``events``, read from the database), remember its
+        version and forward what was held for the versions after it."""
         if data is not None:
             self.sent_version = max(self.sent_version, data.get("version", -1))
             await self.send(text_data=json_dumps(data))
+            await self._release()
 
     async def dispatch(self, message: dict[str, Any]) -> None:
         """Channels' dispatch without its ``aclose_old_connections`` before every message (a
@@ -524,22 +570,80 @@ class TableConsumer(AsyncWebsocketConsumer):
     # ------------------------------------------------------------------ group messages
     async def match_frame(self, message: dict[str, Any]) -> None:
         """A match's frames: forward the one built for this connection's seat (``texts``, by
-        seat number or ``"s"`` for the spectators), or the one ``text`` for everyone."""
-        version = message.get("version")
-        if version is not None:
-            # Broadcasts from several processes (the worker's bots and clocks, the servers)
-            # can arrive out of order: an older state is never forwarded after a newer one,
-            # nor an update (an event) twice. The client catches up from the newest.
-            if version < self.sent_version or (
-                message.get("event") and version == self.sent_version
-            ):
-                return
-            self.sent_version = version
+        seat number or ``"s"`` for the spectators), or the one ``text`` for everyone, **in
+        the order of the match's versions**.
+
+        Broadcasts come from several processes (the worker's bots, auto-play and clock, each
+        ASGI server's players) and are not ordered with each other, so the version is the
+        sequence: an ``update`` to version v + 1 is forwarded after the one to v, a ``table``
+        frame of version v after the update to v, a ``snapshot`` at once; anything older than
+        what was sent is dropped, so is an update sent already. A frame that comes before the
+        one it follows is held; if that one has not come after :data:`GAP_WAIT` seconds, the
+        connection gets the missing events and the state from the database (an ``events``
+        frame), and what was held and is older is dropped."""
         text = message.get("text")
         if text is None:
             text = message["texts"].get(broadcast.recipient_key(self.seat))
-        if text is not None:
+        version = message.get("version")
+        # (a server of the release before sends "event" instead of "kind")
+        kind = message.get("kind") or ("update" if message.get("event") else "table")
+        if text is None:
+            return
+        if version is None or kind == "snapshot" and version > self.sent_version:
+            if version is not None:
+                self.sent_version = version
             await self.send(text_data=text)
+            await self._release()
+            return
+        due = self.sent_version + (1 if kind == "update" else 0)
+        if version < due:
+            return  # older than what was sent, or sent already
+        if version == due and self.sent_version >= 0:
+            self.sent_version = version
+            await self.send(text_data=text)
+            await self._release()
+            return
+        self.held.setdefault(version, []).append((kind, text))
+        if self.gap is None and self.sent_version >= 0:
+            self.gap = asyncio.create_task(self._fill_gap())
+
+    async def _release(self) -> None:
+        """Forward the held frames that are due now, in order; drop those older."""
+        for version in sorted(self.held):
+            if version > self.sent_version + 1:
+                break
+            frames = self.held.pop(version)
+            if version <= self.sent_version:  # a table frame of the version sent last
+                for kind, text in frames:
+                    if kind != "update" and version == self.sent_version:
+                        await self.send(text_data=text)
+                continue
+            if not any(kind == "update" for kind, _ in frames):
+                self.held[version] = frames  # its update has still to come
+                break
+            self.sent_version = version
+            frames.sort(key=lambda frame: frame[0] != "update")
+            for _kind, text in frames:
+                await self.send(text_data=text)
+        if not self.held and self.gap is not None and self.gap is not asyncio.current_task():
+            self.gap.cancel()
+            self.gap = None
+
+    async def _fill_gap(self) -> None:
+        """After :data:`GAP_WAIT`, bring the connection up to date from the database if a
+        frame it was sent is still missing (an ``events`` frame, as a ``hello`` gets); again
+        while one is."""
+        await asyncio.sleep(GAP_WAIT)
+        try:
+            if self.held:
+                answer = await _in_thread(self._sync_frame, self.sent_version, executor=_reader)
+                if answer is not None and answer["version"] > self.sent_version:
+                    await self._send_state(answer)
+        except Exception:  # the database away: try again (the client's hello also catches up)
+            log.warning("table %s: a missing update was not filled", self.table_id)
+        self.gap = None
+        if self.held:
+            self.gap = asyncio.create_task(self._fill_gap())
 
     async def table_changed(self, message: dict[str, Any]) -> None:
         """Seats changed or the match started: tell the client; attach to a new match."""

@@ -64,22 +64,29 @@ def require_table_visible(user: User | None, table: Table, match: Match | None =
         raise members_only()
 
 
-def watcher(user: User | None, table_id: int) -> Watcher:
-    """How ``user`` may watch table ``table_id`` over its websocket; raises
-    :class:`MatchError` when they may not: ``not_allowed`` (no such table),
+def watch(user: User | None, table_id: int) -> tuple[Watcher, Match | None]:
+    """How ``user`` may watch table ``table_id`` over its websocket, and the table's match
+    (None before it starts; read with the table in one query, for the caller to attach to);
+    raises :class:`MatchError` when they may not: ``not_allowed`` (no such table),
     ``members_only`` (a members-only club's table to a non-member), ``no_spectators``,
     ``login_required`` (an anonymous spectator)."""
-    table = Table.objects.select_related("club").filter(pk=table_id).first()
+    table = Table.objects.select_related("club", "match").filter(pk=table_id).first()
     if table is None:
         raise MatchError("not_allowed")
-    if is_seated(user, table, Match.objects.filter(table=table).first()):
-        return Watcher.PLAYER
+    match = getattr(table, "match", None)
+    if is_seated(user, table, match):
+        return Watcher.PLAYER, match
     if may_referee(user, table):
-        return Watcher.REFEREE
+        return Watcher.REFEREE, match
     if not club_permissions.can_see_club(user, table.club):
         raise MatchError("members_only")
     if not table.spectators_allowed:
         raise MatchError("no_spectators")
     if not _signed_in(user):
         raise MatchError("login_required")
-    return Watcher.SPECTATOR
+    return Watcher.SPECTATOR, match
+
+
+def watcher(user: User | None, table_id: int) -> Watcher:
+    """How ``user`` may watch table ``table_id`` (:func:`watch` without the match)."""
+    return watch(user, table_id)[0]

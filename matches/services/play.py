@@ -3,14 +3,15 @@
 Every action of a person, a bot, auto-play (托管), the clock or the system goes through
 :func:`submit_action`. It reads the match (no lock), lets the engine apply the action to the
 state at the stored version (a :class:`~engine.actions.Refusal` changes nothing), then, in one
-short transaction, bumps the version with ``UPDATE ... WHERE version = v AND revision = r``
-(optimistic concurrency: a second writer for the same version updates no row and is refused
-``stale``) and appends the event ``(match, seq = v + 1)``. The engine's work is done outside
-the transaction, so SQLite's single write lock is held only for the two statements. A server
-applies the actions that queued while it wrote in one batch (:func:`submit_actions`): the same
-steps for each, with one transaction for all their writes. Only after the commit
-(``transaction.on_commit``) are the updates broadcast, each built from one seat's
-observation, and the next deadline task queued (:mod:`matches.schedule`).
+write, bumps the version with ``UPDATE ... WHERE version = v AND revision = r`` (optimistic
+concurrency: a second writer for the same version updates no row and is refused ``stale``)
+and appends the event ``(match, seq = v + 1)``: one statement on PostgreSQL, one short
+transaction on SQLite (:func:`matches.store.write_many`). The engine's work is done before
+it, so SQLite's single write lock is held only for the two statements. A server applies the
+actions that queued while it wrote in one batch (:func:`submit_actions`): the same steps for
+each, with one write for all of them. Only after the commit (``transaction.on_commit``) are
+the updates broadcast, each built from one seat's observation, and the next deadline task
+queued (:mod:`matches.schedule`).
 
 Rows are read and written by :mod:`matches.store`; tables are opened and seated in
 :mod:`matches.services.tables`, the clock is :mod:`matches.services.clock`, connections and
@@ -454,28 +455,33 @@ def _level(engine: EngineMatch) -> Any:
 
 
 def _write_prepared(changes: list[_Prepared]) -> list[str]:
-    """Write ``changes`` in one transaction, in the order of their match ids (so that two
-    writers never wait for each other's rows on PostgreSQL); for each, "ok", "moved" (the
-    row changed at the same version: read it again) or "stale" (another action came first).
-    Once committed, each written change is broadcast (:func:`after_commit`)."""
+    """Write ``changes`` (:func:`store.write_many`: one statement on PostgreSQL, one
+    transaction on SQLite); an action that ends its match is written in a transaction of its
+    own with the table's status and the rated result. For each change: "ok", "moved" (the row
+    changed at the same version: read it again) or "stale" (another action came first). Once
+    committed, each written change is broadcast (:func:`after_commit`)."""
     results = ["stale"] * len(changes)
-    with store.writing():
-        for k in sorted(range(len(changes)), key=lambda k: changes[k].match.pk):
-            change = changes[k]
-            match = change.match
-            if store.write(
-                match.pk, change.version, match.revision - 1, change.fields, change.event
-            ):
+    going_on = [k for k, change in enumerate(changes) if not change.engine.over]
+    if going_on:
+        written = store.write_many([_write_of(changes[k]) for k in going_on])
+        for k in going_on:
+            if changes[k].match.pk in written:
                 results[k] = "ok"
-            elif Match.objects.filter(pk=match.pk, version=change.version).exists():
-                results[k] = "moved"
-                continue
-            else:
-                continue
-            if change.engine.over:
+    for k, change in enumerate(changes):
+        if not change.engine.over:
+            continue
+        match = change.match
+        with store.writing():
+            if store.write_many([_write_of(change)]):
+                results[k] = "ok"
                 Table.objects.filter(pk=match.table_id).update(status=TableStatus.FINISHED)
                 _record_rated_result(match, change.engine)
-    # after the write lock is released (at once, or when the caller's transaction commits)
+    for k, change in enumerate(changes):
+        if results[k] != "ok" and (
+            Match.objects.filter(pk=change.match.pk, version=change.version).exists()
+        ):
+            results[k] = "moved"
+    # after the write (at once, or when the caller's transaction commits)
     for change, result in zip(changes, results, strict=True):
         if result == "ok":
             match = change.match
@@ -491,6 +497,12 @@ def _write_prepared(changes: list[_Prepared]) -> list[str]:
                 )
             )
     return results
+
+
+def _write_of(change: _Prepared) -> store.Write:
+    """The row write of ``change``: at the version and revision it was read at."""
+    match = change.match
+    return store.Write(match.pk, change.version, match.revision - 1, change.fields, change.event)
 
 
 def after_commit(

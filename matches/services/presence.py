@@ -63,14 +63,21 @@ PRESENCE_HEARTBEAT = 60.0
 PRESENCE_TTL = timedelta(seconds=3 * PRESENCE_HEARTBEAT)
 
 
-def connected(match_id: int, seat: int | None, channel_name: str) -> None:
-    """Record a live connection; a seat back from a disconnect leaves auto-play."""
-    Presence.objects.update_or_create(
-        channel_name=channel_name,
-        defaults={"match_id": match_id, "seat": seat, "connected_at": timezone.now()},
+def connected(
+    match_id: int, seat: int | None, channel_name: str, autoplay: list[str] | None = None
+) -> None:
+    """Record a live connection (one statement: an insert, or the update of the channel's row);
+    a seat back from a disconnect leaves auto-play. ``autoplay``: the match's, if the caller
+    just read it."""
+    Presence.objects.bulk_create(
+        [Presence(match_id=match_id, seat=seat, channel_name=channel_name)],
+        update_conflicts=True,
+        unique_fields=["channel_name"],
+        update_fields=["match", "seat", "connected_at"],
     )
     if seat is not None:
-        autoplay = Match.objects.filter(pk=match_id).values_list("autoplay", flat=True).first()
+        if autoplay is None:
+            autoplay = Match.objects.filter(pk=match_id).values_list("autoplay", flat=True).first()
         if autoplay and 0 <= seat < len(autoplay) and autoplay[seat] == "disconnect":
             set_autoplay(match_id, seat, "")
 

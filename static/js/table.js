@@ -42,18 +42,31 @@ function connect() {
   const proto = location.protocol === "https:" ? "wss://" : "ws://";
   ws = new WebSocket(`${proto}${location.host}/ws/tables/${tableId}/`);
   ws.onopen = () => {
-    retry = 500;
     state.connected = true;
     if (state.version >= 0) send({ type: "hello", version: state.version });
   };
-  ws.onmessage = (e) => { lastFrame = Date.now(); handle(JSON.parse(e.data)); };
-  ws.onclose = () => {
+  ws.onmessage = (e) => { lastFrame = Date.now(); retry = 500; handle(JSON.parse(e.data)); };
+  ws.onclose = (e) => {
     state.connected = false;
     if (stopped) return;
     if (app.dataset.started === "1") render();
-    setTimeout(connect, retry);
-    retry = Math.min(retry * 2, 5000);
+    setTimeout(connect, reconnectDelay(e.code));
   };
+}
+
+// protocol "Connecting": soon after losing a connection that served the table, then later and
+// later while the server turns us away (1013, "try again later": up to 30 s) or cannot be
+// reached; jittered, so that a restarted server's clients do not all come back at once
+function reconnectDelay(code) {
+  const delay = retry * (0.5 + Math.random());
+  retry = Math.min(retry * 2, code === 1013 ? 30000 : 5000);
+  return delay;
+}
+
+// protocol "Versions": an update more than one version ahead (rare: the server forwards them in
+// order and fills a gap itself) carries the whole state; hello brings the events in between
+function askForMissed(m) {
+  if (m.type === "update" && state.version >= 0 && m.version > state.version + 1) send({ type: "hello", version: state.version });
 }
 
 // ------------------------------------------------------------------ messages from the server
@@ -101,6 +114,7 @@ function onState(m) {
   // a frame not newer than the last one applied raced it and is dropped; a snapshot, and the
   // answer to hello (events) unless older, resynchronise (protocol: "Versions")
   if (m.type === "snapshot" ? false : m.type === "events" ? m.version < state.version : m.version <= state.version) return;
+  askForMissed(m);
   if (app.dataset.started !== "1") app.dataset.started = "1";
   const before = state.obs;
   const keep = state.selected.map((i) => (state.obs && state.obs.hand ? sortedHand()[i] : null));

@@ -13,6 +13,7 @@ second ./test run), a fresh database created on that server.
 from __future__ import annotations
 
 import json
+import math
 import os
 import shutil
 import signal
@@ -24,6 +25,7 @@ import time
 import urllib.request
 import uuid
 from pathlib import Path
+from statistics import median
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
@@ -149,25 +151,24 @@ class Stack:
                     raise RuntimeError("daphne did not start:\n" + log) from error
                 time.sleep(0.1)
 
-    def start_worker(self) -> None:
+    def start_worker(self, name: str = "worker", beat: bool = True) -> None:
+        """Start a Celery worker (another one: a new ``name``; ``beat``: with the one beat)."""
         self._spawn(
-            "worker",
+            name,
             [
                 str(BIN / "celery"),
                 "-A",
                 "config",
                 "worker",
-                "-B",
+                *(["-B", "--schedule", str(self.tmp / "beat-schedule")] if beat else []),
                 "--pool",
                 "threads",
                 "--concurrency",
                 "4",
                 "--loglevel",
                 "WARNING",
-                "--schedule",
-                str(self.tmp / "beat-schedule"),
                 "--hostname",
-                f"e2e-{self.port}@%h",
+                f"e2e-{self.port}-{name}@%h",
             ],
         )
 
@@ -234,26 +235,154 @@ class Stack:
         shutil.rmtree(self.tmp, ignore_errors=True)
 
 
+#: The load test's figures summarised over runs (``figures`` line of ``manage.py loadtest``),
+#: with how each is printed.
+FIGURES = {
+    "failed_connects": "{:.0f}",
+    "retries": "{:.0f}",
+    "actions_per_s": "{:.0f}",
+    "p50_ms": "{:.0f}",
+    "p99_ms": "{:.0f}",
+    "lost": "{:.0f}",
+    "resyncs": "{:.0f}",
+    "resync_share": "{:.2%}",
+    "baseline_actions_per_s": "{:.0f}",
+    "ratio": "{:.2f}",
+    "client_cpu_share": "{:.0%}",
+    "machine_busy": "{:.0%}",
+    "load_1min": "{:.1f}",
+}
+
+
+def run_load(
+    asgi: int, stacks: int, loadtest: list[str], bot_delay: float = 0.8
+) -> dict[str, float]:
+    """Start ``stacks`` stacks of ``asgi`` daphne processes and one Celery worker each (one
+    Redis and one database shared by all; only the first worker runs beat; every group of
+    processes its own session, as on separate machines), run ``manage.py loadtest`` against
+    all of them with ``loadtest`` arguments, stop everything; return the figures printed.
+    ``bot_delay``: seconds the worker's bots wait before acting."""
+    stack = Stack(bot_delay=bot_delay, sweep_seconds=5.0).start()
+    try:
+        # interleaved, so that consecutive seats of a table go to different stacks
+        ports = {(0, 0): stack.port}
+        for k in range(stacks):
+            for a in range(asgi):
+                if (k, a) not in ports:
+                    ports[k, a] = free_port()
+                    stack.start_asgi(f"asgi{k}-{a}", ports[k, a])
+            if k:
+                stack.start_worker(f"worker{k}", beat=False)
+        urls = [f"http://127.0.0.1:{ports[k, a]}" for a in range(asgi) for k in range(stacks)]
+        for k in range(stacks):
+            print(
+                f"stack {k + 1}: daphne on ports {[ports[k, a] for a in range(asgi)]}", flush=True
+            )
+        command = [sys.executable, "manage.py", "loadtest", *loadtest]
+        for url in urls:
+            command += ["--url", url]
+        figures: dict[str, float] = {}
+        with subprocess.Popen(
+            command, cwd=ROOT, env=stack.env, stdout=subprocess.PIPE, text=True
+        ) as proc:
+            for line in proc.stdout:
+                if line.startswith("figures "):
+                    figures = json.loads(line[len("figures ") :])
+                else:
+                    print(line, end="", flush=True)
+        if proc.returncode:
+            raise RuntimeError(f"manage.py loadtest exited with {proc.returncode}")
+        return figures
+    finally:
+        stack.stop()
+
+
+def summary(results: dict[str, list[dict[str, float]]]) -> str:
+    """A Markdown table: min / median / max of every figure, one row per database."""
+    names = [n for n in FIGURES if any(n in r for runs in results.values() for r in runs)]
+    lines = [
+        "| database | runs | " + " | ".join(names) + " |",
+        "| --- | --- | " + " | ".join("---" for _ in names) + " |",
+    ]
+    for database, runs in results.items():
+        cells = []
+        for name in names:
+            values = sorted(r[name] for r in runs if not math.isnan(r.get(name, math.nan)))
+            if not values:
+                cells.append("")
+                continue
+            low, mid, high = (
+                FIGURES[name].format(v) for v in (values[0], median(values), values[-1])
+            )
+            cells.append(low if low == high else f"{low} / {mid} / {high}")
+        lines.append(f"| {database} | {len(runs)} | " + " | ".join(cells) + " |")
+    return "\n".join(lines)
+
+
 def main(argv: list[str] | None = None) -> int:
-    """Start a stack with ``--asgi`` daphne processes, run the load test against it, stop it."""
+    """Start a stack with ``--asgi`` daphne processes, run the load test against it, stop it;
+    with ``--runs`` and ``--databases``, several runs in a row on each database, then the
+    min / median / max of every figure."""
     import argparse
 
     parser = argparse.ArgumentParser(prog="python tests/e2e/stack.py")
-    parser.add_argument("--asgi", type=int, default=2, help="daphne processes (default 2)")
+    parser.add_argument("--asgi", type=int, default=2, help="daphne processes per stack (2)")
+    parser.add_argument(
+        "--stacks",
+        type=int,
+        default=1,
+        help="stacks of --asgi daphne processes and a Celery worker, sharing one database and "
+        "one Redis (scale-out; default 1)",
+    )
+    parser.add_argument("--runs", type=int, default=1, help="runs in a row per database")
+    parser.add_argument(
+        "--bot-delay",
+        type=float,
+        default=0.8,
+        help="seconds the worker's bots wait before acting (loadtest --bots; default 0.8)",
+    )
+    parser.add_argument(
+        "--databases",
+        default="",
+        help="comma-separated: postgresql (DATABASE_URL's server, else a throwaway one), "
+        "sqlite; default: DATABASE_URL's",
+    )
     parser.add_argument("loadtest", nargs="*", help="arguments of manage.py loadtest")
     args = parser.parse_args(argv)
     os.environ.setdefault("DEBUG", "0")
-    stack = Stack(bot_delay=0.8, sweep_seconds=5.0).start()
+    url = os.environ.get("DATABASE_URL", "")
+    databases = [d for d in args.databases.split(",") if d] or [
+        "postgresql" if url.startswith("postgres") else "sqlite"
+    ]
+    servers = None
+    results: dict[str, list[dict[str, float]]] = {}
     try:
-        urls = [stack.http]
-        for k in range(1, args.asgi):
-            urls.append(stack.start_asgi(f"asgi{k}", free_port()))
-        command = [sys.executable, "manage.py", "loadtest", *args.loadtest]
-        for url in urls:
-            command += ["--url", url]
-        return subprocess.run(command, cwd=ROOT, env=stack.env).returncode
+        for database in databases:
+            if database == "postgresql" and not url.startswith("postgres"):
+                if servers is None:
+                    sys.path.insert(0, str(ROOT / "tests"))
+                    from throwaway import Servers
+
+                    servers = Servers()
+                    servers.start()
+                os.environ["DATABASE_URL"] = servers.env["DATABASE_URL"]
+            elif database == "sqlite":
+                os.environ.pop("DATABASE_URL", None)
+            elif database != "postgresql":
+                parser.error(f"unknown database {database!r}")
+            for run in range(args.runs):
+                print(f"== {database}, run {run + 1} of {args.runs}", flush=True)
+                results.setdefault(database, []).append(
+                    run_load(args.asgi, args.stacks, args.loadtest, args.bot_delay)
+                )
+            if url:
+                os.environ["DATABASE_URL"] = url
     finally:
-        stack.stop()
+        if servers is not None:
+            servers.stop()
+    if args.runs > 1 or len(databases) > 1:
+        print(summary(results))
+    return 0
 
 
 if __name__ == "__main__":

@@ -3,20 +3,24 @@ Redis channel layer), with Channels' WebsocketCommunicator."""
 
 import json
 
+import channels.auth
 import pytest
 from asgiref.sync import async_to_sync
+from channels.db import database_sync_to_async
 from channels.layers import get_channel_layer
 from channels.testing import WebsocketCommunicator
+from django.db import OperationalError
 from django.test import Client, override_settings
 from django.utils import translation
 from matchkit import make_user
 
 from config.asgi import application
 from engine.match import Match as EngineMatch
-from matches import broadcast
+from matches import broadcast, store
+from matches.consumers import GAP_WAIT, TRY_AGAIN, TableConsumer
 from matches.messages import refusal_message
 from matches.models import Match
-from matches.services import tables
+from matches.services import play, tables
 
 pytestmark = pytest.mark.integration
 
@@ -300,9 +304,10 @@ def test_limits_per_user_across_sockets_and_frame_sizes_in_bytes(
         async_to_sync(scenario)()
 
 
-def test_an_older_broadcast_is_not_forwarded_after_a_newer_one(table, players, fresh_layer):
-    """Broadcasts of the worker and of the servers are not ordered: a connection forwards no
-    state older than the newest it sent, and no update twice."""
+def test_broadcasts_are_forwarded_in_the_order_of_versions(table, players, fresh_layer):
+    """Broadcasts of the worker and of the servers are not ordered: a connection forwards
+    them in the order of the match's versions, holding one that came before the one it
+    follows, and no state older than the newest it sent, nor an update twice."""
     match = Match.objects.get(table=table)
     login(players[1])
 
@@ -315,19 +320,96 @@ def test_an_older_broadcast_is_not_forwarded_after_a_newer_one(table, players, f
 
         def update(version):
             text = json.dumps({"type": "update", "version": version})
-            return {"type": "match.frame", "text": text, "version": version, "event": True}
+            return {"type": "match.frame", "text": text, "version": version, "kind": "update"}
 
-        for message in (update(2), update(1), update(2), update(3)):
+        def table_frame(version):
+            text = json.dumps({"type": "table", "version": version})
+            return {"type": "match.frame", "text": text, "version": version, "kind": "table"}
+
+        for message in (update(2), table_frame(3), update(1), update(2), update(3)):
             await layer.group_send(group, message)
-        table_frame = json.dumps({"type": "table", "version": 3})
-        await layer.group_send(group, {"type": "match.frame", "text": table_frame, "version": 3})
-        got = [await receive(comm) for _ in range(3)]
+        await layer.group_send(group, table_frame(3))
+        await layer.group_send(group, table_frame(2))
+        got = [await receive(comm) for _ in range(5)]
         assert got == [
+            {"type": "update", "version": 1},
             {"type": "update", "version": 2},
             {"type": "update", "version": 3},
             {"type": "table", "version": 3},
+            {"type": "table", "version": 3},
         ]
         assert await comm.receive_nothing(timeout=0.3)
+        await comm.disconnect()
+
+    async_to_sync(scenario)()
+
+
+def test_an_update_that_never_comes_is_filled_from_the_database(
+    table, players, fresh_layer, monkeypatch
+):
+    """An update lost on the way (here: never broadcast) is not waited for long: after
+    GAP_WAIT the connection gets the missing events and the state from the database."""
+    match = Match.objects.get(table=table)
+    login(players[1])
+    updated = broadcast.match_updated
+
+    def losing_the_first(match, engine, event, new_level=True):
+        if match.version != 1:
+            updated(match, engine, event, new_level)
+
+    monkeypatch.setattr(broadcast, "match_updated", losing_the_first)
+
+    async def scenario():
+        comm = connect(table.pk, players[1])
+        assert (await comm.connect())[0]
+        await receive_type(comm, "snapshot")
+        for _ in range(2):
+            fresh = await database_sync_to_async(Match.objects.get)(pk=match.pk)
+            seat = fresh.to_move
+            action = store.engine_of(fresh).legal_actions(seat)[0].to_json()
+            await database_sync_to_async(play.submit_action)(
+                match.pk, action, seat=seat, expected_version=fresh.version
+            )
+        frame = await receive(comm)
+        assert frame["type"] == "events" and frame["version"] == 2
+        assert [e["seq"] for e in frame["events"]] == [1, 2]
+        assert await comm.receive_nothing(timeout=GAP_WAIT + 0.3)  # the held update 2: dropped
+        await comm.disconnect()
+
+    async_to_sync(scenario)()
+
+
+def test_a_database_that_cannot_serve_the_connection_closes_it_with_try_again(
+    table, players, monkeypatch
+):
+    """The session lookup of the handshake, or the connection's own reads, failing for want of
+    the database (down, or no pooled connection free): accepted and closed with 1013 (try
+    again later), which the page and the load client retry, never a bare failure."""
+    login(players[1])
+
+    def unavailable(*args):
+        raise OperationalError("couldn't get a connection after 10.00 sec")
+
+    async def closed_with(comm):
+        assert (await comm.connect())[0]
+        return await comm.receive_output()
+
+    async def scenario():
+        with monkeypatch.context() as patch:
+            patch.setattr(TableConsumer, "_open", unavailable)
+            assert await closed_with(connect(table.pk, players[1])) == {
+                "type": "websocket.close",
+                "code": TRY_AGAIN,
+            }
+        with monkeypatch.context() as patch:
+            patch.setattr(channels.auth, "get_user", database_sync_to_async(unavailable))
+            assert await closed_with(connect(table.pk, players[1])) == {
+                "type": "websocket.close",
+                "code": TRY_AGAIN,
+            }
+        comm = connect(table.pk, players[1])  # the database back: the connection is served
+        assert (await comm.connect())[0]
+        assert (await receive_type(comm, "snapshot"))["you"] == 1
         await comm.disconnect()
 
     async_to_sync(scenario)()

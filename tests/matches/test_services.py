@@ -326,15 +326,16 @@ def test_a_seat_named_by_a_non_integer_is_refused(club, players, scheduled):
 
 
 def _counting_writes(monkeypatch):
-    """Count the write transactions services opens."""
+    """Count the writes services makes (one statement on PostgreSQL, one transaction on
+    SQLite: store.write_many)."""
     opened = []
-    writing = store.writing
+    write_many = store.write_many
 
-    def counted():
+    def counted(writes):
         opened.append(1)
-        return writing()
+        return write_many(writes)
 
-    monkeypatch.setattr(store, "writing", counted)
+    monkeypatch.setattr(store, "write_many", counted)
     return opened
 
 
@@ -361,7 +362,7 @@ def test_actions_of_several_matches_are_written_in_one_transaction(
     requests.append(play.ActionRequest(matches[3].pk, action, late, user=players[late]))
     opened = _counting_writes(monkeypatch)
     outcomes = play.submit_actions(requests)
-    assert len(opened) == 1  # one transaction for the three accepted actions
+    assert len(opened) == 1  # one write for the three accepted actions
     assert all(isinstance(o, play.Accepted) for o in outcomes[:3])
     assert [o.version for o in outcomes[:3]] == [1, 1, 1]
     assert [o.code for o in outcomes[3:]] == ["not_your_turn", "not_your_seat"]
@@ -404,14 +405,14 @@ def test_a_failing_write_in_a_batch_refuses_only_its_own_action(
 ):
     matches = [full_table(club, players).match for _ in range(3)]
     bad = matches[1].pk
-    write = store.write
+    write_many = store.write_many
 
-    def failing(match_id, *args):
-        if match_id == bad:
+    def failing(writes):
+        if any(w.match_id == bad for w in writes):
             raise OperationalError("disk I/O error")
-        return write(match_id, *args)
+        return write_many(writes)
 
-    monkeypatch.setattr(store, "write", failing)
+    monkeypatch.setattr(store, "write_many", failing)
     requests = []
     for match in matches:
         seat, action = _first_legal(match)
@@ -424,5 +425,5 @@ def test_a_failing_write_in_a_batch_refuses_only_its_own_action(
     assert [Match.objects.get(pk=m.pk).version for m in matches] == [1, 0, 1]
     assert MatchEvent.objects.filter(match_id=bad).count() == 0
     # the refused match still plays: its state was not kept from the undone write
-    monkeypatch.setattr(store, "write", write)
+    monkeypatch.setattr(store, "write_many", write_many)
     assert play.submit_actions(requests[1:2])[0].version == 1

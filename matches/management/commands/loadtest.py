@@ -17,6 +17,7 @@ from __future__ import annotations
 import asyncio
 import gc
 import json
+import os
 import statistics
 import time
 from collections import Counter
@@ -40,6 +41,12 @@ def _percentile(values: list[float], q: float) -> float:
     values = sorted(values)
     index = min(len(values) - 1, max(0, round(q * (len(values) - 1))))
     return values[index]
+
+
+def _origin(ws_url: str) -> str:
+    """The page origin a browser would send to the server at ``ws_url`` (its own host and
+    port: the server accepts sockets from its own origin only)."""
+    return "http" + ws_url[len("ws") :]
 
 
 async def _quiet(count: Any, seconds: float = 5.0, limit: float = 60.0) -> None:
@@ -66,6 +73,56 @@ def _end_tables(match_ids: list[int]) -> None:
             pass
 
 
+def _first_errors(clients: list[SeatClient], count: int = 3) -> list[str]:
+    """A few of the clients' errors, one of each kind."""
+    seen: dict[str, str] = {}
+    for client in clients:
+        for error in client.errors:
+            seen.setdefault(error.split("(")[0], error[:300])
+    return list(seen.values())[:count]
+
+
+def _machine_cpu() -> tuple[float, float]:
+    """``(busy, total)`` CPU seconds of the whole machine so far (Linux ``/proc/stat``; zeros
+    elsewhere)."""
+    try:
+        with open("/proc/stat") as stat:
+            ticks = [int(x) for x in stat.readline().split()[1:]]
+    except OSError:
+        return 0.0, 0.0
+    idle = ticks[3] + (ticks[4] if len(ticks) > 4 else 0)  # idle + iowait
+    hertz = os.sysconf("SC_CLK_TCK")
+    return (sum(ticks[:8]) - idle) / hertz, sum(ticks[:8]) / hertz
+
+
+class _CpuShare:
+    """What the load client itself took of the machine while measuring: its CPU seconds
+    (every thread of this process) against all the machine's busy CPU seconds (the servers,
+    PostgreSQL, Redis, the worker and anything else running)."""
+
+    def __init__(self) -> None:
+        self.started = time.perf_counter()
+        self.process = time.process_time()
+        self.busy, self.total = _machine_cpu()
+
+    def stop(self) -> None:
+        """Close the measured window."""
+        busy, total = _machine_cpu()
+        self.elapsed = time.perf_counter() - self.started
+        self.process = time.process_time() - self.process
+        self.busy, self.total = busy - self.busy, total - self.total
+
+    @property
+    def share(self) -> float:
+        """The client's share of the machine's busy CPU (0-1)."""
+        return self.process / self.busy if self.busy else float("nan")
+
+    @property
+    def machine_busy(self) -> float:
+        """How busy the whole machine was (0-1 of all its cores)."""
+        return self.busy / self.total if self.total else float("nan")
+
+
 async def _loop_lag(lags: list[float], stop: asyncio.Event, every: float = 0.01) -> None:
     """Record how late the load client's own event loop wakes up (its share of the latency)."""
     while not stop.is_set():
@@ -76,18 +133,21 @@ async def _loop_lag(lags: list[float], stop: asyncio.Event, every: float = 0.01)
 
 class _Table:
     """Latency bookkeeping of one table: when each version's action was sent and when each
-    seat received the update."""
+    person's seat (``seats``; the bots' are the worker's) received the update."""
 
-    def __init__(self, seats: int) -> None:
-        self.seats = seats
+    def __init__(self, seats: list[int]) -> None:
+        self.seats = len(seats)
         self.sent: dict[int, float] = {}
         self.received: dict[int, list[float]] = {}
         self.latencies: list[float] = []
         self.updates = 0
-        self.versions: list[set[int]] = [set() for _ in range(seats)]
+        self.versions: dict[int, set[int]] = {seat: set() for seat in seats}
         #: per seat, the highest version a snapshot or a resync's events brought (a seat that
         #: connects after its table's first action gets that action in its snapshot)
-        self.synced: list[int] = [-1] * seats
+        self.synced: dict[int, int] = dict.fromkeys(seats, -1)
+        #: the versions some seat received, and how many of them while measuring
+        self.seen: set[int] = set()
+        self.measured = 0
 
     def on_send(self, version: int, at: float) -> None:
         self.sent[version] = at
@@ -97,6 +157,9 @@ class _Table:
             return
         self.versions[seat].add(version)
         self.updates += 1
+        if version not in self.seen:
+            self.seen.add(version)
+            self.measured += counting
         times = self.received.setdefault(version, [])
         times.append(at)
         if len(times) == self.seats:
@@ -108,7 +171,6 @@ class _Table:
 
 async def _run_tables(
     urls: list[str],
-    origin: str,
     tables: list[dict[str, Any]],
     seconds: float,
     versions_now: Any,
@@ -116,10 +178,10 @@ async def _run_tables(
 ) -> dict[str, Any]:
     books: list[_Table] = []
     clients: list[SeatClient] = []
-    state: dict[str, Any] = {"counting": False, "actions": 0, "connect_s": 0.0}
+    state: dict[str, Any] = {"counting": False, "connect_s": 0.0}
 
     for info in tables:
-        book = _Table(len(info["cookies"]))
+        book = _Table(info["seats"])
         books.append(book)
 
         def on_frame(client: SeatClient, frame: dict, at: float, book: _Table = book) -> None:
@@ -131,15 +193,14 @@ async def _run_tables(
 
         def on_send(client: SeatClient, version: int, at: float, book: _Table = book) -> None:
             book.on_send(version, at)
-            if state["counting"]:
-                state["actions"] += 1
 
         for cookie in info["cookies"]:
+            url = urls[len(clients) % len(urls)]
             clients.append(
                 SeatClient(
-                    f"{urls[len(clients) % len(urls)]}/ws/tables/{info['table']}/",
+                    f"{url}/ws/tables/{info['table']}/",
                     cookie,
-                    origin,
+                    _origin(url),
                     on_frame=on_frame,
                     on_send=on_send,
                     think=think,
@@ -160,10 +221,14 @@ async def _run_tables(
     lags: list[float] = []
     stop_lag = asyncio.Event()
     lag_task = asyncio.create_task(_loop_lag(lags, stop_lag))
+    resyncs = sum(c.resyncs for c in clients)
+    cpu = _CpuShare()
     started = time.perf_counter()
     await asyncio.sleep(seconds)
     state["counting"] = False
     elapsed = time.perf_counter() - started
+    cpu.stop()
+    resyncs = sum(c.resyncs for c in clients) - resyncs
     stop_lag.set()
     await lag_task
     for client in clients:
@@ -175,23 +240,28 @@ async def _run_tables(
         client.stop()
         if client.ws is not None:
             await client.ws.close()
-    await asyncio.gather(*tasks, return_exceptions=True)
+    ended = await asyncio.gather(*tasks, return_exceptions=True)
+    for client, outcome in zip(clients, ended, strict=True):
+        if isinstance(outcome, BaseException):  # a client that crashed: count what stopped it
+            client.errors.append("crashed: " + repr(outcome))
     await sync_to_async(_end_tables)(list(final))
     latencies = [x for b in books for x in b.latencies]
     return {
-        "actions_per_s": state["actions"] / elapsed,
+        # every action accepted and delivered while measuring (the bots' too)
+        "actions_per_s": sum(b.measured for b in books) / elapsed,
         "latencies": latencies,
         "books": books,
         "clients": clients,
         "final": final,
         "lags": lags,
         "connect_s": state["connect_s"],
+        "resyncs": resyncs,
+        "actions": sum(b.measured for b in books),
+        "cpu": cpu,
     }
 
 
-async def _run_baseline(
-    urls: list[str], origin: str, groups: int, seconds: float
-) -> dict[str, Any]:
+async def _run_baseline(urls: list[str], groups: int, seconds: float) -> dict[str, Any]:
     latencies: list[float] = []
     state = {"counting": False, "actions": 0, "sent": 0, "received": 0}
     stop = asyncio.Event()
@@ -203,7 +273,7 @@ async def _run_baseline(
             try:
                 return await websockets.connect(
                     f"{url}/ws/bench/{group}/",
-                    additional_headers={"Origin": origin},
+                    additional_headers={"Origin": _origin(url)},
                     ping_interval=None,
                 )
             except (OSError, websockets.InvalidMessage, websockets.InvalidStatus):
@@ -309,6 +379,13 @@ class Command(BaseCommand):
             "the tables end instead of being auto-played on after the run)",
         )
         parser.add_argument("--spectators", type=int, default=0)
+        parser.add_argument(
+            "--bots",
+            type=int,
+            default=0,
+            help="seats of each table played by the worker's heuristic bots (the stack's "
+            "MATCHES_BOT_DELAY_SECONDS after the last action), the others by the load client",
+        )
         parser.add_argument("--prefix", default="bench")
         parser.add_argument("--setup-only", action="store_true")
         parser.add_argument("--no-baseline", action="store_true")
@@ -335,12 +412,12 @@ class Command(BaseCommand):
             time_limit_seconds=options["time_limit"],
             spectators=options["spectators"],
             prefix=options["prefix"],
+            bots=options["bots"],
         )
         if options["setup_only"]:
             self.stdout.write(json.dumps(tables))
             return
         https = [u.rstrip("/") for u in options["url"] or ["http://127.0.0.1:8000"]]
-        http = https[0]
         ws_urls = ["ws" + u[len("http") :] for u in https]
         match_ids = [t["match"] for t in tables]
 
@@ -354,7 +431,7 @@ class Command(BaseCommand):
         gc.freeze()
         gc.set_threshold(700, 10, 10_000)
         result = asyncio.run(
-            _run_tables(ws_urls, http, tables, options["seconds"], versions_now, options["think"])
+            _run_tables(ws_urls, tables, options["seconds"], versions_now, options["think"])
         )
         final = result["final"]
         sent = sum((final[t["match"]] - before[t["match"]]) * len(t["cookies"]) for t in tables)
@@ -362,7 +439,7 @@ class Command(BaseCommand):
         missing: list[tuple[int, int, int]] = []  # (match, seat, version) never received
         for t, book in zip(tables, result["books"], strict=True):
             expected = range(before[t["match"]] + 1, final[t["match"]] + 1)
-            for seat, seen in enumerate(book.versions):
+            for seat, seen in book.versions.items():
                 received += sum(1 for v in seen if v in expected)
                 for v in expected:
                     if v in seen:
@@ -372,42 +449,70 @@ class Command(BaseCommand):
                     else:
                         missing.append((t["match"], seat, v))
         lat = result["latencies"]
-        failed = sum(1 for c in result["clients"] if c.connects == 0)
+        clients = result["clients"]
+        cpu = result["cpu"]
+        figures: dict[str, Any] = {
+            "load_1min": os.getloadavg()[0],
+            "failed_connects": sum(1 for c in clients if c.connects == 0),
+            "retries": sum(c.retries for c in clients),
+            "actions_per_s": result["actions_per_s"],
+            "p50_ms": _percentile(lat, 0.5) * 1e3,
+            "p99_ms": _percentile(lat, 0.99) * 1e3,
+            "lost": len(missing),
+            "resyncs": result["resyncs"],
+            "resync_share": result["resyncs"] / max(1, result["actions"]),
+            "client_cpu_share": cpu.share,
+            "machine_busy": cpu.machine_busy,
+        }
+        closes = Counter()
+        for c in clients:
+            closes.update(c.closes)
+        # a table's seats go to consecutive servers (as a proxy spreading connections would)
+        per_server = Counter(c.url.split("/ws/")[0] for c in clients)
         self.stdout.write(
             f"bot tables (think {options['think']:g} s): "
-            f"{len(tables)} tables, {len(result['clients'])} sockets "
-            f"({failed} failed to connect; all attached {result['connect_s']:.1f} s after the "
-            f"last was opened), {options['seconds']:.0f} s\n"
+            f"{len(tables)} tables, {len(clients)} sockets "
+            f"({figures['failed_connects']} failed to connect, {figures['retries']} handshakes "
+            f"retried; all attached {result['connect_s']:.1f} s after the last was opened), "
+            f"{options['seconds']:.0f} s, load average {figures['load_1min']:.2f}\n"
+            f"  sockets per server {dict(per_server)}\n"
             f"  actions/s {result['actions_per_s']:.1f}  "
-            f"p50 {_percentile(lat, 0.5) * 1e3:.1f} ms  p99 {_percentile(lat, 0.99) * 1e3:.1f} ms"
-            f"  (n={len(lat)})\n"
+            f"p50 {figures['p50_ms']:.1f} ms  p99 {figures['p99_ms']:.1f} ms  (n={len(lat)})\n"
             f"  updates sent {sent}  received {received} live + {synced} in a snapshot or "
             f"resync  lost {len(missing)}\n"
             f"  load client's event loop late by p50 {_percentile(result['lags'], 0.5) * 1e3:.1f}"
-            f" ms  p99 {_percentile(result['lags'], 0.99) * 1e3:.1f} ms\n"
-            f"  reconnects {sum(max(0, c.connects - 1) for c in result['clients'])}  "
-            f"resyncs {sum(c.resyncs for c in result['clients'])}  refusals "
-            f"{dict(Counter(r.get('code') for c in result['clients'] for r in c.refusals))}"
+            f" ms  p99 {_percentile(result['lags'], 0.99) * 1e3:.1f} ms; its CPU "
+            f"{cpu.process / cpu.elapsed:.0%} of a core, {cpu.share:.0%} of the machine's busy "
+            f"CPU (machine {cpu.machine_busy:.0%} busy)\n"
+            f"  reconnects {sum(max(0, c.connects - 1) for c in clients)}  "
+            f"close codes {dict(closes)}  resyncs while measuring {result['resyncs']} "
+            f"({figures['resync_share']:.2%} of actions)  refusals "
+            f"{dict(Counter(r.get('code') for c in clients for r in c.refusals))}"
         )
         if missing:
             self.stdout.write(f"  missing (match, seat, version): {missing[:10]}")
-        if options["no_baseline"]:
-            return
-        time.sleep(10)  # let the server finish closing the tables' sockets
-        base = asyncio.run(_run_baseline(ws_urls, http, len(tables), options["seconds"]))
-        blat = base["latencies"]
-        self.stdout.write(
-            f"baseline (bare group broadcast): {len(tables)} groups x 4 sockets\n"
-            f"  actions/s {base['actions_per_s']:.1f}  "
-            f"p50 {_percentile(blat, 0.5) * 1e3:.1f} ms  p99 {_percentile(blat, 0.99) * 1e3:.1f} ms"
-            f"  (n={len(blat)})\n"
-            f"  deliveries sent {base['sent']}  received {base['received']}  "
-            f"lost {base['sent'] - base['received']}"
-        )
-        if base["errors"]:
-            self.stdout.write(f"  {len(base['errors'])} sockets failed: {base['errors'][:3]}")
-        if base["actions_per_s"]:
-            ratio = result["actions_per_s"] / base["actions_per_s"]
-            self.stdout.write(f"throughput vs baseline: {ratio:.2f}")
+        errors = Counter(e.split("(")[0] for c in clients for e in c.errors)
+        if errors:
+            self.stdout.write(f"  client errors: {dict(errors)}  e.g. {_first_errors(clients)}")
+        if not options["no_baseline"]:
+            time.sleep(10)  # let the server finish closing the tables' sockets
+            base = asyncio.run(_run_baseline(ws_urls, len(tables), options["seconds"]))
+            blat = base["latencies"]
+            self.stdout.write(
+                f"baseline (bare group broadcast): {len(tables)} groups x 4 sockets\n"
+                f"  actions/s {base['actions_per_s']:.1f}  "
+                f"p50 {_percentile(blat, 0.5) * 1e3:.1f} ms  "
+                f"p99 {_percentile(blat, 0.99) * 1e3:.1f} ms  (n={len(blat)})\n"
+                f"  deliveries sent {base['sent']}  received {base['received']}  "
+                f"lost {base['sent'] - base['received']}"
+            )
+            if base["errors"]:
+                self.stdout.write(f"  {len(base['errors'])} sockets failed: {base['errors'][:3]}")
+            figures["baseline_actions_per_s"] = base["actions_per_s"]
+            if base["actions_per_s"]:
+                figures["ratio"] = result["actions_per_s"] / base["actions_per_s"]
+                self.stdout.write(f"throughput vs baseline: {figures['ratio']:.2f}")
         if lat:
             self.stdout.write(f"latency mean {statistics.mean(lat) * 1e3:.1f} ms")
+        # one line for scripts (tests/e2e/stack.py --runs): every figure above, by name
+        self.stdout.write("figures " + json.dumps(figures))
