@@ -62,8 +62,13 @@ def pytest_collection_modifyitems(config, items):
         return
     keep, drop = [], []
     for item in items:
-        if next(item.iter_markers("layout"), None) is not None:
-            drop.append(item)  # the same pages on another database: measured once is enough
+        if next(item.iter_markers("browser"), None) is not None and not any(
+            next(item.iter_markers(name), None) is not None
+            for name in ("integration", "postgresql")
+        ):
+            # the same pages driven again on another database: the services, API and sockets
+            # they call are tested on PostgreSQL without a browser; CI stays under 30 minutes
+            drop.append(item)
             continue
         fixtures = set(getattr(item, "fixturenames", ()))
         marked = any(
