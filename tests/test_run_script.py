@@ -129,7 +129,7 @@ def run_once(tmp_path, marker, port):
             assert json.loads(response.read())["status"] == "ok"
         assert list((tmp_path / "redis").glob("appendonly*"))  # the queue persists on disk
         os.write(fd, b"\x03")  # Ctrl-C, as a person would type it
-        read_until(fd, b"== stopped", timeout=30)
+        read_until(fd, b"== stopped", timeout=90)
         _, status = os.waitpid(pid, 0)
         reaped = True
         assert os.waitstatus_to_exitcode(status) == 0
