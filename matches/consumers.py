@@ -1,6 +1,6 @@
 """The websocket of a table: ``/ws/tables/<id>/`` (protocol in README, "Websocket protocol").
 
-Thin: it authenticates the connection (session, via ``AuthMiddlewareStack``), works out the
+Thin: it authenticates the connection (session, via Channels' auth middleware), works out the
 seat (or spectator), forwards actions to :mod:`matches.services.play` and frames from the seat's
 group to the socket. Bad input gets an ``error`` or ``refused`` message; the connection and
 the match go on.
