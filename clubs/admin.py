@@ -32,8 +32,8 @@ class MembershipInline(admin.TabularInline):
 class ClubAdmin(admin.ModelAdmin):
     """Clubs with their join policy and creation date."""
 
-    list_display = ["name", "slug", "city", "join_policy", "created_at"]
-    list_filter = ["join_policy"]
+    list_display = ["name", "slug", "city", "join_policy", "visibility", "created_at"]
+    list_filter = ["join_policy", "visibility"]
     search_fields = ["name", "slug", "city", "description"]
     prepopulated_fields = {"slug": ["name"]}
     inlines = [MembershipInline]

@@ -10,6 +10,8 @@ and is ignored. Without the setting the header is ignored entirely. The login lo
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.conf import settings
 from django.http import HttpRequest
 from ipware import get_client_ip
@@ -38,3 +40,21 @@ def client_ip(request: HttpRequest) -> str | None:
         strict=False,
     )
     return address or remote
+
+
+def scope_client_ip(scope: dict[str, Any]) -> str | None:
+    """Return the client's address of an ASGI ``scope`` (a websocket) by the same rule as
+    :func:`client_ip`: the connection's peer address, or the proxy chain's entry when
+    ``TRUSTED_PROXY_COUNT`` is set. Repeated ``X-Forwarded-For`` headers are joined in order,
+    as Django joins them for HTTP requests."""
+    request = HttpRequest()
+    client = scope.get("client") or ("", 0)
+    request.META["REMOTE_ADDR"] = str(client[0] or "")
+    forwarded = [
+        value.decode("latin-1")
+        for name, value in scope.get("headers") or ()
+        if name.lower() == b"x-forwarded-for"
+    ]
+    if forwarded:
+        request.META["HTTP_X_FORWARDED_FOR"] = ",".join(forwarded)
+    return client_ip(request)

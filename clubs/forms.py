@@ -6,7 +6,7 @@ from django import forms
 from django.contrib.auth.forms import UserCreationForm
 from django.utils.translation import gettext_lazy as _
 
-from clubs.models import MAX_INVITATION_USES, Club, JoinPolicy, Language, User
+from clubs.models import MAX_INVITATION_USES, Club, JoinPolicy, Language, User, Visibility
 
 COMMON_TIME_ZONES = [
     "Asia/Shanghai",
@@ -90,12 +90,22 @@ class ClubForm(forms.ModelForm):
     join_policy = forms.ChoiceField(
         label=_("Who may join"), choices=JoinPolicy.choices, widget=forms.RadioSelect
     )
+    visibility = forms.ChoiceField(
+        label=_("Who sees the club's members, tables and results"),
+        choices=Visibility.choices,
+        widget=forms.RadioSelect,
+        required=False,  # absent (an older form, a script): the club keeps its visibility
+    )
 
     class Meta:
         model = Club
-        fields = ["name", "city", "description", "join_policy"]
+        fields = ["name", "city", "description", "join_policy", "visibility"]
         labels = {"name": _("Club name"), "city": _("City"), "description": _("About the club")}
         widgets = {"description": forms.Textarea(attrs={"rows": 4})}
+
+    def clean_visibility(self) -> str:
+        """The chosen visibility, or the club's own (public for a new club) when none."""
+        return self.cleaned_data.get("visibility") or self.instance.visibility
 
 
 class JoinRequestForm(forms.Form):

@@ -1,4 +1,5 @@
-"""What the clubs pages ask apps above them, answered by whoever registers an answer.
+"""What the clubs pages ask apps above them, answered by whoever registers an answer, and
+what clubs tell them (a new join request).
 
 The home page belongs to clubs, the lowest app with pages, but a player's games live in the
 apps above it (live tables, score sheets, tournaments). They register a source here from their
@@ -10,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from clubs.models import User
+from clubs.models import JoinRequest, User
 
 #: Each source gives a signed-in user's games as dicts with ``title``, ``detail``, ``url``,
 #: ``action`` (the button's text), ``kind`` and ``when`` (a datetime or None, for ordering).
@@ -26,3 +27,35 @@ def register_my_games(source: Callable[[User], list[dict[str, Any]]]) -> None:
 def my_games(user: User) -> list[dict[str, Any]]:
     """Every registered source's items for ``user``, in the order the sources give them."""
     return [item for source in _my_games for item in source(user)]
+
+
+#: Sections an app above clubs adds to the profile page: each gives a dict with ``template``
+#: (included with the dict as ``panel``) and whatever that template reads.
+_profile_panels: list[Callable[[User], dict[str, Any]]] = []
+
+
+def register_profile_panel(source: Callable[[User], dict[str, Any]]) -> None:
+    """Register ``source(user) -> panel`` for a section of the profile page (once)."""
+    if source not in _profile_panels:
+        _profile_panels.append(source)
+
+
+def profile_panels(user: User) -> list[dict[str, Any]]:
+    """Every registered section of ``user``'s profile page, in the order registered."""
+    return [source(user) for source in _profile_panels]
+
+
+#: Who is told of a new join request (e.g. the outbox e-mails the club's admins).
+_join_requested: list[Callable[[JoinRequest], None]] = []
+
+
+def register_join_requested(listener: Callable[[JoinRequest], None]) -> None:
+    """Register ``listener(join_request)``, called in the transaction that files it (once)."""
+    if listener not in _join_requested:
+        _join_requested.append(listener)
+
+
+def join_requested(join_request: JoinRequest) -> None:
+    """Tell every registered listener of the new pending ``join_request``."""
+    for listener in _join_requested:
+        listener(join_request)

@@ -115,6 +115,14 @@ class JoinPolicy(models.TextChoices):
     INVITATION = "invitation", _("By invitation link only")
 
 
+class Visibility(models.TextChoices):
+    """Who sees a club's members, tables, matches, replays, ladders, tournaments and leagues
+    (its name, description and how to join are public either way)."""
+
+    PUBLIC = "public", _("Public: anyone sees the club's members, tables and results")
+    MEMBERS = "members", _("Members only: only members see the club's members, tables and results")
+
+
 class Role(models.TextChoices):
     """A member's role in a club: one owner, any number of admins and members."""
 
@@ -132,6 +140,15 @@ class Club(models.Model):
     city = models.CharField(_("city"), max_length=60, blank=True)
     join_policy = models.CharField(
         _("join policy"), max_length=12, choices=JoinPolicy.choices, default=JoinPolicy.REQUEST
+    )
+    # db_default too: a club row written by code that predates the column (a rolling deploy,
+    # a migration test's historical model) is public.
+    visibility = models.CharField(
+        _("visibility"),
+        max_length=8,
+        choices=Visibility.choices,
+        default=Visibility.PUBLIC,
+        db_default=Visibility.PUBLIC,
     )
     created_at = models.DateTimeField(_("created at"), default=timezone.now)
 

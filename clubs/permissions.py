@@ -6,14 +6,37 @@ call them before changing anything and raise ``NotAllowed`` when they say no.
 
 from __future__ import annotations
 
+from django.db.models import Q
+
 from clubs import selectors
-from clubs.models import Club, Invitation, JoinRequest, Membership, Role, User
+from clubs.models import Club, Invitation, JoinRequest, Membership, Role, User, Visibility
 
 
 def _role(user: User | None, club: Club) -> str | None:
     if user is None or not user.is_authenticated:
         return None
     return selectors.role_of(user, club)
+
+
+def can_see_club(user: User | None, club: Club) -> bool:
+    """Whether ``user`` may see ``club``'s things: its members, tables, live and finished
+    matches, replays, ladders, tournaments and leagues. Everyone may in a public club; in a
+    members-only club its members (any role) may, nobody else (the club's name, description
+    and how to join stay public). The one rule of every page, API endpoint and websocket;
+    lists ask its query form, :func:`visible_clubs_filter`."""
+    return club.visibility == Visibility.PUBLIC or _role(user, club) is not None
+
+
+def visible_clubs_filter(user: User | None, field: str = "") -> Q:
+    """:func:`can_see_club` as a query: a ``Q`` keeping the rows whose club ``user`` may see.
+    ``field`` is the path from the rows to their club (``"club"``, ``"league__host"``);
+    empty for a query of clubs themselves."""
+    prefix = f"{field}__" if field else ""
+    public = Q(**{f"{prefix}visibility": Visibility.PUBLIC})
+    if user is None or not user.is_authenticated:
+        return public
+    mine = Membership.objects.filter(user=user).values("club_id")
+    return public | Q(**{f"{field}__in" if field else "pk__in": mine})
 
 
 def is_club_admin(user: User | None, club: Club) -> bool:
@@ -27,7 +50,7 @@ def is_owner(user: User | None, club: Club) -> bool:
 
 
 def can_edit_club(user: User | None, club: Club) -> bool:
-    """Owner and admins edit the club's name, description, city and join policy."""
+    """Owner and admins edit the club's name, description, city, join policy and visibility."""
     return is_club_admin(user, club)
 
 

@@ -18,11 +18,12 @@ from django.core.cache import cache
 from django.core.exceptions import ValidationError
 from django.core.mail import send_mail
 from django.db import IntegrityError, transaction
+from django.http import Http404
 from django.utils import timezone, translation
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
 
-from clubs import permissions, selectors
+from clubs import hooks, permissions, selectors
 from clubs.models import (
     MAX_INVITATION_DAYS,
     MAX_INVITATION_USES,
@@ -35,6 +36,7 @@ from clubs.models import (
     Membership,
     Role,
     User,
+    Visibility,
     validate_time_zone,
 )
 from games import errors
@@ -53,7 +55,25 @@ class NotFound(ClubError, errors.NotFound):
     """The object named does not exist (or is not visible to the user)."""
 
 
+class MembersOnly(NotFound, Http404):
+    """A members-only club's things asked for by someone who may not see them: 404 on the web
+    (Django's 404 page shows the message) and in the API, ``members_only`` on a websocket."""
+
+
 logger = logging.getLogger(__name__)
+
+
+def members_only() -> MembersOnly:
+    """The refusal of a members-only club's things to a non-member (code ``members_only``)."""
+    return MembersOnly("members_only", _("Only the club's members can see this."))
+
+
+def require_club_visible(user: User | None, club: Club) -> None:
+    """Raise :class:`MembersOnly` unless ``user`` may see ``club``'s things
+    (:func:`clubs.permissions.can_see_club`). Every page, API view and consumer showing a
+    club's members, tables, matches, replays, ladders, tournaments or leagues calls this."""
+    if not permissions.can_see_club(user, club):
+        raise members_only()
 
 
 def _not_allowed() -> NotAllowed:
@@ -230,8 +250,10 @@ def create_club(
     city: str = "",
     join_policy: str = JoinPolicy.REQUEST,
     slug: str = "",
+    visibility: str = Visibility.PUBLIC,
 ) -> Club:
-    """Create a club; the creator becomes its owner."""
+    """Create a club (public unless ``visibility`` says members only); the creator becomes
+    its owner."""
     if not user.is_authenticated:
         raise _not_allowed()
     name = (name or "").strip()
@@ -244,6 +266,7 @@ def create_club(
         description=description,
         city=city,
         join_policy=join_policy,
+        visibility=visibility,
         slug=_unique_slug(name, slug),
     )
     try:
@@ -263,8 +286,9 @@ def update_club(
     description: str | None = None,
     city: str | None = None,
     join_policy: str | None = None,
+    visibility: str | None = None,
 ) -> Club:
-    """Change the club's details (owner and admins); None keeps a field."""
+    """Change the club's details and its visibility (owner and admins); None keeps a field."""
     if not permissions.can_edit_club(user, club):
         raise _not_allowed()
     for field, value in (
@@ -272,6 +296,7 @@ def update_club(
         ("description", description),
         ("city", city),
         ("join_policy", join_policy),
+        ("visibility", visibility),
     ):
         if value is not None:
             setattr(club, field, value.strip() if field == "name" else value)
@@ -315,11 +340,15 @@ def join_club(user: User, club: Club, *, message: str = "") -> Membership | Join
             )
         try:
             with transaction.atomic():
-                return JoinRequest.objects.create(club=club, user=user, message=message[:500])
+                join_request = JoinRequest.objects.create(
+                    club=club, user=user, message=message[:500]
+                )
         except IntegrityError as error:
             raise ClubError(
                 "request_pending", _("You have already asked to join; wait for the answer.")
             ) from error
+        hooks.join_requested(join_request)  # e.g. the club's admins get an e-mail
+        return join_request
     raise ClubError(
         "invitation_required", _("This club admits new members by invitation link only.")
     )

@@ -155,6 +155,7 @@ def profile(request: HttpRequest) -> HttpResponse:
             "token_form": token_form,
             "tokens": selectors.tokens_of(request.user),
             "new_key": new_key,
+            "panels": hooks.profile_panels(request.user),
         },
     )
 
@@ -187,12 +188,15 @@ def club_create(request: HttpRequest) -> HttpResponse:
 #: Sections other apps add to the club page: a template at one of these paths is included
 #: (with ``club``, ``membership`` and ``is_admin`` in its context) when it exists.
 CLUB_PAGE_SECTIONS = ("matches/_club_section.html", "ladder/_club_section.html")
+#: How a member's name is drawn when an app above offers it (with ``user`` and ``ladder``, the
+#: club's first ladder, in its context): the ladders link it to the member's player page.
+MEMBER_NAME = "ladder/_member_name.html"
 
 
-def club_page_sections() -> list[str]:
-    """The club-page section templates that exist."""
+def club_page_sections(names: tuple[str, ...] = CLUB_PAGE_SECTIONS) -> list[str]:
+    """Those of the club-page templates ``names`` that exist."""
     found = []
-    for name in CLUB_PAGE_SECTIONS:
+    for name in names:
         try:
             get_template(name)
         except TemplateDoesNotExist:
@@ -205,17 +209,21 @@ def club_detail(request: HttpRequest, slug: str) -> HttpResponse:
     """The public page of a club: details, other apps' sections, members, join/leave."""
     club = get_object_or_404(selectors.clubs_with_counts(), slug=slug)
     membership = selectors.membership_of(request.user, club)
+    # A members-only club shows others only its name, description and how to join.
+    visible = permissions.can_see_club(request.user, club)
     return render(
         request,
         "clubs/club_detail.html",
         {
             "club": club,
             "membership": membership,
-            "members": selectors.members_of(club),
+            "visible": visible,
+            "members": selectors.members_of(club) if visible else [],
             "pending_request": selectors.pending_request_of(request.user, club),
             "is_admin": membership is not None and membership.is_admin,
             "request_form": forms.JoinRequestForm(),
-            "sections": club_page_sections(),
+            "sections": club_page_sections() if visible else [],
+            "member_name": next(iter(club_page_sections((MEMBER_NAME,))), None),
         },
     )
 
@@ -364,7 +372,7 @@ def invitation_create(request: HttpRequest, slug: str) -> HttpResponse:
     _run(
         request,
         lambda user, c: services.create_invitation(user, c, **form.cleaned_data),
-        _("A new invitation link is ready. Copy it and send it."),
+        _("A new invitation link is ready: copy it, share it or show its QR code."),
         club,
     )
     return redirect("club_manage", slug=club.slug)

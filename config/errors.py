@@ -4,6 +4,8 @@ from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 from django.utils.translation import gettext as _
 
+from games.errors import Refused
+
 
 def _wants_json(request: HttpRequest) -> bool:
     return request.path.startswith("/api/") or "application/json" in request.headers.get(
@@ -28,7 +30,10 @@ def permission_denied(request: HttpRequest, exception: Exception | None = None) 
 
 
 def page_not_found(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
-    """404: no such page."""
+    """404: no such page, or a refusal that is also a 404 (a members-only club's page to a
+    non-member): then its own code and message."""
+    if isinstance(exception, Refused):
+        return _error(request, 404, exception.code, exception.message)
     return _error(request, 404, "not_found", _("This page does not exist."))
 
 

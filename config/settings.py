@@ -127,6 +127,7 @@ TEMPLATES = [
                 "django.template.context_processors.tz",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
+                "outbox.context_processors.unread_notices",
             ],
         },
     },
@@ -269,6 +270,9 @@ CELERY_BEAT_SCHEDULE = {
 }
 # Seconds a bot (or a seat on auto-play) waits before acting, so people can follow the play.
 MATCHES_BOT_DELAY_SECONDS = float(os.environ.get("MATCHES_BOT_DELAY_SECONDS", "0.8"))
+# The most process time (ms) the worker spends on a move of a seat on auto-play (托管): the
+# search bot within it while a person plays at the table (matches.services.bots).
+MATCHES_AUTOPLAY_BOT_MS = float(os.environ.get("MATCHES_AUTOPLAY_BOT_MS", "50"))
 # A deadline task or sweep this many seconds late means the worker or beat was down: a
 # person's clock that ran out meanwhile is re-armed (matches.services.clock, fair clocks).
 # Websocket frames per second (matches.limits), across all connections and processes: per
@@ -350,10 +354,17 @@ REST_FRAMEWORK = {
 }
 SPECTACULAR_SETTINGS = {
     "TITLE": "Bao 2 club platform API",
+    # Chinese first, then English: the page at /api/docs/ is read by both
     "DESCRIPTION": (
-        "Clubs, memberships, join requests, invitations and the current user. Authenticate with "
-        "a session cookie (plus CSRF token) or with `Authorization: Token <key>`; create and "
-        'revoke keys on your profile page. Errors are JSON: `{"detail": ...}` or field errors.'
+        "俱乐部、会员、入会申请、邀请链接、天梯、比赛（报名、搭档确认、签到、退赛、编排、成绩）、"
+        "记分单和联赛。身份验证：会话 Cookie（加 CSRF 令牌）或请求头 "
+        "`Authorization: Token <令牌>`，令牌在个人资料页生成和作废。被拒绝时返回 JSON "
+        '`{"detail": …, "code": …}`，`detail` 用用户的语言。\n\n'
+        "Clubs, memberships, join requests, invitations, ladders, tournaments (registration, "
+        "partner acceptance, check-in, withdrawal, pairing, results), score sheets and leagues. "
+        "Authenticate with a session cookie (plus CSRF token) or with "
+        "`Authorization: Token <key>`; create and revoke keys on your profile page. Refusals "
+        'are JSON: `{"detail": ..., "code": ...}` in the user\'s language, or field errors.'
     ),
     "VERSION": "1.0.0",
     "SERVE_INCLUDE_SCHEMA": False,

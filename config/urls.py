@@ -26,7 +26,7 @@ def _optional_include(module_name: str) -> object | None:
     return include(module_name)
 
 
-api_patterns = [path("", include("clubs.api.urls"))]
+api_patterns = [path("", include("clubs.api.urls")), path("", include("outbox.api_urls"))]
 app_patterns = []
 for _app in ("matches", "ladder", "leagues"):
     _api = _optional_include(f"{_app}.api.urls")
@@ -46,6 +46,7 @@ urlpatterns = [
     path("i18n/setlang/", set_language, name="set_language"),
     path("jsi18n/", JavaScriptCatalog.as_view(), name="javascript-catalog"),
     *app_patterns,
+    path("notifications/", include("outbox.urls")),
     path("", include("sheets.urls")),  # score sheets (pages + API)
     path("", include("clubs.urls")),
 ]

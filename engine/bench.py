@@ -10,6 +10,9 @@ Keys (issue 2, item 10):
   time would measure the neighbours), observation building and full rules checking included;
 - ``honger_deals_per_s`` / ``shuangkou2_deals_per_s``: the same, for the point-scored
   variants;
+- ``guandan_light_deals_per_s``: the Guandan figure with the bots reading their light
+  observation (``Match.play_view``), the path of ``play_random_match``'s default and of the
+  side-by-side comparison with DanKS;
 - ``peak_memory_mb``: peak resident memory of the process;
 - ``match_json_bytes``: size of ``json.dumps(match.to_json())`` of the largest finished match
   played (``match_json_bytes_mean`` the mean), ``lead_abstract_ms`` / ``lead_abstract_moves``
@@ -59,30 +62,38 @@ def lead_enumeration(runs: int = 200) -> dict[str, Any]:
     return out
 
 
-def play_random_match(variant: str, seed: int, max_deals: int = 500) -> Match:
-    """A full match between four seeded random bots, each choosing from its observation."""
+def play_random_match(
+    variant: str, seed: int, max_deals: int = 500, *, full: bool = False
+) -> Match:
+    """A full match between seeded random bots, each choosing from its seat's light
+    observation (:meth:`Match.play_view`, the bots' path), or from the full observation the
+    platform sends when ``full``. The same seed plays the same match either way."""
     match = Match.new(variant, seed)
     seats = deal_rules(variant).seats
     bots = [RandomBot(f"{seed}/{s}") for s in range(seats)]
+    view = match.observation if full else match.play_view
     while not match.over and match.deal_no < max_deals:
         seat = match.to_move()
         assert seat is not None
-        action = bots[seat].choose(match.observation(seat), lambda s=seat: match.legal_actions(s))
+        action = bots[seat].choose(view(seat), lambda s=seat: match.legal_actions(s))
         match.apply(action)
     return match
 
 
-def deals_per_second(variant: str, matches: int, repeats: int) -> tuple[float, list[int]]:
-    """Play the same ``matches`` seeded random-vs-random matches ``repeats`` times; deals per
-    second of the fastest run (like ``timeit``: the machine is shared, the minimum is the
-    figure least disturbed by other processes), and the JSON size of each finished match."""
+def deals_per_second(
+    variant: str, matches: int, repeats: int, *, full: bool = True
+) -> tuple[float, list[int]]:
+    """Play the same ``matches`` seeded random-vs-random matches ``repeats`` times (bots
+    reading the full observation, or their light one when not ``full``); deals per second of
+    the fastest run (like ``timeit``: the machine is shared, the minimum is the figure least
+    disturbed by other processes), and the JSON size of each finished match."""
     best = float("inf")
     deals = 0
     sizes: list[int] = []
     for _ in range(repeats):
         clear_combo_rules_cache()  # no memo carried over from the previous run of these seeds
         start = time.process_time()
-        played = [play_random_match(variant, seed) for seed in range(matches)]
+        played = [play_random_match(variant, seed, full=full) for seed in range(matches)]
         best = min(best, time.process_time() - start)
         deals = sum(len(m.deals) + (0 if m.over else 1) for m in played)
         sizes = [len(json.dumps(m.to_json())) for m in played if m.over]
@@ -102,6 +113,9 @@ def main(argv: list[str] | None = None) -> int:
         out[f"{variant}_deals_per_s"] = round(rate, 1)
         if variant in ("guandan", "bao2"):
             sizes.extend(s)
+    out["guandan_light_deals_per_s"] = round(
+        deals_per_second("guandan", args.matches, args.repeats, full=False)[0], 1
+    )
     usage = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
     out["peak_memory_mb"] = round(usage / 1024, 1)
     out["match_json_bytes"] = max(sizes) if sizes else None

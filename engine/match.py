@@ -29,7 +29,7 @@ from engine.actions import Action, Refusal, decode_stream, encode_stream, parse_
 from engine.cards import card_str
 from engine.combo import Combo
 from engine.deal import Deal, DealRules
-from engine.observation import copy_previous, deal_observation
+from engine.observation import copy_previous, deal_observation, play_view
 from engine.variants import deal_rules, honger
 from engine.variants._bao2_deal import closed_twos, two_value
 from engine.variants._points_deal import end_points_match
@@ -290,6 +290,17 @@ class Match:
             obs["actors"] = []
             obs["lead"] = False
         return obs
+
+    def play_view(self, seat: int) -> dict[str, Any]:
+        """The bots' light observation of ``seat`` (:func:`engine.observation.play_view`): the
+        items of :meth:`observation` a play decision reads, equal to them, nothing more."""
+        if not self._seat_ok(seat):
+            raise ValueError(f"no seat {seat!r} at this table")
+        view = play_view(self.deal, seat)
+        if self.over:
+            view["turn"] = None
+            view["lead"] = False
+        return view
 
     def result(self) -> dict[str, Any]:
         """``{"over", "winner" (team or None: draw/not over), "score" [team 0, team 1],

@@ -74,10 +74,9 @@ def _entry(seat: int, combo: Any) -> dict[str, Any]:
     return out
 
 
-def _trick_entries(deal: Deal) -> tuple[list[dict[str, Any]], dict[str, Any] | None]:
-    """The current trick as JSON entries (fresh dicts) and the standing play's entry (fresh,
-    ``None`` when nothing stands). The entries are built once per play and kept on the deal:
-    a trick list only grows, and a new trick is a new list."""
+def _cached_entries(deal: Deal) -> tuple[list[dict[str, Any]], list[Any]]:
+    """The current trick's JSON entries and combos, kept on the deal (shared: never hand them
+    out). Built once per play: a trick list only grows, and a new trick is a new list."""
     trick = deal.trick
     cached = deal.cache.get("trick_json")
     if cached is None or cached[0] is not trick or len(cached[1]) > len(trick):
@@ -89,18 +88,28 @@ def _trick_entries(deal: Deal) -> tuple[list[dict[str, Any]], dict[str, Any] | N
         for s, c in trick[n:]:
             entries.append(_entry(s, c))
             combos.append(c)
-        n = len(entries)
-    st_entry = None
+    return entries, combos
+
+
+def _standing_entry(deal: Deal, entries: list[dict[str, Any]], combos: list[Any]) -> Any:
+    """The standing play's entry (a fresh dict) or ``None`` when nothing stands."""
     standing = deal.standing
-    if standing is not None:
-        seat = deal.standing_seat
-        for i in range(n - 1, -1, -1):
-            if combos[i] is standing and entries[i]["seat"] == seat:
-                st_entry = entries[i].copy()
-                st_entry["cards"] = st_entry["cards"][:]
-                break
-        else:
-            st_entry = _entry(seat, standing)  # type: ignore[arg-type]
+    if standing is None:
+        return None
+    seat = deal.standing_seat
+    for i in range(len(entries) - 1, -1, -1):
+        if combos[i] is standing and entries[i]["seat"] == seat:
+            st_entry = entries[i].copy()
+            st_entry["cards"] = st_entry["cards"][:]
+            return st_entry
+    return _entry(seat, standing)  # type: ignore[arg-type]
+
+
+def _trick_entries(deal: Deal) -> tuple[list[dict[str, Any]], dict[str, Any] | None]:
+    """The current trick as JSON entries (fresh dicts) and the standing play's entry (fresh,
+    ``None`` when nothing stands)."""
+    entries, combos = _cached_entries(deal)
+    st_entry = _standing_entry(deal, entries, combos)
     out = []
     for e in entries:
         if "cards" in e:
@@ -148,10 +157,7 @@ def deal_observation(deal: Deal, seat: int | None) -> dict[str, Any]:
         "first_action": None if seat is None else not deal.acted[seat],
     }
     if seat is not None:
-        hand = deal.cache.get(("str", seat))
-        if hand is None:
-            hand = deal.cache["str", seat] = [_STR[c] for c in deal.hand(seat)]
-        obs["hand"] = hand[:]
+        obs["hand"] = _hand_strs(deal, seat)[:]
     if deal.options.get("show_history"):
         obs["history"] = [[_entry(s, c) for s, c in t] for t in deal.history]
     info = deal.rules.public_info(deal, seat)
@@ -160,3 +166,47 @@ def deal_observation(deal: Deal, seat: int | None) -> dict[str, Any]:
     if deal.result is not None:
         obs["result"] = _copy_flat(deal.result)
     return obs
+
+
+def _hand_strs(deal: Deal, seat: int) -> list[str]:
+    """The seat's hand as card strings, kept on the deal until it changes (shared)."""
+    hand = deal.cache.get(("str", seat))
+    if hand is None:
+        hand = deal.cache["str", seat] = [_STR[c] for c in deal.hand(seat)]
+    return hand
+
+
+#: The keys of :func:`play_view`: what a bot's play decision reads.
+PLAY_VIEW_KEYS = (
+    "variant",
+    "seat",
+    "phase",
+    "level",
+    "turn",
+    "lead",
+    "initiative",
+    "hand",
+    "standing",
+)
+
+
+def play_view(deal: Deal, seat: int) -> dict[str, Any]:
+    """The bots' light observation of ``seat``: the items of ``deal_observation(deal, seat)``
+    named in :data:`PLAY_VIEW_KEYS`, equal to them, and nothing else (so it can tell no more
+    than the observation). The platform never sends it; a bot choosing a play reads only
+    these, and a random playout spends a third of its time building the rest. Its ``hand`` is
+    shared with the deal's cache: read it, never change it."""
+    phase = deal.phase
+    turn = deal.to_move()
+    standing = None if deal.standing is None else _standing_entry(deal, *_cached_entries(deal))
+    return {
+        "variant": deal.variant,
+        "seat": seat,
+        "phase": phase,
+        "level": deal.level,
+        "turn": turn,
+        "lead": phase == "play" and deal.leading and turn is not None,
+        "initiative": deal.initiative[:],
+        "hand": _hand_strs(deal, seat),
+        "standing": standing,
+    }

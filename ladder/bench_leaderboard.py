@@ -51,10 +51,11 @@ def populate(players: int, seed: int) -> int:
     from django.utils import timezone
 
     from clubs.models import Club, User
+    from games.variants import DEFAULT_GAME
     from ladder.models import Ladder, Rating
 
     club, _ = Club.objects.get_or_create(slug="bench-leaderboard", defaults={"name": "Bench"})
-    ladder, _ = Ladder.objects.get_or_create(club=club, variant="bao2")
+    ladder, _ = Ladder.objects.get_or_create(club=club, variant=DEFAULT_GAME)
     if Rating.objects.filter(ladder=ladder).count() == players:
         return ladder.pk
     Rating.objects.filter(ladder=ladder).delete()

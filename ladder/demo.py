@@ -13,6 +13,7 @@ from typing import TextIO
 
 from django.utils import timezone
 
+from games.variants import Variant
 from ladder import services
 from ladder.apply import apply_result
 from ladder.models import RatedResult
@@ -30,11 +31,14 @@ def load_demo(club: object, users: Sequence[object], stdout: TextIO) -> None:
         ended_at = start + timedelta(hours=12 * i)
         if i % 4 == 3:
             a, b = rng.sample(list(users), 2)
-            variant, sides = "shuangkou2", [[a.pk], [b.pk]]
+            variant, sides = Variant.SHUANGKOU2.value, [[a.pk], [b.pk]]
             scores = [rng.randint(0, 120), rng.randint(0, 120)]
         else:
             four = rng.sample(list(users), 4)
-            variant, sides = "bao2", [[four[0].pk, four[2].pk], [four[1].pk, four[3].pk]]
+            variant, sides = (
+                Variant.BAO2.value,
+                [[four[0].pk, four[2].pk], [four[1].pk, four[3].pk]],
+            )
             loser = rng.randint(0, 20)
             scores = [23, loser] if rng.random() < 0.5 else [loser, 23]
         result = services.record_result(

@@ -13,10 +13,12 @@ from __future__ import annotations
 from collections import defaultdict
 
 from django.db import transaction
+from django.urls import reverse
 from django.utils import timezone
 
 from ladder.models import RatedResult, RatingChange
 from outbox import services as outbox
+from outbox.models import Kind
 
 #: The templates of a result email (``_subject.txt``, ``_body.txt``).
 TEMPLATE = "ladder/email/result"
@@ -74,6 +76,8 @@ def send_result_emails(result_id: int, *, corrected: bool = False) -> int:
                 user=user_changes[0].user,
                 template=TEMPLATE,
                 context=context,
+                kind=Kind.RESULTS,
+                url=reverse("ladder:player", args=[user_changes[0].ladder_id, user_id]),
             )
             queued += message is not None
     return queued

@@ -14,6 +14,8 @@ from django.db import connection
 from django.db.models import Count, F, Q, QuerySet
 from django.utils import timezone
 
+from clubs.models import User
+from clubs.permissions import visible_clubs_filter
 from ladder.models import Ladder, Rating, RatingChange, ResultPlayer
 
 #: Leaderboard scopes: ``ranked`` lists non-provisional players active within the ladder's
@@ -29,10 +31,21 @@ def leaderboard_count_key(ladder_id: int, scope: str) -> str:
     return f"ladder:{ladder_id}:count:{scope}"
 
 
-def ladders(*, club_id: int | None = None, variant: str | None = None) -> QuerySet[Ladder]:
-    """All ladders (platform ladders first), optionally of one club or one variant."""
-    result = Ladder.objects.select_related("club").order_by(
-        F("club_id").asc(nulls_first=True), "variant", "id"
+def _visible(viewer: User | None, field: str) -> Q:
+    """The ladders (reached by ``field``) ``viewer`` may see: the platform's, and those of the
+    clubs whose things they may see (:func:`clubs.permissions.can_see_club`)."""
+    return Q(**{f"{field}__isnull": True}) | visible_clubs_filter(viewer, field)
+
+
+def ladders(
+    viewer: User | None, *, club_id: int | None = None, variant: str | None = None
+) -> QuerySet[Ladder]:
+    """The ladders ``viewer`` may see (platform ladders first, a members-only club's only to
+    its members), optionally of one club or one variant."""
+    result = (
+        Ladder.objects.filter(_visible(viewer, "club"))
+        .select_related("club")
+        .order_by(F("club_id").asc(nulls_first=True), "variant", "id")
     )
     if club_id is not None:
         result = result.filter(club_id=club_id)
@@ -233,10 +246,10 @@ def player_rating(ladder: Ladder, user_id: int) -> Rating | None:
     return Rating.objects.filter(ladder=ladder, user_id=user_id).select_related("user").first()
 
 
-def player_ratings(user_id: int) -> QuerySet[Rating]:
-    """All of a player's ratings, platform ladders first."""
+def player_ratings(user_id: int, viewer: User | None) -> QuerySet[Rating]:
+    """A player's ratings in the ladders ``viewer`` may see, platform ladders first."""
     return (
-        Rating.objects.filter(user_id=user_id)
+        Rating.objects.filter(_visible(viewer, "ladder__club"), user_id=user_id)
         .select_related("ladder", "ladder__club")
         .order_by(F("ladder__club_id").asc(nulls_first=True), "ladder__variant")
     )

@@ -25,8 +25,9 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from clubs.models import Club
+from clubs.models import Club, User
 from clubs.permissions import is_club_admin
+from clubs.services import require_club_visible
 from engine import variants as engine_variants
 from games.variants import game, is_game
 from ladder.errors import LadderError
@@ -246,6 +247,13 @@ def correct_result(
     RatingChange.objects.filter(result=result).delete()
     _publish_after_commit(CORRECT_RESULT_TASK, result.pk)
     return result
+
+
+def require_ladder_visible(user: User | None, ladder: Ladder) -> None:
+    """Raise :class:`clubs.services.MembersOnly` (404) when ``ladder`` is a members-only
+    club's and ``user`` is not its member; platform ladders are public."""
+    if ladder.club_id is not None:
+        require_club_visible(user, ladder.club)
 
 
 def can_rebuild(user: object, ladder: Ladder) -> bool:

@@ -42,7 +42,7 @@ def ladder_list(request: HttpRequest) -> HttpResponse:
         request,
         "ladder/ladder_list.html",
         {
-            "ladders": selectors.ladders(variant=variant or None),
+            "ladders": selectors.ladders(request.user, variant=variant or None),
             "variants": Variant.choices,
             "variant": variant,
         },
@@ -53,6 +53,7 @@ def leaderboard(request: HttpRequest, ladder_id: int) -> HttpResponse:
     """A ladder's leaderboard: ``?q=`` searches names, ``?scope=all`` also lists provisional
     and inactive players, ``?page=`` pages."""
     ladder = get_object_or_404(Ladder.objects.select_related("club"), pk=ladder_id)
+    services.require_ladder_visible(request.user, ladder)
     board = selectors.leaderboard(
         ladder,
         scope=request.GET.get("scope", "ranked"),
@@ -117,6 +118,7 @@ def ladder_settings(request: HttpRequest, ladder_id: int) -> HttpResponse:
 def player(request: HttpRequest, ladder_id: int, user_id: int) -> HttpResponse:
     """A player's page in one ladder: rating, history chart, recent matches and partners."""
     ladder = get_object_or_404(Ladder.objects.select_related("club"), pk=ladder_id)
+    services.require_ladder_visible(request.user, ladder)
     person = get_object_or_404(get_user_model(), pk=user_id)
     rating = selectors.player_rating(ladder, person.pk)
     history = list(selectors.rating_history(ladder, person.pk).values_list("ended_at", "after"))
@@ -146,6 +148,6 @@ def player(request: HttpRequest, ladder_id: int, user_id: int) -> HttpResponse:
             "chart": chart,
             "recent": recent,
             "partners": selectors.partners(ladder, person.pk),
-            "ratings": selectors.player_ratings(person.pk),
+            "ratings": selectors.player_ratings(person.pk, request.user),
         },
     )

@@ -1,6 +1,10 @@
 """Admin of every league model."""
 
+from typing import Any
+
 from django.contrib import admin
+from django.db.models import QuerySet
+from django.http import HttpRequest
 
 from leagues.models import (
     Division,
@@ -16,6 +20,38 @@ from leagues.models import (
     Team,
     TeamMember,
 )
+from leagues.services import standings
+
+
+def _season_id(obj: Any) -> int:
+    if isinstance(obj, Season):
+        return obj.pk
+    if isinstance(obj, Fixture):
+        return obj.round.season_id
+    return obj.season_id
+
+
+class ChangesStandings(admin.ModelAdmin):
+    """An admin of a model the standings show: a save or delete renews the season's standings
+    key, as the services do, so the cached standings never outlive the edit."""
+
+    def save_model(self, request: HttpRequest, obj: Any, form: Any, change: bool) -> None:
+        """Save, then renew the key."""
+        super().save_model(request, obj, form, change)
+        standings.changed(_season_id(obj))
+
+    def delete_model(self, request: HttpRequest, obj: Any) -> None:
+        """Delete, then renew the key."""
+        season_id = _season_id(obj)
+        super().delete_model(request, obj)
+        standings.changed(season_id)
+
+    def delete_queryset(self, request: HttpRequest, queryset: QuerySet) -> None:
+        """Delete the selected rows, then renew their seasons' keys."""
+        season_ids = {_season_id(obj) for obj in queryset}
+        super().delete_queryset(request, queryset)
+        for season_id in season_ids:
+            standings.changed(season_id)
 
 
 class TeamMemberInline(admin.TabularInline):
@@ -51,7 +87,7 @@ class LeagueAdmin(admin.ModelAdmin):
 
 
 @admin.register(Season)
-class SeasonAdmin(admin.ModelAdmin):
+class SeasonAdmin(ChangesStandings):
     """Seasons."""
 
     list_display = ["name", "league", "variant", "entry_kind", "format", "status", "starts_on"]
@@ -59,7 +95,7 @@ class SeasonAdmin(admin.ModelAdmin):
 
 
 @admin.register(Division)
-class DivisionAdmin(admin.ModelAdmin):
+class DivisionAdmin(ChangesStandings):
     """Divisions."""
 
     list_display = ["name", "season", "level"]
@@ -83,7 +119,7 @@ class TeamMemberAdmin(admin.ModelAdmin):
 
 
 @admin.register(Entry)
-class EntryAdmin(admin.ModelAdmin):
+class EntryAdmin(ChangesStandings):
     """Entries."""
 
     list_display = ["name", "season", "division", "club", "joined_round", "withdrawn_at"]
@@ -98,7 +134,7 @@ class RoundAdmin(admin.ModelAdmin):
 
 
 @admin.register(Fixture)
-class FixtureAdmin(admin.ModelAdmin):
+class FixtureAdmin(ChangesStandings):
     """Fixtures."""
 
     list_display = ["__str__", "round", "division", "status", "agreed_at", "source"]

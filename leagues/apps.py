@@ -10,3 +10,12 @@ class LeaguesConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
     name = "leagues"
     verbose_name = _("Leagues")
+
+    def ready(self) -> None:
+        """Give the home page each player's next fixture and partner invitations (the home
+        page is the clubs app's, below this one)."""
+        # imported here, as Django asks: the selectors need every app's models
+        from clubs.hooks import register_my_games
+        from leagues.selectors import home_items
+
+        register_my_games(home_items)

@@ -3,10 +3,11 @@
 Generates and stores a team season of ``--divisions`` (20) × ``--teams`` (12) Bao 2 teams of
 four players (a round robin: 11 rounds, 1,320 fixtures), plays half its rounds (stored
 results), then times whole requests of the season's standings page (every division's
-table) and of one division's standings through the API, through Django's test client.
-Prints one JSON object: the seconds to generate and store the season, and per request
-kind min / median / p95 / max in milliseconds and the number of SQL queries (which must not
-depend on the season's size).
+table) and of the season's standings through the API, through Django's test client: with
+the standings unchanged since the last read (served from the cache) and with a result in
+before every read (computed afresh). Prints one JSON object: the seconds to generate and
+store the season, and per request kind min / median / p95 / max in milliseconds and the
+number of SQL queries (which must not depend on the season's size).
 
 The database is the configured one (``DATABASE_URL``); point it at a throwaway PostgreSQL
 for the issue's figure: ``python tests/throwaway.py -- python -m leagues.bench``. It is
@@ -49,7 +50,7 @@ def generate(divisions: int, teams: int, seed: int) -> tuple[int, float]:
         Team,
         TeamMember,
     )
-    from leagues.services import setup
+    from leagues.services import setup, standings
 
     club, _ = Club.objects.get_or_create(slug="bench-league", defaults={"name": "Bench"})
     League.objects.filter(host=club).delete()
@@ -116,10 +117,13 @@ def generate(divisions: int, teams: int, seed: int) -> tuple[int, float]:
         Fixture.objects.bulk_update(
             played, ["home_score", "away_score", "winner", "status", "source"], batch_size=500
         )
+        standings.changed(season.pk)  # results written past the services
     return season.pk, time.perf_counter() - start
 
 
-def _time(request: Callable[[], object], repeat: int) -> dict[str, float]:
+def _time(
+    request: Callable[[], object], repeat: int, before: Callable[[], object] = lambda: None
+) -> dict[str, float]:
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
 
@@ -127,6 +131,7 @@ def _time(request: Callable[[], object], repeat: int) -> dict[str, float]:
     queries = 0
     request()  # warm caches (templates, URL resolver)
     for _ in range(repeat):
+        before()  # untimed
         with CaptureQueriesContext(connection) as captured:
             start = time.perf_counter()
             response = request()
@@ -156,17 +161,28 @@ def main() -> None:
     from django.db import connection
     from django.test import Client
 
+    from leagues.services import standings
+
     call_command("migrate", verbosity=0)
     season_id, seconds = generate(args.divisions, args.teams, args.seed)
     client = Client()
+    page = f"/leagues/seasons/{season_id}/"
+    api = f"/api/v1/league-seasons/{season_id}/standings/"
     out = {
         "database": connection.vendor,
         "divisions": args.divisions,
         "teams_per_division": args.teams,
         "generate_and_store_s": round(seconds, 2),
-        "standings_page": _time(lambda: client.get(f"/leagues/seasons/{season_id}/"), args.repeat),
-        "standings_api": _time(
-            lambda: client.get(f"/api/v1/league-seasons/{season_id}/standings/"), args.repeat
+        "load_average_before": os.getloadavg(),
+        # standings unchanged since the last read: the cached standings
+        "standings_page": _time(lambda: client.get(page), args.repeat),
+        "standings_api": _time(lambda: client.get(api), args.repeat),
+        # a result came in before every read: the standings computed and rendered afresh
+        "standings_page_after_a_result": _time(
+            lambda: client.get(page), args.repeat, lambda: standings.changed(season_id)
+        ),
+        "standings_api_after_a_result": _time(
+            lambda: client.get(api), args.repeat, lambda: standings.changed(season_id)
         ),
         "load_average": os.getloadavg(),
     }

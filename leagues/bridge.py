@@ -86,6 +86,7 @@ def open_live_table(
             clocks=True,
             time_limit_seconds=time_limit_seconds,
             rated=rated,
+            competition=True,
             sit=False,
         )
         match_tables.seat_players(table, [users[uid] for uid in seat_users], seed=seed)
@@ -118,18 +119,42 @@ def table_url(table_id: int) -> str:
 
 # --------------------------------------------------------------------------- score sheets
 def start_score_sheet(
-    scorer: User, club: Club, *, variant: str, options: dict, seat_users: Sequence[int], rated: bool
+    opener: User,
+    club: Club,
+    *,
+    variant: str,
+    options: dict,
+    seat_users: Sequence[int],
+    scorer_id: int,
+    rated: bool,
 ) -> int:
-    """Start a score sheet of ``club`` for an in-person table (``scorer`` keeps it).
-    Calls ``sheets.services.start_sheet``; raises :class:`TableRefused`."""
+    """Start a score sheet of ``club`` for an in-person table, ``seat_users`` seated in
+    order and kept by the seated player ``scorer_id``. Every seated player is admitted
+    although an invited club's players are not members of the host club: the league checked
+    its rosters. Calls ``sheets.services.start_sheet``; raises :class:`TableRefused`."""
     players = [sheet_services.PlayerSpec(user_id=uid) for uid in seat_users]
+    scorer = User.objects.filter(pk=scorer_id).first()
+    if scorer is None or scorer_id not in seat_users:
+        raise TableRefused("unknown scorer")
     try:
         sheet = sheet_services.start_sheet(
-            scorer, club, variant=variant, players=players, options=options, rated=rated
+            opener,
+            club,
+            variant=variant,
+            players=players,
+            options=options,
+            rated=rated,
+            scorer=scorer,
+            admitted=seat_users,
         )
     except sheet_services.SheetError as error:
         raise TableRefused(error.message) from None
     return sheet.pk
+
+
+def sheet_url(sheet_id: int) -> str:
+    """The page of score sheet ``sheet_id`` (URL name ``scoresheet:sheet``)."""
+    return reverse("scoresheet:sheet", args=[sheet_id])
 
 
 def sheet_result(sheet_id: int) -> TableResult | None:

@@ -80,12 +80,13 @@ def standings_csv(season: Season) -> str:
         + [_("Match points")]
         + [str(Tiebreak(t).label) for t in tiebreaks]
     )
-    for division, rows in selectors.season_standings(season):
-        for row, entry in rows:
+    for table in selectors.season_table(season):
+        for line in table["lines"]:
+            values = line["values"]
             writer.writerow(
-                [division.name, row.place, entry.name, row.played, row.wins]
-                + [row.draws, row.losses, row.values.get("match_points", 0)]
-                + [row.values.get(t, "") for t in tiebreaks]
+                [table["name"], line["place"], line["name"], line["played"], line["wins"]]
+                + [line["draws"], line["losses"], values.get("match_points", 0)]
+                + [values.get(t, "") for t in tiebreaks]
             )
     return out.getvalue()
 

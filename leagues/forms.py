@@ -66,6 +66,31 @@ class TeamForm(forms.Form):
         self.fields["division"].choices = [(d.pk, d.name) for d in divisions]
 
 
+class NextSeasonForm(forms.ModelForm):
+    """The next season's name and first day (its divisions come from the closed season's
+    standings, by promotion and relegation)."""
+
+    class Meta:
+        model = Season
+        fields = ["name", "starts_on"]
+        widgets = {"starts_on": forms.DateInput(attrs={"type": "date"})}
+
+
+class RosterForm(forms.Form):
+    """A team's roster and captain, chosen among the club's members who may play for it."""
+
+    players = forms.TypedMultipleChoiceField(
+        label=_("Players"), coerce=int, widget=forms.CheckboxSelectMultiple
+    )
+    captain = forms.TypedChoiceField(label=_("Captain"), coerce=int)
+
+    def __init__(self, *args: Any, eligible: list[User], **kwargs: Any) -> None:
+        """Offer the ``eligible`` members as players and as captain."""
+        super().__init__(*args, **kwargs)
+        self.fields["players"].choices = _choices(eligible)
+        self.fields["captain"].choices = _choices(eligible)
+
+
 class ProposeForm(forms.Form):
     """A time for the fixture."""
 

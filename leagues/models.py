@@ -2,13 +2,16 @@
 
 State changes go through ``leagues.services``; reads shared by callers live in
 ``leagues.selectors``; the round robin / Swiss schedule is the pure ``leagues.schedule``.
-Standings are never stored: they are computed from the fixtures, so a corrected result
+Standings are never stored: they are computed from the fixtures and cached under the
+season's ``standings_key``, which every change of a result renews, so a corrected result
 updates them at once. A fixture's tables point at the live table or the score sheet that
 plays them by id only (``table_ref`` / ``sheet_ref``): every call into those apps goes
 through ``leagues.bridge``.
 """
 
 from __future__ import annotations
+
+import uuid
 
 from django.conf import settings
 from django.core.validators import MaxValueValidator, MinValueValidator
@@ -95,6 +98,7 @@ class Tiebreak(models.TextChoices):
     HEAD_TO_HEAD = "head_to_head", _("Head-to-head")
     BUCHHOLZ = "buchholz", _("Opponents' match points")
     SONNEBORN_BERGER = "sonneborn_berger", _("Sonneborn-Berger")
+    WINS = "wins", _("Wins")
 
 
 class SeasonStatus(models.TextChoices):
@@ -164,7 +168,11 @@ class Season(models.Model):
         blank=True,
     )
     tiebreak3 = models.CharField(
-        _("third tie-break"), max_length=20, choices=Tiebreak.choices, blank=True
+        _("third tie-break"),
+        max_length=20,
+        choices=Tiebreak.choices,
+        default=Tiebreak.WINS,
+        blank=True,
     )
     starts_on = models.DateField(_("first round opens on"))
     window_days = models.PositiveSmallIntegerField(
@@ -177,6 +185,10 @@ class Season(models.Model):
     )
     created_at = models.DateTimeField(_("created at"), default=timezone.now)
     closed_at = models.DateTimeField(_("closed at"), null=True, blank=True)
+    #: Renewed by every change the standings show (a result, an entry, a withdrawal, a
+    #: division: ``leagues.services.standings.changed``), in the changing transaction; the
+    #: cached standings are kept under it, so a change makes them stale at once.
+    standings_key = models.UUIDField(default=uuid.uuid4, editable=False)
 
     class Meta:
         verbose_name = _("season")
@@ -298,7 +310,8 @@ class Entry(models.Model):
     """One side of a season's fixtures: a team, a pair or a single player, in a division.
 
     ``joined_round`` > 1 marks a late entry (its earlier rounds count as not played);
-    ``withdrawn_at`` a withdrawal (its later fixtures are forfeits, its played ones stand).
+    ``withdrawn_at`` a withdrawal (its later fixtures are forfeits, its played ones stand);
+    ``answer_by`` a pending pair (its partner has not accepted yet).
     """
 
     season = models.ForeignKey(
@@ -336,6 +349,9 @@ class Entry(models.Model):
     seed = models.PositiveIntegerField(_("seeding"), default=0)
     joined_round = models.PositiveSmallIntegerField(_("joined in round"), default=1)
     withdrawn_at = models.DateTimeField(_("withdrawn at"), null=True, blank=True)
+    #: Set while a pair entered by one of its players waits for the partner's acceptance (it
+    #: is not drawn nor in the standings until then); the entry is removed after this time.
+    answer_by = models.DateTimeField(_("partner answers by"), null=True, blank=True)
 
     class Meta:
         verbose_name = _("entry")

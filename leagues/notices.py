@@ -3,16 +3,18 @@ recipient and cause through :func:`leagues.notifications.notify`."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
+from django.urls import reverse
 from django.utils import translation
 from django.utils.formats import date_format
 from django.utils.timezone import localtime
 from django.utils.translation import gettext as _
 
 from clubs.models import User
-from leagues.models import Entry, Fixture, Round
+from leagues.models import Entry, Fixture, FixtureTable, Round
 from leagues.notifications import notify
+from outbox.services import site_url
 
 
 def _speakers(entry: Entry) -> list[User]:
@@ -97,14 +99,26 @@ def lineup_missing(fixture: Fixture, entry: Entry) -> None:
         )
 
 
-def result_to_confirm(fixture: Fixture, scorer: User) -> None:
-    """The scorer of an in-person fixture: its score sheets wait to be kept and confirmed."""
-    _send(
-        f"league:sheets:{fixture.pk}",
-        scorer,
-        lambda: _("Score sheets of %(fixture)s are ready") % {"fixture": fixture},
-        lambda: _("Keep the score sheets and have them confirmed: the result comes from them."),
-    )
+def sheets_ready(fixture: Fixture, tables: Sequence[FixtureTable]) -> None:
+    """Every player of an in-person fixture: the score sheets are open, who keeps the sheet
+    of their table, and that both sides confirm it (the result comes from the sheets)."""
+    ids = {uid for table in tables for uid in table.seat_users}
+    users = {u.pk: u for u in User.objects.filter(pk__in=ids)}
+    for table in tables:
+        scorer = users[table.seat_users[table.home_side]]
+        for uid in table.seat_users:
+            _send(
+                f"league:sheets:{fixture.pk}",
+                users[uid],
+                lambda: _("Score sheets of %(fixture)s are ready") % {"fixture": fixture},
+                lambda table=table, scorer=scorer: (  # bound now: _send calls it at once
+                    _(
+                        "Table %(n)d: %(scorer)s keeps the score sheet; when the match is over,"
+                        " both sides confirm it: the result comes from the sheets."
+                    )
+                    % {"n": table.number, "scorer": scorer.name}
+                ),
+            )
 
 
 def window_closing(fixture: Fixture) -> None:
@@ -119,4 +133,64 @@ def window_closing(fixture: Fixture) -> None:
                     _("Agree a time by %(last)s or the fixture is lost by forfeit.")
                     % {"last": fixture.extended_to or fixture.round.closes_on}
                 ),
+            )
+
+
+def partner_invited(entry: Entry) -> None:
+    """The named partner of a pending pair: accept or decline on the entry's page by
+    ``entry.answer_by``."""
+    link = site_url(reverse("leagues:entry", args=[entry.pk]))
+    _send(
+        f"league:partner:{entry.pk}:invited",
+        entry.player2,
+        lambda: (
+            _("%(name)s asks you to play %(season)s as partners")
+            % {"name": entry.player1.name, "season": entry.season}
+        ),
+        lambda: (
+            _("Accept or decline by %(when)s: %(link)s")
+            % {"when": _when(entry.answer_by), "link": link}
+        ),
+    )
+
+
+def partner_accepted(entry: Entry) -> None:
+    """The player who entered a pair: the partner accepted."""
+    link = site_url(reverse("leagues:entry", args=[entry.pk]))
+    _send(
+        f"league:partner:{entry.pk}:accepted",
+        entry.player1,
+        lambda: (
+            _("%(name)s has accepted: you play %(season)s as partners")
+            % {"name": entry.player2.name, "season": entry.season}
+        ),
+        lambda: _("Your pair's page: %(link)s") % {"link": link},
+    )
+
+
+def invitation_closed(entry: Entry, why: str, actor: User | None = None) -> None:
+    """The players of a removed pending pair, but ``actor``: the partner ``declined``, the
+    invitation was ``withdrawn`` or it ``lapsed``; each may enter again, with anyone."""
+    subjects = {
+        "declined": lambda: (
+            _("%(name)s has declined to play %(season)s with you")
+            % {"name": entry.player2.name, "season": entry.season}
+        ),
+        "withdrawn": lambda: (
+            _("The partner invitation of %(pair)s for %(season)s is withdrawn")
+            % {"pair": entry.name, "season": entry.season}
+        ),
+        "lapsed": lambda: (
+            _("The partner invitation for %(season)s lapsed without an answer")
+            % {"season": entry.season}
+        ),
+    }
+    link = site_url(reverse("leagues:season", args=[entry.season_id]))
+    for user in (entry.player1, entry.player2):
+        if actor is None or user.pk != actor.pk:
+            _send(
+                f"league:partner:{entry.pk}:{why}",
+                user,
+                subjects[why],
+                lambda: _("You can enter the season again, with anyone: %(link)s") % {"link": link},
             )

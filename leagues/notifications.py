@@ -1,6 +1,6 @@
 """The one way a league tells a player something: :func:`notify`.
 
-The message goes through the platform's outbox (:func:`outbox.services.enqueue`): written in
+The message goes through the platform's outbox (:func:`outbox.services.tell_user`): written in
 the caller's transaction, sent once it commits. ``key`` is unique per recipient and cause
 (e.g. ``league:round-open:12:user:7``): a key already used sends nothing, so a repeated tick
 or a retried task never sends a notice twice.
@@ -13,18 +13,20 @@ from django.db import IntegrityError, transaction
 from clubs.models import User
 from leagues.models import Notice
 from outbox import services as outbox
+from outbox.models import Kind
 
 
 def notify(key: str, user: User, subject: str, body: str) -> bool:
-    """Send ``subject`` / ``body`` to ``user`` once per ``key`` (through the outbox, after the
-    caller's transaction commits). Returns False when the key was used before or the user has no
-    e-mail address."""
-    if not user.email:
-        return False
+    """Put ``subject`` in ``user``'s notifications and e-mail ``subject`` / ``body`` (through
+    the outbox, after the caller's transaction commits, unless the user turned league e-mails
+    off), once per ``key``. Returns whether an e-mail was queued: False when the key was used
+    before, the user has no e-mail address or wants no league e-mail."""
     try:
         with transaction.atomic():
             Notice.objects.create(key=key[:200])
     except IntegrityError:
         return False
-    outbox.enqueue(key=key, to=user.email, subject=subject, body=body, user=user)
-    return True
+    message = outbox.tell_user(
+        key=key, user=user, kind=Kind.LEAGUES, rendered=outbox.Rendered(subject, body)
+    )
+    return message is not None

@@ -5,8 +5,13 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
+from django.core.cache import cache
 from django.db.models import Q, QuerySet
+from django.urls import reverse
 from django.utils import timezone
+from django.utils.formats import date_format
+from django.utils.timezone import localtime
+from django.utils.translation import gettext as _
 
 from clubs.models import User
 from leagues import bridge
@@ -71,8 +76,8 @@ def _finished(**where: object) -> QuerySet[Any]:
 
 def standings(division: Division) -> list[bridge.Row]:
     """The division's standings (two queries, whatever its size): match points, then the
-    season's tie-breaks; each row's ``unit`` is an entry id."""
-    entries = list(division.entries.values_list("pk", flat=True))
+    season's tie-breaks; each row's ``unit`` is an entry id (pending pairs are not in them)."""
+    entries = list(division.entries.filter(answer_by__isnull=True).values_list("pk", flat=True))
     return _rows(division.season, entries, list(_finished(division=division)))
 
 
@@ -81,7 +86,7 @@ def season_standings(season: Season) -> list[tuple[Division, list[tuple[bridge.R
     size (divisions, entries, finished fixtures)."""
     divisions = list(season.divisions.all())
     entries: dict[int, list[Entry]] = {d.pk: [] for d in divisions}
-    for entry in Entry.objects.filter(season=season).only(
+    for entry in Entry.objects.filter(season=season, answer_by__isnull=True).only(
         "pk", "name", "division_id", "withdrawn_at"
     ):
         entries[entry.division_id].append(entry)
@@ -94,6 +99,117 @@ def season_standings(season: Season) -> list[tuple[Division, list[tuple[bridge.R
         rows = _rows(season, list(by_pk), finished[division.pk])
         out.append((division, [(row, by_pk[row.unit]) for row in rows]))
     return out
+
+
+def pending_pairs(season: Season) -> list[Entry]:
+    """The season's pairs waiting for their partner's acceptance, soonest to lapse first."""
+    return list(
+        Entry.objects.filter(season=season, answer_by__isnull=False)
+        .select_related("player1", "player2")
+        .order_by("answer_by", "id")
+    )
+
+
+def invitation_of(user: User, season: Season) -> Entry | None:
+    """The season's pending pair that names ``user`` as the partner (at most one)."""
+    return Entry.objects.filter(season=season, player2_id=user.pk, answer_by__isnull=False).first()
+
+
+def home_items(user: User) -> list[dict[str, Any]]:
+    """The home page's league items for ``user`` (see :mod:`clubs.hooks`): their next
+    fixture, then their pending pairs: answer the invitation (the partner) or wait for it
+    (the player who entered the pair)."""
+    items = []
+    fixture = next_fixture(user)
+    if fixture is not None:
+        when = fixture.agreed_at
+        items.append(
+            {
+                "kind": "fixture",
+                "title": f"{fixture.round.season} · {fixture}",
+                "detail": (
+                    _("Agreed time: %(when)s")
+                    % {"when": date_format(localtime(when), "SHORT_DATETIME_FORMAT")}
+                    if when
+                    else _("Agree a time by %(last)s.")
+                    % {"last": fixture.extended_to or fixture.round.closes_on}
+                ),
+                "url": reverse("leagues:fixture", args=[fixture.pk]),
+                "action": _("Open the fixture"),
+                "when": when,
+            }
+        )
+    pending = (
+        Entry.objects.filter(answer_by__isnull=False)
+        .filter(Q(player1=user) | Q(player2=user))
+        .select_related("season", "player1", "player2")
+        .order_by("answer_by")[:10]
+    )
+    for entry in pending:
+        asked = entry.player2_id == user.pk
+        values = {
+            "name": entry.player1.name if asked else entry.player2.name,
+            "when": date_format(localtime(entry.answer_by), "SHORT_DATETIME_FORMAT"),
+        }
+        items.append(
+            {
+                "kind": "invitation",
+                "title": str(entry.season),
+                "detail": (
+                    _("%(name)s asks you to play as partners. Answer by %(when)s.")
+                    if asked
+                    else _("Waiting for %(name)s to accept, until %(when)s.")
+                )
+                % values,
+                "url": reverse("leagues:entry", args=[entry.pk]),
+                "action": _("Answer the invitation") if asked else _("Open the entry"),
+                "when": entry.answer_by,
+            }
+        )
+    return items
+
+
+#: How long cached standings are kept (a change renews the season's key long before).
+STANDINGS_SECONDS = 7 * 24 * 3600
+#: The shape of a cached standings table; a new shape takes new keys.
+_TABLE_FORMAT = 1
+
+
+def season_table(season: Season) -> list[dict[str, Any]]:
+    """Every division's standings as plain data, top division first: ``{"division", "name",
+    "level", "lines"}``, each line ``{"place", "entry", "name", "withdrawn", "played", "wins",
+    "draws", "losses", "byes", "values"}``. Kept in the cache under the season's
+    ``standings_key`` (renewed by every change they show), so a page or API read of a
+    season whose standings did not change costs one cache read; otherwise
+    :func:`season_standings` computes them (three queries)."""
+    key = f"leagues:standings:{_TABLE_FORMAT}:{season.pk}:{season.standings_key}"
+    tables = cache.get(key)
+    if tables is None:
+        tables = [
+            {
+                "division": division.pk,
+                "name": division.name,
+                "level": division.level,
+                "lines": [
+                    {
+                        "place": row.place,
+                        "entry": entry.pk,
+                        "name": entry.name,
+                        "withdrawn": entry.withdrawn_at is not None,
+                        "played": row.played,
+                        "wins": row.wins,
+                        "draws": row.draws,
+                        "losses": row.losses,
+                        "byes": row.byes,
+                        "values": row.values,
+                    }
+                    for row, entry in rows
+                ],
+            }
+            for division, rows in season_standings(season)
+        ]
+        cache.set(key, tables, STANDINGS_SECONDS)
+    return tables
 
 
 def fixtures_of(season: Season) -> QuerySet[Fixture]:

@@ -21,6 +21,8 @@ urlpatterns = [
     path("fixtures/<int:pk>/", views.fixture_detail, name="fixture"),
     path("fixtures/<int:pk>/do/<slug:action>/", views.fixture_action, name="fixture_action"),
     path("entries/<int:pk>/", views.entry_detail, name="entry"),
+    path("entries/<int:pk>/do/<slug:action>/", views.entry_action, name="entry_action"),
+    path("entries/<int:pk>/roster/", views.roster_edit, name="roster"),
     path("entries/<int:pk>/calendar.ics", views.entry_calendar, name="entry_calendar"),
     path("players/<int:user_id>/<str:token>.ics", views.player_calendar, name="player_calendar"),
 ]

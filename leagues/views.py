@@ -15,6 +15,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.dateparse import parse_date
+from django.utils.html import format_html, format_html_join
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
@@ -25,7 +26,9 @@ from leagues.forms import (
     InviteForm,
     LeagueForm,
     LineUpForm,
+    NextSeasonForm,
     ProposeForm,
+    RosterForm,
     SeasonForm,
     TableResultForm,
     TeamForm,
@@ -35,12 +38,20 @@ from leagues.models import (
     EntryKind,
     Fixture,
     FixtureStatus,
+    FixtureTable,
     League,
     Round,
     Season,
     SeasonStatus,
 )
-from leagues.permissions import acts_for, can_manage, may_enter
+from leagues.permissions import (
+    acts_for,
+    can_manage,
+    can_manage_entry,
+    may_enter,
+    require_league_visible,
+    visible_leagues_filter,
+)
 from leagues.services import entries, fixtures, play, setup
 from leagues.services.errors import LeagueError
 
@@ -75,7 +86,9 @@ def league_list(request: HttpRequest) -> HttpResponse:
         request,
         "leagues/league_list.html",
         {
-            "leagues": League.objects.select_related("host")[:100],
+            "leagues": League.objects.filter(visible_leagues_filter(request.user)).select_related(
+                "host"
+            )[:100],
             "admin_clubs": admin_clubs,
             "next": selectors.next_fixture(request.user),
         },
@@ -100,6 +113,7 @@ def league_create(request: HttpRequest, slug: str) -> HttpResponse:
 def league_detail(request: HttpRequest, pk: int) -> HttpResponse:
     """A league: its seasons, invited clubs and (for its organisers) the invitation form."""
     league = get_object_or_404(League.objects.select_related("host"), pk=pk)
+    require_league_visible(request.user, league)
     invite = InviteForm(request.POST or None)
     if request.method == "POST" and invite.is_valid():
         club = invite.cleaned_data["slug"]
@@ -139,8 +153,11 @@ def season_create(request: HttpRequest, pk: int) -> HttpResponse:
     return render(request, "leagues/form.html", {"form": form, "title": _("New season")})
 
 
-def _season(pk: int) -> Season:
-    return get_object_or_404(Season.objects.select_related("league__host"), pk=pk)
+def _season(request: HttpRequest, pk: int) -> Season:
+    """Season ``pk``, if the user may see its league (else 404)."""
+    season = get_object_or_404(Season.objects.select_related("league__host"), pk=pk)
+    require_league_visible(request.user, season.league)
+    return season
 
 
 def _number(value: float) -> str:
@@ -148,29 +165,67 @@ def _number(value: float) -> str:
     return str(int(value)) if float(value).is_integer() else f"{value:.1f}"
 
 
+def _columns(season: Season) -> list[str]:
+    """The numbers a season's standings show after the place and the name: games played,
+    wins when they break ties, match points, and the difference when it does."""
+    tiebreaks = season.tiebreaks
+    shown = {"wins": "wins" in tiebreaks, "diff": "level_diff" in tiebreaks}
+    return [c for c in ("played", "wins", "points", "diff") if shown.get(c, True)]
+
+
+def _standings_tables(season: Season) -> list[dict[str, Any]]:
+    """Each division's name and the HTML of its standings lines. The lines are written here
+    with ``format_html``, not by the template: for a season of 240 entries a template loop
+    costs many times more."""
+    entry_url = reverse("leagues:entry", args=[0])[:-2]  # one reverse for every line
+    withdrawn = format_html(' <span class="badge">{}</span>', _("withdrawn"))
+    columns = _columns(season)
+    line_html = (
+        '<tr><td class="num">{}</td><td class="names"><a href="{}">{}</a>{}</td>'
+        + '<td class="num">{}</td>' * len(columns)
+        + "</tr>\n"
+    )
+
+    def cells(line: dict[str, Any]) -> tuple[Any, ...]:
+        values = {
+            "played": line["played"],
+            "wins": line["wins"],
+            "points": _number(line["values"].get("match_points", 0)),
+            "diff": _number(line["values"].get("level_diff", 0)),
+        }
+        badge = withdrawn if line["withdrawn"] else ""
+        url = f"{entry_url}{line['entry']}/"
+        return (line["place"], url, line["name"], badge, *(values[c] for c in columns))
+
+    return [
+        {
+            "name": table["name"],
+            "lines": format_html_join("", line_html, map(cells, table["lines"])),
+        }
+        for table in selectors.season_table(season)
+    ]
+
+
+def _round_rows(season: Season) -> list[dict[str, Any]]:
+    """The season's rounds as its page lists them (one reverse for all)."""
+    round_url = reverse("leagues:round", args=[season.pk, 0])[:-2]
+    return [
+        {
+            "number": r.number,
+            "url": f"{round_url}{r.number}/",
+            "window": f"{r.opens_on:%Y-%m-%d} – {r.closes_on:%Y-%m-%d}",
+            "status": r.get_status_display(),
+        }
+        for r in season.rounds.all()
+    ]
+
+
 def season_detail(request: HttpRequest, pk: int) -> HttpResponse:
     """A season: each division's standings, the rounds with their windows, and the forms
-    its organisers and the entering clubs' admins use."""
-    season = _season(pk)
-    entry_url = reverse("leagues:entry", args=[0])[:-2]  # one reverse for every row
-    divisions = [
-        {
-            "division": division,
-            "rows": [
-                {
-                    "place": str(row.place),
-                    "name": entry.name,
-                    "url": f"{entry_url}{entry.pk}/",
-                    "withdrawn": entry.withdrawn_at is not None,
-                    "played": str(row.played),
-                    "points": _number(row.values.get("match_points", 0)),
-                    "diff": _number(row.values.get("level_diff", 0)),
-                }
-                for row, entry in rows
-            ],
-        }
-        for division, rows in selectors.season_standings(season)
-    ]
+    its organisers and the entering clubs' admins use. The standings' HTML is cached per
+    language under the season's standings key (renewed by every change they show): a read
+    of unchanged standings neither queries nor renders them."""
+    season = _season(request, pk)
     clubs = []
     if season.status != SeasonStatus.CLOSED:
         clubs = [c for c in _admin_clubs(request.user) if may_enter(c, season.league)]
@@ -179,11 +234,18 @@ def season_detail(request: HttpRequest, pk: int) -> HttpResponse:
         "leagues/season.html",
         {
             "season": season,
-            "divisions": divisions,
-            "show_diff": "level_diff" in season.tiebreaks,
-            "rounds": season.rounds.all(),
+            # called by the template only when its cached standings fragment is missing
+            "divisions": lambda: _standings_tables(season),
+            "standings_seconds": selectors.STANDINGS_SECONDS,
+            "columns": _columns(season),
+            "rounds": _round_rows(season),
             "manage": can_manage(request.user, season.league),
+            "next_form": NextSeasonForm(),
             "clubs": clubs,
+            # only a pair season has partners to wait for: a team season's page spares the query
+            "pending": selectors.pending_pairs(season)
+            if season.entry_kind == EntryKind.PAIR
+            else [],
         },
     )
 
@@ -191,8 +253,9 @@ def season_detail(request: HttpRequest, pk: int) -> HttpResponse:
 @require_POST
 @login_required
 def season_action(request: HttpRequest, pk: int, action: str) -> HttpResponse:
-    """Start or close a season, or add a division (organisers)."""
-    season = _season(pk)
+    """Start or close a season, add a division, or propose the next season from a closed
+    one (organisers)."""
+    season = _season(request, pk)
     actions = {
         "start": (lambda: setup.start_season(request.user, season), _("The season has started.")),
         "close": (lambda: setup.close_season(request.user, season), _("The season is closed.")),
@@ -201,6 +264,20 @@ def season_action(request: HttpRequest, pk: int, action: str) -> HttpResponse:
             _("The division is added."),
         ),
     }
+    if action == "next":
+        form = NextSeasonForm(request.POST)
+        if not form.is_valid():
+            messages.error(request, _("Give the next season a name and its first day."))
+            return redirect("leagues:season", season.pk)
+        made: list[Season] = []
+        data = form.cleaned_data
+        if _run(
+            request,
+            lambda: made.append(setup.next_season(request.user, season, **data)),
+            _("The next season is proposed: change anything before you start it."),
+        ):
+            return redirect("leagues:season", made[0].pk)
+        return redirect("leagues:season", season.pk)
     if action not in actions:
         raise Http404
     call, done = actions[action]
@@ -211,7 +288,7 @@ def season_action(request: HttpRequest, pk: int, action: str) -> HttpResponse:
 @login_required
 def team_create(request: HttpRequest, pk: int, slug: str) -> HttpResponse:
     """An entering club's admin enters a team (or, in a pair / single season, players)."""
-    season = _season(pk)
+    season = _season(request, pk)
     club = get_object_or_404(Club, slug=slug)
     members = [m.user for m in Membership.objects.filter(club=club).select_related("user")[:500]]
     form = TeamForm(request.POST or None, members=members, divisions=list(season.divisions.all()))
@@ -249,7 +326,7 @@ def team_create(request: HttpRequest, pk: int, slug: str) -> HttpResponse:
 
 def round_detail(request: HttpRequest, pk: int, number: int) -> HttpResponse:
     """A round's fixtures with their agreed times (and the host's club night form)."""
-    season = _season(pk)
+    season = _season(request, pk)
     rnd = get_object_or_404(Round, season=season, number=number)
     manage = can_manage(request.user, season.league)
     form = ProposeForm(request.POST or None)
@@ -274,19 +351,31 @@ def round_detail(request: HttpRequest, pk: int, number: int) -> HttpResponse:
     )
 
 
-def _fixture(pk: int) -> Fixture:
-    return get_object_or_404(
+def _fixture(request: HttpRequest, pk: int) -> Fixture:
+    """Fixture ``pk``, if the user may see its league (else 404)."""
+    fixture = get_object_or_404(
         Fixture.objects.select_related(
             "round__season__league__host", "division", "home__team", "away__team"
         ),
         pk=pk,
     )
+    require_league_visible(request.user, fixture.round.season.league)
+    return fixture
+
+
+def _table_link(table: FixtureTable) -> str:
+    """The page playing a fixture's table: its live table, or its score sheet."""
+    if table.table_ref:
+        return bridge.table_url(table.table_ref)
+    if table.sheet_ref:
+        return bridge.sheet_url(table.sheet_ref)
+    return ""
 
 
 def fixture_detail(request: HttpRequest, pk: int) -> HttpResponse:
     """A fixture: its time (propose / accept), the line-ups the user may read, the
     captain's line-up form, its tables and result, and the organiser's corrections."""
-    fixture = _fixture(pk)
+    fixture = _fixture(request, pk)
     season = fixture.round.season
     mine = fixtures.side_of(request.user, fixture)
     lineup_form = None
@@ -307,10 +396,7 @@ def fixture_detail(request: HttpRequest, pk: int) -> HttpResponse:
             "lineup_form": lineup_form,
             "lineups": selectors.visible_lineups(request.user, fixture),
             "revealed": selectors.lineup_revealed(fixture),
-            "tables": [
-                (table, bridge.table_url(table.table_ref) if table.table_ref else "")
-                for table in fixture.tables.all()
-            ],
+            "tables": [(table, _table_link(table)) for table in fixture.tables.all()],
             "manage": can_manage(request.user, season.league),
         },
     )
@@ -321,7 +407,7 @@ def fixture_detail(request: HttpRequest, pk: int) -> HttpResponse:
 def fixture_action(request: HttpRequest, pk: int, action: str) -> HttpResponse:
     """Propose or accept a time, submit a line-up (sides); correct a table, award a
     forfeit (organisers). Refusals come back as messages on the fixture's page."""
-    fixture = _fixture(pk)
+    fixture = _fixture(request, pk)
     user: User = request.user  # type: ignore[assignment]
     if action == "propose":
         form = ProposeForm(request.POST, prefix="time")
@@ -383,8 +469,12 @@ def fixture_action(request: HttpRequest, pk: int, action: str) -> HttpResponse:
 
 
 def entry_detail(request: HttpRequest, pk: int) -> HttpResponse:
-    """A team (or pair): its roster, captain and results, and its calendar."""
-    entry = get_object_or_404(Entry.objects.select_related("season__league", "team"), pk=pk)
+    """A team (or pair): its roster, captain and results, and its calendar; a pending pair's
+    partner answers its invitation here."""
+    entry = get_object_or_404(
+        Entry.objects.select_related("season__league", "team", "player1", "player2"), pk=pk
+    )
+    require_league_visible(request.user, entry.season.league)
     roster = []
     if entry.team_id:
         roster = [m.user for m in entry.team.members.select_related("user")]
@@ -396,7 +486,82 @@ def entry_detail(request: HttpRequest, pk: int) -> HttpResponse:
             "roster": roster,
             "fixtures": selectors.fixtures_of_entry(entry),
             "captain": acts_for(request.user, entry),
+            "asked": entry.answer_by is not None and entry.player2_id == request.user.pk,
+            "can_edit": bool(entry.team_id) and can_manage_entry(request.user, entry),
         },
+    )
+
+
+@require_POST
+@login_required
+def entry_action(request: HttpRequest, pk: int, action: str) -> HttpResponse:
+    """A pending pair's partner accepts or declines; a player withdraws the invitation."""
+    entry = get_object_or_404(Entry.objects.select_related("season"), pk=pk)
+    season = entry.season
+    actions = {
+        "accept": (
+            lambda: entries.answer_invitation(request.user, entry, accept=True),
+            _("You have accepted: the pair is entered."),
+        ),
+        "decline": (
+            lambda: entries.answer_invitation(request.user, entry, accept=False),
+            _("You have declined the invitation."),
+        ),
+        "withdraw": (
+            lambda: entries.withdraw(request.user, entry),
+            _("The entry is withdrawn."),
+        ),
+    }
+    if action not in actions:
+        raise Http404
+    call, done = actions[action]
+    if _run(request, call, done) and action != "accept":
+        return redirect("leagues:season", season.pk)
+    return redirect("leagues:entry", pk)
+
+
+@login_required
+def roster_edit(request: HttpRequest, pk: int) -> HttpResponse:
+    """A team's roster: its captain, its club's admins and the host club's admins add and
+    remove players and change the captain (``entries.set_roster`` checks every rule), or
+    withdraw the team."""
+    entry = get_object_or_404(
+        Entry.objects.select_related("season__league__host", "team__captain", "club"),
+        pk=pk,
+        team__isnull=False,
+    )
+    user: User = request.user  # type: ignore[assignment]
+    if not can_manage_entry(user, entry):
+        raise Http404
+    team = entry.team
+    eligible = entries.eligible_players(team)
+    roster = list(team.members.values_list("user_id", flat=True))
+    withdrawing = request.method == "POST" and "withdraw" in request.POST
+    form = RosterForm(
+        request.POST if request.method == "POST" and not withdrawing else None,
+        eligible=eligible,
+        initial={"players": roster, "captain": team.captain_id},
+    )
+    if withdrawing:
+        if request.POST.get("confirm") != "1":
+            messages.error(request, _("Tick the box to confirm the withdrawal."))
+        elif _run(request, lambda: entries.withdraw(user, entry), _("The entry has withdrawn.")):
+            return redirect("leagues:season", entry.season_id)
+    elif form.is_valid():
+        by_pk = {u.pk: u for u in eligible}
+        chosen = [by_pk[i] for i in form.cleaned_data["players"]]
+        captain = by_pk[form.cleaned_data["captain"]]
+        if _run(
+            request,
+            lambda: entries.set_roster(user, team, chosen, captain=captain),
+            _("The roster is saved."),
+        ):
+            return redirect("leagues:entry", entry.pk)
+    low, high = entries.roster_bounds(entry.season)
+    return render(
+        request,
+        "leagues/roster.html",
+        {"entry": entry, "form": form, "low": low, "high": high},
     )
 
 
@@ -423,8 +588,9 @@ def _base(request: HttpRequest) -> str:
 
 
 def entry_calendar(request: HttpRequest, pk: int) -> HttpResponse:
-    """An entry's fixtures as iCalendar (public, as its page)."""
-    entry = get_object_or_404(Entry, pk=pk)
+    """An entry's fixtures as iCalendar (seen by whoever sees its page)."""
+    entry = get_object_or_404(Entry.objects.select_related("season__league"), pk=pk)
+    require_league_visible(request.user, entry.season.league)
     return HttpResponse(exports.team_calendar(entry, _base(request)), content_type="text/calendar")
 
 
@@ -444,11 +610,11 @@ def _csv(text: str, name: str) -> HttpResponse:
 
 def standings_csv(request: HttpRequest, pk: int) -> HttpResponse:
     """Every division's standings as CSV (with a BOM, so spreadsheets read the Chinese)."""
-    season = _season(pk)
+    season = _season(request, pk)
     return _csv(exports.standings_csv(season), f"standings-{season.pk}.csv")
 
 
 def results_csv(request: HttpRequest, pk: int) -> HttpResponse:
     """Every fixture's result as CSV."""
-    season = _season(pk)
+    season = _season(request, pk)
     return _csv(exports.results_csv(season), f"results-{season.pk}.csv")

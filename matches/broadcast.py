@@ -126,9 +126,9 @@ def match_updated(
     group message carrying each recipient's frame, each built from that recipient's
     observation only; a connection forwards its own (:meth:`TableConsumer.match_frame`).
     ``new_level``: the event changed the deal's level, so an update carries its ``cards``."""
-    recipients: list[int | None] = list(range(len(match.seats)))
-    if match.table.spectators_allowed:
-        recipients.append(None)
+    # The spectators' frame goes out also where spectators are not allowed: a referee
+    # (matches.services.access) watches every table with it.
+    recipients: list[int | None] = [*range(len(match.seats)), None]
     kind = "update" if event is not None else "snapshot"
     texts = {}
     shared = None  # the parts every recipient gets alike, built once

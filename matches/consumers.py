@@ -1,7 +1,8 @@
 """The websocket of a table: ``/ws/tables/<id>/`` (protocol in README, "Websocket protocol").
 
-Thin: it authenticates the connection (session, via Channels' auth middleware), works out the
-seat (or spectator), forwards actions to :mod:`matches.services.play` and frames from the seat's
+Thin: it authenticates the connection (session, via Channels' auth middleware), asks
+:mod:`matches.services.access` whether it may watch (a player, a referee, a spectator), works
+out the seat, forwards actions to :mod:`matches.services.play` and frames from the seat's
 group to the socket. Bad input gets an ``error`` or ``refused`` message; the connection and
 the match go on.
 """
@@ -29,8 +30,8 @@ from redis.exceptions import RedisError
 
 from matches import broadcast, limits, selectors, store
 from matches.messages import MatchError, refusal_message
-from matches.models import Match, MatchStatus, Table
-from matches.services import play, presence
+from matches.models import Match, MatchStatus
+from matches.services import access, play, presence
 from matches.wire import json_dumps
 
 log = logging.getLogger(__name__)
@@ -264,26 +265,17 @@ class TableConsumer(AsyncWebsocketConsumer):
 
     def _open(self, channel_name: str) -> tuple[str | None, int | None, int | None]:
         """``(refusal, match id, seat)`` of this connection: the reason code to refuse it
-        (None: it may stay), and once its table's match exists, the match and the user's seat
-        (None: a spectator), the connection recorded as present. One query for the table with
-        its match, one to record the presence."""
-        table = Table.objects.select_related("match").filter(pk=self.table_id).first()
-        if table is None:
-            return "not_allowed", None, None
-        match = getattr(table, "match", None)
-        seat = selectors.seat_of(match, self.user) if match is not None else None
-        signed_in = self.user is not None and self.user.is_authenticated
-        # Only a signed-in user can hold a seat: the anonymous user's pk is None, which would
-        # match every bot and empty seat (user_id IS NULL).
-        allowed = seat is not None or (
-            signed_in and match is None and table.seats.filter(user_id=self.user.pk).exists()
-        )
-        if not allowed and not table.spectators_allowed:
-            return "no_spectators", None, None
-        if not allowed and not signed_in:
-            return "login_required", None, None
+        (None: it may stay: a player, a referee or a spectator, as
+        :func:`matches.services.access.watch` decides), and once its table's match exists,
+        the match and the user's seat (None: a spectator), the connection recorded as
+        present."""
+        try:
+            _, match = access.watch(self.user, self.table_id)
+        except MatchError as error:
+            return error.code, None, None
         if match is None:
             return None, None, None
+        seat = selectors.seat_of(match, self.user)
         if match.status == MatchStatus.PLAYING:
             presence.connected(match.pk, seat, channel_name, autoplay=match.autoplay)
         return None, match.pk, seat

@@ -21,6 +21,8 @@ from typing import Any
 import redis.asyncio as aredis
 from django.conf import settings
 
+from clubs.client_ip import scope_client_ip
+
 log = logging.getLogger(__name__)
 
 
@@ -33,11 +35,12 @@ class Identity:
 
 
 def identity(scope: dict[str, Any]) -> Identity:
-    """The :class:`Identity` of a websocket connection's ``scope``."""
+    """The :class:`Identity` of a websocket connection's ``scope``: its address as the HTTP
+    side sees it (:func:`clubs.client_ip.scope_client_ip`: ``X-Forwarded-For`` only from
+    the configured proxies)."""
     user = scope.get("user")
     user_id = user.pk if user is not None and user.is_authenticated else None
-    client = scope.get("client") or ("", 0)
-    return Identity(user_id, str(client[0] or ""))
+    return Identity(user_id, scope_client_ip(scope) or "")
 
 
 def _limits(who: Identity, read: bool) -> list[tuple[str, int]]:

@@ -7,6 +7,7 @@ in the player's language (:func:`refusal_message`). Simplified Chinese first, En
 from __future__ import annotations
 
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext_lazy
 
 from games.errors import Refused
 
@@ -39,6 +40,7 @@ REASONS = {
     "not_allowed": _("You are not allowed to do that."),
     "no_spectators": _("This table does not allow spectators."),
     "login_required": _("Please log in first."),
+    "members_only": _("Only the club's members can see this."),
     "seat_taken": _("That seat is taken."),
     "no_such_seat": _("There is no such seat."),
     "already_seated": _("You already have a seat at this table."),
@@ -49,6 +51,9 @@ REASONS = {
     "rated_bots": _("A rated table is for people only: bots cannot sit there."),
     "no_selection": _("Select some cards first."),
     "history_rated": _("Played cards cannot be shown at a rated table."),
+    "history_competition": _(
+        "Played cards cannot be shown at a tournament or league table (competition rules 八.7)."
+    ),
     "not_referee": _("Only a referee of this table can apply sanctions."),
     "bad_sanction": _("That sanction does not exist in this game."),
     "reason_required": _("Give the reason for the sanction (at most 200 characters)."),
@@ -98,6 +103,7 @@ TABLE_WORDS = {
     **{f"sanction_{key}": label for key, label in SANCTION_LABELS.items()},
     "referee": _("Referee"),
     "sanction_against": _("Referee: %(sanction)s for %(name)s. Reason: %(reason)s"),
+    "sanction_drop": _("%(team)s level: %(from)s → %(to)s"),
     "play": _("Play"),
     "pass": _("Pass"),
     "hint": _("Hint"),
@@ -121,7 +127,12 @@ TABLE_WORDS = {
     "level_team": _("playing its level"),
     "deal": _("Deal %(n)s"),
     "finished": _("Finishing order"),
-    "cards": _("%(n)s cards"),
+    # both plural forms of a count the page knows only when it shows it (Chinese has one form,
+    # English two): the page takes the first for 1
+    "card_one": ngettext_lazy("%(n)s card", "%(n)s cards", 1),
+    "cards": ngettext_lazy("%(n)s card", "%(n)s cards", 2),
+    "cards_left_one": ngettext_lazy("%(n)s card left", "%(n)s cards left", 1),
+    "cards_left": ngettext_lazy("%(n)s card left", "%(n)s cards left", 2),
     "cards_unknown": _("7+ cards"),
     "ask": _("Ask the count"),
     "tribute": _("Tribute"),

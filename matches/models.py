@@ -129,7 +129,7 @@ class Match(models.Model):
     variant = models.CharField(_("game"), max_length=16, choices=Variant.choices)
     seed = models.CharField(_("seed"), max_length=64)
     options = models.JSONField(_("options"), default=dict)
-    #: ``[{"user": id or None, "bot": "" | "random" | "heuristic", "name": str}, ...]``
+    #: ``[{"user": id or None, "bot": "" | "random" | "heuristic" | "search", "name": str}, ...]``
     seats = models.JSONField(_("seats"), default=list)
     version = models.PositiveIntegerField(_("version"), default=0)
     #: Bumped by every write of this row (an action, or a seat put on or taken off auto-play):
@@ -144,7 +144,8 @@ class Match(models.Model):
     deadline_version = models.PositiveIntegerField(null=True, blank=True)
     #: When the match time limit runs out (None: no limit, or already applied).
     ends_at = models.DateTimeField(null=True, blank=True, db_index=True)
-    #: Per seat: "" (the person plays), "timeout" or "disconnect" (托管: the heuristic bot).
+    #: Per seat: "" (the person plays), "timeout" or "disconnect" (托管: a bot plays the seat,
+    #: ``matches.services.bots.autoplay_bot``).
     autoplay = models.JSONField(default=list)
     #: Per seat: clock expiries in a row.
     timeouts = models.JSONField(default=list)

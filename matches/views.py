@@ -22,6 +22,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from clubs import selectors as club_selectors
+from clubs import services as club_services
 from clubs.client_ip import client_ip
 from clubs.models import Club
 from clubs.permissions import is_club_admin
@@ -31,7 +32,7 @@ from matches.forms import RefereeForm, SeatForm, TableForm
 from matches.hooks import may_referee
 from matches.messages import SANCTION_LABELS, TABLE_WORDS, MatchError, refusal_message
 from matches.models import Match, MatchStatus, Table
-from matches.services import play, tables
+from matches.services import access, play, tables
 
 log = logging.getLogger(__name__)
 
@@ -40,6 +41,7 @@ def lobby(request: HttpRequest, slug: str) -> HttpResponse:
     """A club's tables: open and playing ones with their free seats, recent finished ones,
     and (for members) the form to open a table."""
     club = get_object_or_404(Club, slug=slug)
+    club_services.require_club_visible(request.user, club)
     membership = club_selectors.membership_of(request.user, club)
     chosen = request.GET.get("game", DEFAULT_GAME)
     form = TableForm(request.POST or None, variant=chosen) if membership else None
@@ -72,6 +74,7 @@ def table(request: HttpRequest, table_id: int) -> HttpResponse:
     """A table: its seats before the match starts, then the live table (static/js/table.js)."""
     table = get_object_or_404(Table.objects.select_related("club"), pk=table_id)
     match = selectors.match_of_table(table)
+    access.require_table_visible(request.user, table, match)
     seated = request.user.is_authenticated and table.seats.filter(user=request.user).exists()
     is_member = club_selectors.membership_of(request.user, table.club) is not None
     referee = match is not None and match.status == MatchStatus.PLAYING
@@ -170,6 +173,7 @@ def replay(request: HttpRequest, table_id: int) -> HttpResponse:
         )
     table = get_object_or_404(Table.objects.select_related("club"), pk=table_id)
     match = selectors.match_of_table(table)
+    access.require_table_visible(request.user, table, match)
     if match is None or match.status != MatchStatus.FINISHED:
         raise Http404
     scripts = selectors.replay_scripts(match)

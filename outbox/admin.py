@@ -9,7 +9,7 @@ from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
 from outbox import services
-from outbox.models import OutboxMessage
+from outbox.models import Notification, OutboxMessage
 
 
 @admin.register(OutboxMessage)
@@ -48,3 +48,21 @@ class OutboxMessageAdmin(admin.ModelAdmin):
             % {"count": count},
             messages.SUCCESS,
         )
+
+
+@admin.register(Notification)
+class NotificationAdmin(admin.ModelAdmin):
+    """Read-only: every user's notices, as the services wrote them."""
+
+    list_display = ("key", "user", "kind", "text", "created_at", "read_at")
+    list_filter = ("kind",)
+    search_fields = ("key", "text", "user__username")
+    raw_id_fields = ("user",)
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        """Notices are written by the services only."""
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: object = None) -> bool:
+        """A notice is the record of what a user was told: not edited."""
+        return False

@@ -1,4 +1,5 @@
-"""The outbox row: one email to one recipient for one cause."""
+"""The outbox rows: one email to one recipient for one cause, one notice to one user for
+one cause, and the kinds of notice a user gets no e-mail for."""
 
 from __future__ import annotations
 
@@ -48,6 +49,10 @@ class OutboxMessage(models.Model):
     lease_until = models.DateTimeField(_("claimed until"), null=True, blank=True)
     sent_at = models.DateTimeField(_("sent at"), null=True, blank=True)
     last_error = models.CharField(_("last error"), max_length=300, blank=True, default="")
+    #: The one-click unsubscribe link (RFC 8058) sent in the headers; empty for other mail.
+    unsubscribe_url = models.CharField(
+        _("unsubscribe link"), max_length=500, blank=True, default=""
+    )
     created_at = models.DateTimeField(_("created at"), default=timezone.now)
 
     class Meta:
@@ -65,3 +70,63 @@ class OutboxMessage(models.Model):
 
     def __str__(self) -> str:
         return f"{self.key} ({self.status})"
+
+
+class Kind(models.TextChoices):
+    """What a notice is about: a user turns e-mails off per kind (the notices stay)."""
+
+    RESULTS = "results", _("Results")
+    TOURNAMENTS = "tournaments", _("Tournaments")
+    LEAGUES = "leagues", _("Leagues")
+    SHEETS = "sheets", _("Score sheets")
+    CLUB = "club", _("Club")
+
+
+class Notification(models.Model):
+    """One notice to one user, shown in their notification list whether or not it was
+    e-mailed. ``key`` names the recipient and the cause, as an outbox message's does (the
+    same key when the notice was e-mailed), and is unique: a cause notifies a user once."""
+
+    key = models.CharField(_("key"), max_length=200, unique=True)
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="notifications",
+        verbose_name=_("user"),
+    )
+    kind = models.CharField(_("kind"), max_length=12, choices=Kind.choices)
+    text = models.CharField(_("text"), max_length=300)
+    url = models.CharField(_("link"), max_length=300, blank=True, default="")
+    created_at = models.DateTimeField(_("created at"), default=timezone.now)
+    read_at = models.DateTimeField(_("read at"), null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("notice")
+        verbose_name_plural = _("notices")
+        ordering = ["-created_at", "-id"]
+        indexes = [models.Index(fields=["user", "read_at"], name="notification_unread")]
+
+    def __str__(self) -> str:
+        return self.key
+
+
+class MutedKind(models.Model):
+    """A kind of notice a user gets no e-mail for (the default is every kind e-mailed)."""
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="+",
+        verbose_name=_("user"),
+    )
+    kind = models.CharField(_("kind"), max_length=12, choices=Kind.choices)
+
+    class Meta:
+        verbose_name = _("e-mail turned off")
+        verbose_name_plural = _("e-mails turned off")
+        constraints = [
+            models.UniqueConstraint(fields=["user", "kind"], name="mutedkind_user_kind"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user_id}:{self.kind}"

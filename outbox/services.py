@@ -5,9 +5,11 @@ exactly once unless a worker dies (or the database fails) in the short window be
 server's acceptance and the commit of ``status=sent``, or a send outlasts its lease. A message sent again in that window carries
 the same Message-ID, so the receiving side can recognise it. A rolled-back caller sends nothing.
 
-- :func:`enqueue` (or :func:`email_user`) inside the caller's transaction writes the row, one per
-  ``key``; after the commit it publishes ``outbox.tasks.send_message`` by name. A failure to
-  publish is logged and left to the sweep.
+- :func:`enqueue` inside the caller's transaction writes the row, one per ``key``; after the
+  commit it publishes ``outbox.tasks.send_message`` by name. A failure to publish is logged and
+  left to the sweep. :func:`email_user` / :func:`tell_user` also put the notice in the user's
+  notification list (:mod:`outbox.notices`), skip the e-mail of a kind the user turned off and
+  give the e-mail its one-click unsubscribe link.
 - :func:`deliver` claims the row with a lease (a conditional UPDATE: one worker at a time; a lease
   left by a killed worker expires), sends it, marks it sent only after the server accepted it, or
   schedules a retry with exponential backoff (bounded; then ``failed``, logged).
@@ -39,10 +41,14 @@ from django.db import OperationalError, transaction
 from django.db.models import F, Q
 from django.template import TemplateDoesNotExist
 from django.template.loader import render_to_string
+from django.urls import reverse
 from django.utils import timezone, translation
+from django.utils.html import format_html
+from django.utils.translation import gettext as _
 
 from clubs.models import User
-from outbox.models import OutboxMessage, OutboxStatus
+from outbox import notices
+from outbox.models import Kind, OutboxMessage, OutboxStatus
 
 log = logging.getLogger(__name__)
 
@@ -90,26 +96,85 @@ def render(template: str, context: dict[str, Any], *, language: str | None) -> R
     return Rendered(subject=subject, body=body, html=html)
 
 
+def site_url(path: str) -> str:
+    """An absolute link for an e-mail: ``settings.SITE_URL`` (scheme, host and port) + ``path``
+    (never the host of whatever request or worker happens to write the message)."""
+    return settings.SITE_URL.rstrip("/") + path
+
+
 def email_user(
-    *, key: str, user: User, template: str, context: dict[str, Any]
+    *,
+    key: str,
+    user: User,
+    template: str,
+    context: dict[str, Any],
+    kind: str | None = None,
+    url: str = "",
+    notice: str = "",
 ) -> OutboxMessage | None:
-    """Queue an email to ``user`` rendered from ``template`` (see :func:`render`) in the
-    user's language; like :func:`enqueue`. None (nothing written) if the user has no address."""
-    if not user.email:
-        return None
+    """Tell ``user`` about a cause: render ``template`` (see :func:`render`) in the user's
+    language and hand it to :func:`tell_user` (``notice`` is the list's text, by default the
+    subject). Every notice of the platform names its ``kind``; without one the message is
+    only e-mailed, like :func:`enqueue` (no notice, no unsubscribe link; None if the user has
+    no address)."""
     rendered = render(template, context, language=user.language)
+    if kind is None:
+        if not user.email:
+            return None
+        return enqueue(
+            key=key,
+            to=user.email,
+            subject=rendered.subject,
+            body=rendered.body,
+            html=rendered.html,
+            user=user,
+        )
+    return tell_user(key=key, user=user, kind=kind, rendered=rendered, url=url, notice=notice)
+
+
+def tell_user(
+    *, key: str, user: User, kind: str, rendered: Rendered, url: str = "", notice: str = ""
+) -> OutboxMessage | None:
+    """Put a notice in ``user``'s notification list (once per ``key``; ``notice`` or the
+    subject, linking the site path ``url``) and, unless the user has no address or turned
+    e-mails of ``kind`` off, queue the e-mail like :func:`enqueue`, with a footer and
+    ``List-Unsubscribe`` headers whose signed link turns ``kind`` off. Returns the message,
+    or None when no e-mail was written."""
+    notices.record(user=user, key=key, kind=kind, text=notice or rendered.subject, url=url)
+    if not user.email or not notices.emails_wanted(user, kind):
+        return None
+    link = site_url(reverse("outbox:unsubscribe", args=[notices.unsubscribe_token(user, kind)]))
+    with translation.override(user.language or settings.LANGUAGE_CODE):
+        footer = _("You get this e-mail about: %(kind)s. To stop these e-mails: %(link)s") % {
+            "kind": Kind(kind).label,
+            "link": link,
+        }
+        everything = _("All your notices: %(link)s") % {
+            "link": site_url(reverse("outbox:notifications"))
+        }
+    html = rendered.html
+    if html:
+        html += format_html('<p style="font-size:small">{}<br>{}</p>', footer, everything)
     return enqueue(
         key=key,
         to=user.email,
         subject=rendered.subject,
-        body=rendered.body,
-        html=rendered.html,
+        body=f"{rendered.body.rstrip()}\n\n-- \n{footer}\n{everything}\n",
+        html=html,
         user=user,
+        unsubscribe_url=link,
     )
 
 
 def enqueue(
-    *, key: str, to: str, subject: str, body: str, html: str = "", user: User | None = None
+    *,
+    key: str,
+    to: str,
+    subject: str,
+    body: str,
+    html: str = "",
+    user: User | None = None,
+    unsubscribe_url: str = "",
 ) -> OutboxMessage:
     """Write an email to ``to`` in the current transaction and have it sent after the commit.
 
@@ -118,6 +183,7 @@ def enqueue(
     and the existing row is returned unchanged. The subject is made one line and cut to 255
     characters. If the transaction rolls back, nothing is written and nothing is sent. A broker
     that cannot be reached never fails the caller: the sweep sends the message later.
+    ``unsubscribe_url`` is sent as the one-click ``List-Unsubscribe`` link (RFC 8058).
     Raises ``ValueError`` for an empty or overlong key or address (a programming error)."""
     key = key.strip()
     if not key or len(key) > KEY_MAX:
@@ -132,6 +198,7 @@ def enqueue(
         subject=" ".join(subject.split())[:SUBJECT_MAX],
         body=body,
         html=html,
+        unsubscribe_url=unsubscribe_url,
         message_id=make_msgid(domain=_message_id_domain()),
         next_attempt_at=timezone.now(),
     )
@@ -207,12 +274,12 @@ def deliver(pk: int) -> str:
 
 def _send(connection: BaseEmailBackend, message: OutboxMessage) -> None:
     """Hand the message to the open mail connection; returns only once the server accepted it."""
+    headers = {"Message-ID": message.message_id}
+    if message.unsubscribe_url:
+        headers["List-Unsubscribe"] = f"<{message.unsubscribe_url}>"
+        headers["List-Unsubscribe-Post"] = "List-Unsubscribe=One-Click"
     email = EmailMultiAlternatives(
-        message.subject,
-        message.body,
-        settings.DEFAULT_FROM_EMAIL,
-        [message.to],
-        headers={"Message-ID": message.message_id},
+        message.subject, message.body, settings.DEFAULT_FROM_EMAIL, [message.to], headers=headers
     )
     if message.html:
         email.attach_alternative(message.html, "text/html")

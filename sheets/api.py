@@ -165,6 +165,7 @@ class SheetSerializer(serializers.Serializer):
     state = serializers.DictField(help_text="engine.match.TableMatch.state()")
     record = serializers.ListField(child=serializers.DictField())
     verdicts = serializers.ListField(child=serializers.DictField())
+    now = serializers.DateTimeField(help_text="the server's time when it answered")
     started_at = serializers.DateTimeField()
     finished_at = serializers.DateTimeField(allow_null=True)
     time_limit_seconds = serializers.IntegerField()

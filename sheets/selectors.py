@@ -11,6 +11,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from django.db.models import QuerySet
+from django.utils import timezone
 
 from clubs.models import Club, User
 from engine.match import TableMatch
@@ -189,6 +190,8 @@ def sheet_json(sheet: ScoreSheet, user: User | None) -> dict[str, Any]:
         "state": sheet.state,
         "record": sheet_record(sheet),
         "verdicts": verdicts,
+        # the page's clock counts from the server's time, not the phone's
+        "now": timezone.now().isoformat(),
         "started_at": sheet.started_at.isoformat(),
         "finished_at": sheet.finished_at.isoformat() if sheet.finished_at else None,
         "time_limit_seconds": limit,

@@ -14,10 +14,12 @@ from __future__ import annotations
 
 import logging
 import uuid
+from collections.abc import Collection
 from dataclasses import dataclass
 from typing import Any
 
 from django.db import IntegrityError, transaction
+from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -29,6 +31,7 @@ from games.variants import game, is_game
 from ladder import services as ladder_services
 from ladder.errors import LadderError
 from outbox import services as outbox
+from outbox.models import Kind
 from sheets import hooks
 from sheets import permissions as perms
 from sheets.models import ScoreSheet, SheetEntry, SheetPlayer, SheetStatus, SheetVerdict
@@ -104,14 +107,26 @@ def start_sheet(
     players: list[PlayerSpec],
     options: dict[str, Any] | None = None,
     rated: bool = True,
+    scorer: User | None = None,
+    admitted: Collection[int] = (),
 ) -> ScoreSheet:
-    """Start a score sheet for ``club``; ``user`` (a club member) becomes its scorer.
+    """Start a score sheet for ``club``; ``user`` (a club member) starts it and ``scorer``
+    (default ``user``) keeps it.
 
     ``players`` lists the seats in turn order (partners opposite: seats 0+2 against 1+3; in
     two-player Shuangkou seat 0 against seat 1). Each is a club member or a named guest; a
-    member appears once. ``options`` are checked by the engine. Raises :class:`SheetError`."""
+    member appears once. ``admitted`` are user ids that may sit (and keep the sheet) without
+    being members of the club: a caller that checked its players itself, such as an
+    inter-club league seating its invited clubs' players at the host's sheets. ``options``
+    are checked by the engine. Raises :class:`SheetError`."""
     if not perms.can_start(user, club):
         raise _not_allowed()
+    admitted = frozenset(admitted)
+    scorer = scorer or user
+    if scorer.pk != user.pk and not (perms.is_member(scorer, club) or scorer.pk in admitted):
+        raise SheetError(
+            "not_member", _("Players chosen from the list must be club members."), "scorer"
+        )
     if not is_game(variant):
         raise SheetError("bad_variant", _("Unknown game."), "variant")
     seats = game(variant).seats
@@ -136,7 +151,7 @@ def start_sheet(
         )
     if len(set(ids)) != len(ids):
         raise SheetError("duplicate_player", _("A member plays only one seat."), "players")
-    members = set(
+    members = admitted | set(
         Membership.objects.filter(club=club, user_id__in=ids).values_list("user_id", flat=True)
     )
     for p in players:
@@ -151,7 +166,7 @@ def start_sheet(
                 "not_member", _("Players chosen from the list must be club members."), "players"
             )
     sheet = ScoreSheet.objects.create(
-        club=club, scorer=user, variant=variant, options=options, rated=bool(rated)
+        club=club, scorer=scorer, variant=variant, options=options, rated=bool(rated)
     )
     SheetPlayer.objects.bulk_create(
         SheetPlayer(
@@ -373,7 +388,12 @@ def notify_dispute(verdict: SheetVerdict) -> int:
     admins = User.objects.filter(
         memberships__club=sheet.club, memberships__role__in=[Role.OWNER, Role.ADMIN]
     ).exclude(email="")
-    context = {"sheet": sheet, "by": verdict.user, "record": sheet_record(sheet)}
+    context = {
+        "sheet": sheet,
+        "by": verdict.user,
+        "record": sheet_record(sheet),
+        "link": outbox.site_url(reverse("scoresheet:sheet", args=[sheet.pk])),
+    }
     queued = 0
     for admin in admins:
         message = outbox.email_user(
@@ -381,6 +401,8 @@ def notify_dispute(verdict: SheetVerdict) -> int:
             user=admin,
             template="sheets/dispute",
             context=context,
+            kind=Kind.SHEETS,
+            url=reverse("scoresheet:sheet", args=[sheet.pk]),
         )
         queued += message is not None
     return queued

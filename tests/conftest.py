@@ -4,7 +4,8 @@
   ``REDIS_URL`` points at a real server (``./test`` sets it for the PostgreSQL run).
 - Prints which database and Redis the run uses.
 - With ``TEST_ONLY_INTEGRATION=1`` (the second ``./test`` run, against throwaway PostgreSQL and
-  Redis servers) keeps only the tests that touch the database or Redis.
+  Redis servers) keeps only the tests that touch the database or Redis; without it, drops the
+  tests marked ``postgresql`` (they run in that second pass only).
 """
 
 from __future__ import annotations
@@ -53,6 +54,11 @@ def pytest_report_header(config):
 
 def pytest_collection_modifyitems(config, items):
     if os.environ.get("TEST_ONLY_INTEGRATION") != "1":
+        # what runs on PostgreSQL only (e.g. schemathesis' run) is left to the second pass
+        postgresql = [i for i in items if next(i.iter_markers("postgresql"), None) is not None]
+        if postgresql:
+            config.hook.pytest_deselected(items=postgresql)
+            items[:] = [i for i in items if i not in postgresql]
         return
     keep, drop = [], []
     for item in items:

@@ -12,6 +12,8 @@ from pathlib import Path
 
 import pytest
 
+from config.serve import DAPHNE_LIMITS, WEBSOCKET_MAX_MESSAGE
+
 ROOT = Path(__file__).resolve().parent.parent
 DOCS = [ROOT / "README.md", *sorted((ROOT / "docs").rglob("*.md"))]
 
@@ -97,3 +99,28 @@ def test_the_checker_finds_broken_links(tmp_path, monkeypatch):
         "a.md#nothing: no heading #nothing in a.md",
         "../x.md: outside the repository",
     ]
+
+
+#: A line of a code block, or a code span, that starts an ASGI server.
+ASGI_COMMAND = re.compile(r"^[#\s]*((daphne|uvicorn)\s.*)$", re.M)
+
+
+def asgi_commands(path: Path) -> list[str]:
+    """The ``daphne`` / ``uvicorn`` commands written in a Markdown file (continued lines joined)."""
+    text = path.read_text(encoding="utf-8").replace("\\\n", " ")
+    lines = [m.group(1) for b in FENCE.finditer(text) for m in ASGI_COMMAND.finditer(b.group(0))]
+    spans = [s.strip("`") for s in CODE_SPAN.findall(text)]
+    return lines + [s for s in spans if re.match(r"(daphne|uvicorn)\s", s)]
+
+
+def test_every_asgi_server_command_carries_the_frame_limit():
+    """A plain ``daphne`` (or ``uvicorn``) command in the docs passes the websocket frame
+    limit of ``config.serve`` (else an oversize frame closes the connection instead of being
+    refused ``too_large``); ``python -m config.serve`` passes it by itself."""
+    commands = [command for path in DOCS for command in asgi_commands(path)]
+    assert len(commands) >= 2  # the docs do name them
+    for command in commands:
+        if command.startswith("daphne"):
+            assert all(flag in command.split() for flag in DAPHNE_LIMITS), command
+        else:
+            assert f"--ws-max-size {WEBSOCKET_MAX_MESSAGE}" in command, command

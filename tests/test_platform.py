@@ -152,6 +152,13 @@ def test_schema_documents_errors_for_every_write_operation(client):
                 assert operation.get("summary") or operation.get("description"), (method, path)
 
 
+def test_the_schema_is_described_in_both_languages(client):
+    import yaml
+
+    description = yaml.safe_load(client.get("/api/schema/").content)["info"]["description"]
+    assert "比赛" in description and "tournaments" in description and "联赛" in description
+
+
 def test_api_docs_page_serves_swagger_ui_locally(client):
     response = client.get("/api/docs/")
     assert response.status_code == 200

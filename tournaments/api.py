@@ -1,7 +1,7 @@
 """REST API of tournaments under ``/api/v1/`` (included by ``ladder.api.urls``).
 
 Everything an organiser and a player do on the web: create / edit, publish (open
-registration), register, check in, withdraw, pair / start / pause / resume a round, edit a
+registration), register, accept or decline a partner invitation, check in, withdraw, pair / start / pause / resume a round, edit a
 pairing, enter or correct a result; and the reads (schedule, pairings, standings with the
 tie-break numbers, bracket, an entry's results). Thin: the services decide, with the same
 permissions as the pages; refusals answer 400 / 403 with ``{"detail", "code"}``.
@@ -21,6 +21,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.routers import SimpleRouter
 
+from clubs import permissions as club_permissions
 from clubs.models import Club, Membership, Role, User
 from tournaments import selectors
 from tournaments.models import Entry, Game, Round, Tournament
@@ -72,6 +73,7 @@ class EntrySerializer(serializers.ModelSerializer):
             "registered_at",
             "checked_in_at",
             "withdrawn_at",
+            "answer_by",
         ]
         read_only_fields = fields
 
@@ -161,9 +163,12 @@ class RegisterSerializer(serializers.Serializer):
 
 
 class EntryActionSerializer(serializers.Serializer):
-    """Check in / withdraw: the caller's own entry, or ``entry`` (organisers)."""
+    """Check in / withdraw: the caller's own entry, or ``entry`` (organisers). Accept / decline
+    a partner invitation: the one naming the caller, or ``entry``."""
 
-    entry = serializers.IntegerField(required=False, allow_null=True)
+    entry = serializers.IntegerField(
+        required=False, allow_null=True, min_value=1, max_value=2**31 - 1
+    )
 
 
 class SwapSerializer(serializers.Serializer):
@@ -245,7 +250,8 @@ class TournamentViewSet(viewsets.ModelViewSet):
     http_method_names = ["get", "post", "put", "patch", "head", "options"]
 
     def get_queryset(self) -> QuerySet[Tournament]:
-        """Published tournaments, plus the drafts of clubs the caller runs."""
+        """Published tournaments, plus the drafts of clubs the caller runs; a members-only
+        club's only to its members."""
         qs = Tournament.objects.select_related("club")
         user = self.request.user
         admin_clubs = (
@@ -256,9 +262,12 @@ class TournamentViewSet(viewsets.ModelViewSet):
             else Membership.objects.none().values("club_id")
         )
         qs = qs.filter(~Q(status="draft") | Q(club_id__in=admin_clubs))
+        qs = qs.filter(club_permissions.visible_clubs_filter(user, "club"))
         club = self.request.query_params.get("club")
         if club is not None:
-            qs = qs.filter(club_id=int(club)) if club.isdigit() else qs.none()
+            # a number no row can have (beyond 64 bits) names no club
+            named = club.isascii() and club.isdigit() and int(club) < 2**63
+            qs = qs.filter(club_id=int(club)) if named else qs.none()
         return qs.order_by("-starts_at", "-id")
 
     def perform_create(self, serializer: TournamentSerializer) -> None:
@@ -381,6 +390,34 @@ class TournamentViewSet(viewsets.ModelViewSet):
         return Response(
             EntrySerializer(entry_services.withdraw(request.user, tournament, entry)).data
         )
+
+    @extend_schema(
+        summary="Accept the invitation to play as a pair's partner. Permission: the partner.",
+        request=EntryActionSerializer,
+        responses=EntrySerializer,
+    )
+    @action(detail=True, methods=["post"], url_path="accept-partner", permission_classes=AUTH)
+    def accept_partner(self, request: Request, pk: str | None = None) -> Response:
+        """Accept: the pending pair is registered (paired from the next round it can play)."""
+        return self._answer(request, accept=True)
+
+    @extend_schema(
+        summary="Decline the invitation to play as a pair's partner. Permission: the partner.",
+        request=EntryActionSerializer,
+        responses=EntrySerializer,
+    )
+    @action(detail=True, methods=["post"], url_path="decline-partner", permission_classes=AUTH)
+    def decline_partner(self, request: Request, pk: str | None = None) -> Response:
+        """Decline: the pending entry is removed; both players may register again."""
+        return self._answer(request, accept=False)
+
+    def _answer(self, request: Request, *, accept: bool) -> Response:
+        tournament = self.get_object()
+        entry = _entry_param(tournament, _valid(EntryActionSerializer, request))
+        answered = entry_services.answer_invitation(
+            request.user, tournament, accept=accept, entry=entry
+        )
+        return Response(EntrySerializer(answered).data)
 
     @extend_schema(summary="Entries (public)", responses=EntrySerializer(many=True))
     @action(detail=True, methods=["get"], pagination_class=None)

@@ -24,7 +24,7 @@ from tournaments.models import (
     GameStatus,
     RoundStatus,
 )
-from tournaments.notifications import game_link
+from tournaments.notifications import entry_url, game_link
 from tournaments.windows import checkin_open
 
 #: At most this many items of each kind (a home page, not an archive).
@@ -44,11 +44,14 @@ def _rounds(user: User) -> tuple[list[dict[str, Any]], set[int]]:
         Entry.objects.filter(Q(player1=user) | Q(player2=user))
         .filter(tournament__status__in=ACTIVE_STATUSES)
         .exclude(status=EntryStatus.WITHDRAWN)
-        .select_related("tournament")
+        .select_related("tournament", "player1", "player2")
         .order_by("tournament__starts_at")[:LIMIT]
     )
     for entry in entries:
         tournament = entry.tournament
+        if entry.status == EntryStatus.PENDING:
+            items.append(_invitation(user, entry))
+            continue
         rnd = tournament.rounds.order_by("-number").first()
         page = reverse("ladder:tournament", args=[tournament.pk])
         if rnd is None or rnd.status == RoundStatus.FINISHED:
@@ -83,11 +86,18 @@ def _rounds(user: User) -> tuple[list[dict[str, Any]], set[int]]:
         if game.is_bye:
             detail = _("You have a bye.")
         else:
-            detail = _("Table %(n)d · against %(names)s · %(when)s") % {
+            partner, opponents = _tablemates(user, entry, game, mine, names)
+            values = {
                 "n": game.number,
-                "names": " / ".join(names.get(e, "") for e in game.sides[1 - mine]),
+                "names": opponents,
+                "partner": partner,
                 "when": _when(rnd.started_at or rnd.scheduled_at),
             }
+            detail = (
+                _("Table %(n)d · partner %(partner)s · against %(names)s · %(when)s") % values
+                if partner
+                else _("Table %(n)d · against %(names)s · %(when)s") % values
+            )
         playing = game.status in (GameStatus.PENDING, GameStatus.PLAYING) and not game.is_bye
         items.append(
             {
@@ -102,6 +112,45 @@ def _rounds(user: User) -> tuple[list[dict[str, Any]], set[int]]:
             }
         )
     return items, table_ids
+
+
+def _tablemates(
+    user: User, entry: Entry, game: Any, mine: int, names: dict[int, str]
+) -> tuple[str, str]:
+    """The user's partner and opponents in ``game``, as text: a fixed pair's other player, or
+    the entries beside the user's in an individual event; in a Red Two game (partners change
+    every deal) no partner, everyone else at the table an opponent."""
+    own, other = game.sides[mine], game.sides[1 - mine]
+    if entry.tournament.per_seat:
+        return "", " / ".join(names.get(e, "") for e in own + other if e != entry.pk)
+    if entry.player2_id:
+        partner = entry.player2 if entry.player1_id == user.pk else entry.player1
+        mates = partner.name
+    else:
+        mates = " / ".join(names.get(e, "") for e in own if e != entry.pk)
+    return mates, " / ".join(names.get(e, "") for e in other)
+
+
+def _invitation(user: User, entry: Entry) -> dict[str, Any]:
+    """A pending pair: the partner is asked to answer; the player who registered waits."""
+    asked = entry.player2_id == user.pk
+    values = {
+        "name": entry.player1.name if asked else entry.player2.name,
+        "when": _when(entry.answer_by),
+    }
+    return {
+        "kind": "invitation",
+        "title": entry.tournament.name,
+        "detail": (
+            _("%(name)s asks you to play as partners. Answer by %(when)s.")
+            if asked
+            else _("Waiting for %(name)s to accept, until %(when)s.")
+        )
+        % values,
+        "url": entry_url(entry.tournament),
+        "action": _("Answer the invitation") if asked else _("Open the tournament"),
+        "when": entry.answer_by,
+    }
 
 
 def _tables(user: User, exclude: set[int]) -> list[dict[str, Any]]:

@@ -125,11 +125,17 @@ class Tournament(models.Model):
 
 
 class EntryStatus(models.TextChoices):
-    """Registered, checked in, or withdrawn."""
+    """Awaiting the partner's acceptance (a pair registered by one of its players), registered,
+    checked in, or withdrawn."""
 
+    PENDING = "pending", _("Awaiting the partner")
     REGISTERED = "registered", _("Registered")
     CHECKED_IN = "checked_in", _("Checked in")
     WITHDRAWN = "withdrawn", _("Withdrawn")
+
+
+#: The entries that take part: paired, listed in the standings (a pending pair does not yet).
+ACCEPTED_STATUSES = (EntryStatus.REGISTERED, EntryStatus.CHECKED_IN)
 
 
 class Entry(models.Model):
@@ -162,6 +168,8 @@ class Entry(models.Model):
     registered_at = models.DateTimeField(_("registered at"), default=timezone.now)
     checked_in_at = models.DateTimeField(_("checked in at"), null=True, blank=True)
     withdrawn_at = models.DateTimeField(_("withdrawn at"), null=True, blank=True)
+    #: A pending entry lapses (and is removed) at this time unless the partner accepts.
+    answer_by = models.DateTimeField(_("partner answers by"), null=True, blank=True)
 
     class Meta:
         db_table = "ladder_entry"

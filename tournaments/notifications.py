@@ -1,30 +1,59 @@
 """What tournaments tell their players: on-site notices (check-in is open, a round has
-started, a no-show forfeit, an entry withdrawn or reinstated) and the e-mails, each in the
-player's own language. E-mails go through the outbox (:mod:`outbox.services`), written in the
-caller's transaction, one per recipient and cause."""
+started, a no-show forfeit, an entry withdrawn or reinstated, a partner invitation and its
+answer, a registration, the final standings) and the e-mails, each in the player's own
+language. E-mails go through the outbox (:mod:`outbox.services`), written in the caller's
+transaction, one per recipient and cause; each notice is also in the player's notification
+list (:mod:`outbox.notices`)."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from datetime import datetime
+from typing import Any
 
 from django.conf import settings
 from django.urls import reverse
 from django.utils import translation
+from django.utils.formats import date_format
+from django.utils.timezone import localtime
 from django.utils.translation import gettext as _
 
 from clubs.models import User
+from outbox import notices
 from outbox import services as outbox
+from outbox.models import Kind
 from tournaments.models import Entry, EntryStatus, Game, Round, Tournament, TournamentNotice
 from tournaments.windows import checkin_open
 
 
-def notify_users(tournament: Tournament, user_ids: Sequence[int], text: str, url: str = "") -> None:
-    """Leave the same on-site notice (cut to 300 characters) to each user, once each."""
+def notify_users(
+    tournament: Tournament,
+    user_ids: Sequence[int],
+    text: Callable[[], str],
+    url: str = "",
+    key: str = "",
+) -> None:
+    """Leave the same on-site notice (cut to 300 characters) to each user, once each, as
+    ``text()`` says it in that user's language; with a cause ``key``, also in each user's
+    notification list (key ``<key>:user:<user>``)."""
+    people = list(User.objects.filter(pk__in=set(user_ids)))
+    said = {}
+    for person in people:
+        with translation.override(person.language or settings.LANGUAGE_CODE):
+            said[person.pk] = text()
     TournamentNotice.objects.bulk_create(
-        TournamentNotice(tournament=tournament, user_id=uid, text=text[:300], url=url)
-        for uid in dict.fromkeys(user_ids)
+        TournamentNotice(tournament=tournament, user=person, text=said[person.pk][:300], url=url)
+        for person in people
     )
+    if key:
+        for person in people:
+            notices.record(
+                user=person,
+                key=f"{key}:user:{person.pk}",
+                kind=Kind.TOURNAMENTS,
+                text=said[person.pk],
+                url=url,
+            )
 
 
 def notify_checkin(tournament: Tournament, now: datetime) -> bool:
@@ -35,18 +64,20 @@ def notify_checkin(tournament: Tournament, now: datetime) -> bool:
     if TournamentNotice.objects.filter(tournament=tournament, url=url).exists():
         return False
     ids = [u for e in tournament.entries.filter(status=EntryStatus.REGISTERED) for u in e.user_ids]
-    notices = []
+    said = []
     for person in User.objects.filter(pk__in=ids):
         with translation.override(person.language or settings.LANGUAGE_CODE):
             text = _("%(t)s: check-in is open until round 1 starts.") % {"t": tournament.name}
-        notices.append(TournamentNotice(tournament=tournament, user=person, text=text, url=url))
-    TournamentNotice.objects.bulk_create(notices)
-    return bool(notices)
-
-
-def site_url(path: str) -> str:
-    """An absolute link for e-mails: ``settings.SITE_URL`` (scheme, host and port) + ``path``."""
-    return settings.SITE_URL.rstrip("/") + path
+        said.append(TournamentNotice(tournament=tournament, user=person, text=text, url=url))
+        notices.record(
+            user=person,
+            key=f"checkin-open:{tournament.pk}:user:{person.pk}",
+            kind=Kind.TOURNAMENTS,
+            text=text,
+            url=url,
+        )
+    TournamentNotice.objects.bulk_create(said)
+    return bool(said)
 
 
 def game_link(tournament: Tournament, game: Game) -> str:
@@ -87,7 +118,7 @@ def notify_round(rnd: Round) -> int:
         return 0
     entries = {e.pk: e for e in tournament.entries.select_related("player1", "player2")}
     queued = 0
-    notices = []
+    said = []
     for game in rnd.games.select_related("round").order_by("number"):
         for person, partners, opponents in _tablemates(tournament, game, entries):
             context = {
@@ -99,11 +130,11 @@ def notify_round(rnd: Round) -> int:
                 "partners": ", ".join(p.name for p in partners),
                 "opponents": ", ".join(p.name for p in opponents),
                 "when": rnd.started_at or rnd.scheduled_at,
-                "link": site_url(game_link(tournament, game)),
+                "link": outbox.site_url(game_link(tournament, game)),
             }
             with translation.override(person.language or settings.LANGUAGE_CODE):
                 text = _round_text(context)
-            notices.append(
+            said.append(
                 TournamentNotice(tournament=tournament, user=person, text=text[:300], url=marker)
             )
             message = outbox.email_user(
@@ -111,9 +142,12 @@ def notify_round(rnd: Round) -> int:
                 user=person,
                 template="tournaments/email/round",
                 context=context,
+                kind=Kind.TOURNAMENTS,
+                url=game_link(tournament, game),
+                notice=text,
             )
             queued += message is not None
-    TournamentNotice.objects.bulk_create(notices)
+    TournamentNotice.objects.bulk_create(said)
     return queued
 
 
@@ -132,6 +166,27 @@ def _round_text(context: dict) -> str:
     return text
 
 
+def _tell(
+    tournament: Tournament, person: User, key: str, text: Callable[[], str], url: str
+) -> bool:
+    """One notice and one e-mail (outbox key ``key``) to ``person``, the text written in
+    their language (hence the callable), linking ``url`` (on ``SITE_URL`` in the e-mail).
+    Returns whether an e-mail was queued."""
+    with translation.override(person.language or settings.LANGUAGE_CODE):
+        said = text()
+    TournamentNotice.objects.create(tournament=tournament, user=person, text=said[:300], url=url)
+    message = outbox.email_user(
+        key=key,
+        user=person,
+        template="tournaments/email/notice",
+        context={"user": person, "text": said, "link": outbox.site_url(url)},
+        kind=Kind.TOURNAMENTS,
+        url=url,
+        notice=said,
+    )
+    return message is not None
+
+
 def notify_withdrawn(tournament: Tournament, entries: Sequence[Entry]) -> int:
     """Tell the players of entries withdrawn for not checking in (a notice and an e-mail, key
     ``checkin:<tournament>:entry:<entry>:user:<user>``), with how to ask for reinstatement.
@@ -140,17 +195,160 @@ def notify_withdrawn(tournament: Tournament, entries: Sequence[Entry]) -> int:
     queued = 0
     for entry in entries:
         for person in _users(entry):
+            queued += _tell(
+                tournament,
+                person,
+                f"checkin:{tournament.pk}:entry:{entry.pk}:user:{person.pk}",
+                lambda: (
+                    _(
+                        "%(t)s: you did not check in before round 1 and are withdrawn. "
+                        "An organiser can reinstate you."
+                    )
+                    % {"t": tournament.name}
+                ),
+                url,
+            )
+    return queued
+
+
+def entry_url(tournament: Tournament) -> str:
+    """The tournament page's section where a player answers an invitation or checks in."""
+    return reverse("ladder:tournament", args=[tournament.pk]) + "#my-entry"
+
+
+def notify_invited(entry: Entry) -> bool:
+    """Ask the named partner of a pending entry to accept or decline by ``entry.answer_by``
+    (a notice and an e-mail, key ``partner:<entry>:invited:user:<partner>``)."""
+    tournament, partner = entry.tournament, entry.player2
+    return _tell(
+        tournament,
+        partner,
+        f"partner:{entry.pk}:invited:user:{partner.pk}",
+        lambda: (
+            _(
+                "%(name)s has registered you as their partner for %(t)s. "
+                "Accept or decline by %(when)s."
+            )
+            % {
+                "name": entry.player1.name,
+                "t": tournament.name,
+                "when": date_format(localtime(entry.answer_by), "SHORT_DATETIME_FORMAT"),
+            }
+        ),
+        entry_url(tournament),
+    )
+
+
+def notify_accepted(entry: Entry) -> bool:
+    """Tell the player who registered a pair that the partner accepted (key
+    ``partner:<entry>:accepted:user:<player>``)."""
+    tournament, player = entry.tournament, entry.player1
+    return _tell(
+        tournament,
+        player,
+        f"partner:{entry.pk}:accepted:user:{player.pk}",
+        lambda: (
+            _("%(name)s has accepted: you are registered for %(t)s as a pair.")
+            % {"name": entry.player2.name, "t": tournament.name}
+        ),
+        entry_url(tournament),
+    )
+
+
+def notify_invitation_closed(entry: Entry, why: str, actor: User | None = None) -> int:
+    """Tell the players of a pending entry, but ``actor``, that its invitation is over:
+    ``declined`` by the partner, ``withdrawn`` (by a player or an organiser) or ``lapsed``;
+    each may register again, with anyone. Keys ``partner:<entry>:<why>:user:<user>``."""
+    tournament = entry.tournament
+    texts = {
+        "declined": lambda: (
+            _("%(name)s has declined to play %(t)s with you. You can register again.")
+            % {"name": entry.player2.name, "t": tournament.name}
+        ),
+        "withdrawn": lambda: (
+            _("The partner invitation of %(pair)s for %(t)s is withdrawn. You can register again.")
+            % {"pair": entry.name, "t": tournament.name}
+        ),
+        "lapsed": lambda: (
+            _("%(t)s: the partner invitation lapsed without an answer. You can register again.")
+            % {"t": tournament.name}
+        ),
+    }
+    url = reverse("ladder:tournament", args=[tournament.pk])
+    return sum(
+        _tell(tournament, person, f"partner:{entry.pk}:{why}:user:{person.pk}", texts[why], url)
+        for person in _users(entry)
+        if actor is None or person.pk != actor.pk
+    )
+
+
+def notify_registered(entry: Entry, people: Sequence[User] | None = None) -> int:
+    """Confirm a registration to each player of ``entry`` (or to ``people`` of it: e.g. the
+    partner who accepted), as a notice and an e-mail (key ``registered:<entry>:user:<user>``).
+    Returns the number of e-mails queued."""
+    tournament = entry.tournament
+    when = date_format(localtime(tournament.starts_at), "SHORT_DATETIME_FORMAT")
+    return sum(
+        _tell(
+            tournament,
+            person,
+            f"registered:{entry.pk}:user:{person.pk}",
+            lambda: (
+                _("You are registered for %(t)s as %(entry)s. It starts at %(when)s.")
+                % {"t": tournament.name, "entry": entry.name, "when": when}
+            ),
+            entry_url(tournament),
+        )
+        for person in (people if people is not None else _users(entry))
+    )
+
+
+#: How many places of the final standings an e-mail lists (each player also sees their own).
+FINAL_PLACES = 10
+
+
+def notify_final_standings(tournament: Tournament, lines: Sequence[Any]) -> int:
+    """Send every entrant of a finished tournament the final standings ``lines`` (the
+    ``StandingLine`` list of :func:`tournaments.selectors.standings`, which this module cannot
+    import: the selectors import the round services, which import it): the first places and
+    each player's own, as a notice and an e-mail (key ``final:<tournament>:user:<user>``) with
+    a link to the standings on ``SITE_URL``. An entry withdrawn before its first game is told
+    nothing; a tournament reopened by a correction and finished again is not told again.
+    Returns the number of e-mails queued."""
+    if notices.has_notices(f"final:{tournament.pk}:"):
+        return 0
+    path = reverse("ladder:tournament_standings", args=[tournament.pk])
+    # withdrawn before playing (e.g. not checked in): not an entrant
+    entrants = [
+        line for line in lines if line.entry.status != EntryStatus.WITHDRAWN or line.row.played
+    ]
+    queued = 0
+    for line in entrants:
+        place = line.row.place
+        for person in _users(line.entry):
             with translation.override(person.language or settings.LANGUAGE_CODE):
-                text = _(
-                    "%(t)s: you did not check in before round 1 and are withdrawn. "
-                    "An organiser can reinstate you."
-                ) % {"t": tournament.name}
-            notify_users(tournament, [person.pk], text, url)
+                text = _("%(t)s has ended: you placed %(place)d of %(n)d.") % {
+                    "t": tournament.name,
+                    "place": place,
+                    "n": len(entrants),
+                }
+            TournamentNotice.objects.create(
+                tournament=tournament, user=person, text=text[:300], url=path
+            )
             message = outbox.email_user(
-                key=f"checkin:{tournament.pk}:entry:{entry.pk}:user:{person.pk}",
+                key=f"final:{tournament.pk}:user:{person.pk}",
                 user=person,
-                template="tournaments/email/notice",
-                context={"user": person, "text": text, "link": site_url(url)},
+                template="tournaments/email/final",
+                context={
+                    "user": person,
+                    "tournament": tournament,
+                    "text": text,
+                    "top": entrants[:FINAL_PLACES],
+                    "link": outbox.site_url(path),
+                },
+                kind=Kind.TOURNAMENTS,
+                url=path,
+                notice=text,
             )
             queued += message is not None
     return queued

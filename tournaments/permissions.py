@@ -14,7 +14,10 @@ def can_manage(user: User | None, tournament: Tournament) -> bool:
 
 
 def can_view(user: User | None, tournament: Tournament) -> bool:
-    """Everyone sees a published tournament; a draft only its organisers."""
+    """Everyone who may see the club's things (:func:`clubs.permissions.can_see_club`: in a
+    members-only club its members) sees a published tournament; a draft only its organisers."""
+    if not club_permissions.can_see_club(user, tournament.club):
+        return False
     return tournament.status != TournamentStatus.DRAFT or can_manage(user, tournament)
 
 

@@ -16,6 +16,7 @@ from clubs.models import Club, User
 from tournaments import standings as pure
 from tournaments.models import (
     Entry,
+    EntryStatus,
     Game,
     GameStatus,
     RoundStatus,
@@ -35,7 +36,7 @@ def tournaments_of_club(club: Club, viewer: User | None) -> QuerySet[Tournament]
 
 
 def entries(tournament: Tournament) -> list[Entry]:
-    """Every entry (withdrawn included) in seeding order, with its players."""
+    """Every entry (withdrawn and pending included) in seeding order, with its players."""
     return list(tournament.entries.select_related("player1", "player2").order_by("seed", "id"))
 
 
@@ -64,11 +65,15 @@ class StandingLine:
     row: pure.Row
 
 
-def standings(tournament: Tournament) -> list[StandingLine]:
+def standings(tournament: Tournament, through_round: int | None = None) -> list[StandingLine]:
     """Current standings with the tie-break numbers (computed from the games, so a corrected
-    result shows at once)."""
-    by_id = {e.pk: e for e in entries(tournament)}
-    records = round_services.records_of(all_games(tournament))
+    result shows at once), or those after round ``through_round``. A pending pair is not in
+    them until its partner accepts."""
+    by_id = {e.pk: e for e in entries(tournament) if e.status != EntryStatus.PENDING}
+    games = all_games(tournament)
+    if through_round is not None:
+        games = [g for g in games if g.round.number <= through_round]
+    records = round_services.records_of(games)
     rows = pure.standings(
         list(by_id), records, tiebreaks_of(tournament), round_services.points_of(tournament)
     )

@@ -11,7 +11,9 @@ the order given and returns each unit's numbers behind its place:
 * ``sonneborn_berger`` (SB 分): the match points of each opponent beaten, plus half of
   each opponent drawn;
 * ``head_to_head`` (胜负关系): match points scored in games among the units still tied on
-  the tie-breaks before it (computed inside each tied group only).
+  the tie-breaks before it (computed inside each tied group only);
+* ``wins`` (胜场): the games the unit won (a forfeit won counts, a bye does not: a bye is
+  not a game).
 
 Units equal on every tie-break share a place.
 """
@@ -19,10 +21,17 @@ Units equal on every tie-break share a place.
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
-TIEBREAKS = ("match_points", "level_diff", "buchholz", "sonneborn_berger", "head_to_head")
+TIEBREAKS = (
+    "match_points",
+    "level_diff",
+    "buchholz",
+    "sonneborn_berger",
+    "head_to_head",
+    "wins",
+)
 DEFAULT_TIEBREAKS = ("match_points", "buchholz", "sonneborn_berger", "level_diff")
 
 
@@ -152,18 +161,21 @@ def standings(
         row.losses = sum(1 for r in mine if r.outcome == "loss")
         row.byes = sum(1 for r in mine if r.outcome == "bye")
         mp[unit] = sum(_points(r, points) for r in mine)
+    # only the tie-breaks asked for are computed (Buchholz and Sonneborn-Berger read every
+    # opponent of every game: a league page asks for neither)
+    measures: dict[str, Callable[[int], float]] = {
+        "match_points": mp.__getitem__,
+        "level_diff": lambda u: sum(r.score_for - r.score_against for r in by_unit[u]),
+        "buchholz": lambda u: sum(mp.get(o, 0) for r in by_unit[u] for o in r.opponents),
+        "sonneborn_berger": lambda u: sum(
+            mp.get(o, 0) * {"win": 1.0, "draw": 0.5}.get(r.outcome, 0.0)
+            for r in by_unit[u]
+            for o in r.opponents
+        ),
+        "wins": lambda u: rows[u].wins,
+    }
     computed: dict[str, Mapping[int, float]] = {
-        "match_points": mp,
-        "level_diff": {u: sum(r.score_for - r.score_against for r in by_unit[u]) for u in rows},
-        "buchholz": {u: sum(mp.get(o, 0) for r in by_unit[u] for o in r.opponents) for u in rows},
-        "sonneborn_berger": {
-            u: sum(
-                mp.get(o, 0) * {"win": 1.0, "draw": 0.5}.get(r.outcome, 0.0)
-                for r in by_unit[u]
-                for o in r.opponents
-            )
-            for u in rows
-        },
+        name: {u: measures[name](u) for u in rows} for name in tiebreaks if name in measures
     }
 
     def head_to_head(group: list[int]) -> dict[int, float]:

@@ -18,6 +18,7 @@ urlpatterns = [
         "tournaments/<int:pk>/standings.csv", views.standings_csv, name="tournament_standings_csv"
     ),
     path("tournaments/<int:pk>/results.csv", views.results_csv, name="tournament_results_csv"),
+    path("tournaments/<int:pk>/print/", views.tournament_print, name="tournament_print"),
     path("tournaments/<int:pk>/bracket/", views.tournament_bracket, name="tournament_bracket"),
     path(
         "tournaments/<int:pk>/rounds/<int:number>/", views.round_pairings, name="tournament_round"

@@ -21,10 +21,11 @@ from django.views.decorators.http import require_POST
 
 from clubs import permissions
 from clubs import selectors as club_selectors
+from clubs import services as club_services
 from clubs.models import Club, User
 from games.variants import game as game_facts
 from tournaments import exports, selectors
-from tournaments.models import Entry, Game, Round, Tournament
+from tournaments.models import Entry, EntryStatus, Game, Round, Tournament
 from tournaments.permissions import can_manage, can_view
 from tournaments.services import entries as entry_services
 from tournaments.services import results as result_services
@@ -39,6 +40,7 @@ TIEBREAK_LABELS = {
     "buchholz": gettext_lazy("Buchholz"),
     "sonneborn_berger": gettext_lazy("Sonneborn-Berger"),
     "head_to_head": gettext_lazy("Head-to-head"),
+    "wins": gettext_lazy("Wins"),
 }
 
 
@@ -193,6 +195,7 @@ class TournamentForm(forms.ModelForm):
 
 def _tournament(request: HttpRequest, pk: int) -> Tournament:
     tournament = get_object_or_404(Tournament.objects.select_related("club"), pk=pk)
+    club_services.require_club_visible(request.user, tournament.club)
     if not can_view(request.user, tournament):
         raise Http404
     return tournament
@@ -212,6 +215,7 @@ def _names(tournament: Tournament) -> dict[int, str]:
 def club_tournaments(request: HttpRequest, slug: str) -> HttpResponse:
     """A club's tournaments (drafts only for its organisers) and its calendar feed."""
     club = get_object_or_404(Club, slug=slug)
+    club_services.require_club_visible(request.user, club)
     return render(
         request,
         "tournaments/list.html",
@@ -224,8 +228,10 @@ def club_tournaments(request: HttpRequest, slug: str) -> HttpResponse:
 
 
 def club_calendar(request: HttpRequest, slug: str) -> HttpResponse:
-    """The club's scheduled rounds as an iCalendar (RFC 5545) feed."""
+    """The club's scheduled rounds as an iCalendar (RFC 5545) feed (a members-only club's
+    to its members: a calendar app signs in with the session it has, if any)."""
     club = get_object_or_404(Club, slug=slug)
+    club_services.require_club_visible(request.user, club)
     text = selectors.ical_feed(club, request.build_absolute_uri("/"))
     response = HttpResponse(text, content_type="text/calendar; charset=utf-8")
     response["Content-Disposition"] = f'inline; filename="{club.slug}-tournaments.ics"'
@@ -329,25 +335,61 @@ def round_pairings(request: HttpRequest, pk: int, number: int) -> HttpResponse:
     )
 
 
-def tournament_standings(request: HttpRequest, pk: int) -> HttpResponse:
-    """Standings with the numbers behind each place."""
-    tournament = _tournament(request, pk)
+def _standing_rows(tournament: Tournament, through_round: int | None = None) -> dict[str, Any]:
+    """The standings' rows with each tie-break's label and value, and the column headers."""
     tiebreaks = selectors.tiebreaks_of(tournament)
-    lines = selectors.standings(tournament)
     rows = [
         {
             "line": line,
             "values": [(TIEBREAK_LABELS[t], line.row.values.get(t, "")) for t in tiebreaks],
         }
-        for line in lines
+        for line in selectors.standings(tournament, through_round)
     ]
+    return {"rows": rows, "headers": [TIEBREAK_LABELS[t] for t in tiebreaks]}
+
+
+def tournament_standings(request: HttpRequest, pk: int) -> HttpResponse:
+    """Standings with the numbers behind each place."""
+    tournament = _tournament(request, pk)
     return render(
         request,
         "tournaments/standings.html",
+        {"tournament": tournament, **_standing_rows(tournament)},
+    )
+
+
+def tournament_print(request: HttpRequest, pk: int) -> HttpResponse:
+    """A page to print on A4 (or save as PDF) for the notice board: after ``?round=n`` that
+    round's results and the standings after it; without, every round's and the standings now.
+    A round that is not paired answers 404."""
+    tournament = _tournament(request, pk)
+    rounds = list(tournament.rounds.order_by("number"))
+    through = None
+    if "round" in request.GET:
+        wanted = request.GET["round"]
+        through = next((r.number for r in rounds if wanted == str(r.number)), None)
+        if through is None:
+            raise Http404
+    names = _names(tournament)
+    shown = [r for r in rounds if through is None or r.number == through]
+    return render(
+        request,
+        "tournaments/print.html",
         {
             "tournament": tournament,
-            "rows": rows,
-            "headers": [TIEBREAK_LABELS[t] for t in tiebreaks],
+            "through": through,
+            "rounds": [
+                (
+                    rnd,
+                    [
+                        selectors.game_json(g, names, tournament.per_seat)
+                        for g in rnd.games.select_related("round")
+                    ],
+                )
+                for rnd in shown
+            ],
+            "printed_at": timezone.now(),
+            **_standing_rows(tournament, through),
         },
     )
 
@@ -406,6 +448,7 @@ def tournament_run(request: HttpRequest, pk: int) -> HttpResponse:
     tournament = _manage(request, pk)
     names = _names(tournament)
     current = tournament.rounds.order_by("-number").first()
+    entries = selectors.entries(tournament)
     games = []
     if current is not None:
         games = [
@@ -419,7 +462,8 @@ def tournament_run(request: HttpRequest, pk: int) -> HttpResponse:
             "tournament": tournament,
             "current": current,
             "games": games,
-            "entries": selectors.entries(tournament),
+            "entries": entries,
+            "pending": sum(e.status == EntryStatus.PENDING for e in entries),
             "schedule": selectors.rounds_schedule(tournament),
             "total": round_services.total_rounds(tournament),
             "members": _club_members(tournament),
@@ -498,6 +542,12 @@ def tournament_action(request: HttpRequest, pk: int, action: str) -> HttpRespons
             partner=_user_param(request, "partner"),
             player=_user_param(request, "player"),
             team=request.POST.get("team", ""),
+        ),
+        "accept_partner": lambda: entry_services.answer_invitation(
+            user, tournament, accept=True, entry=_entry_post(request, tournament)
+        ),
+        "decline_partner": lambda: entry_services.answer_invitation(
+            user, tournament, accept=False, entry=_entry_post(request, tournament)
         ),
         "check_in": lambda: entry_services.check_in(
             user, tournament, _entry_post(request, tournament)

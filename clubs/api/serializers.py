@@ -14,6 +14,7 @@ from clubs.models import (
     Membership,
     Role,
     User,
+    Visibility,
     validate_time_zone,
 )
 
@@ -67,6 +68,7 @@ class ClubSerializer(serializers.ModelSerializer):
     my_role = serializers.SerializerMethodField()
     slug = serializers.SlugField(max_length=60, required=False, allow_blank=True)
     join_policy = serializers.ChoiceField(choices=JoinPolicy.choices, required=False)
+    visibility = serializers.ChoiceField(choices=Visibility.choices, required=False)
 
     class Meta:
         model = Club
@@ -77,6 +79,7 @@ class ClubSerializer(serializers.ModelSerializer):
             "description",
             "city",
             "join_policy",
+            "visibility",
             "created_at",
             "member_count",
             "my_role",

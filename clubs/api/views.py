@@ -19,6 +19,7 @@ from rest_framework.response import Response
 from rest_framework.serializers import BaseSerializer
 from rest_framework.views import APIView
 
+from clubs import permissions as club_permissions
 from clubs import selectors, services
 from clubs.api import serializers as s
 from clubs.authentication import ApiTokenAuthentication
@@ -31,6 +32,7 @@ from clubs.models import (
     Membership,
     Role,
     User,
+    Visibility,
 )
 
 
@@ -181,6 +183,7 @@ class ClubViewSet(viewsets.ModelViewSet):
             description=data.get("description", ""),
             city=data.get("city", ""),
             join_policy=data.get("join_policy", JoinPolicy.REQUEST),
+            visibility=data.get("visibility", Visibility.PUBLIC),
             slug=data.get("slug", ""),
         )
         club = self.get_queryset().get(pk=club.pk)
@@ -269,8 +272,11 @@ class MembershipFilter(django_filters.FilterSet):
 
 
 @extend_schema_view(
-    list=extend_schema(summary="List memberships (public; filter by club, role, user)"),
-    retrieve=extend_schema(summary="One membership"),
+    list=extend_schema(
+        summary="List memberships (filter by club, role, user); a members-only club's to its "
+        "members only"
+    ),
+    retrieve=extend_schema(summary="One membership (404 in a members-only club you are not in)"),
     partial_update=extend_schema(
         summary="Change a member's role. Permission: club owner.",
         request=s.RoleChangeSerializer,
@@ -295,8 +301,14 @@ class MembershipViewSet(
     http_method_names = ["get", "patch", "delete", "head", "options"]
 
     def get_queryset(self) -> QuerySet[Membership]:
-        """All memberships with their clubs and users."""
-        return Membership.objects.select_related("club", "user").order_by("club_id", "joined_at")
+        """The memberships of the clubs the caller may see (a members-only club's to its
+        members only), with their clubs and users."""
+        visible = club_permissions.visible_clubs_filter(self.request.user, "club")
+        return (
+            Membership.objects.filter(visible)
+            .select_related("club", "user")
+            .order_by("club_id", "joined_at")
+        )
 
     def partial_update(self, request: Request, *args: object, **kwargs: object) -> Response:
         """Change the member's role through ``services.change_role``."""

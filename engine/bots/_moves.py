@@ -190,7 +190,10 @@ class Moves:
         """Number of cards of a move."""
         if not self.fast:
             return len(move.cards)
-        return sum(k for _, k in move.naturals) + move.wilds
+        n = move.wilds
+        for _, k in move.naturals:  # a loop: faster than sum() on these short tuples
+            n += k
+        return n
 
     def ranks(self, move: Any) -> list[int]:
         """Natural rank indexes a move uses (0..14)."""

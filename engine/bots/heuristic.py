@@ -80,11 +80,19 @@ class HeuristicBot:
 
     def _cost(self, moves: Moves, move: Any, cnt: list[int], save_twos: bool) -> tuple:
         """Lower is better: don't break bombs, don't spend wilds or 2s, play low, shed many."""
-        ranks = moves.ranks(move)  # once: the playouts of the search bot call this most
-        breaks = 0 if move.type in BOMB_TYPES else sum(1 for r in ranks if cnt[r] >= 4)
-        twos = ranks.count(0) if save_twos else 0
-        wilds = move.wilds if moves.fast else 0
-        return (breaks + twos, wilds, self._value(moves, move), -moves.size(move))
+        if not moves.fast:
+            ranks = moves.ranks(move)
+            breaks = 0 if move.type in BOMB_TYPES else sum(1 for r in ranks if cnt[r] >= 4)
+            twos = ranks.count(0) if save_twos else 0
+            return (breaks + twos, 0, self._value(moves, move), -moves.size(move))
+        # one pass over the move's ranks: the playouts of the search bot call this most
+        bomb = move.type in BOMB_TYPES
+        bad = 0
+        size = move.wilds
+        for r, k in move.naturals:
+            size += k
+            bad += (not bomb and cnt[r] >= 4) + (save_twos and r == 0)
+        return (bad, move.wilds, self._value(moves, move), -size)
 
     def _lead(self, obs: dict[str, Any], moves: Moves) -> Action:
         hand = moves.hand

@@ -78,17 +78,42 @@ class PointsHeuristicBot:
         rules = combo_rules(obs["variant"])
         hand = parse_cards(obs["hand"])
         counts = rules.hand_counts(hand)
-        standing = None
-        if not obs["lead"]:
-            standing = rules.move_of(Combo.from_json(obs["standing"]))
+        lead = bool(obs["lead"])
+        standing = None if lead else rules.move_of(Combo.from_json(obs["standing"]))
         moves = rules.moves(counts, standing)
-        size = len(hand)
+        partner_standing = False
+        left = None
+        if not lead:
+            standing_seat = obs["standing"]["seat"]
+            partner_standing = standing_seat in known_partners(obs, hand)[0]
+            left = obs["counts"][standing_seat]
+        move = self.pick(moves, counts, len(hand), lead, partner_standing, left)
+        if move is None:
+            return Action("pass", seat)
+        return self._act(rules, seat, hand, move)
+
+    def pick(
+        self,
+        moves: list[Move],
+        counts: Sequence[int],
+        size: int,
+        lead: bool,
+        partner_standing: bool = False,
+        left: int | None = None,
+    ) -> Move | None:
+        """The heuristic's move (``None``: pass) among ``moves`` (the hand's moves, those
+        beating the standing play when following) of a hand of ``size`` cards with rank
+        ``counts``; ``partner_standing``: a known partner's play stands; ``left``: the card
+        count shown of the seat whose play stands (``None``: not shown). What
+        :meth:`choose` decides, and the search bot's playouts."""
         for m in moves:
             if m.size == size:
-                return self._act(rules, seat, hand, m)
-        if obs["lead"]:
-            return self._act(rules, seat, hand, self._lead(moves, counts))
-        return self._follow(obs, rules, seat, hand, counts, moves)
+                return m
+        if lead:
+            return self._lead(moves, counts)
+        if partner_standing:
+            return None
+        return self._follow(moves, counts, size, left)
 
     # -- helpers ----------------------------------------------------------------------------
     @staticmethod
@@ -121,36 +146,25 @@ class PointsHeuristicBot:
         return min(moves, key=self._bomb_order)
 
     def _follow(
-        self,
-        obs: dict[str, Any],
-        rules: Any,
-        seat: int,
-        hand: list[int],
-        counts: Sequence[int],
-        moves: list[Move],
-    ) -> Action:
-        standing_seat = obs["standing"]["seat"]
-        partners, _ = known_partners(obs, hand)
-        if standing_seat in partners:
-            return Action("pass", seat)
-        left = obs["counts"][standing_seat]
-        danger = (left is not None and left <= 6) or len(hand) <= 8
+        self, moves: list[Move], counts: Sequence[int], size: int, left: int | None
+    ) -> Move | None:
+        danger = (left is not None and left <= 6) or size <= 8
         plain = [m for m in moves if m.type not in BOMBS]
         cheap = [m for m in plain if self._breaks(m, counts) == 0]
         if cheap:
             best = min(cheap, key=lambda m: (m.key, -m.size))
-            if best.key < TWO or danger or len(hand) <= 12:
-                return self._act(rules, seat, hand, best)
+            if best.key < TWO or danger or size <= 12:
+                return best
         if plain and danger:
-            return self._act(rules, seat, hand, min(plain, key=lambda m: self._cost(m, counts)))
+            return min(plain, key=lambda m: self._cost(m, counts))
         bombs = sorted((m for m in moves if m.type in BOMBS), key=self._bomb_order)
         if bombs:
             big = [m for m in bombs if m.lines >= 6]
-            if danger or len(hand) <= 12:
-                return self._act(rules, seat, hand, bombs[0])
+            if danger or size <= 12:
+                return bombs[0]
             if big:
-                return self._act(rules, seat, hand, big[0])
-        return Action("pass", seat)
+                return big[0]
+        return None
 
     @staticmethod
     def _choice(obs: dict[str, Any]) -> str:

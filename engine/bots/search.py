@@ -2,27 +2,35 @@
 
 At each play decision with a real choice, the bot
 
-1. samples *worlds*: the other seats' hands, dealt from the cards it has not seen (both decks
-   minus its own hand, the cards it saw played this deal), of the sizes it knows (counts shown,
-   or 27 minus what it saw each seat play), keeping what the observations told it: the tribute
-   and return cards it saw change hands are held by their receivers until played, and a seat
-   marked stuck in Bao 2 holds only natural 2s;
-2. in each world, plays each candidate (the heuristic's choice, the cheapest plays of each kind,
-   the smallest bombs, a pass) and then the rest of the deal with a fast playout policy (the
+1. samples *worlds*: the other seats' hands, dealt from the cards it has not seen (the decks
+   minus its own hand and the cards it saw played this deal; in Shuangkou the undealt half
+   too), of the sizes it knows (counts shown, or a full hand minus what it saw each seat
+   play), keeping what the observations told it: the tribute and return cards it saw change
+   hands are held by their receivers until played, a seat marked stuck in Bao 2 holds only
+   natural 2s, and Red Two's unseen ♥2 go where the sides allow (the solo player holds both,
+   otherwise no seat does);
+2. in each world, plays each candidate (the heuristic's choice, every move when there are few,
+   else the cheapest plays, the cheapest of each type and the smallest bombs; a pass) and then
+   the rest of the deal with a fast playout policy (the heuristic, or the point games'
    heuristic, every seat reading the sampled world's hands through the variant's move
    generator, without building observations);
-3. scores each finished playout by what the deal does to the match: the level change of its team
-   against the other's (the variant's own ``settle_levels``, 保2 bonuses and 关2 included),
-   plus a large term when the deal wins or loses the match; and picks the candidate with the
-   best mean (ties: the heuristic's order).
+3. scores each finished playout: in the level games by what the deal does to the match, the
+   level change of its team against the other's (the variant's own ``settle_levels``, 保2
+   bonuses and 关2 included) plus a large term when the deal wins or loses the match; in the
+   point games by the seat's points of the deal (the variant's own settlement);
+4. races the candidates: every few worlds, one clearly worse than the heuristic's choice or
+   than the leader (:attr:`SearchBot.drop` standard errors of the paired differences) gets no
+   more playouts; and picks one that beat the heuristic's choice by
+   :attr:`SearchBot.confidence` standard errors, else the heuristic's choice.
 
 Every candidate is played out in the same worlds (common random numbers). The search stops
 after ``budget_ms`` of process time, or, when ``playouts`` is given, after that many playouts
-(deterministic for a seed). The bot reads nothing but its observations: it keeps its own memory
-of the deal (what it saw played, its hand when play began), as a player at the table does.
+(deterministic for a seed), or when one candidate is left. The bot reads nothing but its
+observations: it keeps its own memory of the deal (what it saw played, its hand when play
+began), as a player at the table does.
 
-Other phases (tribute, return, the immune window, Red Two's choice) and the point-scored
-games use the heuristic (see docs/bots.md for why and what is left to do).
+Other phases (tribute, return, the immune window, Red Two's choice) use the heuristic (see
+docs/bots.md for why and what is left to do).
 """
 
 from __future__ import annotations
@@ -35,12 +43,29 @@ from typing import Any
 from engine.actions import Action
 from engine.bots._moves import _CARD_STR, BOMB_TYPES, LegalActions, Moves, _parse_hand
 from engine.bots.heuristic import HeuristicBot
+from engine.bots.points import BOMBS as POINT_BOMBS
+from engine.bots.points import PointsHeuristicBot, known_partners
 from engine.combo import Combo
 from engine.deal import Deal
 from engine.variants import deal_rules
 
-#: Cards of the two-deck games (Guandan, Bao 2): every card id twice.
+#: Cards of the two-deck games with jokers (Guandan, Bao 2, Shuangkou): every card id twice.
 DECK2 = tuple(c for c in range(54) for _ in range(2))
+#: Red Two's cards: two decks without jokers.
+DECK2_NO_JOKERS = tuple(c for c in range(52) for _ in range(2))
+#: Per searched game: the cards its hands are dealt from and the size of a hand when dealt.
+#: (Shuangkou deals four hands of 27 from 108 cards and plays two: the 54 others are unseen
+#: too, so the opponent's hand is any 27 of the 81 cards a player does not hold.)
+GAMES: dict[str, tuple[tuple[int, ...], int]] = {
+    "bao2": (DECK2, 27),
+    "guandan": (DECK2, 27),
+    "honger": (DECK2_NO_JOKERS, 26),
+    "shuangkou2": (DECK2, 27),
+}
+#: The point-scored games (their own heuristic and settlement).
+POINT_GAMES = frozenset(("honger", "shuangkou2"))
+#: The red two (♥2) that makes Red Two's sides.
+H2 = 13
 #: Score of a playout that wins (or loses) the match, against level changes of a few steps.
 MATCH_WEIGHT = 100
 #: Longest playout (actions) before it is scored as a draw: a guard, never reached in play.
@@ -84,16 +109,20 @@ class SearchBot:
     """Determinized Monte Carlo search over sampled hidden hands (see the module docstring).
 
     ``budget_ms``: process time per decision; ``playouts``: a fixed number of playouts per
-    decision instead (deterministic for a seed); ``candidates``: the most plain plays tried;
-    ``confidence``: how many standard errors a candidate must beat the heuristic's choice by."""
+    decision instead (deterministic for a seed); ``candidates``: up to this many moves, every
+    move is tried; ``confidence``: how many standard errors a candidate must beat the
+    heuristic's choice by; ``drop``: how many standard errors below the heuristic's choice (or
+    the leader) take a candidate out of the race, from ``min_worlds`` worlds on."""
 
     def __init__(
         self,
         seed: int | str | None = None,
         budget_ms: float = 500.0,
         playouts: int | None = None,
-        candidates: int = 5,
+        candidates: int = 12,
         confidence: float = 1.5,
+        drop: float = 2.5,
+        min_worlds: int = 6,
         options: dict[str, Any] | None = None,
     ) -> None:
         """A bot whose samples derive from ``seed``; ``options``: the match options, when known
@@ -103,19 +132,22 @@ class SearchBot:
         self.playouts = playouts
         self.candidates = candidates
         self.confidence = confidence
+        self.drop = drop
+        self.min_worlds = min_worlds
         self.options = options
         self.heuristic = HeuristicBot()
+        self.heuristic_points = PointsHeuristicBot()
         self.memory: _Memory | None = None
-        #: Figures of the last decision: ``worlds``, ``playouts``, ``candidates``, ``ms``.
+        #: Figures of the last decision: ``worlds``, ``playouts``, ``candidates``, ``raced`` (how
+        #: many the race dropped), ``ms``.
         self.last: dict[str, Any] = {}
 
     # ---------------------------------------------------------------- the bot interface
     def choose(self, observation: dict[str, Any], legal_actions: LegalActions) -> Action:
         """The action with the best mean playout score for the observing seat."""
         obs = observation
-        self.last = {"worlds": 0, "playouts": 0, "candidates": 1, "ms": 0.0}
-        rules = deal_rules(obs["variant"])
-        if rules.scoring != "levels" or len(obs["counts"]) != 4:
+        self.last = {"worlds": 0, "playouts": 0, "candidates": 1, "raced": 0, "ms": 0.0}
+        if obs["variant"] not in GAMES:
             return self.heuristic.choose(obs, legal_actions)
         mem = self._remember(obs)
         if obs.get("phase") != "play" or obs.get("turn") != obs["seat"]:
@@ -153,7 +185,8 @@ class SearchBot:
                 if isinstance(back, str) and g != seat:
                     held[g].append(_parse_hand([back])[0])
             mem.held = held
-        if obs.get("phase") != "play":
+        phase = obs.get("phase")
+        if phase not in ("play", "immune") or (phase == "immune" and mem.start is None):
             return mem
         if mem.start is None:
             mem.start = _parse_hand(obs["hand"])
@@ -170,37 +203,65 @@ class SearchBot:
             if cards is not None and s != seat:
                 mem.played[s].extend(_parse_hand(list(cards)))
         mem.trick = trick
+        if mem.complete and obs["variant"] == "bao2":
+            self._unseen_bao2(obs, mem)
         return mem
+
+    @staticmethod
+    def _unseen_bao2(obs: dict[str, Any], mem: _Memory) -> None:
+        """A seat that went out with cards this bot did not see played made a 保2 while the
+        bot was not asked (the immune window asks only the opponents, and the partner leads
+        at once): those cards were natural 2s. Their suits were not shown, so the bot counts
+        natural 2s it has not seen elsewhere (they matter only under ``colour_twos``)."""
+        per_seat = GAMES["bao2"][1]
+        for s in obs["finished"]:
+            missing = per_seat - len(mem.played[s])
+            if s == obs["seat"] or missing <= 0:
+                continue
+            left = {c: 2 for c in (0, 13, 26, 39)}
+            for c in mem.start or []:
+                if c in left:
+                    left[c] -= 1
+            for p in mem.played:
+                for c in p:
+                    if c in left:
+                        left[c] -= 1
+            for c in (0, 13, 26, 39):
+                while missing and left[c] > 0:
+                    mem.played[s].append(c)
+                    left[c] -= 1
+                    missing -= 1
 
     # ---------------------------------------------------------------- candidates
     def _candidates(
         self, obs: dict[str, Any], legal: LegalActions
     ) -> list[tuple[Action, Combo | None]]:
-        """The actions worth searching, the heuristic's first: the cheapest plain plays, the
-        two smallest bombs, a play that goes out, a pass when following."""
+        """The actions worth searching, the heuristic's first: every distinct abstract move
+        when there are at most :attr:`candidates` of them, else a play that goes out, the
+        cheapest plain plays (by the heuristic's cost), the cheapest play of each type and the
+        two smallest bombs; a pass when following."""
         seat = obs["seat"]
         first = self.heuristic.choose(obs, legal)
         moves = Moves(obs, legal)
-        if not moves.fast:
+        if not moves.fast or moves.view is None:
             return [(first, None)]
-        heur = self.heuristic
-        cnt = heur._counts(moves)
-        bao2 = obs["variant"] == "bao2"
-        size = len(moves.hand)
-        plain = sorted(
-            (m for m in moves.moves if m.type not in BOMB_TYPES),
-            key=lambda m: heur._cost(moves, m, cnt, bao2),
-        )
-        bombs = sorted(
-            (m for m in moves.moves if m.type in BOMB_TYPES),
-            key=lambda m: (moves.size(m), heur._value(moves, m)),
-        )
-        out_now = [m for m in moves.moves if moves.size(m) == size]
-        picked = out_now[:1] + plain[: self.candidates] + bombs[:2]
+        all_moves = list(moves.moves)
+        if len(all_moves) <= self.candidates:
+            picked = all_moves
+        else:
+            plain_cost, bomb_order, bomb_types, size_of = self._orders(obs, moves)
+            plain = sorted((m for m in all_moves if m.type not in bomb_types), key=plain_cost)
+            bombs = sorted((m for m in all_moves if m.type in bomb_types), key=bomb_order)
+            per_type: dict[str, Any] = {}
+            for m in plain:
+                per_type.setdefault(m.type, m)
+            size = len(moves.hand)
+            out_now = [m for m in all_moves if size_of(m) == size]
+            picked = out_now[:1] + plain[:5] + list(per_type.values()) + bombs[:2]
         out: list[tuple[Action, Combo | None]] = [(first, None)]
         seen = {_action_key(first)}
         for m in picked:
-            combo = moves.view.materialize(m) if moves.view is not None else None
+            combo = moves.view.materialize(m)
             if combo is None:
                 continue
             act = Action("play", seat, combo.cards, combo.type)
@@ -212,6 +273,30 @@ class SearchBot:
             out.append((Action("pass", seat), None))
         return out
 
+    def _orders(self, obs: dict[str, Any], moves: Moves) -> tuple[Any, Any, frozenset[str], Any]:
+        """How the game's heuristic ranks moves: the cost of a plain play, the order of bombs,
+        the bomb types, and the number of cards of a move."""
+        if obs["variant"] in POINT_GAMES:
+            points = self.heuristic_points
+            counts = moves.view.counts
+
+            def point_cost(m: Any) -> Any:
+                return points._cost(m, counts)
+
+            return point_cost, points._bomb_order, POINT_BOMBS, _size_attr
+
+        heur = self.heuristic
+        cnt = heur._counts(moves)
+        bao2 = obs["variant"] == "bao2"
+
+        def cost(m: Any) -> Any:
+            return heur._cost(moves, m, cnt, bao2)
+
+        def bomb_order(m: Any) -> Any:
+            return (moves.size(m), heur._value(moves, m))
+
+        return cost, bomb_order, BOMB_TYPES, moves.size
+
     # ---------------------------------------------------------------- search
     def _search(
         self,
@@ -220,19 +305,34 @@ class SearchBot:
         cands: list[tuple[Action, Combo | None]],
         start: float,
     ) -> Action:
-        rules = deal_rules(obs["variant"])
+        """Play every candidate still in the race out in the same sampled worlds; drop those
+        clearly worse than the heuristic's choice or than the leader; stop at the budget or
+        when one is left; then :meth:`_pick`."""
+        variant = obs["variant"]
+        rules = deal_rules(variant)
         options = dict(rules.defaults)
         options.update(self.options or {})
+        score_of = playout_points if variant in POINT_GAMES else playout_score
         k = len(cands)
+        n = [0] * k  # worlds each candidate was played in
         diff = [0.0] * k  # sums of (score of candidate i - score of the heuristic's choice)
         diff2 = [0.0] * k  # and of their squares
+        active = list(range(k))
         worlds = playouts = 0
         budget = self.playouts
         deadline = start + self.budget_ms / 1000
+        scores = [0.0] * k
+        timed = budget is None
         while True:
             hands = sample_hands(obs, mem, self.rng)
-            scores = []
-            for act, combo in cands:
+            late = False
+            for i in active:
+                if timed and time.process_time() >= deadline:
+                    # out of time within a world: drop it unfinished (with none finished, the
+                    # heuristic's choice is played), so a decision costs its budget and a playout
+                    late = True
+                    break
+                act, combo = cands[i]
                 deal = world_deal(obs, hands, options)
                 if act.kind == "play":
                     if combo is None:
@@ -240,33 +340,74 @@ class SearchBot:
                     deal._execute(act, combo)
                 else:
                     deal._execute(act, None)
-                scores.append(playout_score(deal, obs, options, self.heuristic))
+                scores[i] = score_of(deal, obs, options, self.heuristic)
                 playouts += 1
-            for i in range(1, k):
+            if late:
+                break
+            for i in active[1:]:
                 d = scores[i] - scores[0]
+                n[i] += 1
                 diff[i] += d
                 diff2[i] += d * d
             worlds += 1
+            if worlds >= self.min_worlds and worlds % 2 == 0:
+                active = self._race(active, n, diff, diff2)
+            if len(active) == 1:
+                break
             if budget is not None:
                 if playouts >= budget:
                     break
             elif time.process_time() >= deadline:
                 break
-        self.last.update(worlds=worlds, playouts=playouts)
-        return cands[self._pick(diff, diff2, worlds)][0]
+        self.last.update(worlds=worlds, playouts=playouts, raced=k - len(active))
+        return cands[self._pick(active, n, diff, diff2)][0]
 
-    def _pick(self, diff: list[float], diff2: list[float], worlds: int) -> int:
+    @staticmethod
+    def _stats(i: int, n: list[int], diff: list[float], diff2: list[float]) -> tuple[float, float]:
+        """Mean paired difference of candidate ``i`` with the heuristic's choice, and its
+        standard error."""
+        w = n[i]
+        if w == 0:
+            return 0.0, 0.0
+        mean = diff[i] / w
+        var = max(0.0, diff2[i] / w - mean * mean)
+        return mean, (var / max(1, w - 1)) ** 0.5
+
+    def _race(
+        self, active: list[int], n: list[int], diff: list[float], diff2: list[float]
+    ) -> list[int]:
+        """The candidates still worth playouts: the heuristic's choice, and every other one
+        not clearly (:attr:`drop` standard errors) worse than it or than the leader."""
+        z = self.drop
+        stats = {i: self._stats(i, n, diff, diff2) for i in active[1:]}
+        floor = max([0.0] + [m - z * se for m, se in stats.values()])
+        keep = [active[0]]
+        for i in active[1:]:
+            mean, se = stats[i]
+            if mean + z * se > floor or (mean + z * se == floor and floor > 0):
+                keep.append(i)
+        if len(keep) == 2:  # one challenger left: stop once it is clearly better
+            mean, se = stats[keep[1]]
+            if mean > z * se and mean > 0:
+                return [keep[1]]
+        return keep
+
+    def _pick(self, active: list[int], n: list[int], diff: list[float], diff2: list[float]) -> int:
         """The candidate to play: the heuristic's choice (0) unless another one scored better
         in the same worlds by at least :attr:`confidence` standard errors of the paired
         difference (the playouts are noisy: a lucky few worlds must not move the bot)."""
         best, best_mean = 0, 0.0
-        for i in range(1, len(diff)):
-            mean = diff[i] / worlds
-            var = max(0.0, diff2[i] / worlds - mean * mean)
-            se = (var / max(1, worlds - 1)) ** 0.5
-            if mean > best_mean and (mean > self.confidence * se or (se == 0 and worlds > 1)):
+        for i in active:
+            if i == 0 or n[i] < 2:
+                continue
+            mean, se = self._stats(i, n, diff, diff2)
+            if mean > best_mean and (mean > self.confidence * se or se == 0):
                 best, best_mean = i, mean
         return best
+
+
+def _size_attr(move: Any) -> int:
+    return move.size
 
 
 def _card_strs(action: Action) -> tuple[str, ...]:
@@ -284,13 +425,15 @@ def _natural_two(c: int) -> bool:
 def sample_hands(obs: dict[str, Any], mem: Any, rng: random.Random) -> list[list[int]]:
     """One world: a hand per seat consistent with what the seat knows. Its own hand is its
     observed hand; the others are dealt from the unseen cards at the known (or estimated)
-    sizes, the cards seen change hands going to their holders and a stuck seat getting only
-    natural 2s. Reads ``obs`` and the bot's memory ``mem`` only."""
+    sizes, the cards seen change hands going to their holders, a stuck seat getting only
+    natural 2s, and in Red Two the unseen ♥2 going where the sides allow (see
+    :func:`_place_red_twos`). Reads ``obs`` and the bot's memory ``mem`` only."""
     seat = obs["seat"]
     n = len(obs["counts"])
+    deck, per_seat = GAMES.get(obs["variant"], (DECK2, len(DECK2) // n))
     hand = _parse_hand(obs["hand"])
     left = [0] * 54
-    for c in DECK2:
+    for c in deck:
         left[c] += 1
     for c in mem.start if mem.start is not None else hand:
         left[c] -= 1
@@ -299,7 +442,7 @@ def sample_hands(obs: dict[str, Any], mem: Any, rng: random.Random) -> list[list
             left[c] -= 1
     if min(left) < 0:  # the memory does not fit (a play missed): trust the hand only
         left = [0] * 54
-        for c in DECK2:
+        for c in deck:
             left[c] += 1
         for c in hand:
             left[c] -= 1
@@ -307,7 +450,6 @@ def sample_hands(obs: dict[str, Any], mem: Any, rng: random.Random) -> list[list
             if e["seat"] != seat and "cards" in e:
                 for c in _parse_hand(e["cards"]):
                     left[c] = max(0, left[c] - 1)
-    per_seat = len(DECK2) // n
     sizes: list[int | None] = []
     for s in range(n):
         k = obs["counts"][s]
@@ -338,6 +480,8 @@ def sample_hands(obs: dict[str, Any], mem: Any, rng: random.Random) -> list[list
             elif left[c] > 0 and len(hands[s]) < (sizes[s] or 0):
                 left[c] -= 1
                 hands[s].append(c)
+    if obs["variant"] == "honger":
+        _place_red_twos(obs, sizes, left, hands, rng)
     stuck = obs.get("stuck") or [False] * n
     twos = [c for c in range(54) if _natural_two(c) for _ in range(left[c])]
     rng.shuffle(twos)
@@ -360,13 +504,47 @@ def sample_hands(obs: dict[str, Any], mem: Any, rng: random.Random) -> list[list
     return hands
 
 
+def _place_red_twos(
+    obs: dict[str, Any],
+    sizes: Sequence[int | None],
+    left: list[int],
+    hands: list[list[int]],
+    rng: random.Random,
+) -> None:
+    """Red Two: deal the ♥2 the seat has not seen as the public facts allow (and take them out
+    of ``left``). A solo player holds both ♥2; otherwise no seat holds both (it would have
+    chosen), so an unseen ♥2 goes to a seat that has not played one, at most one each,
+    chosen in proportion to the cards it holds."""
+    seat = obs["seat"]
+    k = left[H2]
+    if not k:
+        return
+    solo = obs.get("solo")
+    if solo is not None and solo != seat:
+        hands[solo].extend([H2] * k)
+        left[H2] = 0
+        return
+    played = obs.get("h2_played") or [0] * len(sizes)
+    eligible = [s for s in range(len(sizes)) if s != seat and not played[s] and (sizes[s] or 0) > 0]
+    for _ in range(k):
+        weights = [(sizes[s] or 0) - len(hands[s]) for s in eligible]
+        if not eligible or sum(weights) <= 0:
+            break
+        s = rng.choices(eligible, weights)[0]
+        hands[s].append(H2)
+        left[H2] -= 1
+        eligible.remove(s)
+
+
 def world_deal(
     obs: dict[str, Any], hands: Sequence[Sequence[int]], options: dict[str, Any]
 ) -> Deal:
     """The deal in play phase as the observation shows it, with these hands (a sampled world):
     the seat to act, the lead, the standing play, who still has to answer it, initiative,
-    finishing order, stuck and suspended seats and the 保2 levels earned."""
-    rules = deal_rules(obs["variant"])
+    finishing order, stuck and suspended seats, the 保2 levels earned; Red Two's sides (from
+    the world's ♥2), mode, fans and ♥2 shown; Shuangkou's bombs played."""
+    variant = obs["variant"]
+    rules = deal_rules(variant)
     deal = Deal(rules, hands, obs["level"], options)
     n = deal.n
     seat = obs["seat"]
@@ -379,6 +557,28 @@ def world_deal(
     deal.suspended = list(obs["suspended"])
     deal.acted = [True] * n
     deal.bao2 = list(obs.get("bao2") or [0, 0])
+    if variant == "honger":
+        played = list(obs.get("h2_played") or [0] * n)
+        holders = sorted({s for s in range(n) if played[s] or H2 in hands[s]})
+        solo = obs.get("solo")
+        mode = obs.get("mode") or "partnership"
+        if solo is not None or len(holders) != 2:
+            solo = holders[0] if solo is None and holders else solo
+            sides = [[solo], [s for s in range(n) if s != solo]]
+            mode = "solo"
+        else:
+            sides = [holders, [s for s in range(n) if s not in holders]]
+        deal.extra.update(
+            sides=sides,
+            mode=mode,
+            solo=solo,
+            fans=list(obs.get("fans") or [0] * n),
+            h2_played=played,
+            rewards=[0] * n,  # held at the deal: the same in every playout, so left out
+            leader=seat,
+        )
+    elif variant == "shuangkou2":
+        deal.extra["bombs"] = [list(b) for b in obs.get("bombs") or [[] for _ in range(n)]]
     st = obs.get("standing")
     if st is not None and not deal.leading:
         deal.standing = Combo.from_json(st)
@@ -461,3 +661,65 @@ def playout_score(deal: Deal, obs: dict[str, Any], options: dict[str, Any], heur
     if out["winner"] is not None:
         score += MATCH_WEIGHT if out["winner"] == team else -MATCH_WEIGHT
     return float(score)
+
+
+_POINTS = PointsHeuristicBot()
+
+
+def playout_points(deal: Deal, obs: dict[str, Any], options: dict[str, Any], heur: Any) -> float:
+    """Play a point game's deal to its end with the point heuristic for every seat (each
+    reading its own hand in the world, the counts it would be shown and, in Red Two, the
+    partners it would know); the observing seat's points of the deal."""
+    rules = deal.combos
+    extra = deal.extra
+    red_two = deal.variant == "honger"
+    sizes = deal.sizes
+    known: dict[tuple[int, ...], set[int]] = {}
+    for _ in range(MAX_STEPS):
+        if deal.phase != "play":
+            break
+        seat = deal.turn
+        assert seat is not None
+        hand = deal.hand(seat)
+        counts = rules.hand_counts(hand)  # type: ignore[attr-defined]
+        lead = deal.leading
+        partner_standing = False
+        left = None
+        if lead:
+            moves = rules.moves(counts)  # type: ignore[attr-defined]
+        else:
+            moves = rules.moves(counts, rules.move_of(deal.standing))  # type: ignore[attr-defined]
+            st_seat = deal.standing_seat
+            k = sizes[st_seat]  # type: ignore[index]
+            left = k if k <= 6 else None
+            if red_two:  # what the seat knows changes only when a ♥2 is played
+                played = extra["h2_played"]
+                key = (seat, played[0], played[1], played[2], played[3], hand.count(H2))
+                partners = known.get(key)
+                if partners is None:
+                    mini = {
+                        "variant": "honger",
+                        "seat": seat,
+                        "counts": sizes,
+                        "solo": extra["solo"],
+                        "mode": extra["mode"] if extra["mode"] != "partnership" else None,
+                        "h2_played": played,
+                    }
+                    partners = known[key] = known_partners(mini, hand)[0]
+                partner_standing = st_seat in partners
+        if lead and not moves:
+            deal.apply(deal.legal_actions(seat)[0])
+            continue
+        move = _POINTS.pick(moves, counts, len(hand), lead, partner_standing, left)
+        if move is None:
+            deal._execute(_PASS_ACTIONS[seat], None)
+        else:
+            combo = rules.combo_of(move, hand)  # type: ignore[attr-defined]
+            deal._execute(Action("play", seat, combo.cards, combo.type), combo)
+    result = deal.result
+    if result is None:
+        return 0.0
+    return float(result["points"][obs["seat"]])
+
+
+_PASS_ACTIONS = tuple(Action("pass", s) for s in range(8))

@@ -68,7 +68,7 @@ def _id(value: str | None) -> int | None:
 
 @extend_schema_view(
     list=extend_schema(
-        summary="List ladders (public)",
+        summary="List ladders (public; a members-only club's to its members)",
         parameters=[
             OpenApiParameter("club", int, description="Only this club's ladders."),
             OpenApiParameter("variant", str, enum=Variant.values, description="Only this game."),
@@ -85,13 +85,16 @@ class LadderViewSet(viewsets.ReadOnlyModelViewSet):
     filter_backends: list = []
 
     def get_queryset(self) -> QuerySet[Ladder]:
-        """Ladders filtered by ``club``, ``variant`` and ``platform``."""
+        """The ladders the caller may see (a members-only club's to its members only; a
+        hidden ladder is 404), filtered by ``club``, ``variant`` and ``platform``."""
         params = self.request.query_params
         club = params.get("club")
         club_id = _id(club)
         variant = params.get("variant")
         queryset = selectors.ladders(
-            club_id=club_id, variant=variant if variant in Variant.values else None
+            self.request.user,
+            club_id=club_id,
+            variant=variant if variant in Variant.values else None,
         )
         if club and club_id is None:  # no club has that id
             return queryset.none()
@@ -166,4 +169,5 @@ class PlayerRatingsViewSet(viewsets.ViewSet):
     def list(self, request: Request, user_id: str = "") -> Response:
         """The player's ratings, platform ladders first."""
         user = get_object_or_404(get_user_model(), pk=int(user_id))
-        return Response(s.RatingSerializer(selectors.player_ratings(user.pk), many=True).data)
+        ratings = selectors.player_ratings(user.pk, request.user)
+        return Response(s.RatingSerializer(ratings, many=True).data)

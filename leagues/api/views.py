@@ -1,6 +1,7 @@
 """REST API of leagues under ``/api/v1/``: everything the pages do, with the same
 permissions (the services decide): host admins manage leagues and seasons, entering clubs'
-admins enter teams, captains propose / accept times and submit line-ups, everyone reads.
+admins enter teams (a player enters a pair; the partner accepts or declines), captains
+propose / accept times and submit line-ups, everyone reads.
 Refusals answer 400 / 403 with ``{"detail", "code"}``."""
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from django.shortcuts import get_object_or_404
 from drf_spectacular.utils import extend_schema, extend_schema_field, inline_serializer
 from rest_framework import permissions, serializers, viewsets
 from rest_framework.decorators import action
+from rest_framework.exceptions import NotFound
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.routers import SimpleRouter
@@ -19,11 +21,20 @@ from rest_framework.views import APIView
 
 from clubs.models import Club, User
 from leagues import selectors
-from leagues.models import Division, Entry, Fixture, League, LineUp, Season, Tiebreak
+from leagues.models import Division, Entry, Fixture, League, LineUp, Round, Season, Tiebreak
+from leagues.permissions import visible_leagues_filter
 from leagues.services import entries, fixtures, play, setup
 from leagues.services.setup import SEASON_FIELDS
 
 AUTH = [permissions.IsAuthenticated]
+
+
+class Id(serializers.IntegerField):
+    """A row id: a positive 64-bit integer (a larger one names nobody)."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        """An integer from 1 to 2**63 - 1."""
+        super().__init__(min_value=1, max_value=2**63 - 1, **kwargs)
 
 
 class LeagueSerializer(serializers.ModelSerializer):
@@ -79,7 +90,7 @@ class LeagueEntrySerializer(serializers.ModelSerializer):
     class Meta:
         model = Entry
         fields = ["id", "name", "club", "division", "team", "captain", "roster"]
-        fields += ["player1", "player2", "joined_round", "withdrawn_at"]
+        fields += ["player1", "player2", "joined_round", "withdrawn_at", "answer_by"]
         read_only_fields = fields
 
     def get_roster(self, entry: Entry) -> list[int]:
@@ -131,10 +142,41 @@ class LeagueTeamEntrySerializer(serializers.Serializer):
     ``players``; user ids of the club's members."""
 
     club = serializers.PrimaryKeyRelatedField(queryset=Club.objects.all())
-    division = serializers.IntegerField(required=False)
+    division = Id(required=False)
     name = serializers.CharField(max_length=60, required=False, default="")
-    captain = serializers.IntegerField(required=False)
-    players = serializers.ListField(child=serializers.IntegerField(), max_length=10)
+    captain = Id(required=False)
+    players = serializers.ListField(child=Id(), max_length=10)
+
+
+class LeagueRosterSerializer(serializers.Serializer):
+    """A team's new roster: the captain and the players (user ids of the club's members; the
+    captain is on the roster whether listed or not)."""
+
+    captain = Id(required=False)
+    players = serializers.ListField(child=Id(), max_length=10)
+
+
+class LeagueClubNightSerializer(serializers.Serializer):
+    """A club night: the round's number and the time (ISO 8601 with its offset)."""
+
+    round = serializers.IntegerField(min_value=1, max_value=80)
+    when = serializers.DateTimeField()
+
+
+class LeagueNextSeasonSerializer(serializers.Serializer):
+    """The next season's name and first day."""
+
+    name = serializers.CharField(max_length=120)
+    starts_on = serializers.DateField()
+
+
+class LeagueAnswerSerializer(serializers.Serializer):
+    """Accept / decline a partner invitation: ``entry`` (a pending pair of the season), or by
+    default the one naming the caller."""
+
+    entry = serializers.IntegerField(
+        required=False, allow_null=True, min_value=1, max_value=2**31 - 1
+    )
 
 
 class LeagueTimeSerializer(serializers.Serializer):
@@ -147,7 +189,7 @@ class LeaguePairsSerializer(serializers.Serializer):
     """A line-up: one pair of user ids per table, table 1 first."""
 
     pairs = serializers.ListField(
-        child=serializers.ListField(child=serializers.IntegerField(), min_length=2, max_length=2),
+        child=serializers.ListField(child=Id(), min_length=2, max_length=2),
         max_length=4,
     )
 
@@ -181,6 +223,10 @@ class LeagueViewSet(viewsets.ModelViewSet):
     http_method_names = ["get", "post", "head", "options"]
     filter_backends: list = []
 
+    def get_queryset(self) -> QuerySet[League]:
+        """The leagues the caller may see (:func:`leagues.permissions.can_see_league`)."""
+        return self.queryset.filter(visible_leagues_filter(self.request.user))
+
     def perform_create(self, serializer: LeagueSerializer) -> None:
         """Create through the service (host admins only)."""
         data = dict(serializer.validated_data)
@@ -196,7 +242,7 @@ class LeagueViewSet(viewsets.ModelViewSet):
     def invite(self, request: Request, pk: str | None = None) -> Response:
         """Its admins may then enter teams."""
         league = self.get_object()
-        club = get_object_or_404(Club, pk=request.data.get("club") or 0)
+        club = get_object_or_404(Club, pk=Id().run_validation(request.data.get("club")))
         setup.invite_club(request.user, league, club)
         return Response(LeagueSerializer(league).data)
 
@@ -209,6 +255,10 @@ class SeasonViewSet(viewsets.ModelViewSet):
     queryset = Season.objects.select_related("league").prefetch_related("divisions")
     http_method_names = ["get", "post", "head", "options"]
     filter_backends: list = []
+
+    def get_queryset(self) -> QuerySet[Season]:
+        """The seasons of the leagues the caller may see."""
+        return self.queryset.filter(visible_leagues_filter(self.request.user, "league"))
 
     def perform_create(self, serializer: LeagueSeasonSerializer) -> None:
         """Create through the service (host admins only)."""
@@ -229,6 +279,52 @@ class SeasonViewSet(viewsets.ModelViewSet):
         """Every fixture must have its result."""
         season = setup.close_season(request.user, self.get_object())
         return Response(LeagueSeasonSerializer(season).data)
+
+    @extend_schema(
+        summary="Add the next lower division to a draft season. Permission: host admins.",
+        request=inline_serializer(
+            "LeagueDivisionName", {"name": serializers.CharField(max_length=60)}
+        ),
+        responses=LeagueDivisionSerializer,
+    )
+    @action(detail=True, methods=["post"], permission_classes=AUTH, url_path="add-division")
+    def add_division(self, request: Request, pk: str | None = None) -> Response:
+        """Level: one below the lowest."""
+        name = serializers.CharField(max_length=60).run_validation(request.data.get("name"))
+        division = setup.add_division(request.user, self.get_object(), name)
+        return Response(LeagueDivisionSerializer(division).data, status=201)
+
+    @extend_schema(
+        summary="Set a club night for every open fixture of a round. Permission: host admins.",
+        request=inline_serializer(
+            "LeagueClubNight",
+            {"round": serializers.IntegerField(), "when": serializers.DateTimeField()},
+        ),
+        responses=inline_serializer("LeagueClubNightSet", {"fixtures": serializers.IntegerField()}),
+    )
+    @action(detail=True, methods=["post"], permission_classes=AUTH, url_path="club-night")
+    def club_night(self, request: Request, pk: str | None = None) -> Response:
+        """Inside the round's window; every fixture still open gets the time."""
+        season = self.get_object()
+        data = _valid(LeagueClubNightSerializer, request)
+        rnd = get_object_or_404(Round, season=season, number=data["round"])
+        return Response({"fixtures": fixtures.set_club_night(request.user, rnd, data["when"])})
+
+    @extend_schema(
+        summary="Propose the next season from a closed one (promotion and relegation). "
+        "Permission: host admins.",
+        request=inline_serializer(
+            "LeagueNextSeason",
+            {"name": serializers.CharField(max_length=120), "starts_on": serializers.DateField()},
+        ),
+        responses=LeagueSeasonSerializer,
+    )
+    @action(detail=True, methods=["post"], permission_classes=AUTH, url_path="next-season")
+    def next_season(self, request: Request, pk: str | None = None) -> Response:
+        """A draft with the same settings; its divisions follow the closed standings."""
+        data = _valid(LeagueNextSeasonSerializer, request)
+        season = setup.next_season(request.user, self.get_object(), **data)
+        return Response(LeagueSeasonSerializer(season).data, status=201)
 
     @extend_schema(
         summary="Enter a team, a pair or a player. Permission: the entering club's admins.",
@@ -262,6 +358,38 @@ class SeasonViewSet(viewsets.ModelViewSet):
         return Response(LeagueEntrySerializer(entry).data, status=201)
 
     @extend_schema(
+        summary="Accept the invitation to play as a pair's partner. Permission: the partner.",
+        request=LeagueAnswerSerializer,
+        responses=LeagueEntrySerializer,
+    )
+    @action(detail=True, methods=["post"], url_path="accept-partner", permission_classes=AUTH)
+    def accept_partner(self, request: Request, pk: str | None = None) -> Response:
+        """The pending pair is entered (in a running season from the next round)."""
+        return self._answer(request, accept=True)
+
+    @extend_schema(
+        summary="Decline the invitation to play as a pair's partner. Permission: the partner.",
+        request=LeagueAnswerSerializer,
+        responses=LeagueEntrySerializer,
+    )
+    @action(detail=True, methods=["post"], url_path="decline-partner", permission_classes=AUTH)
+    def decline_partner(self, request: Request, pk: str | None = None) -> Response:
+        """The pending pair is removed: both players may enter again."""
+        return self._answer(request, accept=False)
+
+    def _answer(self, request: Request, *, accept: bool) -> Response:
+        season = self.get_object()
+        entry_id = _valid(LeagueAnswerSerializer, request).get("entry")
+        if entry_id is None:
+            entry = selectors.invitation_of(request.user, season)
+        else:
+            entry = Entry.objects.filter(season=season, pk=entry_id).first()
+        if entry is None:
+            raise NotFound()
+        answered = entries.answer_invitation(request.user, entry, accept=accept)
+        return Response(LeagueEntrySerializer(answered).data)
+
+    @extend_schema(
         summary="The season's entries (public)", responses=LeagueEntrySerializer(many=True)
     )
     @action(detail=True, methods=["get"], url_path="entries")
@@ -291,27 +419,20 @@ class SeasonViewSet(viewsets.ModelViewSet):
     @action(detail=True, methods=["get"])
     def standings(self, request: Request, pk: str | None = None) -> Response:
         """Match points, then the season's tie-breaks."""
-        # plain dicts: a serializer per row costs more than the standings themselves
+        # plain dicts from the cached standings: a serializer per row costs more than they do
         return Response(
             [
-                {"division": d.pk, "rows": [_row(row) for row, _entry in rows]}
-                for d, rows in selectors.season_standings(self.get_object())
+                {
+                    "division": table["division"],
+                    "rows": [{k: line[k] for k in _ROW_FIELDS} for line in table["lines"]],
+                }
+                for table in selectors.season_table(self.get_object())
             ]
         )
 
 
-def _row(row: Any) -> dict[str, Any]:
-    """One standings line as :class:`LeagueRowSerializer` documents it."""
-    return {
-        "place": row.place,
-        "entry": row.unit,
-        "played": row.played,
-        "wins": row.wins,
-        "draws": row.draws,
-        "losses": row.losses,
-        "byes": row.byes,
-        "values": row.values,
-    }
+#: A standings line's fields, as :class:`LeagueRowSerializer` documents them.
+_ROW_FIELDS = ("place", "entry", "played", "wins", "draws", "losses", "byes", "values")
 
 
 class FixtureViewSet(viewsets.ReadOnlyModelViewSet):
@@ -323,8 +444,9 @@ class FixtureViewSet(viewsets.ReadOnlyModelViewSet):
     filter_backends: list = []
 
     def get_queryset(self) -> QuerySet[Fixture]:
-        """Every fixture (leagues are public)."""
-        return self.queryset.order_by("id")
+        """The fixtures of the leagues the caller may see."""
+        visible = visible_leagues_filter(self.request.user, "round__season__league")
+        return self.queryset.filter(visible).order_by("id")
 
     def _done(self, fixture: Fixture) -> Response:
         fixture.refresh_from_db()
@@ -415,6 +537,50 @@ class FixtureViewSet(viewsets.ReadOnlyModelViewSet):
         return self._done(fixture)
 
 
+class EntryViewSet(viewsets.ReadOnlyModelViewSet):
+    """Entries: everyone reads; a team's captain, its club's admins and the host club's
+    admins change its roster and captain or withdraw it."""
+
+    serializer_class = LeagueEntrySerializer
+    queryset = Entry.objects.select_related("season__league", "team", "club").order_by("id")
+    filter_backends: list = []
+
+    @extend_schema(
+        summary="Change a team's roster and captain. Permission: its captain, its club's "
+        "admins, the host club's admins.",
+        request=LeagueRosterSerializer,
+        responses=LeagueEntrySerializer,
+    )
+    @action(detail=True, methods=["post"], permission_classes=AUTH)
+    def roster(self, request: Request, pk: str | None = None) -> Response:
+        """4–10 members of the team's club, none in another entry of the season."""
+        entry = self.get_object()
+        if not entry.team_id:
+            raise NotFound()
+        data = _valid(LeagueRosterSerializer, request)
+        players = _users(data["players"])
+        captain = _users([data["captain"]])[0] if data.get("captain") else None
+        entries.set_roster(request.user, entry.team, players, captain=captain)
+        entry.refresh_from_db()
+        return Response(LeagueEntrySerializer(entry).data)
+
+    @extend_schema(
+        summary="Withdraw an entry. Permission: its captain (players), its club's admins, "
+        "the host club's admins.",
+        request=None,
+        responses=LeagueEntrySerializer,
+    )
+    @action(detail=True, methods=["post"], permission_classes=AUTH)
+    def withdraw(self, request: Request, pk: str | None = None) -> Response:
+        """Before the start the entry is removed (204); later its fixtures still to play
+        are lost by forfeit."""
+        entry = entries.withdraw(request.user, self.get_object())
+        stored = Entry.objects.filter(pk=entry.pk).first()
+        if stored is None:
+            return Response(status=204)
+        return Response(LeagueEntrySerializer(stored).data)
+
+
 class NextFixtureView(APIView):
     """The caller's next fixture (``{"fixture": null}`` when none)."""
 
@@ -436,3 +602,4 @@ router = SimpleRouter()
 router.register("leagues", LeagueViewSet, basename="league")
 router.register("league-seasons", SeasonViewSet, basename="league-season")
 router.register("league-fixtures", FixtureViewSet, basename="league-fixture")
+router.register("league-entries", EntryViewSet, basename="league-entry")

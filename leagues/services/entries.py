@@ -1,10 +1,15 @@
 """Entries of a season: teams with their rosters, pairs, single players; late entries and
-withdrawals (the way Tabbycat and Challonge handle them: see docs/leagues.md)."""
+withdrawals (the way Tabbycat and Challonge handle them: see docs/leagues.md).
+
+A player who enters a pair names a partner, who must accept: the entry is pending (not drawn,
+not in the standings) until then. A declined, lapsed or withdrawn invitation removes it, so
+both players may enter again, with anyone; a club admin entering two other players enters
+them at once."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from datetime import datetime
+from datetime import datetime, timedelta
 
 from django.db import IntegrityError, transaction
 from django.db.models import Q
@@ -12,6 +17,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from clubs.models import Club, Membership, User
+from leagues import notices
 from leagues.models import (
     TEAM_MAX,
     TEAM_MIN,
@@ -20,6 +26,7 @@ from leagues.models import (
     EntryKind,
     Fixture,
     FixtureStatus,
+    LineUpPair,
     ResultSource,
     RoundStatus,
     ScheduleFormat,
@@ -28,8 +35,14 @@ from leagues.models import (
     Team,
     TeamMember,
 )
-from leagues.permissions import can_enter, can_manage, can_manage_entry, may_enter
+from leagues.permissions import can_enter, can_manage_entry, may_enter
+from leagues.services import standings
 from leagues.services.errors import not_allowed, refuse
+from leagues.services.fixtures import OPEN
+from leagues.services.setup import window_start
+
+#: How long a named partner has to answer (never past the opening of the first round).
+PARTNER_ANSWER = timedelta(hours=48)
 
 
 def _fresh(season: Season) -> Season:
@@ -52,7 +65,14 @@ def _members(club: Club, ids: Sequence[int]) -> None:
 
 
 def _taken(season: Season, ids: Sequence[int], team: Team | None = None) -> None:
-    """No player plays for two entries of one season."""
+    """No player plays for two entries of one season (a pending pair counts; a lapsed one is
+    removed first)."""
+    now = timezone.now()
+    lapsed = Entry.objects.filter(season=season, answer_by__lte=now).filter(
+        Q(player1_id__in=ids) | Q(player2_id__in=ids)
+    )
+    for entry in lapsed:
+        remove_pending(entry, "lapsed")
     clash = TeamMember.objects.filter(season=season, user_id__in=ids)
     if team is not None:
         clash = clash.exclude(team=team)
@@ -105,19 +125,16 @@ def enter_team(
     players: Sequence[User],
     division: Division | None = None,
 ) -> Entry:
-    """Enter a team of ``club`` (by one of its admins): a name, a captain and 4–10 players of
-    the club (the captain among them), none in another entry of the season."""
+    """Enter a team of ``club`` (by one of its admins): a name, a captain and
+    :func:`roster_bounds` players of the club (the captain among them), none in another entry
+    of the season."""
     season = _fresh(season)
     if not can_enter(user, season, club):
         raise not_allowed()
     if season.entry_kind != EntryKind.TEAM:
         raise refuse("not_team_season", _("This season is not played by teams."))
     ids = list(dict.fromkeys([captain.pk, *(p.pk for p in players)]))
-    if not TEAM_MIN <= len(ids) <= TEAM_MAX:
-        raise refuse(
-            "bad_roster",
-            _("A team has %(min)d to %(max)d players.") % {"min": TEAM_MIN, "max": TEAM_MAX},
-        )
+    _check_roster(season, ids)
     name = str(name).strip()[:60]
     if not name:
         raise refuse("bad_name", _("Give the team a name."))
@@ -142,6 +159,7 @@ def enter_team(
     )
     if first_round > 1:
         _place_late(entry, first_round)
+    standings.changed(season.pk)
     return entry
 
 
@@ -165,6 +183,11 @@ def enter_players(
         raise refuse("bad_players", _("This season's entries have %(n)d players.") % {"n": want})
     if not (can_enter(user, season, club) or (user.pk in ids and _may_self_enter(season, club))):
         raise not_allowed()
+    # a player entering a pair with a partner: the partner must accept (player1 is the one
+    # who asked)
+    invited = want == 2 and user.pk in ids
+    if invited:
+        ids.sort(key=lambda i: i != user.pk)
     _members(club, ids)
     _taken(season, ids)
     division = _division(season, division)
@@ -179,39 +202,154 @@ def enter_players(
         player2_id=ids[1] if want == 2 else None,
         seed=division.entries.count() + 1,
         joined_round=first_round,
+        answer_by=_answer_by(season, timezone.now()) if invited else None,
     )
+    if invited:
+        notices.partner_invited(entry)
+    elif first_round > 1:
+        _place_late(entry, first_round)
+    standings.changed(season.pk)
+    return entry
+
+
+def _answer_by(season: Season, now: datetime) -> datetime:
+    """When an invitation made at ``now`` lapses: :data:`PARTNER_ANSWER` later, but at the
+    latest when the first round opens, if that is still ahead."""
+    by = now + PARTNER_ANSWER
+    opens = window_start(season.starts_on)
+    return min(by, opens) if opens > now else by
+
+
+def remove_pending(entry: Entry, why: str, actor: User | None = None) -> None:
+    """Remove a pending pair (it never played) and tell its players, but ``actor``, why:
+    ``declined``, ``withdrawn`` or ``lapsed`` (see :func:`leagues.notices.invitation_closed`)."""
+    notices.invitation_closed(entry, why, actor)
+    entry.delete()
+
+
+@transaction.atomic
+def answer_invitation(
+    user: User, entry: Entry, *, accept: bool, now: datetime | None = None
+) -> Entry:
+    """Accept or decline the invitation to play as ``entry``'s partner. Only the named
+    partner may answer. Accepting enters the pair (in a running season as a late entry, from
+    the next round); declining removes it, so both are free again; either answer is told to
+    the player who entered the pair. A lapsed invitation cannot be accepted."""
+    season = _fresh(entry.season)
+    now = now or timezone.now()
+    entry = Entry.objects.select_for_update().get(pk=entry.pk)
+    if entry.player2_id != user.pk:
+        raise not_allowed()
+    if entry.answer_by is None:
+        raise refuse("no_invitation", _("No invitation waits for your answer."))
+    if not accept:
+        remove_pending(entry, "declined", user)
+        return entry
+    if now >= entry.answer_by or season.status == SeasonStatus.CLOSED:
+        raise refuse("invitation_lapsed", _("This invitation has lapsed."))
+    first_round = _late(season)
+    entry.answer_by = None
+    entry.joined_round = first_round
+    entry.save(update_fields=["answer_by", "joined_round"])
     if first_round > 1:
         _place_late(entry, first_round)
+    notices.partner_accepted(entry)
     return entry
+
+
+def expire_invitations(now: datetime | None = None) -> int:
+    """Remove every pending pair whose invitation has lapsed and tell both players (beat).
+    Returns how many were removed."""
+    now = now or timezone.now()
+    removed = 0
+    for pk in Entry.objects.filter(answer_by__lte=now).values_list("pk", flat=True):
+        with transaction.atomic():
+            entry = Entry.objects.select_for_update().filter(pk=pk, answer_by__lte=now).first()
+            if entry is not None:
+                remove_pending(entry, "lapsed")
+                removed += 1
+    return removed
 
 
 def _may_self_enter(season: Season, club: Club) -> bool:
     return may_enter(club, season.league)
 
 
+def roster_bounds(season: Season) -> tuple[int, int]:
+    """The smallest and largest roster of a team of ``season``: 4 to 10 players, and at
+    least the two players a line-up sends to each of the season's tables."""
+    return max(TEAM_MIN, 2 * season.team_tables), TEAM_MAX
+
+
+def _check_roster(season: Season, ids: Sequence[int]) -> None:
+    low, high = roster_bounds(season)
+    if not low <= len(ids) <= high:
+        raise refuse(
+            "bad_roster", _("A team has %(min)d to %(max)d players.") % {"min": low, "max": high}
+        )
+
+
+def eligible_players(team: Team) -> list[User]:
+    """The members of ``team``'s club who may be on its roster: its players first, then (at
+    most 500, by name) every other member in no entry of the season."""
+    season = team.season
+    by_name = ("display_name", "username")
+    players = list(User.objects.filter(league_teams__team=team).order_by(*by_name))
+    taken = TeamMember.objects.filter(season=season).values("user_id")
+    paired = Entry.objects.filter(season=season).values_list("player1_id", "player2_id")
+    others = {uid for pair in paired for uid in pair if uid}
+    free = (
+        User.objects.filter(memberships__club_id=team.club_id)
+        .exclude(pk__in=taken)
+        .exclude(pk__in=others)
+        .order_by(*by_name)
+    )
+    return players + list(free[:500])
+
+
 @transaction.atomic
 def set_roster(
     user: User, team: Team, players: Sequence[User], captain: User | None = None
 ) -> Team:
-    """Change a team's roster (and captain): its captain or its club's admins; 4–10 club
-    members, none in another entry of the season, every player of a submitted line-up kept."""
-    entry = team.entry
+    """Change a team's roster and captain (its captain, its club's admins or the host club's
+    admins): the captain and ``players`` together make the roster — members of the team's
+    club, :func:`roster_bounds` of them, none in another entry of the season. A player named
+    in a line-up of a fixture still to play stays (change the line-up first); a closed season
+    or a withdrawn team changes nothing."""
+    team = Team.objects.select_for_update().select_related("season__league").get(pk=team.pk)
+    entry = Entry.objects.select_related("season__league", "team").get(team=team)
     if not can_manage_entry(user, entry):
         raise not_allowed()
+    season = team.season
+    if season.status == SeasonStatus.CLOSED:
+        raise refuse("season_closed", _("This season is closed."))
+    if entry.withdrawn_at is not None:
+        raise refuse("withdrawn", _("This entry has withdrawn."))
     captain = captain or team.captain
     ids = list(dict.fromkeys([captain.pk, *(p.pk for p in players)]))
-    if not TEAM_MIN <= len(ids) <= TEAM_MAX:
-        raise refuse(
-            "bad_roster",
-            _("A team has %(min)d to %(max)d players.") % {"min": TEAM_MIN, "max": TEAM_MAX},
-        )
+    _check_roster(season, ids)
     _members(team.club, ids)
-    _taken(team.season, ids, team=team)
-    team.members.exclude(user_id__in=ids).delete()
-    have = set(team.members.values_list("user_id", flat=True))
-    TeamMember.objects.bulk_create(
-        TeamMember(team=team, season=team.season, user_id=i) for i in ids if i not in have
+    _taken(season, ids, team=team)
+    leaving = set(team.members.exclude(user_id__in=ids).values_list("user_id", flat=True))
+    named = LineUpPair.objects.filter(lineup__entry=entry, lineup__fixture__status__in=OPEN).filter(
+        Q(player1_id__in=leaving) | Q(player2_id__in=leaving)
     )
+    if leaving and named.exists():
+        raise refuse(
+            "in_lineup",
+            _("A player you remove is in a line-up of a fixture still to play; change it first."),
+        )
+    team.members.filter(user_id__in=leaving).delete()
+    have = set(team.members.values_list("user_id", flat=True))
+    try:
+        with transaction.atomic():
+            TeamMember.objects.bulk_create(
+                TeamMember(team=team, season=season, user_id=i) for i in ids if i not in have
+            )
+    except IntegrityError:  # another team took the player meanwhile
+        raise refuse(
+            "already_entered", _("A player is already in another entry of this season.")
+        ) from None
     if captain.pk != team.captain_id:
         team.captain = captain
         team.save(update_fields=["captain"])
@@ -221,13 +359,18 @@ def set_roster(
 @transaction.atomic
 def withdraw(user: User, entry: Entry, now: datetime | None = None) -> Entry:
     """Withdraw an entry (its captain, its club's admins or the host's admins). Before the
-    start it is removed; in a running season its played fixtures stand and every fixture
-    still to play is lost by forfeit (Challonge's rule), and a Swiss season draws it no more
-    (Tabbycat's: a withdrawn team is left out of the next draws)."""
-    if not (can_manage_entry(user, entry) or can_manage(user, entry.season.league)):
+    start it is removed (so is a pending pair: its invitation is withdrawn); in a running
+    season its played fixtures stand and every fixture still to play is lost by forfeit
+    (Challonge's rule), and a Swiss season draws it no more (Tabbycat's: a withdrawn team is
+    left out of the next draws)."""
+    if not can_manage_entry(user, entry):
         raise not_allowed()
     season = _fresh(entry.season)
     now = now or timezone.now()
+    if entry.answer_by is not None:  # a pending pair: the invitation is withdrawn
+        remove_pending(entry, "declined" if user.pk == entry.player2_id else "withdrawn", user)
+        return entry
+    standings.changed(season.pk)
     if season.status == SeasonStatus.DRAFT:
         if entry.team_id:
             entry.team.delete()  # cascades to the entry

@@ -32,6 +32,8 @@ from leagues.models import (
     SeasonStatus,
 )
 from leagues.permissions import can_manage
+from leagues.services import standings
+from leagues.services.entries import expire_invitations
 from leagues.services.errors import not_allowed, refuse
 from leagues.services.fixtures import last_day
 from leagues.services.setup import draw_swiss, match_options, window_end
@@ -97,7 +99,7 @@ def open_fixture(fixture: Fixture, now: datetime) -> bool:
     fixture.status = FixtureStatus.PLAYING
     fixture.save(update_fields=["status"])
     if not season.online:
-        notices.result_to_confirm(fixture, opener)
+        notices.sheets_ready(fixture, tables)
     return True
 
 
@@ -126,12 +128,16 @@ def _open_table(
             seed=seed,
         )
     else:
+        options = match_options(season)
+        if season.time_limit_minutes and "time_limit_minutes" in game(season.variant).sheet_options:
+            options["time_limit_minutes"] = season.time_limit_minutes
         table.sheet_ref = bridge.start_score_sheet(
             opener,
             season.league.host,
             variant=season.variant,
-            options=match_options(season),
+            options=options,
             seat_users=users,
+            scorer_id=users[side],  # the home side's first seat keeps the sheet
             rated=season.rated,
         )
     return table
@@ -177,6 +183,7 @@ def add_up(fixture: Fixture, now: datetime, source: str = ResultSource.PLAYED) -
     fixture.save(
         update_fields=["home_score", "away_score", "winner", "source", "status", "finished_at"]
     )
+    standings.changed(fixture.round.season_id)
     return True
 
 
@@ -209,6 +216,7 @@ def forfeit(fixture: Fixture, now: datetime) -> None:
     fixture.status = FixtureStatus.DONE
     fixture.finished_at = now
     fixture.save()
+    standings.changed(fixture.round.season_id)
 
 
 @transaction.atomic
@@ -259,6 +267,7 @@ def award(user: User, fixture: Fixture, winner: int | None) -> Fixture:
     fixture.status = FixtureStatus.DONE
     fixture.finished_at = timezone.now()
     fixture.save()
+    standings.changed(fixture.round.season_id)
     return fixture
 
 
@@ -339,11 +348,12 @@ def _close_rounds(now: datetime) -> int:
 
 def tick(now: datetime | None = None) -> dict[str, int]:
     """Everything due at ``now`` (beat, every minute; safe to run twice: each step acts only
-    on what is still due and locks what it changes): open rounds by their windows, remind,
+    on what is still due and locks what it changes): remove lapsed partner invitations, open
+    rounds by their windows, remind,
     open the tables of fixtures whose time has come, collect results, forfeit unplayed
     fixtures at the window's end and close the round (a Swiss season then draws the next)."""
     now = now or timezone.now()
-    out = {}
+    out = {"invitations_lapsed": expire_invitations(now)}
     with transaction.atomic():
         out["rounds_opened"] = _open_rounds(now)
     with transaction.atomic():

@@ -29,6 +29,7 @@ from leagues.models import (
     TeamMember,
 )
 from leagues.permissions import can_manage
+from leagues.services import standings
 from leagues.services.errors import not_allowed, refuse
 
 #: Settings a season's form and the API may set.
@@ -131,13 +132,6 @@ def create_season(user: User, league: League, **fields: Any) -> Season:
     season = Season(league=league, **fields)
     _clean(season)
     _check_game(season)
-    if league.inter_club and not season.online:
-        # a score sheet seats only members of its club (the host's): the guests' players
-        # could not be written on it, and the fixture would be lost at the window's end
-        raise refuse(
-            "in_person_inter_club",
-            _("An inter-club league plays online: score sheets take only the host's members."),
-        )
     season.save()
     Division.objects.create(season=season, name=_("Division 1"), level=1)
     return season
@@ -158,6 +152,7 @@ def add_division(user: User, season: Season, name: str) -> Division:
     division = Division(season=season, name=str(name).strip()[:60] or str(level), level=level)
     _clean(division)
     division.save()
+    standings.changed(season.pk)
     return division
 
 
@@ -204,11 +199,13 @@ def make_fixture(rnd: Round, division: Division, home: int, away: int | None) ->
 
 def draw_swiss(rnd: Round) -> list[Fixture]:
     """Draw Swiss round ``rnd`` in every division from the standings so far (entries that
-    withdrew are left out; a late entry joins here)."""
+    withdrew and pending pairs are left out; a late entry joins here)."""
     fixtures = []
     for division in rnd.season.divisions.all():
         active = list(
-            division.entries.filter(withdrawn_at__isnull=True).values_list("pk", flat=True)
+            division.entries.filter(withdrawn_at__isnull=True, answer_by__isnull=True).values_list(
+                "pk", flat=True
+            )
         )
         rows = selectors.standings(division)
         scores = {row.unit: row.values.get("match_points", 0) for row in rows}
@@ -218,12 +215,14 @@ def draw_swiss(rnd: Round) -> list[Fixture]:
         for home, away in bridge.swiss_round(active, scores, met, byes):
             fixtures.append(make_fixture(rnd, division, home, away))
     Fixture.objects.bulk_create(fixtures)
+    standings.changed(rnd.season_id)  # its byes count at once
     return fixtures
 
 
 @transaction.atomic
 def start_season(user: User, season: Season) -> Season:
-    """Start a draft season: every division needs two entries; its rounds and their windows
+    """Start a draft season: every division needs two entries (pending pairs do not count);
+    its rounds and their windows
     are created, and the round robin drawn at once (a Swiss season draws its first round
     now and each next one when the round before closes)."""
     season = _locked(season)
@@ -232,8 +231,14 @@ def start_season(user: User, season: Season) -> Season:
     if season.status != SeasonStatus.DRAFT:
         raise refuse("season_started", _("The season has started."))
     divisions = list(season.divisions.all())
+    # a pending pair is not drawn: accepted later, it joins as a late entry
     entries = {
-        d.pk: list(d.entries.order_by("seed", "id").values_list("pk", flat=True)) for d in divisions
+        d.pk: list(
+            d.entries.filter(answer_by__isnull=True)
+            .order_by("seed", "id")
+            .values_list("pk", flat=True)
+        )
+        for d in divisions
     }
     if any(len(ids) < 2 for ids in entries.values()):
         raise refuse("too_few_entries", _("Every division needs at least two entries."))
@@ -264,6 +269,7 @@ def start_season(user: User, season: Season) -> Season:
         )
     season.status = SeasonStatus.RUNNING
     season.save(update_fields=["status"])
+    standings.changed(season.pk)  # the byes count at once
     return season
 
 

@@ -1,5 +1,6 @@
 """The clock of live play: the server acts for the seat to move when :attr:`Match.deadline`
-passes (:func:`act_on_deadline`): a bot plays its own kind's choice, a seat on auto-play the strongest bot that fits its clock; a
+passes (:func:`act_on_deadline`): a bot plays its own kind's choice, a seat on auto-play the
+search within a bound per move while a person plays (:mod:`matches.services.bots`); a
 person whose clock ran out gets the rules' timeout action, and after two in a row is put on
 auto-play until they act again. The match time limit (:func:`apply_time_limit`) and the
 sweeper (:func:`sweep`) that applies what a lost task missed.
@@ -19,11 +20,12 @@ from django.conf import settings
 from django.utils import timezone
 
 from engine.actions import Action
-from engine.bots import RandomBot, make_bot
+from engine.bots import RandomBot
 from engine.match import Match as EngineMatch
 from matches import broadcast, schedule, store
 from matches.messages import MatchError
 from matches.models import Actor, Match, MatchStatus
+from matches.services import bots
 from matches.services.play import ATTEMPTS, Moved, apply_to
 
 log = logging.getLogger(__name__)
@@ -32,14 +34,24 @@ log = logging.getLogger(__name__)
 TIMEOUTS_FOR_AUTOPLAY = 2
 
 
-def bot_action(engine: EngineMatch, seat: int, kind: str, version: int) -> Action:
+def bot_action(
+    engine: EngineMatch,
+    seat: int,
+    kind: str,
+    version: int,
+    *,
+    match_id: int | None = None,
+    budget_ms: float | None = None,
+) -> Action:
     """The action a bot of ``kind`` takes for ``seat``, from that seat's observation only; a
-    search bot thinks for at most a quarter of the seat's clock."""
-    observation = engine.observation(seat)
+    search bot thinks for at most ``budget_ms``, by default a quarter of the seat's clock
+    (capped at a second), and with ``match_id`` is the one this worker keeps for the match,
+    seat and deal (:mod:`matches.services.bots`)."""
     seed = f"{engine.seed}/{seat}/{version}"
-    bot = make_bot(kind, seed, budget_ms=engine.action_seconds(seat) * 250)
+    if budget_ms is None:
+        budget_ms = engine.action_seconds(seat) * 250
     try:
-        return bot.choose(observation, lambda: engine.legal_actions(seat))
+        return bots.choose(engine, seat, kind, seed, budget_ms, match_id)
     except Exception:  # a bot bug must not stall a table: play a legal action instead
         log.exception("%s bot failed for %s seat %s", kind, engine.variant, seat)
         return RandomBot(seed).rng.choice(engine.legal_actions(seat))
@@ -79,11 +91,16 @@ def act_on_deadline(
                 return "rearmed"
             continue
         if info.get("bot"):
-            action, actor = bot_action(engine, seat, info["bot"], version), Actor.BOT
+            action = bot_action(engine, seat, info["bot"], version, match_id=match.pk)
+            actor = Actor.BOT
         elif match.autoplay[seat]:
-            # 托管 plays the heuristic: it acts at once, where a search would spend up to a second
-            # of the worker for every move of every seat on auto-play
-            action, actor = bot_action(engine, seat, "heuristic", version), Actor.AUTOPLAY
+            # 托管: the search within a bound per move while a person plays at the table, else
+            # the heuristic (an absent table costs the worker next to nothing)
+            kind, budget = bots.autoplay_bot(
+                match.seats, match.autoplay, engine.action_seconds(seat)
+            )
+            action = bot_action(engine, seat, kind, version, match_id=match.pk, budget_ms=budget)
+            actor = Actor.AUTOPLAY
         else:
             action = engine.timeout_action(seat) or bot_action(engine, seat, "heuristic", version)
             actor = Actor.CLOCK

@@ -41,6 +41,7 @@ def open_table(
     clocks: bool = True,
     time_limit_seconds: int | None = None,
     rated: bool = False,
+    competition: bool = False,
     spectators_allowed: bool = True,
     sit: bool = True,
 ) -> Table:
@@ -48,8 +49,9 @@ def open_table(
 
     ``time_limit_seconds`` is the match time limit, 0 for none; None takes the engine's
     ``time_limit_minutes`` (the option given, else the game's default: an hour for Bao 2).
-    ``show_history`` (played cards visible) is for casual tables only: a rated table refuses
-    it. The opener takes seat 0 unless ``sit`` is false. Raises :class:`MatchError`.
+    ``competition``: the table belongs to a tournament or a league. ``show_history`` (played
+    cards visible) is for casual tables only (:func:`check_history`). The opener takes seat 0
+    unless ``sit`` is false. Raises :class:`MatchError`.
     """
     _require_member(user, club)
     if not is_game(variant):
@@ -60,8 +62,7 @@ def open_table(
         checked = EngineMatch.new(variant, "options-check", options or {}).options
     except (ValueError, TypeError, Refusal) as error:
         raise MatchError("bad_options", str(error)) from None
-    if rated and checked.get("show_history"):
-        raise MatchError("history_rated")
+    check_history(checked, rated=rated, competition=competition)
     if time_limit_seconds is None:
         time_limit_seconds = 60 * int(checked.get("time_limit_minutes") or 0)
     if (
@@ -85,6 +86,20 @@ def open_table(
         if sit:
             take_seat(user, table, 0)
     return table
+
+
+def check_history(options: dict[str, Any], *, rated: bool, competition: bool) -> None:
+    """The one rule on ``show_history`` (the last trick and every seat's played cards
+    visible): casual tables only. A competition table (a tournament's or a league's, rated or
+    not: competition rules 八.7 forbid checking played cards) refuses it with
+    ``history_competition``, any other rated table with ``history_rated``. Raises
+    :class:`MatchError`; returns None when ``options`` may be used."""
+    if not options.get("show_history"):
+        return
+    if competition:
+        raise MatchError("history_competition")
+    if rated:
+        raise MatchError("history_rated")
 
 
 def _locked_table(table: Table) -> Table:

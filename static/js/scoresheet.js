@@ -8,7 +8,8 @@
   const root = document.getElementById("sheet");
   if (!root) return;
   const L = JSON.parse(document.getElementById("sheet-labels").textContent);
-  let sheet = JSON.parse(document.getElementById("sheet-data").textContent);
+  const embedded = JSON.parse(document.getElementById("sheet-data").textContent);
+  let sheet = embedded;
   const api = root.dataset.api;
   const queueKey = "scoresheet:" + sheet.id + ":queue";
   // The last state this phone was sent. A page reloaded without signal comes from the service
@@ -22,8 +23,13 @@
   }
   localStorage.setItem(copyKey, JSON.stringify(sheet));
   function keep(fresh) {
+    syncClock(fresh);
     sheet = fresh;
     localStorage.setItem(copyKey, JSON.stringify(fresh));
+  }
+  // Whether two states of the sheet differ in what the page shows (``now`` always does).
+  function differs(a, b) {
+    return JSON.stringify({ ...a, now: null }) !== JSON.stringify({ ...b, now: null });
   }
   if ("serviceWorker" in navigator && window.caches) {
     navigator.serviceWorker.register(root.dataset.worker).catch(() => {});
@@ -183,7 +189,8 @@
         const fresh = await res.json();
         setOffline(false);
         // Re-render only when something changed, so typing in a field is never interrupted.
-        if (JSON.stringify(fresh) !== JSON.stringify(sheet)) {
+        syncClock(fresh);
+        if (differs(fresh, sheet)) {
           keep(fresh);
           render();
         }
@@ -266,26 +273,62 @@
   }
 
   // ------------------------------------------------------------------ clock
+  // The clock counts from the server's times, never from this phone's clock: ``now`` in every
+  // state the server sends is its time then, taken together with this page's monotonic clock
+  // (performance.now) on arrival. A later answer moves that base only when the two disagree by
+  // more than CLOCK_SLACK_MS (a phone that slept, a page first shown from the offline copy):
+  // the jitter of network delays alone would step the shown time back or skip a second. Each
+  // tick is scheduled just after the shown second changes, so every second is shown once.
+  const CLOCK_SLACK_MS = 1500;
+  let clockBase = null;
+  let clockTimer = null;
+  function syncClock(data) {
+    const server = Date.parse(data && data.now);
+    if (!Number.isFinite(server)) return;
+    const mono = performance.now();
+    if (clockBase && Math.abs(clockBase.server + (mono - clockBase.mono) - server) < CLOCK_SLACK_MS) return;
+    clockBase = { server, mono };
+  }
+  function serverNow() {
+    // no answer from the server yet (offline since the page came from its copy): the phone's
+    return clockBase ? clockBase.server + (performance.now() - clockBase.mono) : Date.now();
+  }
+  // A page served online is fresh (the service worker goes to the network first); the copy
+  // it keeps for offline use, or an older state than this phone's, would set a stale base.
+  if (sheet === embedded && navigator.onLine) syncClock(embedded);
+
   function tickClock() {
     const el = document.getElementById("clock");
-    const now = Date.now();
+    clearTimeout(clockTimer);
     let text;
     let over = false;
     if (sheet.finished_at) {
-      const secs = Math.max(0, (Date.parse(sheet.finished_at) - Date.parse(sheet.started_at)) / 1000);
-      text = fmt(secs);
-    } else if (sheet.ends_at) {
-      const left = (Date.parse(sheet.ends_at) - now) / 1000;
-      over = left <= 0;
-      text = over ? L.time_over : fmt(left);
+      text = fmt((Date.parse(sheet.finished_at) - Date.parse(sheet.started_at)) / 1000);
     } else {
-      text = fmt((now - Date.parse(sheet.started_at)) / 1000);
+      const now = serverNow();
+      let wait;
+      if (sheet.ends_at) {
+        const left = Date.parse(sheet.ends_at) - now;
+        over = left <= 0;
+        text = over ? L.time_over : fmt(left / 1000);
+        wait = untilNextSecond(left, -1);
+      } else {
+        const elapsed = now - Date.parse(sheet.started_at);
+        text = fmt(elapsed / 1000);
+        wait = untilNextSecond(elapsed, 1);
+      }
+      if (!over) clockTimer = setTimeout(tickClock, wait + 15);
     }
     el.textContent = text;
     el.classList.toggle("over", over);
   }
+  // Milliseconds until floor(ms / 1000) next changes as ms grows (dir 1) or shrinks (dir -1).
+  function untilNextSecond(ms, dir) {
+    const into = ((ms % 1000) + 1000) % 1000;
+    return dir > 0 ? 1000 - into : into || 1000;
+  }
   function fmt(secs) {
-    secs = Math.floor(secs);
+    secs = Math.max(0, Math.floor(secs));
     const hh = Math.floor(secs / 3600);
     const mm = String(Math.floor((secs % 3600) / 60)).padStart(2, "0");
     const ss = String(secs % 60).padStart(2, "0");
@@ -596,7 +639,6 @@
 
   window.addEventListener("online", () => { offline = false; flush(); });
   window.addEventListener("offline", () => setOffline(true));
-  setInterval(tickClock, 1000);
   setInterval(() => { if (navigator.onLine) refresh(); }, 8000);
   render();
   flush();

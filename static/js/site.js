@@ -27,9 +27,35 @@
     const target = event.target;
     if (!(target instanceof Element)) return;
     if (target.matches("input.copy")) target.select(); // links and keys to copy
+    if (target.closest("[data-print]")) window.print();
+    const copy = target.closest("[data-copy]");
+    if (copy) copyText(copy);
+    const share = target.closest("[data-share]");
+    if (share) navigator.share({ title: share.dataset.shareTitle, url: share.dataset.share }).catch(() => {});
     const confirming = target.closest("[data-confirm]");
     if (confirming && !window.confirm(confirming.dataset.confirm)) event.preventDefault();
   });
+  // A copy button copies its field's text and says so; where the clipboard is not offered
+  // (an insecure origin, an old browser) the text is selected for the user's own copy.
+  function copyText(button) {
+    const field = document.querySelector(button.dataset.copy);
+    if (!field) return;
+    field.select();
+    const done = () => {
+      const label = button.textContent;
+      button.textContent = button.dataset.copied;
+      setTimeout(() => { button.textContent = label; }, 2000);
+    };
+    if (navigator.clipboard && window.isSecureContext) {
+      navigator.clipboard.writeText(field.value).then(done, () => {});
+    } else if (document.execCommand && document.execCommand("copy")) {
+      done();
+    }
+  }
+  // Share buttons show only where the phone can share (the Web Share API).
+  if (navigator.share) {
+    for (const button of document.querySelectorAll("[data-share][hidden]")) button.hidden = false;
+  }
   document.addEventListener("change", (event) => {
     const target = event.target;
     if (target instanceof Element && target.matches("select[data-submit-on-change]")) {

@@ -18,7 +18,7 @@ const state = {
   version: -1, obs: null, table: null, you: null, cards: null, offset: 0,
   selected: [], hints: [], hintIndex: -1, hintVersion: -1, message: "", ok: "",
   checkId: 0, plays: null, playAfterCheck: false, choices: null,
-  summary: null, banner: "", bannerAt: 0, connected: false, playedDeal: -1,
+  summary: null, banner: "", bannerAt: 0, sanction: null, historyOpen: false, connected: false, playedDeal: -1,
   acting: false, warned: -1, attention: localStorage.getItem(SOUND_KEY) === "1",
 };
 let ws = null;
@@ -152,15 +152,19 @@ function announce(before, m) {
   const events = m.event ? [m.event] : (m.events || []);
   const shout = [];
   let played = false;
+  let sanction = null; // the last referee sanction not followed by a play
   for (const e of events) {
     const a = e.action || {};
-    if (a.play || a.immune) played = true;
+    if (a.play || a.immune) { played = true; sanction = null; }
+    if (e.actor === "referee" && a.sanction) sanction = e;
     if (a.type && BOMBS.has(a.type) && a.type !== "bomb") shout.push(`${seatName(e.seat)}: ${W[a.type] || a.type}`);
   }
   // a banner stays until someone plays again (or a few seconds pass); tribute lines until
   // the deal's first play
   // (the play that ends a deal arrives with the next deal's observation: not a play of it)
   if (played && before && before.deal_no === obs.deal_no) { state.playedDeal = obs.deal_no; if (!shout.length) state.banner = ""; }
+  if (played || (before && obs.deal_no !== before.deal_no)) state.sanction = null;
+  if (sanction) state.sanction = sanctionNotice(sanction.action, before, obs);
   if (before && obs.bao2 && before.bao2 && before.deal_no === obs.deal_no) {
     if (obs.bao2.some((n, t) => n > before.bao2[t])) shout.push(W.bao2);
   }
@@ -174,6 +178,19 @@ function announce(before, m) {
     const last = state.summary && state.summary.kind === "deal" ? state.summary : null;
     state.summary = { kind: "match", data: obs.match, previous: obs.previous, before: last ? last.before : before && before.levels, deal: obs.deal_no };
   }
+}
+
+// A referee's sanction as every seat and spectator is told it: which, against whom (named
+// from this seat), why, and what it cost the team's level (yellow and red cards). It stays
+// until play resumes: the next play, or the next deal.
+function sanctionNotice(a, before, obs) {
+  const text = fmt(W.sanction_against, { sanction: W[`sanction_${a.sanction}`] || a.sanction, name: seatName(a.target), reason: a.reason || "" });
+  let drop = "";
+  if (teamGame() && before && before.deal_no === obs.deal_no && Array.isArray(before.levels) && Array.isArray(obs.levels)) {
+    const t = a.target % 2;
+    if (before.levels[t] !== obs.levels[t]) drop = fmt(W.sanction_drop, { team: teamName(t), from: levelName(before.levels[t]), to: levelName(obs.levels[t]) });
+  }
+  return { kind: a.sanction, text, drop };
 }
 
 // ------------------------------------------------------------------ helpers
@@ -371,6 +388,8 @@ app.addEventListener("click", (e) => {
   else if (act === "dismiss") onDismiss();
   else if (act === "attention") onAttention();
   else if (act === "banner") { state.banner = ""; render(); }
+  else if (act === "sanction") { state.sanction = null; render(); }
+  else if (act === "history") { state.historyOpen = !state.historyOpen; render(); }
 });
 
 // ------------------------------------------------------------------ rendering
@@ -423,7 +442,7 @@ function countHtml(s) {
   if (count === 0) return "";
   if (count !== null && count !== undefined) {
     const few = count <= 6 ? " few" : "";
-    return `<span class="count${few}" data-count="${count}">${esc(fmt(W.cards, { n: count }))}</span>`;
+    return `<span class="count${few}" data-count="${count}">${esc(fmt(count === 1 ? W.card_one : W.cards, { n: count }))}</span>`;
   }
   // 7–10 cards not told yet may be asked at any time during play; the engine says whose
   // (``askable``): never above 10, so no button there
@@ -480,6 +499,8 @@ function barHtml() {
     parts.push(`<span class="muted">${esc(m > 0 ? fmt(W.time_left, { m }) : W.time_up)}</span>`);
   }
   const tools = [`<button class="tool${state.attention ? " on" : ""}" data-act="attention" aria-pressed="${state.attention}">${esc(state.attention ? W.attention_on : W.attention_off)}</button>`];
+  // the table's show_history option: the server sends past tricks only then
+  if (Array.isArray(o.history)) tools.push(`<button class="tool${state.historyOpen ? " on" : ""}" data-act="history" aria-pressed="${state.historyOpen}" aria-controls="history">${esc(W.history)}</button>`);
   const mine = state.you !== null && t.seats[state.you];
   if (mine && !mine.autoplay && !(o.match && o.match.over)) tools.push(`<button class="tool" data-act="autoplay" data-on="1">${esc(W.autoplay)}</button>`);
   return `<header class="bar"><div class="bar-info">${parts.join("")}</div><div class="bar-tools">${tools.join("")}</div></header>`;
@@ -528,13 +549,36 @@ function trickHtml() {
     return `<div class="play${standing}" data-seat="${e.seat}"><span class="who">${esc(seatName(e.seat))}</span>${miniCards(e.cards)}<em>${esc(W[e.type] || e.type || "")}</em></div>`;
   }).join("") + "</div>";
 }
+function sanctionHtml() {
+  const n = state.sanction;
+  if (!n) return "";
+  const drop = n.drop ? `<span class="drop">${esc(n.drop)}</span>` : "";
+  return `<p class="sanction ${esc(n.kind)}" role="status" data-act="sanction"><strong>${esc(n.text)}</strong>${drop}</p>`;
+}
+// Under show_history only: the last finished trick and every card each seat played in this
+// deal (past tricks and the current one), sorted by the deal's order.
+function historyHtml() {
+  const o = state.obs;
+  if (!state.historyOpen || !Array.isArray(o.history)) return "";
+  const plays = (trick) => trick.filter((e) => !e.pass);
+  const last = o.history.length ? plays(o.history[o.history.length - 1]) : [];
+  const lastHtml = last.length
+    ? last.map((e, k) => `<div class="play${k === last.length - 1 ? " standing" : ""}" data-seat="${e.seat}"><span class="who">${esc(seatName(e.seat))}</span>${miniCards(e.cards)}</div>`).join("")
+    : `<p class="muted">${esc(W.nothing_played)}</p>`;
+  const played = Array.from({ length: seats() }, () => []);
+  for (const trick of [...o.history, o.trick]) for (const e of plays(trick)) played[e.seat].push(...e.cards);
+  const rows = played.map((cards, s) => `<li data-seat="${s}"><span class="who">${esc(seatName(s))}</span>${cards.length ? miniCards(sortHand(cards, state.cards, o.level)) : `<span class="muted">—</span>`}</li>`).join("");
+  return `<section class="history" id="history" aria-label="${esc(W.history)}"><button class="dismiss" data-act="history">${esc(W.close)}</button>
+    <div class="last-trick"><h3>${esc(W.last_trick)}</h3>${lastHtml}</div><h3>${esc(W.played_cards)}</h3><ul class="played">${rows}</ul></section>`;
+}
 function centerHtml() {
   const o = state.obs;
   let html = "";
-  if (state.banner && Date.now() - state.bannerAt < BANNER_MS) html += `<p class="banner" data-act="banner">${esc(state.banner)}</p>`;
+  // in the immune window its own banner names the 保2 (the trick it answers stays in view)
+  if (state.banner && !o.immune_window && Date.now() - state.bannerAt < BANNER_MS) html += `<p class="banner" data-act="banner">${esc(state.banner)}</p>`;
   if (o.immune_window) {
     const w = o.immune_window;
-    html += `<p class="banner immune">${esc(fmt(W.immune_window, { name: seatName(w.bao2_seat) }))}<br>${esc(w.deciding === state.you ? W.immune_you : fmt(W.immune_wait, { name: seatName(w.deciding) }))}</p>`;
+    html += `<p class="banner immune"><span>${esc(fmt(W.immune_window, { name: seatName(w.bao2_seat) }))}</span> <span>${esc(w.deciding === state.you ? W.immune_you : fmt(W.immune_wait, { name: seatName(w.deciding) }))}</span></p>`;
   }
   html += tributeHtml() + trickHtml();
   return `<div class="table-center">${html}</div>`;
@@ -556,7 +600,7 @@ function pointReasons(items) {
   return (items || []).map((r) => {
     const facts = [];
     if (r.fans) facts.push(fmt(W.fans, { n: r.fans }));
-    if (r.cards_left) facts.push(fmt(W.cards_left, { n: r.cards_left }));
+    if (r.cards_left) facts.push(fmt(r.cards_left === 1 ? W.cards_left_one : W.cards_left, { n: r.cards_left }));
     if (r.multiplier > 1) facts.push(fmt(W.multiplier, { n: r.multiplier }));
     if (Array.isArray(r.lines) && r.lines.length) facts.push(fmt(W.lines, { n: r.lines.join(" + ") }));
     const name = r.reason === "reward" ? fmt(W.reward, { n: signed(r.points) })
@@ -693,7 +737,7 @@ function render() {
   const strip = (pos) => others.filter((s) => relation(s) === pos).map(seatHtml).join("");
   const offline = state.connected ? "" : `<p class="offline" role="status">${esc(W.reconnecting)}</p>`;
   app.innerHTML = `${barHtml()}${offline}
-    <div class="middle seats-${n}"><div class="wide">${summaryHtml()}${chooseHtml()}</div>${strip("top")}${strip("left")}${centerHtml()}${strip("right")}${state.you === null ? seatHtml(0) : ""}</div>
+    <div class="middle seats-${n}"><div class="wide">${sanctionHtml()}${summaryHtml()}${historyHtml()}${chooseHtml()}</div>${strip("top")}${strip("left")}${centerHtml()}${strip("right")}${state.you === null ? seatHtml(0) : ""}</div>
     <div class="bottom">${controlsHtml()}${state.you !== null ? `<div class="my-facts">${badgesHtml(state.you)}</div>` : ""}${handHtml()}</div>`;
   app.classList.add("live");
   layoutHand();

@@ -1,8 +1,8 @@
 """Players and organisers on a phone (390×844, zh-CN), issue 22: the home page shows a started
 round's table; the creation form fails, keeps the values and is corrected; the run page warns
 before pairing withdraws entries not checked in; the standings CSV downloads and parses; no
-list page is wider than the viewport and every control is at least 44 px tall. Screenshots
-go to var/screenshots/."""
+list page is wider than the viewport and every control is at least 44 px tall; an invitation
+link is copied and its QR code shown; a partner accepts a pair's invitation from its notice. Screenshots go to var/screenshots/."""
 
 import csv
 import io
@@ -13,11 +13,13 @@ from pathlib import Path
 from django.utils import timezone
 from playwright.sync_api import expect
 
+from clubs import services as club_services
 from clubs.models import Club, Membership, Role, User
 from ladder.apply import apply_result
 from ladder.models import Ladder
 from ladder.services import record_result
-from tournaments.models import Tournament
+from outbox.models import OutboxMessage
+from tournaments.models import EntryStatus, Tournament
 from tournaments.services import entries as entry_services
 from tournaments.services import results as result_services
 from tournaments.services import rounds as round_services
@@ -200,6 +202,13 @@ def test_phone_journeys(new_page, live_server, no_deadline_tasks):
     rows = list(csv.reader(io.StringIO(raw.decode("utf-8-sig"))))
     assert rows[0][:2] == ["名次", "参赛方"] and len(rows) == 4
     assert rows[1][1] == "选手0号 / 选手1号" and rows[1][0] == "1"
+    # ... and the printable page: on paper, no site header and no buttons
+    admin.get_by_role("link", name="打印版（A4）").click()
+    expect(admin.locator("h1")).to_have_text("周日下午赛")
+    fits(admin, "tournament-print")
+    admin.emulate_media(media="print")
+    assert admin.locator(".site-header").is_hidden() and admin.locator("[data-print]").is_hidden()
+    admin.emulate_media(media="screen")
 
     # The other list pages, as a player and as the organiser.
     a, b, c, d = players[:4]
@@ -225,7 +234,73 @@ def test_phone_journeys(new_page, live_server, no_deadline_tasks):
         "ladder-list": "/ladder/",
         "ladder-leaderboard": f"/ladder/{ladder.pk}/",
         "ladder-player": f"/ladder/{ladder.pk}/players/{a.pk}/",
+        "tournament-entry": f"/ladder/tournaments/{live.pk}/entries/{live.entries.first().pk}/",
+        "club-list": "/clubs/",
+        "club-detail": f"/clubs/{club.slug}/",
+        "club-manage": f"/clubs/{club.slug}/manage/",
+        "club-lobby": f"/matches/clubs/{club.slug}/tables/",
+        "club-sheets": f"/matches/sheets/club/{club.slug}/",
     }
+    invitation = club_services.create_invitation(owner, club, expires_in_days=3, max_uses=5)
     for shot, url in pages.items():
         admin.goto(url)
         fits(admin, shot)
+
+    # An invitation link is copied with one tap, and its QR code opens on the phone.
+    admin.context.grant_permissions(["clipboard-read", "clipboard-write"], origin=live_server.url)
+    admin.goto(f"/clubs/{club.slug}/manage/")
+    admin.get_by_role("button", name="复制").click()
+    expect(admin.get_by_role("button", name="已复制")).to_be_visible()
+    copied = admin.evaluate("navigator.clipboard.readText()")
+    assert copied.endswith(f"/invite/{invitation.token}/")
+    admin.locator("details.qr summary").click()
+    expect(admin.locator("details.qr svg[role=img]")).to_be_visible()
+    fits(admin, "club-manage-invitation-qr")
+
+
+def test_the_partner_accepts_from_the_notice(new_page, live_server, settings):
+    """A player registers a pair on the phone; the partner follows the invitation (on the
+    home page, the same link as the e-mail's) and accepts: the pair is registered."""
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    settings.SITE_URL = live_server.url
+    owner, club, players = setup_club()
+    t = setup_services.create_tournament(
+        owner,
+        club,
+        name="周三双人赛",
+        variant="bao2",
+        format="swiss",
+        unit_kind="pair",
+        rounds_planned=3,
+        online=False,
+        starts_at=timezone.now() + timedelta(days=2),
+    )
+    setup_services.publish(owner, t)
+    phone = new_page(locale="zh-CN", mobile=True)
+    log_in(phone, "p0")
+    phone.goto(f"/ladder/tournaments/{t.pk}/")
+    phone.select_option("#partner", str(players[1].pk))
+    phone.get_by_role("button", name="报名").click()
+    mine = phone.locator("section[aria-labelledby=my-entry]")
+    expect(mine).to_contain_text("等待搭档确认")
+    expect(mine).to_contain_text("等待 选手1号 同意")
+    fits(phone, "tournament-partner-waiting")
+
+    mail = OutboxMessage.objects.get(key__contains=":invited:user:")
+    assert mail.to == players[1].email
+    link = next(line for line in mail.body.splitlines() if line.startswith(live_server.url))
+    partner = new_page(locale="zh-CN", mobile=True)
+    log_in(partner, "p1")
+    partner.goto("/")
+    item = partner.locator(".my-games .game-invitation")
+    expect(item).to_contain_text("选手0号 邀请您做搭档")
+    item.get_by_role("link", name="回复邀请").click()
+    expect(partner.locator("#invitation")).to_contain_text("选手0号 报名时选了您做搭档")
+    assert partner.url == link
+    fits(partner, "tournament-partner-invitation")
+    partner.get_by_role("button", name="同意").click()
+    expect(partner.locator(".messages")).to_contain_text("已完成")
+    expect(partner.locator("section[aria-labelledby=my-entry]")).to_contain_text("已报名")
+    assert t.entries.get().status == EntryStatus.REGISTERED
+    phone.reload()
+    expect(phone.locator(".notices")).to_contain_text("选手1号 已同意")

@@ -1,6 +1,6 @@
 """On phones (390×844): a captain proposes a fixture's time, the other captain accepts it,
-both submit their line-ups; the pages never scroll sideways and every button and link of
-the page is at least 44 px tall."""
+both submit their line-ups, the captain adds a player to the roster; the pages never scroll
+sideways and every button and link of the page is at least 44 px tall."""
 
 from datetime import timedelta
 
@@ -114,3 +114,15 @@ def test_captains_agree_a_time_and_submit_line_ups_on_phones(new_page, live_serv
         first.goto(path)
         expect(first.locator("h1")).to_be_visible()
         fits_the_phone(first)
+
+    # The home captain adds a fifth member of the club to the roster, on the phone.
+    extra = User.objects.create_user("nt4", password=PASSWORD, display_name="nt选手4")
+    Membership.objects.create(club=host, user=extra)
+    first.goto(f"/leagues/entries/{home.pk}/")
+    first.locator("[data-edit-roster]").click()
+    expect(first.locator("h1")).to_contain_text("编辑队员名单")
+    fits_the_phone(first)
+    first.locator(f"[data-roster] input[value='{extra.pk}']").check()
+    first.locator("[data-roster] button[type=submit]").click()
+    expect(first.locator(".messages")).to_contain_text("队员名单已保存")
+    assert home.team.members.filter(user=extra).exists()

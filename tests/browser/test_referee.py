@@ -1,6 +1,8 @@
 """A club admin referees a live Bao 2 table on a phone (390×844; Playwright + the system's
 Chromium) against the real stack (daphne, a Celery worker, Redis): the console opens over the
-spectator view, fits the screen, and a yellow card lowers the team's level for every seat."""
+spectator view, fits the screen, and a yellow card lowers the team's level for every seat; a
+seated player's page announces the card, whom it hits, why and the level it cost, until play
+resumes."""
 
 import os
 import sys
@@ -12,6 +14,8 @@ from playwright.sync_api import expect
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "e2e"))
 
 from stack import Stack  # noqa: E402
+
+from matches.selectors import level_names  # noqa: E402
 
 SCREENSHOTS = Path(__file__).resolve().parents[2] / "var" / "screenshots"
 PHONE = {"width": 390, "height": 844}
@@ -36,6 +40,26 @@ for _ in range(2000):
     play.submit_action(match.pk, action.to_json(), seat=seat, user=user)
 owner = User.objects.get(username="e2e-owner")
 out = {{"levels": engine.levels, "session": session_cookie(owner).split("=", 1)[1]}}
+"""
+
+# The next play of the match (what the heuristic would do, seat by seat, through the same
+# service as people): tribute and return first if the new deal has them.
+NEXT_PLAY = """
+from clubs.models import User
+from matches import store
+from matches.models import Match
+from matches.services import clock, play
+match = Match.objects.get(pk={match})
+for _ in range(20):
+    match.refresh_from_db()
+    engine = store.engine_of(match)
+    seat = engine.actors()[0]
+    action = clock.bot_action(engine, seat, "heuristic", match.version)
+    user = User.objects.get(pk=match.seats[seat]["user"])
+    play.submit_action(match.pk, action.to_json(), seat=seat, user=user)
+    if action.kind in ("play", "immune"):
+        break
+out = {{"kind": action.kind}}
 """
 
 OBSERVATIONS = """
@@ -122,12 +146,32 @@ def test_the_referee_gives_a_yellow_card_and_the_level_drops(browser, stack):
         actor, action = seen["event"]
         assert actor == "referee" and action["sanction"] == "yellow"
         assert action["reason"] == "拖延时间" and action["target"] == team
+        # every seat and spectator is told: the card, whom it hits (named from the seat), the
+        # reason and the level it cost that team
+        names = [name for name, _round in level_names("bao2")]
+        banner = seat_page.locator(".sanction")
+        expect(banner).to_contain_text("裁判")
+        expect(banner).to_contain_text("黄牌")
+        expect(banner).to_contain_text("你" if team == 1 else "上家")
+        expect(banner).to_contain_text("原因：拖延时间")
+        us = "我方" if team == 1 else "对方"
+        expect(banner.locator(".drop")).to_have_text(
+            f"{us}级数：{names[levels[team]]} → {names[dropped[team]]}"
+        )
+        assert inside(banner.bounding_box())
+        expect(page.locator(".sanction")).to_contain_text("黄牌")
+        seat_page.screenshot(path=str(SCREENSHOTS.joinpath("referee-yellow-seat-phone.png")))
         # a player of the table has no console, and a refused sanction is explained
         assert seat_page.locator("#referee").count() == 0
         page.fill("#referee-reason", "   ")
         page.evaluate("document.querySelector('#referee-reason').removeAttribute('required')")
         apply.tap()
         expect(page.locator(".referee-message.error")).to_contain_text("原因")
+        # the announcement stays until play resumes
+        expect(banner).to_be_visible()
+        stack.query(NEXT_PLAY.format(match=table["match"]))
+        expect(banner).to_have_count(0)
+        expect(page.locator(".sanction")).to_have_count(0)
     finally:
         referee.close()
         player.close()

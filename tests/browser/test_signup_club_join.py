@@ -4,7 +4,9 @@ import re
 
 from playwright.sync_api import expect
 
-from clubs.models import Club, Membership, Role
+from clubs.models import Club, Membership, Role, User
+from outbox import notices
+from outbox.models import Kind
 
 
 def sign_up(page, username, display_name):
@@ -93,7 +95,25 @@ def test_every_form_field_has_a_label_and_pages_have_one_h1(new_page, live_serve
         assert page.locator("h1").count() == 1, url
         assert page.evaluate("document.documentElement.lang") == "zh-hans"
     sign_up(page, "labels", "Labels")
-    for url in ("/accounts/profile/", "/clubs/new/", "/accounts/password_change/"):
+    # a full page of long notices (and a second page) for the phone-width check of the list
+    user = User.objects.get(username="labels")
+    for i in range(21):
+        notices.record(
+            user=user,
+            key=f"browser:{i}:user:{user.pk}",
+            kind=Kind.TOURNAMENTS,
+            text=f"春季瑞士赛第{i}轮已开始：第3桌，搭档：老张，对手：阿梅、WangXiaomingTheSecond",
+            url="/clubs/",
+        )
+    for url in (
+        "/accounts/profile/",
+        "/clubs/new/",
+        "/accounts/password_change/",
+        "/notifications/",
+    ):
         page.goto(url)
         assert page.evaluate(UNLABELLED_FIELDS_JS) == [], url
         assert page.evaluate("document.documentElement.scrollWidth") <= 390, url
+    # the list marked the page it showed read: the header counts the one left on page 2
+    assert page.locator(".notifications li").count() == 20
+    expect(page.locator("[data-notifications] .badge")).to_have_text("1")

@@ -2,7 +2,9 @@
 daphne, a Celery worker for the bots' turns, Redis): at four screen sizes and in every game,
 when it is the person's turn, the whole hand, the action buttons, the current trick and the
 clock are inside the viewport without scrolling, nothing is wider than the screen, buttons are
-at least 44 px, card corners at least 18 px, and every card can be tapped at its corner.
+at least 44 px, card corners at least 18 px, and every card can be tapped at its corner; also
+in Bao 2's return (还贡) and immune window, and with the show_history panel open (off: nothing
+of it is shown or sent).
 
 Screenshots go to var/screenshots/ (not committed) for a person to look at."""
 
@@ -20,6 +22,7 @@ from engine.match import Match as EngineMatch
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "e2e"))
 
+from hidden import card_tokens  # noqa: E402
 from stack import Stack  # noqa: E402
 
 pytestmark = pytest.mark.layout
@@ -47,7 +50,7 @@ with transaction.atomic():
     person.save(update_fields=["language"])
     club, _ = Club.objects.get_or_create(slug="layout", defaults={"name": "layout"})
     Membership.objects.get_or_create(club=club, user=person)
-    table = tables.open_table(person, club, variant=VARIANT, options={})
+    table = tables.open_table(person, club, variant=VARIANT, options=OPTIONS)
     Seat.objects.filter(table=table, index__gte=1).update(bot="heuristic")
     tables.start_match(table, seed=SEED)
 out = {"table": table.pk, "session": session_cookie(person).split("=", 1)[1], "name": person.name}
@@ -71,9 +74,11 @@ def seed_where(variant, wanted, tries=400):
     raise AssertionError(f"no seed found for {variant}")
 
 
-# Seat 0 plays the first deal as the heuristic bot would, through the same service as a
-# person; the other seats are the stack's bots (the same deterministic heuristic).
-PLAY_FIRST_DEAL = """
+# Seat 0 plays as the heuristic bot would, through the same service as a person, until the
+# engine's state satisfies UNTIL (a Python expression of ``engine``); the other seats are the
+# stack's bots (the same deterministic heuristic). Between deals seat 0 dismisses the
+# summary, so the bots' clocks need not wait out the pause.
+PLAY_UNTIL = """
 import time
 from engine.bots import HeuristicBot
 from matches.messages import MatchError
@@ -85,8 +90,10 @@ end = time.monotonic() + 120
 while time.monotonic() < end:
     match.refresh_from_db()
     engine = engine_of(match)
-    if engine.deal_no >= 1 or engine.over:
+    if engine.over or (UNTIL):
         break
+    if DISMISS and 0 in (match.summary_pending() or []):
+        play.dismiss_summary(match.pk, 0, engine.deal_no - 1)
     if 0 in engine.actors():
         act = HeuristicBot().choose(engine.observation(0), lambda: engine.legal_actions(0))
         try:
@@ -95,8 +102,37 @@ while time.monotonic() < end:
             pass
     else:
         time.sleep(0.02)
-out = {"deal": engine.deal_no}
+obs = engine.observation(0)
+out = {"deal": engine.deal_no, "reached": bool(UNTIL), "phase": obs["phase"],
+       "history": obs.get("history"), "tricks": len(engine.deal.history), "trick": obs["trick"]}
 """
+PLAY_FIRST_DEAL = PLAY_UNTIL.replace("UNTIL", "engine.deal_no >= 1").replace("DISMISS", "False")
+
+
+def play_until(stack, page, until):
+    """Play seat 0 of the page's table until ``until`` holds; the state then (seat 0's)."""
+    code = PLAY_UNTIL.replace("TABLE", str(page.info["table"]))
+    out = stack.query(code.replace("UNTIL", until).replace("DISMISS", "True"))
+    assert out["reached"], out
+    return out
+
+
+def seed_reaching(variant, wanted, deals=1, tries=400):
+    """A seed where four heuristic bots reach a state with ``wanted(match)`` within the first
+    ``deals`` deals (the stack's bots and seat 0 play the same deterministic line)."""
+    rng = random.Random(f"{variant}-reaching")
+    bot = HeuristicBot()
+    for _ in range(tries):
+        seed = f"{rng.getrandbits(48):x}"
+        match = EngineMatch.new(variant, seed, {})
+        while match.deal_no < deals and not match.over:
+            if wanted(match):
+                return seed
+            seat = match.actors()[0]
+            match.apply(
+                bot.choose(match.observation(seat), lambda s=seat, m=match: m.legal_actions(s))
+            )
+    raise AssertionError(f"no seed found for {variant}")
 
 
 SEEN_TRIBUTES = """() => {
@@ -117,12 +153,15 @@ def first_deal_by_bots(seed):
     return match
 
 
-def open_table(browser, stack, variant, size, seed, locale="zh-CN"):
+def open_table(browser, stack, variant, size, seed, locale="zh-CN", options=None, frames=None):
+    """The person's page at a new table; ``frames``: a list that gets every websocket frame
+    the page receives (parsed)."""
     language = "en" if locale.startswith("en") else "zh-hans"
     code = (
         SETUP.replace("VARIANT", repr(variant))
         .replace("SEED", repr(seed))
         .replace("LANGUAGE", repr(language))
+        .replace("OPTIONS", repr(options or {}))
     )
     info = stack.query(code)
     info["seed"] = seed
@@ -138,6 +177,11 @@ def open_table(browser, stack, variant, size, seed, locale="zh-CN"):
     context.set_default_timeout(20000)
     context.add_cookies([{"name": "sessionid", "value": info["session"], "url": stack.http}])
     page = context.new_page()
+    if frames is not None:
+        page.on(
+            "websocket",
+            lambda ws: ws.on("framereceived", lambda payload: frames.append(json.loads(payload))),
+        )
     page.goto(f"/matches/tables/{info['table']}/")
     page.info = info
     page.touch = width < 1000
@@ -300,6 +344,152 @@ def test_bao2_between_deals_the_summary_leaves_the_tribute_on_screen(browser, st
             "() => document.querySelector('.trick .play') !== null", timeout=60000
         )
         expect(page.locator(".tribute")).to_have_count(0)
+    finally:
+        context.close()
+
+
+#: Clocks long enough for a page to be measured at four sizes on a loaded machine.
+SLOW_CLOCKS = {"first_action_seconds": 120, "action_seconds": 120}
+
+
+def settle(page):
+    """Let a resize reach the page's layout (table.js lays the hand out on resize)."""
+    page.evaluate("() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))")
+
+
+# Whether an element is seen whole: inside the viewport and not scrolled out of the part of
+# the middle that holds it.
+SEEN = """(sel) => { const e = document.querySelector(sel); if (!e) return false;
+  const r = e.getBoundingClientRect(), c = e.closest('.table-center, .wide').getBoundingClientRect();
+  return r.height > 0 && r.top >= Math.max(0, c.top) - 0.5 && r.bottom <= Math.min(innerHeight, c.bottom) + 0.5; }"""
+
+
+def check_every_size(page, name, seen=(), **kwargs):
+    """:func:`check_one_screen` at each of the four sizes, the same page resized; each
+    selector of ``seen`` is seen whole at every size."""
+    for size, (width, height) in VIEWPORTS.items():
+        page.set_viewport_size({"width": width, "height": height})
+        settle(page)
+        check_one_screen(page, f"{name}-{size}", **kwargs)
+        for selector in seen:
+            assert page.evaluate(SEEN, selector), (size, selector)
+
+
+def test_bao2_the_return_fits_one_screen_at_every_size(browser, stack):
+    # seat 0 finished high in the first deal, so it returns a card (还贡) in the second
+    def returning(match):
+        return match.deal.phase == "return" and match.to_move() == 0
+
+    seed = seed_reaching("bao2", returning, deals=2)
+    context, page = open_table(browser, stack, "bao2", "phone", seed, options=SLOW_CLOCKS)
+    try:
+        play_until(stack, page, "engine.deal.phase == 'return' and engine.to_move() == 0")
+        wait_to_act(page, "return")
+        # what was paid is on the table, the instruction says what to do
+        expect(page.locator(".tribute")).to_contain_text("进贡")
+        expect(page.locator(".controls")).to_contain_text("还贡")
+        # the summary of the first deal is still open: it gives way to the tribute lines
+        expect(page.locator(".summary")).to_be_visible()
+        check_every_size(page, "bao2-return", cards=28, trick=False, seen=(".tribute",))
+        assert page.get_by_role("button", name="还贡").is_visible()
+    finally:
+        context.close()
+
+
+def test_bao2_the_immune_window_fits_one_screen_at_every_size(browser, stack):
+    # an opponent's 保2 success, and seat 0 decides first: an immune bomb or Pass
+    def deciding(match):
+        return match.deal.phase == "immune" and match.to_move() == 0
+
+    seed = seed_reaching("bao2", deciding)
+    context, page = open_table(browser, stack, "bao2", "phone", seed, options=SLOW_CLOCKS)
+    try:
+        state = play_until(stack, page, "engine.deal.phase == 'immune' and engine.to_move() == 0")
+        wait_to_act(page, "immune")
+        expect(page.locator(".banner.immune")).to_contain_text("免疫")
+        # the 保2 play is the trick on the table, the way out is 不要
+        twos = [e for e in state["trick"] if not e.get("pass")][-1]
+        trick = page.locator(f".trick .play[data-seat='{twos['seat']}']")
+        expect(trick.locator(".face")).to_have_count(len(twos["cards"]))
+        check_every_size(page, "bao2-immune", seen=(".banner.immune", ".trick .play"))
+        assert page.get_by_role("button", name="不要").is_visible()
+    finally:
+        context.close()
+
+
+# The show_history panel: its words (zh-CN)
+HISTORY = "最近出牌"
+HISTORY_REACHED = (
+    "engine.deal.phase == 'play' and engine.to_move() == 0 and len(engine.deal.history) >= 3"
+)
+
+
+def test_show_history_draws_the_last_trick_and_the_played_cards_on_the_phone(browser, stack):
+    seed = seed_where("bao2", lambda obs: obs["phase"] == "play")
+    options = {**SLOW_CLOCKS, "show_history": True}
+    context, page = open_table(browser, stack, "bao2", "phone", seed, options=options)
+    try:
+        state = play_until(stack, page, HISTORY_REACHED)
+        wait_to_act(page, "play")
+        history = state["history"]
+        assert len(history) >= 3
+        toggle = page.get_by_role("button", name=HISTORY)
+        press(page, toggle)
+        panel = page.locator(".history")
+        expect(panel).to_be_visible()
+        # the last finished trick, play by play (passes left out), the winning play marked
+        last = [e for e in history[-1] if not e.get("pass")]
+        plays = panel.locator(".last-trick .play")
+        expect(plays).to_have_count(len(last))
+        for k, entry in enumerate(last):
+            expect(plays.nth(k).locator(".face")).to_have_count(len(entry["cards"]))
+        expect(plays.nth(len(last) - 1)).to_have_class("play standing")
+        # every card each seat played in this deal, past tricks and the current one
+        played = [0, 0, 0, 0]
+        for trick in [*history, state["trick"]]:
+            for entry in trick:
+                played[entry["seat"]] += len(entry.get("cards", []))
+        for seat in range(4):
+            row = panel.locator(f".played li[data-seat='{seat}'] .face")
+            expect(row).to_have_count(played[seat])
+        # inside the one screen: nothing needed to act is pushed down or covered
+        m = check_one_screen(page, "bao2-phone-history")
+        box = panel.bounding_box()
+        bottom = page.locator(".bottom").bounding_box()
+        assert box["y"] >= 0 and box["y"] + box["height"] <= bottom["y"] + 0.5
+        center = page.locator(".table-center").bounding_box()
+        assert center["height"] >= 60 and center["y"] + center["height"] <= m["vh"]
+        for k in range(page.locator(".trick .play").count()):
+            play = page.locator(".trick .play").nth(k).bounding_box()
+            assert (
+                center["y"] - 0.5 <= play["y"] and play["y"] + play["height"] <= bottom["y"] + 0.5
+            )
+        press(page, panel.get_by_role("button", name="关闭"))
+        expect(panel).to_have_count(0)
+    finally:
+        context.close()
+
+
+def test_without_show_history_nothing_of_it_is_shown_or_sent(browser, stack):
+    seed = seed_where("bao2", lambda obs: obs["phase"] == "play")
+    frames = []
+    context, page = open_table(browser, stack, "bao2", "phone", seed, frames=frames)
+    try:
+        state = play_until(stack, page, HISTORY_REACHED)
+        assert state["tricks"] >= 3 and state["history"] is None
+        wait_to_act(page, "play")
+        expect(page.get_by_role("button", name=HISTORY)).to_have_count(0)
+        expect(page.locator(".history")).to_have_count(0)
+        states = [f for f in frames if "obs" in f]
+        assert len(states) >= 10
+        # past tricks are under no key: outside the hand, a frame names only the cards of the
+        # current trick, the tribute and the marked card
+        assert [f["version"] for f in states if "history" in f["obs"]] == []
+        for f in states:
+            obs = f["obs"]
+            shown = {k: v for k, v in obs.items() if k not in ("hand", "trick", "standing")}
+            allowed = set(card_tokens([obs["trick"], obs.get("tribute"), obs.get("marked_card")]))
+            assert set(card_tokens(shown)) <= allowed, f["version"]
     finally:
         context.close()
 

@@ -62,11 +62,14 @@ def test_organiser_runs_a_tournament_players_register_on_phones(new_page, live_s
     phone.select_option("#partner", str(players[1].pk))
     phone.get_by_role("button", name="报名").click()
     expect(phone.locator(".messages")).to_contain_text("已完成")
+    entry_services.answer_invitation(players[1], tournament, accept=True)
+    phone.reload()
     phone.get_by_role("button", name="签到").click()
     expect(phone.locator("#my-entry").locator("..")).to_contain_text("已签到")
     assert phone.evaluate("document.documentElement.scrollWidth") <= 390
     for i in range(2, 8, 2):
         entry_services.register(players[i], tournament, partner=players[i + 1])
+        entry_services.answer_invitation(players[i + 1], tournament, accept=True)
         entry_services.check_in(players[i], tournament)
     assert Entry.objects.filter(tournament=tournament, status="checked_in").count() == 4
 
@@ -116,6 +119,7 @@ def test_bracket_is_drawn_as_a_bracket(new_page, live_server):
     setup_services.publish(owner, tournament)
     for i in range(0, 16, 2):
         entry_services.register(players[i], tournament, partner=players[i + 1])
+        entry_services.answer_invitation(players[i + 1], tournament, accept=True)
     round_services.start_round(owner, tournament)
     for game in tournament.rounds.get(number=1).games.all():
         result_services.set_result(owner, game, 12, 6)

@@ -121,6 +121,18 @@ def test_invitation_page_flow(client, owner, outsider):
     assert client.get("/invite/unknown-token/").status_code == 404
 
 
+def test_invitation_links_offer_copy_share_and_a_qr_code_with_their_use_limit(client, owner):
+    club = services.create_club(owner, name="Closed", join_policy=JoinPolicy.INVITATION)
+    client.force_login(owner)
+    client.post(f"/clubs/{club.slug}/invitations/", {"expires_in_days": 3, "max_uses": 5})
+    invitation = Invitation.objects.get(club=club)
+    page = client.get(f"/clubs/{club.slug}/manage/").content.decode()
+    link = f"http://testserver/invite/{invitation.token}/"
+    assert f'data-copy="#invitation-{invitation.pk}"' in page and f'data-share="{link}"' in page
+    assert '<svg role="img" aria-label="邀请链接"' in page  # the QR code, drawn inline
+    assert "已使用 0 / 5 次" in page  # the use limit is shown
+
+
 def test_profile_tokens_through_the_web(client, member):
     client.force_login(member)
     response = client.post("/accounts/profile/", {"action": "create_token", "name": "phone"})
@@ -129,6 +141,8 @@ def test_profile_tokens_through_the_web(client, member):
     token = member.api_tokens.get()
     response = client.get("/accounts/profile/")
     assert key not in response.content.decode()  # shown once only
+    # the header's placeholder is shown as text, not swallowed as an unknown HTML tag
+    assert "Authorization: Token &lt;key&gt;" in response.content.decode()
     client.post("/accounts/profile/", {"action": "revoke_token", "token_id": token.pk})
     assert not member.api_tokens.exists()
     response = client.post("/accounts/profile/", {"action": "revoke_token", "token_id": "x"})

@@ -28,8 +28,8 @@ def card_tokens(data, skip_hand=False):
 
 #: Observation fields every recipient sees alike: public facts (who holds initiative — everyone
 #: saw the trick won —, who is stuck or suspended, the marked card, the limits, the levels,
-#: the last deal's summary with its breakdown). Equal for every seat and the spectators, so
-#: none of them can carry anything of one seat's hand.
+#: the last deal's summary with its breakdown, the past tricks under ``show_history``). Equal
+#: for every seat and the spectators, so none of them can carry anything of one seat's hand.
 PUBLIC_FIELDS = (
     "initiative",
     "stuck",
@@ -43,7 +43,11 @@ PUBLIC_FIELDS = (
     "finished",
     "trick",
     "match",
+    "history",
 )
+
+#: The fields of a referee's sanction as every recipient gets it.
+SANCTION_FIELDS = {"sanction", "target", "reason"}
 
 
 def check_public_fields(engine, seats):
@@ -84,7 +88,9 @@ def check_frames(variant, seed, options, actions, frames):
     from matches.selectors import level_names
 
     engine = EngineMatch.new(variant, seed, options)
+    history = bool(engine.options.get("show_history"))
     recipients = list(frames)
+    sanctions: dict[int, dict] = {}  # seq: the referee's event, as the first recipient got it
     states = []  # per version: obs, true hands, public faces, faces held
 
     public: set[str] = set()
@@ -140,6 +146,8 @@ def check_frames(variant, seed, options, actions, frames):
                 state = states[version]
                 assert frame["you"] == r
                 assert frame["obs"] == state["obs"][r], (r, version)
+                # past tricks only at a table that shows them (competition rules 八.7)
+                assert ("history" in frame["obs"]) == history, (r, version)
                 if r is None:
                     assert "hand" not in frame["obs"]
                 else:
@@ -152,6 +160,10 @@ def check_frames(variant, seed, options, actions, frames):
                         action = event["action"]
                         if "return" in action and action["return"] is not None:
                             assert event["seat"] == r, "a returned card shown to another seat"
+                        if event["actor"] == "referee":
+                            # a sanction: which, whom, why — the same for everyone
+                            assert set(action) == SANCTION_FIELDS, action
+                            assert sanctions.setdefault(event["seq"], event) == event
                 # "cards" names the wild card of the level (public) for sorting the hand, and
                 # the variant's team level names (public)
                 # ("cards" comes in every snapshot, and in an update when the level changed)

@@ -170,16 +170,103 @@ def test_crash_of_server_and_worker_mid_match(stack):
     check_frames(data["variant"], data["seed"], data["options"], actions, frames)
 
 
+# The referee (the club's owner) applies one sanction at each table, through the service the
+# referee console posts to; then each match is told its time is up (the engine's ``time_up``,
+# the action the time limit enters), so it ends after the deal in progress.
+SANCTIONS = """
+from clubs.models import User
+from matches.messages import MatchError
+from matches.models import Actor
+from matches.services import play
+referee = User.objects.get(username="e2e-owner")
+applied = []
+for k, match_id in enumerate({matches}):
+    sanction = ("yellow", "suspend_follow", "revoke_initiative")[k % 3]
+    for _ in range(5):
+        try:
+            play.referee_sanction(referee, match_id, sanction, k % 4, f"拖延 {{k}}")
+            applied.append(match_id)
+            break
+        except MatchError as error:
+            if error.code != "stale":
+                break
+out = {{"applied": applied}}
+"""
+TIME_UP = """
+from matches.messages import MatchError
+from matches.models import Actor
+from matches.services import play
+for match_id in {matches}:
+    try:
+        play.submit_action(match_id, {{"time_up": True}}, seat=None, actor=Actor.SYSTEM)
+    except MatchError:
+        pass  # already over
+out = {{}}
+"""
+#: State frames each client gets at least before the matches are told their time is up.
+MIN_FRAMES = 30
+
+
+def state_frames(client):
+    return sum(f["type"] in ("snapshot", "update", "events") for f in client.frames)
+
+
+def referee_seqs(client):
+    """The seqs of the referee's events among the frames a client received."""
+    events = [e for f in client.frames for e in [f.get("event"), *(f.get("events") or [])] if e]
+    return {e["seq"] for e in events if e["actor"] == "referee"}
+
+
+async def wait_for(condition, timeout, what):
+    deadline = time.monotonic() + timeout
+    while not condition():
+        assert time.monotonic() < deadline, what
+        await asyncio.sleep(0.1)
+
+
 def test_hidden_information_over_many_bot_matches(stack):
-    tables = stack.setup_tables(6, time_limit=2, spectators=1)
-    clients = []
-    for table in tables:
-        clients.append(clients_for(stack, table, record=True))
-    asyncio.run(play([c for group in clients for c in group], timeout=300))
+    # Half the tables show played cards (show_history: past tricks are public there and
+    # absent from every frame elsewhere). No time limit runs while the clients connect (on a
+    # loaded machine that takes seconds): the matches are ended once every client is attached
+    # and has seen many frames, after a referee sanction at each table.
+    tables = stack.setup_tables(3, spectators=1) + stack.setup_tables(
+        3, spectators=1, options={"show_history": True}
+    )
+    matches = [t["match"] for t in tables]
+    groups = [clients_for(stack, table, record=True) for table in tables]
+    clients = [c for group in groups for c in group]
+
+    async def scenario():
+        tasks = [asyncio.create_task(c.run()) for c in clients]
+        try:
+            await wait_for(lambda: all(c.version >= 0 for c in clients), 120, "not attached")
+            await wait_for(
+                lambda: all(state_frames(c) >= MIN_FRAMES // 2 for c in clients), 120, "slow"
+            )
+            sanctioned = await asyncio.to_thread(stack.query, SANCTIONS.format(matches=matches))
+            await wait_for(lambda: all(state_frames(c) >= MIN_FRAMES for c in clients), 120, "slow")
+            await asyncio.to_thread(stack.query, TIME_UP.format(matches=matches))
+            await wait_for(lambda: all(c.over for c in clients), 300, "not over")
+        finally:
+            for client in clients:
+                client.stop()
+                if client.ws is not None:
+                    await client.ws.close()
+            await asyncio.gather(*tasks, return_exceptions=True)
+        return sanctioned["applied"]
+
+    sanctioned = asyncio.run(scenario())
+    assert len(sanctioned) >= 4, sanctioned
     checked = 0
-    for table, group in zip(tables, clients, strict=True):
+    for table, group in zip(tables, groups, strict=True):
         data = check_match(stack, table["match"])
         assert data["status"] == "finished"
+        for client in group:
+            assert state_frames(client) >= MIN_FRAMES, (table["match"], client.you)
+        referee = {e["seq"] for e in data["events"] if e["actor"] == "referee"}
+        assert len(referee) == int(table["match"] in sanctioned)
+        for client in group:  # every seat and the spectator was told of the sanction
+            assert referee_seqs(client) == referee, (table["match"], client.you)
         frames = {c.you: c.frames for c in group}
         actions = [e["action"] for e in data["events"]]
         checked += check_frames(data["variant"], data["seed"], data["options"], actions, frames)

@@ -54,6 +54,7 @@ setup_services.publish(admin, t, now=now)
 entries = []
 for a, b in zip(people[0::2], people[1::2]):
     entries.append(entry_services.register(a, t, partner=b, now=now).pk)
+    entry_services.answer_invitation(b, t, accept=True, now=now)
     entry_services.check_in(b, t, now=now)
 out = {{"tournament": t.pk, "entries": entries, "starts_at": t.starts_at.isoformat()}}
 """

@@ -126,3 +126,31 @@ def test_immune_window_observation_is_the_same_whether_or_not_the_bomb_is_held()
         a, b = deal_observation(holds, viewer), deal_observation(lacks, viewer)
         assert a == b
         assert a["immune_window"] == {"bao2_seat": 0, "deciding": 1}
+
+
+@pytest.mark.parametrize("variant", ["bao2", "guandan", "honger", "shuangkou2"])
+def test_play_view_is_part_of_the_observation_and_plays_the_same_match(variant):
+    """The bots' light view holds exactly its keys, each equal to the observation's, in every
+    phase and after the end; random bots reading it play the same match as from the full
+    observation (same seed: same log)."""
+    from engine.bench import play_random_match
+    from engine.observation import PLAY_VIEW_KEYS
+
+    seats = deal_rules(variant).seats
+    m = Match.new(variant, 7)
+    bots = [RandomBot(f"7/{s}") for s in range(seats)]
+    phases = set()
+    while not m.over and m.deal_no < 3:
+        for viewer in range(seats):
+            view, obs = m.play_view(viewer), m.observation(viewer)
+            assert set(view) == set(PLAY_VIEW_KEYS)
+            assert view == {k: obs[k] for k in PLAY_VIEW_KEYS}
+        phases.add(m.deal.phase)
+        seat = m.to_move()
+        m.apply(bots[seat].choose(m.observation(seat), m.legal_actions(seat)))
+    assert "play" in phases
+    light = play_random_match(variant, 11, max_deals=3)
+    full = play_random_match(variant, 11, max_deals=3, full=True)
+    assert [a.to_json() for a in light.log] == [a.to_json() for a in full.log]
+    with pytest.raises(ValueError):
+        m.play_view(seats)

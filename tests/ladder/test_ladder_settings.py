@@ -45,3 +45,12 @@ def test_club_admins_change_the_count_and_the_ladder_is_rebuilt(
     assert (ladder.provisional_matches, ladder.k_established) == (2, 12.0)
     rating = Rating.objects.get(ladder=ladder, user=a)
     assert not rating.provisional and rating.matches == 3  # rebuilt with the new count
+
+
+def test_the_club_page_links_its_ladders(client, club, members, record):
+    a, b, c, d = members(4)
+    apply_result(record([[a, b], [c, d]], (10, 3), club=club))
+    ladder = Ladder.objects.get(club=club)
+    page = client.get(f"/clubs/{club.slug}/").content.decode()
+    assert f'href="{reverse("ladder:leaderboard", args=[ladder.pk])}"' in page
+    assert f'href="/ladder/clubs/{club.slug}/tournaments/"' in page

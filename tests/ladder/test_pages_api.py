@@ -291,3 +291,17 @@ def test_empty_ladder_pages(client, ladder):
     body = client.get(f"/api/v1/ladders/{ladder.pk}/leaderboard/?q=x").json()
     assert body["count"] == 0 and body["results"] == []
     assert client.get(f"/api/v1/ladders/{ladder.pk}/leaderboard/?page=9&q=x").status_code == 200
+
+
+def test_club_page_links_member_names_to_their_player_page(client, club, members, record):
+    """Member names on the club page link to the club's first ladder's player page, and
+    without a ladder they are plain names."""
+    a, b, c, d = members(4)
+    html = client.get(reverse("club_detail", args=[club.slug])).content.decode()
+    assert a.name in html and "/players/" not in html
+    apply_result(record([[a, b], [c, d]], (10, 3), club=club))
+    ladder = Ladder.objects.filter(club=club).order_by("variant", "id").first()
+    url = reverse("ladder:player", args=[ladder.pk, a.pk])
+    html = client.get(reverse("club_detail", args=[club.slug])).content.decode()
+    assert f'href="{url}"' in html
+    assert client.get(url).status_code == 200

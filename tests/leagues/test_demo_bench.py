@@ -18,3 +18,18 @@ def test_demo_league_is_under_way_and_idempotent(db):
     for division in season.divisions.all():
         rows = selectors.standings(division)
         assert len(rows) == 4 and sum(r.played for r in rows) == 4
+
+
+def test_bench_generates_a_season_and_times_its_pages(db):
+    from django.test import Client
+
+    from leagues import bench
+    from leagues.models import Season
+
+    season_id, _seconds = bench.generate(divisions=2, teams=4, seed=1)
+    season = Season.objects.get(pk=season_id)
+    assert season.divisions.count() == 2 and season.entries.count() == 8
+    assert season.rounds.count() == 3
+    client = Client()
+    page = bench._time(lambda: client.get(f"/leagues/seasons/{season_id}/"), 2)
+    assert page["queries"] == 2 and page["min_ms"] <= page["max_ms"]

@@ -1,6 +1,7 @@
 """A season played end to end by bots: the beat's tick (through Celery, eager) with time
 moved forward opens rounds, opens the tables at the agreed times, collects the live results
-and closes the rounds; the standings follow, and an organiser's correction reaches the ladder."""
+and closes the rounds; the standings follow, an organiser's correction reaches the ladder,
+and the next season is seeded from the final standings."""
 
 from datetime import timedelta
 
@@ -103,3 +104,11 @@ def test_a_season_played_by_bots(world, celery_eager):
     setup.close_season(world.host_admin, season)
     season.refresh_from_db()
     assert season.status == SeasonStatus.CLOSED
+    # the next season is proposed from the final standings: its entries seeded in their order
+    final = [r.unit for r in selectors.standings(division)]
+    names = dict(division.entries.values_list("pk", "name"))
+    new = setup.next_season(
+        world.host_admin, season, name="2030 秋季", starts_on=rounds[-1].closes_on + timedelta(30)
+    )
+    seeded = list(new.entries.order_by("seed").values_list("name", flat=True))
+    assert seeded == [names[pk] for pk in final]

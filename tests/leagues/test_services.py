@@ -33,7 +33,6 @@ def test_only_host_admins_create_leagues_and_seasons(world):
         ({"window_days": 0}, "bad_window_days"),
         ({"points_win": 11}, "bad_points_win"),
         ({"nonsense": 1}, "bad_field"),
-        ({"online": False}, "in_person_inter_club"),
     ],
 )
 def test_season_settings_are_checked(world, fields, code):
@@ -146,6 +145,29 @@ def test_team_fixture_opens_two_tables_in_opposite_directions(two_teams, client)
     assert f"/matches/tables/{t1.table_ref}/" in page and f"/matches/tables/{t2.table_ref}/" in page
 
 
+def test_a_league_table_never_shows_played_cards(world):
+    # a league's tables are competition tables: the tables service refuses show_history
+    # even at an unrated one (competition rules 八.7), and nothing is opened
+    from leagues import bridge
+    from matches.models import Table
+
+    players = [world.member(world.host) for _ in range(4)]
+    for rated in (False, True):
+        with pytest.raises(bridge.TableRefused) as refused:
+            bridge.open_live_table(
+                world.host_admin,
+                world.host,
+                variant="bao2",
+                options={"show_history": True},
+                time_limit_seconds=0,
+                rated=rated,
+                seat_users=[p.pk for p in players],
+                seed="s",
+            )
+        assert "history_competition" in refused.value.reason
+    assert not Table.objects.exists()
+
+
 def test_window_end_forfeits(two_teams):
     season, fixture, (a, pa), (b, pb) = two_teams
     with time_machine.travel(at(START, 9), tick=False):
@@ -244,3 +266,22 @@ def test_close_and_next_season_promotes(world):
     down = next(e.name for e in top if e.pk not in winners)
     assert up in names[1] and down in names[2]
     assert new.teams.count() == 4 and all(t.members.count() == 4 for t in new.teams.all())
+
+
+def test_wins_break_a_tie_when_the_season_chooses_them(world):
+    # every outcome is worth one point, so only the wins tell the teams apart
+    season = world.season(
+        points_win=1, points_draw=1, points_loss=1, tiebreak1="wins", tiebreak2="", tiebreak3=""
+    )
+    teams = [world.team(season, world.host, world.host_admin, f"队{i}")[0] for i in range(3)]
+    setup.start_season(world.host_admin, season)
+    rank = {entry.pk: i for i, entry in enumerate(teams)}
+    for fixture in Fixture.objects.filter(round__season=season, away__isnull=False):
+        play.award(world.host_admin, fixture, int(rank[fixture.away_id] < rank[fixture.home_id]))
+    rows = selectors.standings(season.divisions.get())
+    assert [r.unit for r in rows] == [t.pk for t in teams]
+    assert [r.place for r in rows] == [1, 2, 3]
+    assert [r.values["wins"] for r in rows] == [2, 1, 0]
+    assert {r.values["match_points"] for r in rows} == {3}
+    season.tiebreak1 = ""
+    assert [r.place for r in selectors.standings(season.divisions.get())] == [1, 1, 1]

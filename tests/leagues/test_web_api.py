@@ -1,8 +1,10 @@
+import re
 from datetime import timedelta
 
 import pytest
 import time_machine
 from django.test import Client
+from django.utils import timezone
 from icalendar import Calendar
 
 from leagues.exports import calendar_token
@@ -173,7 +175,9 @@ def test_my_next_fixture(world, two_teams, morning):
     assert client.get("/api/v1/league-fixtures/next/").json() == {"fixture": None}
 
 
-def test_standings_page_query_count_does_not_grow(world, django_assert_num_queries):
+def test_standings_page_query_count_does_not_grow(world):
+    """The season page reads its standings in a constant number of queries whatever the
+    season's size; once cached (unchanged standings) it reads them in none."""
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
 
@@ -189,12 +193,79 @@ def test_standings_page_query_count_does_not_grow(world, django_assert_num_queri
         return season
 
     counts = []
-    for teams in (2, 6):
+    for teams in (2, 7):
         season = season_with(teams)
-        with CaptureQueriesContext(connection) as queries:
-            assert Client().get(f"/leagues/seasons/{season.pk}/").status_code == 200
-        counts.append(len(queries))
-    assert counts[0] == counts[1]
+        url = f"/leagues/seasons/{season.pk}/"
+        pages = []
+        for _ in range(2):  # computed, then cached
+            with CaptureQueriesContext(connection) as queries:
+                response = Client().get(url)
+            assert response.status_code == 200
+            pages.append(re.sub(r'value="[^"]{64}"', "", response.content.decode()))  # csrf
+            counts.append(len(queries))
+        assert pages[0] == pages[1] and f"{teams}-{teams - 1}" in pages[0]
+    computed, cached = counts[0::2], counts[1::2]
+    assert computed[0] == computed[1] and cached[0] == cached[1]
+    assert cached[0] == computed[0] - 3  # divisions, entries and results are not read
+
+
+def test_the_cached_standings_follow_every_change(world):
+    """Results, forfeits, withdrawals, late entries and divisions renew the season's
+    standings key in their transaction: the page and the API never show stale standings."""
+    from leagues.services import entries, play, setup
+
+    season = world.season()
+    teams = [world.team(season, world.host, world.host_admin, f"队{i}")[0] for i in range(3)]
+    client = Client()
+    url, api = f"/leagues/seasons/{season.pk}/", f"/api/v1/league-seasons/{season.pk}/standings/"
+
+    def seen():
+        page = client.get(url).content.decode()
+        rows = [row for d in client.get(api).json() for row in d["rows"]]
+        return page, {row["entry"]: row for row in rows}
+
+    page, rows = seen()
+    assert "乙级" not in page and set(rows) == {t.pk for t in teams}
+    second = setup.add_division(world.host_admin, season, "乙级")
+    assert "乙级" in seen()[0]
+    low = [world.team(season, world.host, world.host_admin, f"乙{i}", second)[0] for i in (1, 2)]
+    assert set(seen()[1]) == {t.pk for t in teams + low}
+    setup.start_season(world.host_admin, season)  # the byes count at once, as wins
+    page, rows = seen()
+    assert [rows[t.pk]["byes"] for t in teams] == [1, 1, 1]
+    fixture = season.rounds.get(number=1).fixtures.filter(division=teams[0].division)
+    fixture = fixture.exclude(away__isnull=True).get()
+    play.award(world.host_admin, fixture, 1)
+    page, rows = seen()
+    assert rows[fixture.away_id]["wins"] == 1 and rows[fixture.home_id]["losses"] == 1
+    later = season.rounds.get(number=2).fixtures.filter(division=teams[0].division)
+    later = later.exclude(away__isnull=True).get()
+    play.forfeit(later, timezone.now())  # no time agreed: both lose
+    page, rows = seen()
+    assert rows[later.home_id]["losses"] + rows[later.away_id]["losses"] >= 2
+    entries.withdraw(world.host_admin, teams[0])
+    page, rows = seen()
+    assert page.count('class="badge"') == 1
+    season.refresh_from_db()
+    key = season.standings_key
+    admin = Client()
+    admin.force_login(world.host_admin)
+    world.host_admin.is_staff = world.host_admin.is_superuser = True
+    world.host_admin.save()
+    admin.post(
+        f"/admin/leagues/entry/{teams[1].pk}/change/",
+        {
+            "season": season.pk,
+            "division": teams[1].division_id,
+            "club": world.host.pk,
+            "name": "新名字",
+            "team": teams[1].team_id,
+            "seed": 2,
+            "joined_round": 1,
+        },
+    )
+    season.refresh_from_db()
+    assert season.standings_key != key and "新名字" in seen()[0]
 
 
 def test_an_invited_clubs_admin_enters_a_team_on_the_web(world):
@@ -256,3 +327,62 @@ def test_extend_and_award_on_web_and_api(world, two_teams, role, morning):
         assert response.json()["winner"] == 1 and response.json()["source"] == "forfeit"
         wrong = client.post(api + "award/", {"winner": 7}, content_type="application/json")
         assert wrong.status_code == 400
+
+
+def test_the_home_page_shows_a_players_next_fixture(client, two_teams):
+    season, fixture, (_home, home_players), _away = two_teams
+    with time_machine.travel(at(START, 9), tick=False):
+        client.force_login(home_players[1])
+        page = client.get("/").content.decode()
+    assert f'href="/leagues/fixtures/{fixture.pk}/"' in page and "查看对阵" in page
+
+
+@pytest.mark.parametrize("role", ROLES)
+def test_organiser_actions_on_the_api_and_the_web(world, two_teams, role, morning):
+    """Divisions, club nights and the next season: host admins only, as on the web."""
+    from leagues.services import play, setup
+
+    season, fixture, (a, _), (b, _) = two_teams
+    client = client_for(world, two_teams, role)
+    host = role == "host_admin"
+    denied = 401 if role == "anonymous" else 403
+    draft = world.season(name="草稿")
+    url = f"/api/v1/league-seasons/{draft.pk}/add-division/"
+    response = client.post(url, {"name": "乙级"}, content_type="application/json")
+    assert response.status_code == (201 if host else denied)
+    assert draft.divisions.count() == (2 if host else 1)
+    when = at(START + timedelta(days=3)).isoformat()
+    response = client.post(
+        f"/api/v1/league-seasons/{season.pk}/club-night/",
+        {"round": 1, "when": when},
+        content_type="application/json",
+    )
+    assert response.status_code == (200 if host else denied)
+    fixture.refresh_from_db()
+    assert (fixture.status == FixtureStatus.AGREED) == host
+    play.award(world.host_admin, fixture, 1)
+    setup.close_season(world.host_admin, season)
+    response = client.post(
+        f"/api/v1/league-seasons/{season.pk}/next-season/",
+        {"name": "2030 秋季", "starts_on": "2030-09-01"},
+        content_type="application/json",
+    )
+    assert response.status_code == (201 if host else denied)
+    web = client.post(
+        f"/leagues/seasons/{season.pk}/do/next/", {"name": "2031 春季", "starts_on": "2031-03-01"}
+    )
+    assert web.status_code == 302
+    names = set(world.league.seasons.values_list("name", flat=True))
+    assert ({"2030 秋季", "2031 春季"} <= names) == host
+    if host:
+        new = world.league.seasons.get(name="2031 春季")
+        assert web["Location"] == f"/leagues/seasons/{new.pk}/"
+        assert {e.name for e in new.entries.all()} == {a.name, b.name}
+        bad = client.post(
+            f"/api/v1/league-seasons/{season.pk}/club-night/",
+            {"round": 10**20, "when": "soon"},
+            content_type="application/json",
+        )
+        assert bad.status_code == 400
+        assert client.post(f"/leagues/seasons/{season.pk}/do/next/", {}).status_code == 302
+        assert world.league.seasons.count() == len(names)

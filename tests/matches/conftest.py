@@ -12,6 +12,7 @@ import pytest
 
 sys.path.insert(0, os.path.dirname(__file__))
 
+from channels.layers import channel_layers
 from matchkit import assert_replays, make_user  # noqa: E402
 
 from clubs import services as club_services
@@ -55,6 +56,15 @@ def club(players):
     for user in players[1:]:
         Membership.objects.create(club=club, user=user, role=Role.MEMBER)
     return club
+
+
+@pytest.fixture
+def fresh_layer():
+    """A channel layer of this test's own: the Redis layer's receive lock belongs to the event
+    loop of the test that used it first, and several sockets contend for it."""
+    channel_layers.backends.clear()
+    yield
+    channel_layers.backends.clear()
 
 
 @pytest.fixture(autouse=True)

@@ -7,7 +7,7 @@ import channels.auth
 import pytest
 from asgiref.sync import async_to_sync
 from channels.db import database_sync_to_async
-from channels.layers import channel_layers, get_channel_layer
+from channels.layers import get_channel_layer
 from channels.testing import WebsocketCommunicator
 from django.db import OperationalError
 from django.test import Client, override_settings
@@ -257,15 +257,6 @@ def test_match_starts_while_connected(club, players, scheduled):
         await comm.disconnect()
 
     async_to_sync(scenario)()
-
-
-@pytest.fixture
-def fresh_layer():
-    """A channel layer of this test's own: the Redis layer's receive lock belongs to the event
-    loop of the test that used it first, and three sockets of one user contend for it."""
-    channel_layers.backends.clear()
-    yield
-    channel_layers.backends.clear()
 
 
 def test_limits_per_user_across_sockets_and_frame_sizes_in_bytes(

@@ -7,7 +7,7 @@ from datetime import timedelta
 import pytest
 from django.contrib.auth.models import AnonymousUser
 from django.test import override_settings
-from django.utils import timezone
+from django.utils import timezone, translation
 from matchkit import make_user
 
 from engine.match import Match as EngineMatch
@@ -205,6 +205,32 @@ def test_show_history_only_at_casual_tables(club, players, scheduled):
     assert "history" in engine.observation(0) and "history" in engine.observation(None)
     plain = EngineMatch.new("bao2", "x")
     assert "history" not in plain.observation(0)
+
+
+@pytest.mark.parametrize("rated", [False, True])
+def test_show_history_is_refused_at_every_competition_table(club, players, rated):
+    # tournament and league tables (competition rules 八.7), rated or not: nothing is opened
+    before = Table.objects.count()
+    with pytest.raises(MatchError) as refused:
+        tables.open_table(
+            players[0],
+            club,
+            variant="guandan",
+            rated=rated,
+            competition=True,
+            options={"show_history": True},
+        )
+    assert refused.value.code == "history_competition"
+    with translation.override("zh-hans"):
+        assert "比赛" in refused.value.message and "八.7" in refused.value.message
+    with translation.override("en"):
+        assert refused.value.message.startswith("Played cards cannot be shown at a tournament")
+    assert Table.objects.count() == before
+    # without it a competition table opens as always
+    table = tables.open_table(
+        players[0], club, variant="guandan", rated=rated, competition=True, sit=False
+    )
+    assert table.rated is rated and not table.options.get("show_history")
 
 
 # ------------------------------------------------------------------ the referee

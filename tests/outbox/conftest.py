@@ -10,6 +10,13 @@ from pathlib import Path
 import pytest
 from django.test import override_settings
 
+from tests.ladder.conftest import (  # noqa: F401  (fixtures: a club, its admin and members)
+    club,
+    club_admin,
+    make_users,
+    members,
+)
+
 HERE = Path(__file__).resolve().parent
 
 

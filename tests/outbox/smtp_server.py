@@ -35,6 +35,8 @@ class Received:
     message_id: str
     subject: str
     body: str
+    list_unsubscribe: str = ""
+    list_unsubscribe_post: str = ""
 
 
 class Recorder:
@@ -87,6 +89,8 @@ class Recorder:
             message_id=str(parsed["Message-ID"]),
             subject=str(parsed["Subject"]),
             body=parsed.get_body(("plain",)).get_content(),
+            list_unsubscribe=str(parsed.get("List-Unsubscribe", "")).strip(),
+            list_unsubscribe_post=str(parsed.get("List-Unsubscribe-Post", "")).strip(),
         )
         with self.lock:
             self.received.append(record)

@@ -85,6 +85,32 @@ def test_start_sheet_validates_players_and_options(club, people):
     assert sheet.state["levels"] == [0, 0] and sheet.state["level_rank"] == "3"
 
 
+def test_admitted_players_of_another_club_sit_and_keep_the_sheet(club, people):
+    """A caller that checked its players (an inter-club league) admits non-members."""
+    p, outsider = people["players"], people["outsider"]
+    seats = [services.PlayerSpec(user_id=u.pk) for u in (p[0], p[1], p[2], outsider)]
+    with pytest.raises(services.SheetError) as err:  # admitted to sit, not to keep it
+        services.start_sheet(
+            people["owner"], club, variant="bao2", players=seats, scorer=user("stranger")
+        )
+    assert err.value.code == "not_member" and err.value.field == "scorer"
+    with pytest.raises(services.SheetError) as err:
+        services.start_sheet(people["owner"], club, variant="bao2", players=seats)
+    assert err.value.code == "not_member"
+    sheet = services.start_sheet(
+        people["owner"],
+        club,
+        variant="bao2",
+        players=seats,
+        scorer=outsider,
+        admitted=[outsider.pk],
+    )
+    assert sheet.scorer == outsider and sheet.players.get(seat=3).user == outsider
+    services.add_entry(outsider, sheet, deal([1, 3]), uuid.uuid4())  # the scorer scores
+    with pytest.raises(services.NotAllowed):
+        services.add_entry(p[1], sheet, deal([0, 2]), uuid.uuid4())
+
+
 def test_deal_entries_follow_the_engine_and_undo(club, people):
     p = people["players"]
     sheet = start(club, p[0], p, options={"colour_twos": True})

@@ -128,13 +128,16 @@ def test_fixed_sides_still_need_one_player_of_each_side(club, people):
 
 
 def test_one_open_dispute_per_player_and_sheet(
-    club, people, celery_eager, django_capture_on_commit_callbacks
+    club, people, celery_eager, django_capture_on_commit_callbacks, settings
 ):
+    settings.SITE_URL = "https://bao2.example.org"
     p = people["players"]
     sheet = finished_bao2(club, p)
     with django_capture_on_commit_callbacks(execute=True):
         services.dispute(p[1], sheet, "第三副不对")
     assert sorted(m.to[0] for m in mail.outbox) == ["admin@example.com", "owner@example.com"]
+    # the link to settle it is on the site's address
+    assert f"https://bao2.example.org/matches/sheets/{sheet.pk}/" in mail.outbox[0].body
     keys = set(OutboxMessage.objects.values_list("key", flat=True))
     verdict = SheetVerdict.objects.get(sheet=sheet, kind="dispute")
     assert keys == {

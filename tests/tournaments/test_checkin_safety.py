@@ -104,6 +104,10 @@ def test_a_withdrawn_player_registers_again_with_someone_else(club_admin, pairs,
     t.registration_closes = START
     t.save(update_fields=["registration_closes"])
     again = entry_services.register(people[1], t, partner=other, now=START - timedelta(minutes=50))
+    assert again.status == EntryStatus.PENDING  # until the partner accepts
+    again = entry_services.answer_invitation(
+        other, t, accept=True, now=START - timedelta(minutes=45)
+    )
     assert again.status == EntryStatus.REGISTERED and set(again.user_ids) == {
         people[1].pk,
         other.pk,

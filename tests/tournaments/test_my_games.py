@@ -48,6 +48,7 @@ def test_home_lists_the_round_table_a_live_table_and_a_sheet_to_confirm(
     page = client.get("/").content.decode()
     assert "春季瑞士赛" in page and f'href="/matches/tables/{game.table_id}/"' in page
     assert people[2].name in page  # the opponents are named
+    assert f"搭档 {people[1].name}" in page  # and the partner
     assert f'href="/matches/sheets/{sheet.pk}/"' in page  # a sheet waits for their confirmation
     assert f"/matches/tables/{lone.pk}/" not in page  # not their table
     # the tournament's own table is listed once (as the round), not again as a bare table

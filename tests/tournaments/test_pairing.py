@@ -292,6 +292,43 @@ def test_head_to_head_breaks_a_tie_only_inside_the_tied_group():
     assert {r.values["head_to_head"] for r in rows[:3]} == {2}
 
 
+def test_wins_break_a_tie_on_match_points_and_a_bye_is_not_a_win():
+    # 1 beats 3, 4 beats 1, 2 draws 3 and 4; 5 has only a bye (the points of a win).
+    records = standings.records_of_game([[5], []], None)
+    for sides, scores in [((1, 3), (5, 2)), ((4, 1), (6, 2)), ((2, 3), (3, 3)), ((2, 4), (4, 4))]:
+        records += standings.records_of_game([[sides[0]], [sides[1]]], scores)
+    records += standings.records_of_game([[3], [5]], (0, 0), winner=0)  # 3 wins by forfeit
+    rows = standings.standings([1, 2, 3, 4, 5], records, ["match_points", "wins"])
+    by = {r.unit: r for r in rows}
+    assert {u: r.values["match_points"] for u, r in by.items()} == {1: 2, 2: 2, 3: 3, 4: 3, 5: 2}
+    assert {u: r.values["wins"] for u, r in by.items()} == {1: 1, 2: 0, 3: 1, 4: 1, 5: 0}
+    assert [(r.unit, r.place) for r in rows] == [(3, 1), (4, 1), (1, 3), (2, 4), (5, 4)]
+
+
+@settings(max_examples=30, deadline=None)
+@given(n=st.integers(2, 14), seed=st.integers(0, 10**6))
+def test_league_tiebreaks_end_with_wins(n, seed):
+    """The leagues' default order: match points, difference, head-to-head, wins."""
+    rng = random.Random(seed)
+    units = list(range(n))
+    history = History()
+    records = []
+    for _ in range(min(5, n - 1)):
+        games = pairing.swiss_round(units, standings.match_points(records), history)
+        records += random_results(games, rng)
+        for g in games:
+            history.add(g)
+    order = ["match_points", "level_diff", "head_to_head", "wins"]
+    rows = standings.standings(units, records, order)
+    for row in rows:
+        assert row.values["wins"] == row.wins
+        assert row.wins == sum(1 for r in records if r.unit == row.unit and r.outcome == "win")
+    keys = [tuple(r.values[t] for t in order) for r in rows]
+    assert keys == sorted(keys, reverse=True)
+    for (a, ka), (b, kb) in itertools.pairwise(zip(rows, keys, strict=True)):
+        assert (a.place == b.place) == (ka == kb)
+
+
 def test_bye_and_forfeit_records():
     recs = standings.records_of_game([[7], []], None)
     assert recs == [standings.Record(7, (), 0, 0, "bye")]

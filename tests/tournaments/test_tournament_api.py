@@ -135,6 +135,9 @@ def test_player_flow_and_admin_run_through_the_api(tournament, club_admin, peopl
     for i in range(2, 8, 2):
         client_for(people[i]).post(url + "register/", {"partner": people[i + 1].pk}, format="json")
     assert len(client_for().get(url + "entries/").json()) == 4
+    for partner in people[1:8:2]:  # each partner accepts
+        answer = client_for(partner).post(url + "accept-partner/", {}, format="json")
+        assert answer.status_code == 200 and answer.json()["status"] == "registered"
     # check-in (window is open: 30 minutes before a start in 20)
     assert client_for(b).post(url + "check-in/", {}, format="json").json()["status"] == (
         "checked_in"
@@ -238,6 +241,9 @@ def test_pages_permissions_and_content(client, tournament, club, club_admin, peo
     assert "周末瑞士赛" in page and 'name="partner"' in page
     client.post(url + "do/register/", {"partner": people[1].pk})
     assert Entry.objects.filter(tournament=tournament, player1=people[0]).exists()
+    client.force_login(people[1])  # the partner accepts
+    client.post(url + "do/accept_partner/")
+    client.force_login(people[0])
     client.post(url + "do/check_in/")
     assert Entry.objects.get(player1=people[0]).status == "checked_in"
     response = client.post(url + "do/register/", {"partner": "abc"}, follow=True)
@@ -284,6 +290,7 @@ def test_admin_creates_and_runs_on_the_web(client, club, club_admin, people):
         entry_services.register(
             people[i], Tournament.objects.get(pk=tournament.pk), partner=people[i + 1]
         )
+        entry_services.answer_invitation(people[i + 1], tournament, accept=True)
     client.post(url + "do/start_round/")
     game = Game.objects.filter(round__tournament=tournament).first()
     client.post(url + "do/result/", {"game": game.pk, "score0": 3, "score1": 3, "winner": "1"})

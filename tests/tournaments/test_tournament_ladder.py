@@ -17,6 +17,7 @@ import time_machine
 
 from ladder.apply import apply_result
 from ladder.models import RatedResult, RatingChange
+from tests.tournaments.test_tournament_services import register_pair
 from tournaments.models import Game, GameStatus, Round
 from tournaments.services import entries as entry_services
 from tournaments.services import results as result_services
@@ -45,7 +46,7 @@ def running_round(club, admin, people, **extra):
     t = setup_services.create_tournament(admin, club, **fields)
     setup_services.publish(admin, t, now=START - timedelta(days=1))
     for a, b in zip(people[0::2], people[1::2], strict=True):
-        entry_services.register(a, t, partner=b, now=START - timedelta(hours=1))
+        register_pair(a, b, t, START - timedelta(hours=1))
         entry_services.check_in(b, t, now=START - timedelta(minutes=10))
     with time_machine.travel(START, tick=False):
         schedule_services.tick(START)

@@ -8,6 +8,7 @@ import time_machine
 from django.utils import timezone
 
 from clubs.models import Membership
+from outbox.models import OutboxMessage
 from tournaments import selectors
 from tournaments.models import (
     EntryStatus,
@@ -44,11 +45,17 @@ def make_tournament(club, admin, **extra):
     return setup_services.create_tournament(admin, club, **fields)
 
 
+def register_pair(a, b, tournament, now):
+    """``a`` registers with ``b``, who accepts: the pair is registered."""
+    entry_services.register(a, tournament, partner=b, now=now)
+    return entry_services.answer_invitation(b, tournament, accept=True, now=now)
+
+
 def register_pairs(tournament, people, checkin=True, now=None):
     now = now or START - timedelta(hours=1)
     entries = []
     for a, b in zip(people[0::2], people[1::2], strict=True):
-        entry = entry_services.register(a, tournament, partner=b, now=now)
+        entry = register_pair(a, b, tournament, now)
         if checkin:
             entry_services.check_in(b, tournament, now=START - timedelta(minutes=10))
         entries.append(entry)
@@ -63,7 +70,7 @@ def test_windows_and_entry_refusals(club, club_admin, members):
         entry_services.register(people[0], t, partner=people[1], now=early)
     assert err.value.code == "registration_closed"  # still a draft
     setup_services.publish(club_admin, t, now=early)
-    entry = entry_services.register(people[0], t, partner=people[1], now=early)
+    entry = register_pair(people[0], people[1], t, early)
     assert entry.name and entry.user_ids == [people[0].pk, people[1].pk]
     for kwargs, code in [
         ({"partner": None}, "partner_needed"),
@@ -116,6 +123,9 @@ def test_only_admins_manage(club, club_admin, members):
         ({"rounds_planned": 0}, "bad_number"),
         ({"tiebreaks": ["nope"]}, "bad_tiebreaks"),
         ({"match_options": {"colour": 1}}, "bad_options"),
+        # a tournament's tables never show played cards, rated or not (八.7)
+        ({"match_options": {"show_history": True}}, "history_competition"),
+        ({"match_options": {"show_history": True}, "rated": True}, "history_competition"),
         ({"name": ""}, "bad_name"),
         ({"starts_at": datetime(2030, 1, 1)}, "bad_time"),
         ({"bogus": 1}, "bad_field"),
@@ -335,9 +345,7 @@ def test_full_swiss_of_16_pairs_played_by_bots_through_beat(
     )
     setup_services.publish(club_admin, t, now=START - timedelta(days=1))
     entries = register_pairs(t, people[:32])
-    late = entry_services.register(
-        people[32], t, partner=people[33], now=START - timedelta(hours=1)
-    )
+    late = register_pair(people[32], people[33], t, START - timedelta(hours=1))
     assert late.status == EntryStatus.REGISTERED  # never checks in: not paired
     now = START - timedelta(minutes=2)
     with time_machine.travel(now, tick=False) as clock:
@@ -402,6 +410,14 @@ def test_full_swiss_of_16_pairs_played_by_bots_through_beat(
     assert notices.filter(url__contains="#round-").count() == 4 * 32
     assert notices.filter(url__endswith="#check-in").count() == 2  # the pair not checked in
     # every round e-mail, plus one to each player of the pair withdrawn for not checking in
+    # (and, once it ended, the final standings to each of the 32 who played)
+    finals = set(
+        OutboxMessage.objects.filter(key__startswith=f"final:{t.pk}:").values_list(
+            "message_id", flat=True
+        )
+    )
+    assert len(finals) == 32
+    mailoutbox = [m for m in mailoutbox if m.extra_headers["Message-ID"] not in finals]
     withdrawn_mail = [m for m in mailoutbox if set(m.to) & {late.player1.email, late.player2.email}]
     assert len(mailoutbox) - len(withdrawn_mail) == 4 * 32
     assert len(withdrawn_mail) == 2
@@ -489,7 +505,7 @@ def test_checkin_notice_once_and_table_failures_refuse_the_round(
     assert schedule_services.tick(START - timedelta(hours=1)) == {}
     assert schedule_services.tick(START - timedelta(minutes=20)) == {t.pk: ["checkin_open"]}
     assert schedule_services.tick(START - timedelta(minutes=19)) == {}
-    notices = TournamentNotice.objects.filter(tournament=t)
+    notices = TournamentNotice.objects.filter(tournament=t, url__endswith="#check-in")
     assert notices.count() == 4 and "签到" in notices.first().text
     for person in people[::2]:
         entry_services.check_in(person, t, now=START - timedelta(minutes=10))
@@ -575,9 +591,7 @@ def test_late_registration_until_a_set_round_and_withdrawal(club, club_admin, me
     schedule_services.tick(START)
     assert Game.objects.filter(round__number=1, round__tournament=t).count() == 2  # 3 + bye
     # during round 1 a late pair registers (no check-in needed) and one pair withdraws
-    late = entry_services.register(
-        people[6], t, partner=people[7], now=START + timedelta(minutes=5)
-    )
+    late = register_pair(people[6], people[7], t, START + timedelta(minutes=5))
     entry_services.withdraw(people[0], t)
     for g in Round.objects.get(tournament=t, number=1).games.filter(status="playing"):
         result_services.set_result(club_admin, g, 8, 2, now=START + timedelta(minutes=10))

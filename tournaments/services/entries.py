@@ -1,18 +1,23 @@
-"""Entries: players register (a pair registers both partners), check in and withdraw; an
-organiser may do each for any player."""
+"""Entries: players register, check in and withdraw; an organiser may do each for any player.
+
+A player who registers a pair names a partner, who must accept: the entry is pending (not
+paired, not in the standings) until then. A declined, lapsed or withdrawn invitation removes
+the entry, so both players are free to register again, with anyone. An organiser who registers
+two other players registers them at once (they asked the organiser)."""
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import datetime, timedelta
 
 from django.db import transaction
-from django.db.models import Q
+from django.db.models import Max, Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from clubs import selectors as club_selectors
 from clubs.models import User
 from ladder.models import Ladder, Rating
+from tournaments import notifications
 from tournaments.models import (
     ACTIVE_STATUSES,
     Entry,
@@ -26,6 +31,9 @@ from tournaments.permissions import can_manage
 from tournaments.services.errors import TournamentError, not_allowed
 from tournaments.services.setup import locked
 from tournaments.windows import checkin_open, registration_open
+
+#: How long a named partner has to answer (never past the close of registration or the start).
+PARTNER_ANSWER = timedelta(hours=48)
 
 
 def entry_of(user: User | None, tournament: Tournament) -> Entry | None:
@@ -45,10 +53,21 @@ def _has_games(entry: Entry) -> bool:
     return any(entry.pk in game.side0 + game.side1 for game in games)
 
 
-def _free_for_entry(person: User, tournament: Tournament) -> None:
-    """Refuse a player who has an active entry; a withdrawn entry of theirs that never played
-    is removed, so they can register again, alone or with someone else."""
+def _free_for_entry(person: User, tournament: Tournament, now: datetime) -> None:
+    """Refuse a player who has an active entry or an invitation waiting for an answer; a
+    withdrawn entry of theirs that never played, or a lapsed invitation, is removed, so they
+    can register again, alone or with someone else."""
     for entry in tournament.entries.filter(Q(player1=person) | Q(player2=person)):
+        if entry.status == EntryStatus.PENDING:
+            if _lapsed(entry, tournament, now):
+                _remove_pending(entry, "lapsed")
+                continue
+            if entry.player2_id == person.pk:
+                raise TournamentError(
+                    "invitation_pending",
+                    _("%(name)s has a partner invitation waiting for an answer.")
+                    % {"name": person.name},
+                )
         if entry.status != EntryStatus.WITHDRAWN:
             raise TournamentError(
                 "already_registered",
@@ -64,6 +83,34 @@ def _free_for_entry(person: User, tournament: Tournament) -> None:
             )
 
 
+def _answer_by(tournament: Tournament, now: datetime) -> datetime:
+    """When an invitation made at ``now`` lapses: :data:`PARTNER_ANSWER` later, but at the
+    latest when registration closes or the tournament starts, if that is still ahead (an
+    answer after it would come too late for round 1)."""
+    by = now + PARTNER_ANSWER
+    for limit in (tournament.registration_closes, tournament.starts_at):
+        if limit is not None and limit > now:
+            by = min(by, limit)
+    return by
+
+
+def _lapsed(entry: Entry, tournament: Tournament, now: datetime) -> bool:
+    """Whether a pending entry can no longer be accepted: its time is up, the tournament is
+    over, or rounds are paired and late registration is closed."""
+    return (
+        entry.answer_by is None
+        or now >= entry.answer_by
+        or tournament.status not in ACTIVE_STATUSES
+        or (tournament.rounds.exists() and not registration_open(tournament, now))
+    )
+
+
+def _remove_pending(entry: Entry, why: str, actor: User | None = None) -> None:
+    """Remove a pending entry (it never took part) and tell its players, but ``actor``, why."""
+    notifications.notify_invitation_closed(entry, why, actor)
+    entry.delete()
+
+
 @transaction.atomic
 def register(
     user: User,
@@ -76,9 +123,12 @@ def register(
 ) -> Entry:
     """Register ``user`` (or, for an organiser, ``player``) with ``partner`` for a pair event.
 
-    Both players must be club members without an active entry (a withdrawn entry that never
-    played is replaced); the window must be open (an organiser may register outside it until
-    the tournament is over)."""
+    Both players must be club members without an active entry or an invitation waiting for an
+    answer (a withdrawn entry that never played is replaced); the window must be open (an
+    organiser may register outside it until the tournament is over). A player who names a
+    partner gets a pending entry and the partner an invitation (a notice and an e-mail) to
+    accept by :func:`_answer_by`; an organiser registering two other players registers them at
+    once."""
     tournament = locked(tournament)
     now = now or timezone.now()
     manager = can_manage(user, tournament)
@@ -102,10 +152,12 @@ def register(
     if not isinstance(team, str) or len(team) > 60:
         raise TournamentError("bad_team", _("A team name is at most 60 characters."))
     for person in people:
-        _free_for_entry(person, tournament)
+        _free_for_entry(person, tournament, now)
     name = " / ".join(p.name for p in people)
-    seed = tournament.entries.count() + 1
-    return Entry.objects.create(
+    # after a removed entry the count would repeat a seed: go on from the last one
+    seed = (tournament.entries.aggregate(last=Max("seed"))["last"] or 0) + 1
+    invited = partner is not None and not (manager and player.pk != user.pk)
+    entry = Entry.objects.create(
         tournament=tournament,
         player1=player,
         player2=partner,
@@ -113,7 +165,80 @@ def register(
         name=name[:120],
         seed=seed,
         registered_at=now,
+        status=EntryStatus.PENDING if invited else EntryStatus.REGISTERED,
+        answer_by=_answer_by(tournament, now) if invited else None,
     )
+    if invited:
+        notifications.notify_invited(entry)
+    else:
+        notifications.notify_registered(entry)
+    return entry
+
+
+def invitation_of(user: User | None, tournament: Tournament) -> Entry | None:
+    """The pending entry that names ``user`` as the partner (there is at most one)."""
+    if user is None or not user.is_authenticated:
+        return None
+    return tournament.entries.filter(player2=user, status=EntryStatus.PENDING).first()
+
+
+@transaction.atomic
+def answer_invitation(
+    user: User,
+    tournament: Tournament,
+    *,
+    accept: bool,
+    entry: Entry | None = None,
+    now: datetime | None = None,
+) -> Entry:
+    """Accept or decline the invitation to play as ``entry``'s partner (by default the
+    invitation naming ``user``). Only the named partner may answer (not the player who
+    registered, not an organiser). Accepting registers the pair; declining removes the entry,
+    so both are free again; either answer is told to the player who registered (a notice and
+    an e-mail). A lapsed invitation cannot be accepted."""
+    tournament = locked(tournament)
+    now = now or timezone.now()
+    if entry is None:
+        entry = invitation_of(user, tournament)
+        if entry is None:
+            raise TournamentError("no_invitation", _("No invitation waits for your answer."))
+    elif entry.tournament_id != tournament.pk:
+        raise TournamentError("not_registered", _("This entry is not in the tournament."))
+    entry = Entry.objects.select_for_update().get(pk=entry.pk)
+    if entry.player2_id != user.pk:
+        raise not_allowed()
+    if entry.status != EntryStatus.PENDING:
+        raise TournamentError("no_invitation", _("No invitation waits for your answer."))
+    if not accept:
+        _remove_pending(entry, "declined", user)
+        entry.status = EntryStatus.WITHDRAWN
+        return entry
+    if _lapsed(entry, tournament, now):
+        raise TournamentError("invitation_lapsed", _("This invitation has lapsed."))
+    entry.status = EntryStatus.REGISTERED
+    entry.answer_by = None
+    entry.save(update_fields=["status", "answer_by"])
+    notifications.notify_accepted(entry)  # the registering player's confirmation
+    notifications.notify_registered(entry, [entry.player2])
+    return entry
+
+
+def expire_invitations(now: datetime | None = None) -> int:
+    """Remove every pending entry whose invitation has lapsed and tell both players (beat).
+    Returns how many were removed."""
+    now = now or timezone.now()
+    removed = 0
+    due = Entry.objects.filter(status=EntryStatus.PENDING, answer_by__lte=now)
+    for pk, tournament_id in due.values_list("pk", "tournament_id"):
+        with transaction.atomic():
+            tournament = locked(Tournament(pk=tournament_id))
+            entry = (
+                Entry.objects.select_for_update().filter(pk=pk, status=EntryStatus.PENDING).first()
+            )
+            if entry is not None and _lapsed(entry, tournament, now):
+                _remove_pending(entry, "lapsed")
+                removed += 1
+    return removed
 
 
 def _entry_for_action(user: User, tournament: Tournament, entry: Entry | None) -> Entry:
@@ -139,6 +264,8 @@ def check_in(
     entry = _entry_for_action(user, tournament, entry)
     if entry.status == EntryStatus.WITHDRAWN:
         raise TournamentError("withdrawn", _("This entry has withdrawn."))
+    if entry.status == EntryStatus.PENDING:
+        raise TournamentError("invitation_pending", _("The partner has not accepted yet."))
     if not checkin_open(tournament, now) and not can_manage(user, tournament):
         raise TournamentError("checkin_closed", _("Check-in is not open."))
     if entry.status != EntryStatus.CHECKED_IN:
@@ -153,11 +280,16 @@ def withdraw(
     user: User, tournament: Tournament, entry: Entry | None = None, now: datetime | None = None
 ) -> Entry:
     """Withdraw an entry: it is not paired in any later round (games already paired are
-    played or forfeited)."""
+    played or forfeited). A pending entry is removed instead (it never took part), its
+    invitation withdrawn."""
     tournament = locked(tournament)
     entry = _entry_for_action(user, tournament, entry)
     if tournament.status in (TournamentStatus.FINISHED, TournamentStatus.CANCELLED):
         raise TournamentError("closed", _("This tournament is over."))
+    if entry.status == EntryStatus.PENDING:
+        _remove_pending(entry, "declined" if user.pk == entry.player2_id else "withdrawn", user)
+        entry.status = EntryStatus.WITHDRAWN
+        return entry
     if entry.status != EntryStatus.WITHDRAWN:
         entry.status = EntryStatus.WITHDRAWN
         entry.withdrawn_at = now or timezone.now()

@@ -66,8 +66,11 @@ def forfeit_no_shows(tournament: Tournament, rnd: Round, now: datetime) -> int:
         notify_users(
             tournament,
             [u for side in game_users(tournament, game) for u in side],
-            _("%(t)s round %(n)d: a no-show forfeited the game.")
-            % {"t": tournament.name, "n": rnd.number},
+            lambda: (
+                _("%(t)s round %(n)d: a no-show forfeited the game.")
+                % {"t": tournament.name, "n": rnd.number}
+            ),
+            key=f"forfeit:{game.pk}",
         )
     return done
 

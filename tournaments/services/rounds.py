@@ -22,6 +22,7 @@ from matches.messages import MatchError
 from matches.services import tables as match_tables
 from tournaments import notifications, pairing, standings
 from tournaments.models import (
+    ACCEPTED_STATUSES,
     ACTIVE_STATUSES,
     Entry,
     EntryStatus,
@@ -90,7 +91,8 @@ def not_checked_in(tournament: Tournament, now: datetime | None = None) -> list[
 def _active_entries(
     tournament: Tournament, first_round: bool, now: datetime | None = None
 ) -> list[Entry]:
-    entries = tournament.entries.exclude(status=EntryStatus.WITHDRAWN).order_by("seed", "id")
+    # a pending pair (its partner has not accepted) is not paired
+    entries = tournament.entries.filter(status__in=ACCEPTED_STATUSES).order_by("seed", "id")
     if first_round and checkin_applies(tournament, now):
         entries = entries.filter(status=EntryStatus.CHECKED_IN)
     return list(entries)
@@ -393,6 +395,7 @@ def _open_tables(tournament: Tournament, rnd: Round) -> None:
                 clocks=True,
                 time_limit_seconds=tournament.time_limit_minutes * 60,
                 rated=tournament.rated,
+                competition=True,
                 sit=False,
             )
             for index, uid in enumerate(seat_ids):

@@ -11,7 +11,9 @@ from django.db import transaction
 from django.utils import timezone
 
 from tournaments.models import ACTIVE_STATUSES, RoundStatus, Tournament, TournamentStatus
-from tournaments.notifications import notify_checkin
+from tournaments.notifications import notify_checkin, notify_final_standings
+from tournaments.selectors import standings
+from tournaments.services.entries import expire_invitations
 from tournaments.services.errors import TournamentError
 from tournaments.services.forfeits import forfeit_no_shows
 from tournaments.services.results import collect_results, round_done
@@ -58,6 +60,7 @@ def advance(tournament: Tournament, now: datetime) -> list[str]:
                 tournament.status = TournamentStatus.FINISHED
                 tournament.finished_at = now
                 tournament.save(update_fields=["status", "finished_at"])
+                notify_final_standings(tournament, standings(tournament))
                 done.append("tournament_finished")
             return done
         due = round_time(tournament, number)
@@ -77,8 +80,10 @@ def advance(tournament: Tournament, now: datetime) -> list[str]:
 
 
 def tick(now: datetime | None = None) -> dict[int, list[str]]:
-    """Celery beat: advance every tournament that is scheduled, running or paused."""
+    """Celery beat: remove the partner invitations that lapsed, then advance every tournament
+    that is scheduled, running or paused."""
     now = now or timezone.now()
+    expire_invitations(now)
     out = {}
     due = Tournament.objects.filter(
         status__in=ACTIVE_STATUSES,

@@ -17,6 +17,8 @@ from clubs.models import Club, User
 from engine.match import Match as EngineMatch
 from games.variants import game as game_facts
 from games.variants import is_game
+from matches.messages import MatchError
+from matches.services import tables as match_tables
 from tournaments import standings
 from tournaments.models import (
     ACTIVE_STATUSES,
@@ -136,11 +138,15 @@ def _check_fields(data: dict[str, Any], partial: Tournament | None) -> dict[str,
     merged["match_options"] = options
     merged["tiebreaks"] = tiebreaks
     try:
-        EngineMatch.new(variant, "options-check", options)
+        checked = EngineMatch.new(variant, "options-check", options).options
     except (ValueError, TypeError) as error:
         raise TournamentError(
             "bad_options", _("Invalid match options: %(e)s") % {"e": error}
         ) from None
+    try:  # a tournament's tables are competition tables, rated or not
+        match_tables.check_history(checked, rated=bool(merged.get("rated")), competition=True)
+    except MatchError as error:
+        raise TournamentError(error.code, error.message) from None
     for field in ("registration_opens", "registration_closes", "starts_at"):
         value = merged.get(field)
         if value is not None and (not isinstance(value, datetime) or timezone.is_naive(value)):
