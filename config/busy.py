@@ -1,8 +1,8 @@
 """A websocket handshake that the database or Redis cannot serve now (down, or saturated: no
 connection free in the pool) is accepted and closed with 1013, "try again later", instead of
 failing with an error the client cannot tell from a refusal: the page and the load client
-come back after a growing delay (docs/protocol.md, "Connecting"). The consumers close their
-own connections so when their reads fail (:mod:`matches.consumers`)."""
+come back after a growing delay (docs/protocol.md, "Connecting"). The table consumer closes
+its connections the same way when its own reads fail (:mod:`matches.consumers`)."""
 
 from __future__ import annotations
 

@@ -34,6 +34,9 @@ from statistics import median
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "tests"))
+from throwaway import Servers  # noqa: E402
+
 from config.serve import DAPHNE_LIMITS  # noqa: E402
 
 BIN = Path(sys.executable).parent
@@ -368,9 +371,6 @@ def main(argv: list[str] | None = None) -> int:
             for database in databases:
                 if database == "postgresql" and not url.startswith("postgres"):
                     if servers is None:
-                        sys.path.insert(0, str(ROOT / "tests"))
-                        from throwaway import Servers
-
                         servers = Servers()
                         servers.start()
                     os.environ["DATABASE_URL"] = servers.env["DATABASE_URL"]
