@@ -14,10 +14,9 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 
 django_asgi_app = get_asgi_application()
 
-from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 
-from config.busy import TryAgainLater  # noqa: E402
+from config.busy import auth_stack  # noqa: E402
 from config.origin import SameOriginValidator  # noqa: E402
 
 
@@ -38,9 +37,7 @@ def collect_websocket_urlpatterns() -> list:
 application = ProtocolTypeRouter(
     {
         "http": django_asgi_app,
-        "websocket": TryAgainLater(
-            SameOriginValidator(AuthMiddlewareStack(URLRouter(collect_websocket_urlpatterns())))
-        ),
+        "websocket": SameOriginValidator(auth_stack(URLRouter(collect_websocket_urlpatterns()))),
     }
 )
 

@@ -144,8 +144,9 @@ DATABASES = {
 }
 # PostgreSQL: psycopg's connection pool, one per process (DB_POOL_MAX_SIZE connections; 0 turns
 # it off for persistent connections per thread, DB_CONN_MAX_AGE). Sized for the threads that
-# use the database: an ASGI process has MATCHES_THREADS + 3 (the reading thread, the
-# connections' thread, Django's own), a Celery worker its concurrency + 2 (beat, the broker's);
+# use the database: an ASGI process has MATCHES_THREADS (1) + 3 (the reading thread, the
+# connections' thread, Django's own), a Celery worker its concurrency + 2 (beat's scheduler when
+# it runs in the worker, and one to spare);
 # with one connection per thread none of them ever waits. A thread that still finds none free
 # waits DB_POOL_TIMEOUT seconds, then the request fails as the database being down would (a
 # websocket handshake is closed with 1013, "try again later"). The pool checks a connection

@@ -119,12 +119,12 @@ class SeatClient:
 
     async def run(self, until_over: bool = True, reconnect: bool = True) -> None:
         """Play until the match is over (or :meth:`stop`), reconnecting after drops: 0.2 s
-        after losing a connection that was attached, else (a failed handshake, a close with
-        1013 "try again later" before the state came) after a delay that doubles up to 2 s;
-        every delay jittered, so that a server's many clients do not all come back at once."""
+        after losing a connection that served frames, else (a failed handshake, a close with
+        1013 "try again later") after a delay that doubles up to 2 s; every delay jittered,
+        so that a server's many clients do not all come back at once."""
         delay = 0.2
         while not self._stop:
-            opened = False
+            opened = served = False
             try:
                 async with websockets.connect(
                     self.url,
@@ -150,6 +150,7 @@ class SeatClient:
                             await self._send({"type": "hello", "version": self.version})
                             continue
                         now = time.perf_counter()
+                        served = True
                         await self._handle(orjson.loads(text), now)
                         if self._stop or (until_over and self.over):
                             return
@@ -168,8 +169,8 @@ class SeatClient:
                 self.ws = None
             if not opened:
                 self.retries += 1
-            elif self.version >= 0:
-                delay = 0.2  # it was attached: come back soon
+            elif served:
+                delay = 0.2  # it was served: come back soon
             if not reconnect:
                 return
             await asyncio.sleep(delay * random.uniform(0.5, 1.5))

@@ -1,6 +1,6 @@
 """The websocket of a table: ``/ws/tables/<id>/`` (protocol in README, "Websocket protocol").
 
-Thin: it authenticates the connection (session, via ``AuthMiddlewareStack``), asks
+Thin: it authenticates the connection (session, via Channels' auth middleware), asks
 :mod:`matches.services.access` whether it may watch (a player, a referee, a spectator), works
 out the seat, forwards actions to :mod:`matches.services.play` and frames from the seat's
 group to the socket. Bad input gets an ``error`` or ``refused`` message; the connection and
@@ -52,12 +52,13 @@ FLOOD = 2 * RATE
 READS = frozenset({"hint", "check", "hello"})
 
 
-#: The threads that run the tables' database and engine work (``MATCHES_THREADS``; default 1
-#: on SQLite, 4 on PostgreSQL). Few on purpose: the work holds the GIL, and every busy thread
-#: takes it from the event loop that reads and writes the sockets. On SQLite (one writer, no
-#: network) one thread is fastest; PostgreSQL's round trips leave the GIL free, and with one
-#: thread actions queued behind them for up to 0.7 s in the load test.
-THREADS = int(os.environ.get("MATCHES_THREADS", "1" if connection.vendor == "sqlite" else "4"))
+#: The threads that run the tables' database and engine work (``MATCHES_THREADS``, default 1).
+#: Few on purpose: the work holds the GIL, and every busy thread takes it from the event loop
+#: that reads and writes the sockets. One is fastest on SQLite (one writer, no network) and,
+#: since a batch costs two round trips there, on PostgreSQL too: the actions that queue while
+#: it waits go into the next batch (200 tables: 565-661 actions/s with one thread, 468-540
+#: with two, 528-533 with four, p99 260-481 against 435-641 ms, in alternating runs).
+THREADS = int(os.environ.get("MATCHES_THREADS", "1"))
 _executor = ThreadPoolExecutor(max_workers=THREADS, thread_name_prefix="matches")
 #: The thread of what only reads (``hello``, ``check``, ``hint``): a flood of hints waits
 #: here, not in front of the actions of every table of the process.

@@ -306,9 +306,9 @@ def write_many(writes: list[Write]) -> set[int]:
     written; a match that moved on from its write's version or revision is not written (nor
     its event). All or nothing: a database error raised here wrote none of them.
 
-    On PostgreSQL it is **one statement** (the version bumps and the event inserts, with the
-    rows locked in the order of their ids): a single statement is atomic on its own, so there
-    is no ``BEGIN`` and no ``COMMIT`` either, and an action costs one round trip to the server
+    On PostgreSQL it is **one statement** (the version bumps and the event inserts, the rows
+    listed in the order of their ids): a single statement is atomic on its own, so there is no
+    ``BEGIN`` and no ``COMMIT`` either, and an action costs one round trip to the server
     instead of four (every round trip waits for the server's process to get a core, which on a
     busy machine is most of an action's time). Elsewhere (SQLite) it is one transaction of
     :func:`write` calls under :func:`writing`."""
@@ -319,12 +319,13 @@ def write_many(writes: list[Write]) -> set[int]:
     groups: dict[tuple[str, ...], list[Write]] = {}
     for w in sorted(writes, key=lambda w: w.match_id):
         groups.setdefault(tuple(w.fields), []).append(w)
-    for names, group in groups.items():
-        # inside a caller's transaction, a savepoint keeps it usable if this statement fails
-        with transaction.atomic() if connection.in_atomic_block else nullcontext():
-            with connection.cursor() as cursor:
-                cursor.execute(_write_sql(names, len(group)), _write_params(names, group))
-                written.update(row[0] for row in cursor.fetchall())
+    # Writes of different fields (a deal just ended: its pause) are one statement each, in one
+    # transaction; inside a caller's transaction, a savepoint keeps it usable if one fails.
+    atomic = len(groups) > 1 or connection.in_atomic_block
+    with transaction.atomic() if atomic else nullcontext(), connection.cursor() as cursor:
+        for names, group in groups.items():
+            cursor.execute(_write_sql(names, len(group)), _write_params(names, group))
+            written.update(row[0] for row in cursor.fetchall())
     return written
 
 

@@ -5,6 +5,11 @@ restarted.
 Run as a script it is the load test's stack: ``python tests/e2e/stack.py --asgi 2 -- --tables
 200 --seconds 20 --think 1`` starts it with DEBUG off and two daphne processes, runs
 ``manage.py loadtest`` against them with the arguments after ``--``, and stops it.
+``--runs 5 --databases postgresql,sqlite`` does that five times on each database, taking
+turns (a fresh stack and database each time; PostgreSQL: ``DATABASE_URL``'s server, else a
+throwaway one), and prints the min / median / max of every figure; ``--stacks 2`` runs two
+stacks of ``--asgi`` daphne processes and a Celery worker each (separate process groups, as on
+two machines) sharing the one database and Redis, with every table's sockets spread over both.
 
 The database is a fresh SQLite file, or, when ``DATABASE_URL`` points at PostgreSQL (the
 second ./test run), a fresh database created on that server.
@@ -29,6 +34,9 @@ from statistics import median
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "tests"))
+from throwaway import Servers  # noqa: E402
+
 from config.serve import DAPHNE_LIMITS  # noqa: E402
 
 BIN = Path(sys.executable).parent
@@ -321,8 +329,8 @@ def summary(results: dict[str, list[dict[str, float]]]) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     """Start a stack with ``--asgi`` daphne processes, run the load test against it, stop it;
-    with ``--runs`` and ``--databases``, several runs in a row on each database, then the
-    min / median / max of every figure."""
+    with ``--runs`` and ``--databases``, that many runs on each database, taking turns, then
+    the min / median / max of every figure."""
     import argparse
 
     parser = argparse.ArgumentParser(prog="python tests/e2e/stack.py")
@@ -334,7 +342,7 @@ def main(argv: list[str] | None = None) -> int:
         help="stacks of --asgi daphne processes and a Celery worker, sharing one database and "
         "one Redis (scale-out; default 1)",
     )
-    parser.add_argument("--runs", type=int, default=1, help="runs in a row per database")
+    parser.add_argument("--runs", type=int, default=1, help="runs per database (taking turns)")
     parser.add_argument(
         "--bot-delay",
         type=float,
@@ -357,26 +365,25 @@ def main(argv: list[str] | None = None) -> int:
     servers = None
     results: dict[str, list[dict[str, float]]] = {}
     try:
-        for database in databases:
-            if database == "postgresql" and not url.startswith("postgres"):
-                if servers is None:
-                    sys.path.insert(0, str(ROOT / "tests"))
-                    from throwaway import Servers
-
-                    servers = Servers()
-                    servers.start()
-                os.environ["DATABASE_URL"] = servers.env["DATABASE_URL"]
-            elif database == "sqlite":
-                os.environ.pop("DATABASE_URL", None)
-            elif database != "postgresql":
-                parser.error(f"unknown database {database!r}")
-            for run in range(args.runs):
+        # the databases take turns, so that the machine's load drifting during the runs
+        # weighs on each alike
+        for run in range(args.runs):
+            for database in databases:
+                if database == "postgresql" and not url.startswith("postgres"):
+                    if servers is None:
+                        servers = Servers()
+                        servers.start()
+                    os.environ["DATABASE_URL"] = servers.env["DATABASE_URL"]
+                elif database == "sqlite":
+                    os.environ.pop("DATABASE_URL", None)
+                elif database != "postgresql":
+                    parser.error(f"unknown database {database!r}")
                 print(f"== {database}, run {run + 1} of {args.runs}", flush=True)
                 results.setdefault(database, []).append(
                     run_load(args.asgi, args.stacks, args.loadtest, args.bot_delay)
                 )
-            if url:
-                os.environ["DATABASE_URL"] = url
+                if url:
+                    os.environ["DATABASE_URL"] = url
     finally:
         if servers is not None:
             servers.stop()

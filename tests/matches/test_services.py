@@ -427,3 +427,28 @@ def test_a_failing_write_in_a_batch_refuses_only_its_own_action(
     # the refused match still plays: its state was not kept from the undone write
     monkeypatch.setattr(store, "write_many", write_many)
     assert play.submit_actions(requests[1:2])[0].version == 1
+
+
+def test_writes_of_different_fields_are_all_written_or_none(club, players, scheduled):
+    """store.write_many writes the rows of one field set in one statement; a batch whose rows
+    set different fields (a deal just ended in one match: its pause) is still all or nothing,
+    so a failure cannot leave a part written (which the retry alone would apply twice)."""
+    ids = [full_table(club, players).match.pk for _ in range(2)]
+
+    def writes(**broken):
+        out = []
+        for k, match in enumerate(store.read_many(ids).values()):
+            seat, action = _first_legal(match)
+            change = play._prepare(match, action, seat=seat, actor="player", user=None, expected=0)
+            write = play._write_of(change)
+            if k:  # the second match sets one more field (and may break the version's check)
+                write = write._replace(fields={**write.fields, "pause": None, **broken})
+            out.append(write)
+        return out
+
+    with pytest.raises(IntegrityError):  # the second row breaks its check: version >= 0
+        store.write_many(writes(version=-1))
+    assert [Match.objects.get(pk=pk).version for pk in ids] == [0, 0]
+    assert not MatchEvent.objects.filter(match_id__in=ids).exists()
+    assert store.write_many(writes()) == set(ids)
+    assert [Match.objects.get(pk=pk).version for pk in ids] == [1, 1]
