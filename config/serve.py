@@ -1,10 +1,9 @@
-"""Several ASGI processes on one port: ``python -m config.serve HOST PORT [daphne args]``.
+"""Several ASGI processes on one port: ``python -m config.serve HOST PORT [uvicorn args]``.
 
-Binds ``HOST:PORT`` once and starts ``ASGI_PROCESSES`` daphne processes (default: one per
-core, at most 4) that all accept on that socket (``daphne --fd``), so the kernel spreads the
+Binds ``HOST:PORT`` once and starts ``ASGI_PROCESSES`` uvicorn processes (default: one per
+core, at most 4) that all accept on that socket (``uvicorn --fd``), so the kernel spreads the
 connections over them, as a proxy in front of several ports would. One process serves one core
-at a time (the GIL); with two of them 200 live tables kept p99 under 150 ms where one did not
-(README, "Benchmarks"). Any process ending, or SIGINT/SIGTERM, stops them all.
+at a time (the GIL), hence one per core. Any process ending, or SIGINT/SIGTERM, stops them all.
 """
 
 from __future__ import annotations
@@ -17,17 +16,36 @@ import sys
 import time
 from pathlib import Path
 
-#: The largest websocket message (and frame) daphne reads, in bytes: far above the table
-#: consumer's own limit (``matches.consumers.MAX_FRAME``), so that an oversize frame gets the
-#: consumer's ``too_large`` answer and the connection goes on; beyond this one the
-#: connection is closed (1009) without reading more.
+#: The largest websocket message the server reads, in bytes: far above the table consumer's
+#: own limit (``matches.consumers.MAX_FRAME``), so that an oversize frame gets the consumer's
+#: ``too_large`` answer and the connection goes on; beyond this one the connection is closed
+#: (1009) without reading more.
 WEBSOCKET_MAX_MESSAGE = 4 * 1024 * 1024
-#: Daphne's options for that limit (``./run`` and the end-to-end stack pass them).
-DAPHNE_LIMITS = [
-    "--websocket-max-message-size",
+#: uvicorn's options (``./run``, the production command and the end-to-end stack pass them):
+#: - the frame limit above;
+#: - no ``permessage-deflate``: compressing every frame was a quarter of a server's CPU under
+#:   load, for frames of a few hundred bytes (docs/benchmarks.md, "ASGI servers");
+#: - no proxy headers: the client's address is decided by ``clubs.client_ip`` from
+#:   ``TRUSTED_PROXIES`` alone, never rewritten from ``X-Forwarded-For`` before it;
+#: - no lifespan protocol (Channels has none) and no access log (the proxy keeps one);
+#: - on SIGTERM, open connections get 5 s to end before they are closed.
+UVICORN_OPTIONS = [
+    "--ws",
+    "websockets-sansio",
+    "--ws-max-size",
     str(WEBSOCKET_MAX_MESSAGE),
-    "--websocket-max-frame-size",
-    str(WEBSOCKET_MAX_MESSAGE),
+    "--ws-per-message-deflate",
+    "false",
+    "--loop",
+    "uvloop",
+    "--http",
+    "httptools",
+    "--no-proxy-headers",
+    "--lifespan",
+    "off",
+    "--no-access-log",
+    "--timeout-graceful-shutdown",
+    "5",
 ]
 
 
@@ -40,7 +58,7 @@ def process_count() -> int:
 
 
 def main(argv: list[str]) -> int:
-    """Bind, start the daphne processes, wait; return the exit code of the first to end."""
+    """Bind, start the uvicorn processes, wait; return the exit code of the first to end."""
     host, port, extra = argv[0], int(argv[1]), argv[2:]
     family = socket.AF_INET6 if ":" in host else socket.AF_INET
     listener = socket.socket(family, socket.SOCK_STREAM)
@@ -48,14 +66,14 @@ def main(argv: list[str]) -> int:
     listener.bind((host, port))
     listener.listen(1024)
     listener.set_inheritable(True)
-    daphne = str(Path(sys.executable).parent / "daphne")
+    uvicorn = str(Path(sys.executable).parent / "uvicorn")
     children = [
         subprocess.Popen(
             [
-                daphne,
+                uvicorn,
                 "--fd",
                 str(listener.fileno()),
-                *DAPHNE_LIMITS,
+                *UVICORN_OPTIONS,
                 *extra,
                 "config.asgi:application",
             ],

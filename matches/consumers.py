@@ -67,7 +67,7 @@ _reader = ThreadPoolExecutor(max_workers=1, thread_name_prefix="matches-read")
 #: auto-play and the summary's dismissal): a burst of connections after a restart queues here,
 #: not in front of the session lookups of new handshakes on Django's one thread
 #: (``database_sync_to_async``, which served all of it before and let 200 of 400 handshakes
-#: time out in daphne), nor of the actions. On SQLite, which writes one transaction at a time
+#: time out in the server), nor of the actions. On SQLite, which writes one transaction at a time
 #: (and whose in-memory test database refuses a read while another connection writes), it
 #: stays on Django's thread.
 _connections = (

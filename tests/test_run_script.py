@@ -98,24 +98,22 @@ def run_once(tmp_path, marker, port):
     try:
         output = read_until(fd, b"== running", timeout=240)
         assert b"laowang" in output  # the demo logins are printed
-        # (generous: on a loaded machine a daphne process may still be loading Django)
+        # (generous: on a loaded machine a uvicorn process may still be loading Django)
         with urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=60) as response:
             health = json.loads(response.read())
         assert health == {"status": "ok"}  # the details are for staff only
         assert server_answers(tmp_path / "redis")  # the embedded Redis, on its loopback port
         with urllib.request.urlopen(f"http://127.0.0.1:{port}/clubs/demo/", timeout=10) as page:
             assert "保2示范俱乐部" in page.read().decode()
-        assert len(processes_with_marker(marker)) >= 6  # run, redis, 2 daphne, worker, beat
-        daphnes = [
-            p
+        assert len(processes_with_marker(marker)) >= 6  # run, redis, 2 uvicorn, worker, beat
+        servers = [
+            Path(f"/proc/{p}/cmdline").read_bytes().split(b"\0")
             for p in processes_with_marker(marker)
-            if b"daphne" in Path(f"/proc/{p}/cmdline").read_bytes()
+            if b"bin/uvicorn" in Path(f"/proc/{p}/cmdline").read_bytes()
         ]
-        assert len(daphnes) == 2  # both accept on the one port (config.serve)
-        # X-Forwarded-For is the client's to write: daphne must not take addresses from it.
-        assert not any(
-            b"--proxy-headers" in Path(f"/proc/{p}/cmdline").read_bytes() for p in daphnes
-        )
+        assert len(servers) == 2  # both accept on the one port (config.serve)
+        # X-Forwarded-For is the client's to write: uvicorn must not take addresses from it.
+        assert all(b"--no-proxy-headers" in argv for argv in servers)
         # a service that dies is restarted (logged), and the site keeps serving
         worker = celery_worker_main(marker)
         assert worker is not None

@@ -1,5 +1,5 @@
 """A club admin referees a live Bao 2 table on a phone (390×844; Playwright + the system's
-Chromium) against the real stack (daphne, a Celery worker, Redis): the console opens over the
+Chromium) against the real stack (uvicorn, a Celery worker, Redis): the console opens over the
 spectator view, fits the screen, and a yellow card lowers the team's level for every seat; a
 seated player's page announces the card, whom it hits, why and the level it cost, until play
 resumes."""

@@ -1,5 +1,5 @@
 """A person plays a deal of Bao 2 against three bots on the table page by tapping, on a phone
-(390×844; Playwright + the system's Chromium), against the real stack: daphne, a Celery worker
+(390×844; Playwright + the system's Chromium), against the real stack: uvicorn, a Celery worker
 (the bots' turns) and Redis. On every turn the hand and the buttons are on the one screen."""
 
 import json

@@ -1,5 +1,5 @@
 """The live table fits one screen (Playwright + the system's Chromium, against the real stack:
-daphne, a Celery worker for the bots' turns, Redis): at four screen sizes and in every game,
+uvicorn, a Celery worker for the bots' turns, Redis): at four screen sizes and in every game,
 when it is the person's turn, the whole hand, the action buttons, the current trick and the
 clock are inside the viewport without scrolling, nothing is wider than the screen, buttons are
 at least 44 px, card corners at least 18 px, and every card can be tapped at its corner; also

@@ -1,14 +1,14 @@
 """The real stack for end-to-end tests: a Redis server, a fresh database, the ASGI server
-(daphne) and a Celery worker with beat, as separate processes that can be SIGKILLed and
+(uvicorn) and a Celery worker with beat, as separate processes that can be SIGKILLed and
 restarted.
 
 Run as a script it is the load test's stack: ``python tests/e2e/stack.py --asgi 2 -- --tables
-200 --seconds 20 --think 1`` starts it with DEBUG off and two daphne processes, runs
+200 --seconds 20 --think 1`` starts it with DEBUG off and two uvicorn processes, runs
 ``manage.py loadtest`` against them with the arguments after ``--``, and stops it.
 ``--runs 5 --databases postgresql,sqlite`` does that five times on each database, taking
 turns (a fresh stack and database each time; PostgreSQL: ``DATABASE_URL``'s server, else a
 throwaway one), and prints the min / median / max of every figure; ``--stacks 2`` runs two
-stacks of ``--asgi`` daphne processes and a Celery worker each (separate process groups, as on
+stacks of ``--asgi`` uvicorn processes and a Celery worker each (separate process groups, as on
 two machines) sharing the one database and Redis, with every table's sockets spread over both.
 
 The database is a fresh SQLite file, or, when ``DATABASE_URL`` points at PostgreSQL (the
@@ -37,7 +37,7 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tests"))
 from throwaway import Servers  # noqa: E402
 
-from config.serve import DAPHNE_LIMITS  # noqa: E402
+from config.serve import UVICORN_OPTIONS, WEBSOCKET_MAX_MESSAGE  # noqa: E402
 
 BIN = Path(sys.executable).parent
 
@@ -137,16 +137,23 @@ class Stack:
         )
 
     def start_asgi(self, name: str = "asgi", port: int | None = None) -> str:
-        """Start a daphne process (another one: a new ``name`` and ``port``); return its URL."""
+        """Start an ASGI server process, uvicorn (``ASGI_SERVER=daphne``: daphne), another one
+        with a new ``name`` and ``port``; return its URL."""
         port = port or self.port
-        self._spawn(
-            name,
-            [
+        if os.environ.get("ASGI_SERVER") == "daphne":  # to compare servers (benchmarks.md)
+            argv = [
                 str(BIN / "daphne"),
-                *DAPHNE_LIMITS,
+                *("--websocket-max-message-size", str(WEBSOCKET_MAX_MESSAGE)),
+                *("--websocket-max-frame-size", str(WEBSOCKET_MAX_MESSAGE)),
                 *("-b", "127.0.0.1", "-p", str(port), "config.asgi:application"),
-            ],
-        )
+            ]
+        else:
+            argv = [
+                str(BIN / "uvicorn"),
+                *UVICORN_OPTIONS,
+                *("--host", "127.0.0.1", "--port", str(port), "config.asgi:application"),
+            ]
+        self._spawn(name, argv)
         url = f"http://127.0.0.1:{port}"
         deadline = time.monotonic() + 30
         while True:
@@ -156,7 +163,7 @@ class Stack:
             except OSError as error:
                 if self.procs[name].poll() is not None or time.monotonic() > deadline:
                     log = self.logs[name].read_text()
-                    raise RuntimeError("daphne did not start:\n" + log) from error
+                    raise RuntimeError("the ASGI server did not start:\n" + log) from error
                 time.sleep(0.1)
 
     def start_worker(self, name: str = "worker", beat: bool = True) -> None:
@@ -265,7 +272,7 @@ FIGURES = {
 def run_load(
     asgi: int, stacks: int, loadtest: list[str], bot_delay: float = 0.8
 ) -> dict[str, float]:
-    """Start ``stacks`` stacks of ``asgi`` daphne processes and one Celery worker each (one
+    """Start ``stacks`` stacks of ``asgi`` uvicorn processes and one Celery worker each (one
     Redis and one database shared by all; only the first worker runs beat; every group of
     processes its own session, as on separate machines), run ``manage.py loadtest`` against
     all of them with ``loadtest`` arguments, stop everything; return the figures printed.
@@ -284,7 +291,8 @@ def run_load(
         urls = [f"http://127.0.0.1:{ports[k, a]}" for a in range(asgi) for k in range(stacks)]
         for k in range(stacks):
             print(
-                f"stack {k + 1}: daphne on ports {[ports[k, a] for a in range(asgi)]}", flush=True
+                f"stack {k + 1}: ASGI servers on ports {[ports[k, a] for a in range(asgi)]}",
+                flush=True,
             )
         command = [sys.executable, "manage.py", "loadtest", *loadtest]
         for url in urls:
@@ -328,18 +336,18 @@ def summary(results: dict[str, list[dict[str, float]]]) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Start a stack with ``--asgi`` daphne processes, run the load test against it, stop it;
+    """Start a stack with ``--asgi`` uvicorn processes, run the load test against it, stop it;
     with ``--runs`` and ``--databases``, that many runs on each database, taking turns, then
     the min / median / max of every figure."""
     import argparse
 
     parser = argparse.ArgumentParser(prog="python tests/e2e/stack.py")
-    parser.add_argument("--asgi", type=int, default=2, help="daphne processes per stack (2)")
+    parser.add_argument("--asgi", type=int, default=2, help="uvicorn processes per stack (2)")
     parser.add_argument(
         "--stacks",
         type=int,
         default=1,
-        help="stacks of --asgi daphne processes and a Celery worker, sharing one database and "
+        help="stacks of --asgi uvicorn processes and a Celery worker, sharing one database and "
         "one Redis (scale-out; default 1)",
     )
     parser.add_argument("--runs", type=int, default=1, help="runs per database (taking turns)")

@@ -1,4 +1,4 @@
-"""End-to-end: the real ASGI server (daphne), a real Celery worker with beat, a Redis server,
+"""End-to-end: the real ASGI server (uvicorn), a real Celery worker with beat, a Redis server,
 and websocket clients playing as browsers do (matches.botclient)."""
 
 import asyncio
