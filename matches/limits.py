@@ -2,11 +2,17 @@
 every server process (Redis counters): so many frames a second per signed-in user, fewer of
 the frames that only read (``hello``, ``check``, ``hint``: they cost the server more than they
 cost the sender), and per client address (anonymous spectators, many accounts behind one
-address). Counted when a frame arrives, before it is queued. Fixed one-second windows: one
-Redis round trip per frame (a pipeline of INCR + EXPIRE per counter).
+address). Counted when a frame arrives, before it is queued. Fixed one-second windows.
 
-Redis away: the limits fail open (a warning is logged) and the per-connection limit of the
-consumer still holds.
+Each server process counts locally and adds its counts to Redis at most every ``FLUSH``
+seconds (one pipeline of INCRBY + EXPIRE for all counters), reading back the totals of all
+processes: a Redis round trip for every frame was an eighth of a loaded server's event loop.
+So a process decides on its own counts at once and on the other processes' counts as they
+stood at its last flush: across processes a limit can be exceeded by what the others received
+in the last ``FLUSH`` seconds, never within one.
+
+Redis away: the limits fail open across processes (a warning is logged); each process's own
+counts and the per-connection limit of the consumer still hold.
 """
 
 from __future__ import annotations
@@ -15,7 +21,7 @@ import asyncio
 import logging
 import time
 import weakref
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import redis.asyncio as aredis
@@ -24,6 +30,9 @@ from django.conf import settings
 from clubs.client_ip import scope_client_ip
 
 log = logging.getLogger(__name__)
+
+#: Seconds between a process's additions of its counts to Redis.
+FLUSH = 0.05
 
 
 @dataclass(frozen=True)
@@ -55,20 +64,65 @@ def _limits(who: Identity, read: bool) -> list[tuple[str, int]]:
     return out
 
 
-_clients: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, aredis.Redis] = (
+@dataclass
+class _Counter:
+    """One counter of one window: the total in Redis at the last flush (all processes) and
+    this process's counts since, until ``ends`` (seconds since the epoch)."""
+
+    ends: float
+    known: int = 0
+    pending: int = 0
+
+
+@dataclass
+class _Counters:
+    """The counters of one event loop, with its Redis client (a client's connections belong
+    to its loop)."""
+
+    redis: aredis.Redis
+    counters: dict[str, _Counter] = field(default_factory=dict)
+    flushed: float = 0.0
+    flushing: bool = False
+
+    async def flush(self, now: float) -> None:
+        """Add the pending counts to Redis and read back the totals; forget ended windows."""
+        self.flushing, self.flushed = True, now
+        for key in [key for key, counter in self.counters.items() if counter.ends <= now]:
+            del self.counters[key]
+        batch = [(key, c, c.pending) for key, c in self.counters.items() if c.pending]
+        for _key, counter, count in batch:
+            counter.known += count
+            counter.pending -= count
+        try:
+            pipe = self.redis.pipeline(transaction=False)
+            for key, counter, count in batch:
+                pipe.incrby(key, count)
+                pipe.expireat(key, int(counter.ends) + 1)
+            totals = (await pipe.execute())[::2]
+        except (aredis.RedisError, OSError):
+            log.warning("websocket limits unavailable (Redis): counted in this process only")
+            return
+        finally:
+            self.flushing = False
+        for (_key, counter, _count), total in zip(batch, totals, strict=True):
+            counter.known = max(counter.known, total)
+
+
+_loops: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, _Counters] = (
     weakref.WeakKeyDictionary()
 )
 
 
-def _client() -> aredis.Redis:
-    """One asyncio Redis client per event loop (a client's connections belong to its loop)."""
+def _state() -> _Counters:
+    """The :class:`_Counters` of the running event loop."""
     loop = asyncio.get_running_loop()
-    client = _clients.get(loop)
-    if client is None:
-        client = _clients[loop] = aredis.Redis.from_url(
+    state = _loops.get(loop)
+    if state is None:
+        client = aredis.Redis.from_url(
             settings.REDIS_URL, socket_timeout=1.0, socket_connect_timeout=1.0
         )
-    return client
+        state = _loops[loop] = _Counters(client)
+    return state
 
 
 async def allowed(who: Identity, read: bool = False) -> bool:
@@ -86,17 +140,21 @@ async def connect_allowed(who: Identity) -> bool:
 
 
 async def _count(counters: list[tuple[str, int]], window: int) -> bool:
-    """Add one to each counter of the current ``window`` (seconds); False if any is over."""
-    slot = int(time.time() // window)
+    """Add one to each counter of the current ``window`` (seconds); False if any is over,
+    counting what this process has seen and what Redis held at its last flush (made first
+    when one is due)."""
+    state = _state()
+    now = time.time()
+    slot = int(now // window)
     prefix = settings.CACHES["default"].get("KEY_PREFIX", "")
-    try:
-        pipe = _client().pipeline(transaction=False)
-        for name, _limit in counters:
-            key = f"{prefix}:ws:{name}:{window}:{slot}"
-            pipe.incr(key)
-            pipe.expire(key, 2 * window)
-        counts = (await pipe.execute())[::2]
-    except (aredis.RedisError, OSError):
-        log.warning("websocket limits unavailable (Redis): not counted")
-        return True
-    return all(count <= limit for count, (_name, limit) in zip(counts, counters, strict=True))
+    mine = []
+    for name, limit in counters:
+        key = f"{prefix}:ws:{name}:{window}:{slot}"
+        counter = state.counters.get(key)
+        if counter is None:
+            counter = state.counters[key] = _Counter(ends=(slot + 1) * window)
+        counter.pending += 1
+        mine.append((counter, limit))
+    if not state.flushing and now - state.flushed >= FLUSH:
+        await state.flush(now)
+    return all(counter.known + counter.pending <= limit for counter, limit in mine)
