@@ -266,17 +266,27 @@ FIGURES = {
     "client_cpu_share": "{:.0%}",
     "machine_busy": "{:.0%}",
     "load_1min": "{:.1f}",
+    "cpu_ms_asgi": "{:.2f}",
+    "cpu_ms_worker": "{:.2f}",
+    "cpu_ms_postgresql": "{:.2f}",
+    "cpu_ms_redis": "{:.2f}",
 }
 
 
 def run_load(
-    asgi: int, stacks: int, loadtest: list[str], bot_delay: float = 0.8
+    asgi: int,
+    stacks: int,
+    loadtest: list[str],
+    bot_delay: float = 0.8,
+    postgres: int | None = None,
 ) -> dict[str, float]:
     """Start ``stacks`` stacks of ``asgi`` uvicorn processes and one Celery worker each (one
     Redis and one database shared by all; only the first worker runs beat; every group of
     processes its own session, as on separate machines), run ``manage.py loadtest`` against
     all of them with ``loadtest`` arguments, stop everything; return the figures printed.
-    ``bot_delay``: seconds the worker's bots wait before acting."""
+    ``bot_delay``: seconds the worker's bots wait before acting. The CPU per action of the ASGI
+    processes, the workers, Redis and the PostgreSQL server ``postgres`` (its postmaster's
+    pid, if known) is among the figures."""
     stack = Stack(bot_delay=bot_delay, sweep_seconds=5.0).start()
     try:
         # interleaved, so that consecutive seats of a table go to different stacks
@@ -297,6 +307,13 @@ def run_load(
         command = [sys.executable, "manage.py", "loadtest", *loadtest]
         for url in urls:
             command += ["--url", url]
+        kinds = {
+            "asgi": [p.pid for n, p in stack.procs.items() if n.startswith("asgi")],
+            "worker": [p.pid for n, p in stack.procs.items() if n.startswith("worker")],
+            "redis": [stack.redis.pid],
+            "postgresql": [postgres] if postgres else [],
+        }
+        command += [f"--cpu={k}={','.join(map(str, pids))}" for k, pids in kinds.items() if pids]
         figures: dict[str, float] = {}
         with subprocess.Popen(
             command, cwd=ROOT, env=stack.env, stdout=subprocess.PIPE, text=True
@@ -388,7 +405,15 @@ def main(argv: list[str] | None = None) -> int:
                     parser.error(f"unknown database {database!r}")
                 print(f"== {database}, run {run + 1} of {args.runs}", flush=True)
                 results.setdefault(database, []).append(
-                    run_load(args.asgi, args.stacks, args.loadtest, args.bot_delay)
+                    run_load(
+                        args.asgi,
+                        args.stacks,
+                        args.loadtest,
+                        args.bot_delay,
+                        servers.postmaster_pid()
+                        if servers is not None and database == "postgresql"
+                        else None,
+                    )
                 )
                 if url:
                     os.environ["DATABASE_URL"] = url

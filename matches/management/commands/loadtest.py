@@ -95,15 +95,50 @@ def _machine_cpu() -> tuple[float, float]:
     return (sum(ticks[:8]) - idle) / hertz, sum(ticks[:8]) / hertz
 
 
+def _tree_cpu(roots: list[int]) -> float:
+    """CPU seconds so far (user + system, every thread) of the processes ``roots`` and all
+    their descendants alive now (Linux ``/proc``; 0 elsewhere)."""
+    stats: dict[int, tuple[int, float]] = {}  # pid: (parent, CPU seconds)
+    try:
+        entries = os.listdir("/proc")
+    except OSError:
+        return 0.0
+    hertz = os.sysconf("SC_CLK_TCK")
+    for entry in entries:
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat") as stat:
+                fields = stat.read().rsplit(")", 1)[1].split()
+        except OSError:  # ended meanwhile
+            continue
+        stats[int(entry)] = (int(fields[1]), (int(fields[11]) + int(fields[12])) / hertz)
+    children: dict[int, list[int]] = {}
+    for pid, (parent, _cpu) in stats.items():
+        children.setdefault(parent, []).append(pid)
+    total, todo, seen = 0.0, list(roots), set()
+    while todo:
+        pid = todo.pop()
+        if pid in seen or pid not in stats:
+            continue
+        seen.add(pid)
+        total += stats[pid][1]
+        todo.extend(children.get(pid, ()))
+    return total
+
+
 class _CpuShare:
     """What the load client itself took of the machine while measuring: its CPU seconds
     (every thread of this process) against all the machine's busy CPU seconds (the servers,
-    PostgreSQL, Redis, the worker and anything else running)."""
+    PostgreSQL, Redis, the worker and anything else running); and the CPU seconds of each
+    kind of process named in ``kinds`` (kind: root pids, their descendants included)."""
 
-    def __init__(self) -> None:
+    def __init__(self, kinds: dict[str, list[int]]) -> None:
+        self.kinds = kinds
         self.started = time.perf_counter()
         self.process = time.process_time()
         self.busy, self.total = _machine_cpu()
+        self.by_kind = {kind: _tree_cpu(pids) for kind, pids in kinds.items()}
 
     def stop(self) -> None:
         """Close the measured window."""
@@ -111,6 +146,7 @@ class _CpuShare:
         self.elapsed = time.perf_counter() - self.started
         self.process = time.process_time() - self.process
         self.busy, self.total = busy - self.busy, total - self.total
+        self.by_kind = {k: _tree_cpu(self.kinds[k]) - cpu for k, cpu in self.by_kind.items()}
 
     @property
     def share(self) -> float:
@@ -175,6 +211,7 @@ async def _run_tables(
     seconds: float,
     versions_now: Any,
     think: float = 0.0,
+    cpu_kinds: dict[str, list[int]] | None = None,
 ) -> dict[str, Any]:
     books: list[_Table] = []
     clients: list[SeatClient] = []
@@ -222,7 +259,7 @@ async def _run_tables(
     stop_lag = asyncio.Event()
     lag_task = asyncio.create_task(_loop_lag(lags, stop_lag))
     resyncs = sum(c.resyncs for c in clients)
-    cpu = _CpuShare()
+    cpu = _CpuShare(cpu_kinds or {})
     started = time.perf_counter()
     await asyncio.sleep(seconds)
     state["counting"] = False
@@ -395,6 +432,14 @@ class Command(BaseCommand):
             default=0.0,
             help="mean seconds each bot thinks before acting (uniformly 0.5-1.5 times that)",
         )
+        parser.add_argument(
+            "--cpu",
+            action="append",
+            default=[],
+            metavar="KIND=PID[,PID...]",
+            help="report the CPU of these processes and their descendants per action while "
+            "measuring, as KIND (e.g. asgi=4711,4712); once per kind",
+        )
 
     def handle(self, *args: Any, **options: Any) -> None:
         """Set up the tables, play them, then the baseline; print the figures."""
@@ -417,6 +462,13 @@ class Command(BaseCommand):
         if options["setup_only"]:
             self.stdout.write(json.dumps(tables))
             return
+        try:
+            cpu_kinds = {
+                kind: [int(pid) for pid in pids.split(",")]
+                for kind, pids in (item.split("=", 1) for item in options["cpu"])
+            }
+        except ValueError:
+            raise CommandError("--cpu takes KIND=PID[,PID...]") from None
         https = [u.rstrip("/") for u in options["url"] or ["http://127.0.0.1:8000"]]
         ws_urls = ["ws" + u[len("http") :] for u in https]
         match_ids = [t["match"] for t in tables]
@@ -431,7 +483,9 @@ class Command(BaseCommand):
         gc.freeze()
         gc.set_threshold(700, 10, 10_000)
         result = asyncio.run(
-            _run_tables(ws_urls, tables, options["seconds"], versions_now, options["think"])
+            _run_tables(
+                ws_urls, tables, options["seconds"], versions_now, options["think"], cpu_kinds
+            )
         )
         final = result["final"]
         sent = sum((final[t["match"]] - before[t["match"]]) * len(t["cookies"]) for t in tables)
@@ -464,6 +518,9 @@ class Command(BaseCommand):
             "client_cpu_share": cpu.share,
             "machine_busy": cpu.machine_busy,
         }
+        actions = max(1, result["actions"])
+        for kind, seconds in cpu.by_kind.items():
+            figures[f"cpu_ms_{kind}"] = seconds / actions * 1e3
         closes = Counter()
         for c in clients:
             closes.update(c.closes)
@@ -489,6 +546,11 @@ class Command(BaseCommand):
             f"({figures['resync_share']:.2%} of actions)  refusals "
             f"{dict(Counter(r.get('code') for c in clients for r in c.refusals))}"
         )
+        if cpu.by_kind:
+            self.stdout.write(
+                "  CPU per action: "
+                + ", ".join(f"{k} {figures[f'cpu_ms_{k}']:.2f} ms" for k in cpu.by_kind)
+            )
         if missing:
             self.stdout.write(f"  missing (match, seat, version): {missing[:10]}")
         errors = Counter(e.split("(")[0] for c in clients for e in c.errors)
