@@ -81,12 +81,13 @@ class _Counters:
 
     redis: aredis.Redis
     counters: dict[str, _Counter] = field(default_factory=dict)
-    flushed: float = 0.0
+    flushed: float = float("-inf")  # time.monotonic() of the last flush
     flushing: bool = False
 
     async def flush(self, now: float) -> None:
-        """Add the pending counts to Redis and read back the totals; forget ended windows."""
-        self.flushing, self.flushed = True, now
+        """Add the pending counts to Redis and read back the totals; forget the windows
+        ended by ``now`` (seconds since the epoch)."""
+        self.flushing, self.flushed = True, time.monotonic()
         for key in [key for key, counter in self.counters.items() if counter.ends <= now]:
             del self.counters[key]
         batch = [(key, c, c.pending) for key, c in self.counters.items() if c.pending]
@@ -155,6 +156,6 @@ async def _count(counters: list[tuple[str, int]], window: int) -> bool:
             counter = state.counters[key] = _Counter(ends=(slot + 1) * window)
         counter.pending += 1
         mine.append((counter, limit))
-    if not state.flushing and now - state.flushed >= FLUSH:
+    if not state.flushing and time.monotonic() - state.flushed >= FLUSH:
         await state.flush(now)
     return all(counter.known + counter.pending <= limit for counter, limit in mine)
