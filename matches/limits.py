@@ -5,7 +5,7 @@ cost the sender), and per client address (anonymous spectators, many accounts be
 address). Counted when a frame arrives, before it is queued. Fixed one-second windows.
 
 Each server process counts locally and adds its counts to Redis at most every ``FLUSH``
-seconds (one pipeline of INCRBY + EXPIRE for all counters), reading back the totals of all
+seconds (one pipeline of INCRBY + EXPIREAT for all counters), reading back the totals of all
 processes: a Redis round trip for every frame was an eighth of a loaded server's event loop.
 So a process decides on its own counts at once and on the other processes' counts as they
 stood at its last flush: across processes a limit can be exceeded by what the others received
