@@ -23,6 +23,7 @@ import time
 from collections import Counter
 from typing import Any
 
+import psutil
 import websockets
 from asgiref.sync import sync_to_async
 from django.core.management.base import BaseCommand, CommandError, CommandParser
@@ -83,47 +84,30 @@ def _first_errors(clients: list[SeatClient], count: int = 3) -> list[str]:
 
 
 def _machine_cpu() -> tuple[float, float]:
-    """``(busy, total)`` CPU seconds of the whole machine so far (Linux ``/proc/stat``; zeros
-    elsewhere)."""
-    try:
-        with open("/proc/stat") as stat:
-            ticks = [int(x) for x in stat.readline().split()[1:]]
-    except OSError:
-        return 0.0, 0.0
-    idle = ticks[3] + (ticks[4] if len(ticks) > 4 else 0)  # idle + iowait
-    hertz = os.sysconf("SC_CLK_TCK")
-    return (sum(ticks[:8]) - idle) / hertz, sum(ticks[:8]) / hertz
+    """``(busy, total)`` CPU seconds of the whole machine so far (idle and waiting for I/O are
+    not busy)."""
+    times = psutil.cpu_times()
+    # Linux counts a guest's time in user and nice too
+    total = sum(times) - getattr(times, "guest", 0.0) - getattr(times, "guest_nice", 0.0)
+    return total - times.idle - getattr(times, "iowait", 0.0), total
 
 
 def _tree_cpu(roots: list[int]) -> float:
-    """CPU seconds so far (user + system, every thread) of the processes ``roots`` and all
-    their descendants alive now (Linux ``/proc``; 0 elsewhere)."""
-    stats: dict[int, tuple[int, float]] = {}  # pid: (parent, CPU seconds)
-    try:
-        entries = os.listdir("/proc")
-    except OSError:
-        return 0.0
-    hertz = os.sysconf("SC_CLK_TCK")
-    for entry in entries:
-        if not entry.isdigit():
-            continue
+    """CPU seconds so far (user + system, every thread) of the processes ``roots`` (separate
+    trees) and all their descendants alive now; a process that is gone counts 0."""
+    total = 0.0
+    for pid in roots:
         try:
-            with open(f"/proc/{entry}/stat") as stat:
-                fields = stat.read().rsplit(")", 1)[1].split()
-        except OSError:  # ended meanwhile
+            root = psutil.Process(pid)
+            tree = [root, *root.children(recursive=True)]
+        except psutil.Error:
             continue
-        stats[int(entry)] = (int(fields[1]), (int(fields[11]) + int(fields[12])) / hertz)
-    children: dict[int, list[int]] = {}
-    for pid, (parent, _cpu) in stats.items():
-        children.setdefault(parent, []).append(pid)
-    total, todo, seen = 0.0, list(roots), set()
-    while todo:
-        pid = todo.pop()
-        if pid in seen or pid not in stats:
-            continue
-        seen.add(pid)
-        total += stats[pid][1]
-        todo.extend(children.get(pid, ()))
+        for proc in tree:
+            try:
+                times = proc.cpu_times()
+            except psutil.Error:  # ended meanwhile
+                continue
+            total += times.user + times.system
     return total
 
 
@@ -138,7 +122,8 @@ class _CpuShare:
         self.started = time.perf_counter()
         self.process = time.process_time()
         self.busy, self.total = _machine_cpu()
-        self.by_kind = {kind: _tree_cpu(pids) for kind, pids in kinds.items()}
+        self._kinds_started = {kind: _tree_cpu(pids) for kind, pids in kinds.items()}
+        self.by_kind: dict[str, float] = {}  # CPU seconds of each kind while measuring
 
     def stop(self) -> None:
         """Close the measured window."""
@@ -146,7 +131,9 @@ class _CpuShare:
         self.elapsed = time.perf_counter() - self.started
         self.process = time.process_time() - self.process
         self.busy, self.total = busy - self.busy, total - self.total
-        self.by_kind = {k: _tree_cpu(self.kinds[k]) - cpu for k, cpu in self.by_kind.items()}
+        self.by_kind = {
+            kind: _tree_cpu(pids) - self._kinds_started[kind] for kind, pids in self.kinds.items()
+        }
 
     @property
     def share(self) -> float:
