@@ -270,6 +270,11 @@ FIGURES = {
     "cpu_ms_worker": "{:.2f}",
     "cpu_ms_postgresql": "{:.2f}",
     "cpu_ms_redis": "{:.2f}",
+    "cpu_ms_client": "{:.2f}",
+    "baseline_cpu_ms_asgi": "{:.2f}",
+    "baseline_cpu_ms_redis": "{:.2f}",
+    "baseline_cpu_ms_client": "{:.2f}",
+    "baseline_machine_busy": "{:.0%}",
 }
 
 

@@ -285,7 +285,9 @@ async def _run_tables(
     }
 
 
-async def _run_baseline(urls: list[str], groups: int, seconds: float) -> dict[str, Any]:
+async def _run_baseline(
+    urls: list[str], groups: int, seconds: float, cpu_kinds: dict[str, list[int]] | None = None
+) -> dict[str, Any]:
     latencies: list[float] = []
     state = {"counting": False, "actions": 0, "sent": 0, "received": 0}
     stop = asyncio.Event()
@@ -358,10 +360,12 @@ async def _run_baseline(urls: list[str], groups: int, seconds: float) -> dict[st
             await sockets[0].send(json.dumps({"v": 1, "pad": payload}))
     await asyncio.sleep(1.0)
     state["counting"] = True
+    cpu = _CpuShare(cpu_kinds or {})
     started = time.perf_counter()
     await asyncio.sleep(seconds)
     state["counting"] = False
     elapsed = time.perf_counter() - started
+    cpu.stop()
     stop.set()
     await _quiet(lambda: state["received"])
     errors = [repr(t.exception()) for t in tasks if t.done() and t.exception() is not None]
@@ -374,6 +378,8 @@ async def _run_baseline(urls: list[str], groups: int, seconds: float) -> dict[st
         "latencies": latencies,
         "sent": state["sent"],
         "received": state["received"],
+        "actions": state["actions"],
+        "cpu": cpu,
     }
 
 
@@ -506,6 +512,7 @@ class Command(BaseCommand):
             "machine_busy": cpu.machine_busy,
         }
         actions = max(1, result["actions"])
+        figures["cpu_ms_client"] = cpu.process / actions * 1e3
         for kind, seconds in cpu.by_kind.items():
             figures[f"cpu_ms_{kind}"] = seconds / actions * 1e3
         closes = Counter()
@@ -533,11 +540,10 @@ class Command(BaseCommand):
             f"({figures['resync_share']:.2%} of actions)  refusals "
             f"{dict(Counter(r.get('code') for c in clients for r in c.refusals))}"
         )
-        if cpu.by_kind:
-            self.stdout.write(
-                "  CPU per action: "
-                + ", ".join(f"{k} {figures[f'cpu_ms_{k}']:.2f} ms" for k in cpu.by_kind)
-            )
+        self.stdout.write(
+            f"  CPU per action: client {figures['cpu_ms_client']:.2f} ms"
+            + "".join(f", {k} {figures[f'cpu_ms_{k}']:.2f} ms" for k in cpu.by_kind)
+        )
         if missing:
             self.stdout.write(f"  missing (match, seat, version): {missing[:10]}")
         errors = Counter(e.split("(")[0] for c in clients for e in c.errors)
@@ -545,7 +551,7 @@ class Command(BaseCommand):
             self.stdout.write(f"  client errors: {dict(errors)}  e.g. {_first_errors(clients)}")
         if not options["no_baseline"]:
             time.sleep(10)  # let the server finish closing the tables' sockets
-            base = asyncio.run(_run_baseline(ws_urls, len(tables), options["seconds"]))
+            base = asyncio.run(_run_baseline(ws_urls, len(tables), options["seconds"], cpu_kinds))
             blat = base["latencies"]
             self.stdout.write(
                 f"baseline (bare group broadcast): {len(tables)} groups x 4 sockets\n"
@@ -554,6 +560,18 @@ class Command(BaseCommand):
                 f"p99 {_percentile(blat, 0.99) * 1e3:.1f} ms  (n={len(blat)})\n"
                 f"  deliveries sent {base['sent']}  received {base['received']}  "
                 f"lost {base['sent'] - base['received']}"
+            )
+            bcpu, rounds = base["cpu"], max(1, base["actions"])
+            figures["baseline_client_cpu_share"] = bcpu.share
+            figures["baseline_machine_busy"] = bcpu.machine_busy
+            figures["baseline_cpu_ms_client"] = bcpu.process / rounds * 1e3
+            for kind, seconds in bcpu.by_kind.items():
+                figures[f"baseline_cpu_ms_{kind}"] = seconds / rounds * 1e3
+            self.stdout.write(
+                f"  load client's CPU {bcpu.share:.0%} of the machine's busy CPU (machine "
+                f"{bcpu.machine_busy:.0%} busy); CPU per round: client "
+                f"{figures['baseline_cpu_ms_client']:.2f} ms"
+                + "".join(f", {k} {figures[f'baseline_cpu_ms_{k}']:.2f} ms" for k in bcpu.by_kind)
             )
             if base["errors"]:
                 self.stdout.write(f"  {len(base['errors'])} sockets failed: {base['errors'][:3]}")
