@@ -30,10 +30,17 @@ def _players(entry: Entry) -> list[User]:
     return _speakers(entry)
 
 
-def _send(key: str, user: User, subject: Callable[[], str], body: Callable[[], str]) -> None:
-    """Write the notice in the recipient's language (hence the callables) and send it."""
+def _send(
+    key: str, user: User, subject: Callable[[], str], body: Callable[[], str], url: str
+) -> None:
+    """Write the notice in the recipient's language (hence the callables) and send it; in the
+    notification list it links the site path ``url``."""
     with translation.override(user.language or "zh-hans"):
-        notify(f"{key}:user:{user.pk}", user, str(subject()), str(body()))
+        notify(f"{key}:user:{user.pk}", user, str(subject()), str(body()), url)
+
+
+def _fixture_path(fixture: Fixture) -> str:
+    return reverse("leagues:fixture", args=[fixture.pk])
 
 
 def _when(value: object) -> str:
@@ -56,6 +63,7 @@ def round_open(rnd: Round) -> None:
                         _("Play your fixture between %(first)s and %(last)s.")
                         % {"first": rnd.opens_on, "last": rnd.closes_on}
                     ),
+                    _fixture_path(fixture),
                 )
 
 
@@ -70,6 +78,7 @@ def time_proposed(fixture: Fixture, to: Entry) -> None:
                 _("Proposed: %(when)s. Accept it or propose another on the fixture's page.")
                 % {"when": _when(fixture.proposed_at)}
             ),
+            _fixture_path(fixture),
         )
 
 
@@ -82,6 +91,7 @@ def time_agreed(fixture: Fixture) -> None:
                 user,
                 lambda: _("%(fixture)s: the time is agreed") % {"fixture": fixture},
                 lambda: _("Play at %(when)s.") % {"when": _when(fixture.agreed_at)},
+                _fixture_path(fixture),
             )
 
 
@@ -96,6 +106,7 @@ def lineup_missing(fixture: Fixture, entry: Entry) -> None:
                 _("The fixture starts at %(when)s; submit the line-up before then.")
                 % {"when": _when(fixture.agreed_at)}
             ),
+            _fixture_path(fixture),
         )
 
 
@@ -118,6 +129,7 @@ def sheets_ready(fixture: Fixture, tables: Sequence[FixtureTable]) -> None:
                     )
                     % {"n": table.number, "scorer": scorer.name}
                 ),
+                _fixture_path(fixture),
             )
 
 
@@ -133,13 +145,15 @@ def window_closing(fixture: Fixture) -> None:
                     _("Agree a time by %(last)s or the fixture is lost by forfeit.")
                     % {"last": fixture.extended_to or fixture.round.closes_on}
                 ),
+                _fixture_path(fixture),
             )
 
 
 def partner_invited(entry: Entry) -> None:
     """The named partner of a pending pair: accept or decline on the entry's page by
     ``entry.answer_by``."""
-    link = site_url(reverse("leagues:entry", args=[entry.pk]))
+    path = reverse("leagues:entry", args=[entry.pk])
+    link = site_url(path)
     _send(
         f"league:partner:{entry.pk}:invited",
         entry.player2,
@@ -151,12 +165,14 @@ def partner_invited(entry: Entry) -> None:
             _("Accept or decline by %(when)s: %(link)s")
             % {"when": _when(entry.answer_by), "link": link}
         ),
+        path,
     )
 
 
 def partner_accepted(entry: Entry) -> None:
     """The player who entered a pair: the partner accepted."""
-    link = site_url(reverse("leagues:entry", args=[entry.pk]))
+    path = reverse("leagues:entry", args=[entry.pk])
+    link = site_url(path)
     _send(
         f"league:partner:{entry.pk}:accepted",
         entry.player1,
@@ -165,6 +181,7 @@ def partner_accepted(entry: Entry) -> None:
             % {"name": entry.player2.name, "season": entry.season}
         ),
         lambda: _("Your pair's page: %(link)s") % {"link": link},
+        path,
     )
 
 
@@ -185,7 +202,8 @@ def invitation_closed(entry: Entry, why: str, actor: User | None = None) -> None
             % {"season": entry.season}
         ),
     }
-    link = site_url(reverse("leagues:season", args=[entry.season_id]))
+    path = reverse("leagues:season", args=[entry.season_id])
+    link = site_url(path)
     for user in (entry.player1, entry.player2):
         if actor is None or user.pk != actor.pk:
             _send(
@@ -193,4 +211,5 @@ def invitation_closed(entry: Entry, why: str, actor: User | None = None) -> None
                 user,
                 subjects[why],
                 lambda: _("You can enter the season again, with anyone: %(link)s") % {"link": link},
+                path,
             )

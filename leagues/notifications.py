@@ -16,17 +16,18 @@ from outbox import services as outbox
 from outbox.models import Kind
 
 
-def notify(key: str, user: User, subject: str, body: str) -> bool:
-    """Put ``subject`` in ``user``'s notifications and e-mail ``subject`` / ``body`` (through
-    the outbox, after the caller's transaction commits, unless the user turned league e-mails
-    off), once per ``key``. Returns whether an e-mail was queued: False when the key was used
-    before, the user has no e-mail address or wants no league e-mail."""
+def notify(key: str, user: User, subject: str, body: str, url: str) -> bool:
+    """Put ``subject`` in ``user``'s notifications, linking the site path ``url`` (the page
+    where the player acts on it), and e-mail ``subject`` / ``body`` (through the outbox, after
+    the caller's transaction commits, unless the user turned league e-mails off), once per
+    ``key``. Returns whether an e-mail was queued: False when the key was used before, the
+    user has no e-mail address or wants no league e-mail."""
     try:
         with transaction.atomic():
             Notice.objects.create(key=key[:200])
     except IntegrityError:
         return False
     message = outbox.tell_user(
-        key=key, user=user, kind=Kind.LEAGUES, rendered=outbox.Rendered(subject, body)
+        key=key, user=user, kind=Kind.LEAGUES, rendered=outbox.Rendered(subject, body), url=url
     )
     return message is not None

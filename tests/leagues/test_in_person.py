@@ -15,7 +15,7 @@ from leagues import selectors
 from leagues.models import FixtureStatus, FixtureTable
 from leagues.services import entries, fixtures, setup
 from leagues.tasks import league_tick_task
-from outbox.models import OutboxMessage
+from outbox.models import Notification, OutboxMessage
 from sheets import services as sheets
 from sheets.models import ScoreSheet, SheetStatus
 from tests.leagues.leaguekit import START, at
@@ -66,6 +66,10 @@ def test_an_in_person_inter_club_fixture_is_scored_on_sheets(world, celery_eager
     assert set(t2.seat_users) == {pa[2].pk, pa[3].pk, pb[2].pk, pb[3].pk}
     notified = OutboxMessage.objects.filter(key__startswith=f"league:sheets:{fixture.pk}:")
     assert {m.user_id for m in notified} == {u.pk for u in pa + pb}
+    # each one's notice links the fixture's page, where the sheets are opened
+    listed = Notification.objects.filter(key__startswith=f"league:sheets:{fixture.pk}:")
+    assert {n.url for n in listed} == {f"/leagues/fixtures/{fixture.pk}/"}
+    assert listed.count() == len(pa + pb)
 
     # the guest club's players open the sheets from the fixture's page
     guest = Client()

@@ -11,7 +11,7 @@ from leagues import selectors
 from leagues.models import Entry, Fixture
 from leagues.services import entries, play, setup
 from leagues.services.errors import LeagueError, NotAllowed
-from outbox.models import OutboxMessage
+from outbox.models import Notification, OutboxMessage
 
 pytestmark = pytest.mark.django_db
 
@@ -36,6 +36,11 @@ def test_a_pending_pair_is_asked_listed_and_not_drawn(client, world, pairs, sett
     assert pending.answer_by is not None
     mail = OutboxMessage.objects.get(key=f"league:partner:{pending.pk}:invited:user:{b.pk}")
     assert f"https://bao2.example.org/leagues/entries/{pending.pk}/" in mail.body
+    notice = Notification.objects.get(key=mail.key)
+    assert (notice.user, notice.url) == (b, f"/leagues/entries/{pending.pk}/")
+    client.force_login(b)  # the notice in the list leads to the page where b answers
+    listed = client.get("/notifications/").content.decode()
+    assert f'href="/leagues/entries/{pending.pk}/"' in listed
     refused(lambda: entries.enter_players(b, season, world.host, players=[b, c]), "already_entered")
     # a club admin entering two other players enters them at once
     first = entries.enter_players(world.host_admin, season, world.host, players=[c, d])
@@ -97,6 +102,8 @@ def test_declined_withdrawn_and_lapsed_invitations_free_both(client, world, pair
     assert response.status_code == 200
     assert not Entry.objects.filter(pk=first.pk).exists()
     assert OutboxMessage.objects.filter(key=f"league:partner:{first.pk}:declined:user:{a.pk}")
+    declined = Notification.objects.get(key=f"league:partner:{first.pk}:declined:user:{a.pk}")
+    assert declined.url == f"/leagues/seasons/{season.pk}/"  # to enter again
     assert not OutboxMessage.objects.filter(key=f"league:partner:{first.pk}:declined:user:{b.pk}")
 
     # withdrawn by the player who asked; then entered again with someone else

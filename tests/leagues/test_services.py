@@ -9,6 +9,7 @@ from leagues import selectors
 from leagues.models import Fixture, FixtureStatus, FixtureTable, ResultSource, SeasonStatus
 from leagues.services import entries, fixtures, play, setup
 from leagues.services.errors import LeagueError
+from outbox.models import Notification
 from tests.leagues.leaguekit import START, at
 
 
@@ -102,6 +103,8 @@ def test_propose_and_accept_a_time(
             fixtures.propose_time(pa[0], fixture, when)  # the same proposal: no second notice
         assert [m.to for m in mail.outbox] == [[pb[0].email]]
         assert "南通一队" in mail.outbox[0].subject
+        proposed = Notification.objects.get(key__startswith=f"league:proposed:{fixture.pk}:")
+        assert (proposed.user, proposed.url) == (pb[0], f"/leagues/fixtures/{fixture.pk}/")
         with pytest.raises(LeagueError):
             fixtures.accept_time(pa[0], fixture)
         fixtures.accept_time(pb[0], fixture)
