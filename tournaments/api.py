@@ -13,6 +13,7 @@ from typing import Any
 
 from django.db.models import Q, QuerySet
 from django.shortcuts import get_object_or_404
+from django.utils.translation import gettext as _
 from drf_spectacular.utils import extend_schema, extend_schema_view, inline_serializer
 from rest_framework import permissions, serializers, viewsets
 from rest_framework.decorators import action
@@ -169,6 +170,18 @@ class EntryActionSerializer(serializers.Serializer):
     entry = serializers.IntegerField(
         required=False, allow_null=True, min_value=1, max_value=2**31 - 1
     )
+
+
+class EntryRefSerializer(serializers.Serializer):
+    """An entry of the tournament, by id (organisers' actions on it)."""
+
+    entry = serializers.IntegerField(min_value=1, max_value=2**31 - 1)
+
+
+class SeedSerializer(EntryRefSerializer):
+    """Move ``entry`` to place ``seed`` of the seeding order (1 is the first)."""
+
+    seed = serializers.IntegerField(min_value=1, max_value=10_000)
 
 
 class SwapSerializer(serializers.Serializer):
@@ -392,6 +405,46 @@ class TournamentViewSet(viewsets.ModelViewSet):
         )
 
     @extend_schema(
+        summary="Reinstate a withdrawn entry. Permission: organisers.",
+        request=EntryRefSerializer,
+        responses=EntrySerializer,
+    )
+    @action(detail=True, methods=["post"], permission_classes=AUTH)
+    def reinstate(self, request: Request, pk: str | None = None) -> Response:
+        """Put a withdrawn entry back: paired from the next round on."""
+        tournament = self.get_object()
+        entry = _entry_param(tournament, _valid(EntryRefSerializer, request))
+        return Response(
+            EntrySerializer(entry_services.reinstate(request.user, tournament, entry)).data
+        )
+
+    @extend_schema(
+        summary="Seed the entries by their ladder rating (before round 1). Permission: organisers.",
+        request=None,
+        responses=EntrySerializer(many=True),
+    )
+    @action(detail=True, methods=["post"], url_path="seed-by-rating", permission_classes=AUTH)
+    def seed_by_rating(self, request: Request, pk: str | None = None) -> Response:
+        """Every entry in its new seeding order."""
+        seeded = entry_services.seed_by_rating(request.user, self.get_object())
+        return Response(EntrySerializer(seeded, many=True).data)
+
+    @extend_schema(
+        summary="Move an entry to a place of the seeding order (before round 1). "
+        "Permission: organisers.",
+        request=SeedSerializer,
+        responses=EntrySerializer(many=True),
+    )
+    @action(detail=True, methods=["post"], url_path="set-seed", permission_classes=AUTH)
+    def set_seed(self, request: Request, pk: str | None = None) -> Response:
+        """Every entry in its new seeding order; the others keep theirs."""
+        tournament = self.get_object()
+        data = _valid(SeedSerializer, request)
+        entry = _entry_param(tournament, data)
+        seeded = entry_services.set_seed(request.user, tournament, entry, data["seed"])
+        return Response(EntrySerializer(seeded, many=True).data)
+
+    @extend_schema(
         summary="Accept the invitation to play as a pair's partner. Permission: the partner.",
         request=EntryActionSerializer,
         responses=EntrySerializer,
@@ -532,7 +585,7 @@ def _entry_param(tournament: Tournament, data: dict[str, Any]) -> Entry | None:
         return None
     entry = Entry.objects.filter(tournament=tournament, pk=entry_id).first()
     if entry is None:
-        raise serializers.ValidationError({"entry": ["No such entry in this tournament."]})
+        raise serializers.ValidationError({"entry": [_("This entry is not in the tournament.")]})
     return entry
 
 
