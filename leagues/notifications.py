@@ -9,6 +9,7 @@ or a retried task never sends a notice twice.
 from __future__ import annotations
 
 from django.db import IntegrityError, transaction
+from django.utils.translation import gettext as _
 
 from clubs.models import User
 from leagues.models import Notice
@@ -18,15 +19,18 @@ from outbox.models import Kind
 
 def notify(key: str, user: User, subject: str, body: str, url: str) -> bool:
     """Put ``subject`` in ``user``'s notifications, linking the site path ``url`` (the page
-    where the player acts on it), and e-mail ``subject`` / ``body`` (through the outbox, after
-    the caller's transaction commits, unless the user turned league e-mails off), once per
-    ``key``. Returns whether an e-mail was queued: False when the key was used before, the
-    user has no e-mail address or wants no league e-mail."""
+    where the player acts on it), and e-mail ``subject`` / ``body`` with that page's link
+    (through the outbox, after the caller's transaction commits, unless the user turned
+    league e-mails off), once per ``key``. Returns whether an e-mail was queued: False when
+    the key was used before, the user has no e-mail address or wants no league e-mail."""
     try:
         with transaction.atomic():
             Notice.objects.create(key=key[:200])
     except IntegrityError:
         return False
+    link = outbox.site_url(url)
+    if link not in body:  # the partner notices name their page in the text already
+        body = f"{body}\n\n" + _("Open the page: %(link)s") % {"link": link}
     message = outbox.tell_user(
         key=key, user=user, kind=Kind.LEAGUES, rendered=outbox.Rendered(subject, body), url=url
     )

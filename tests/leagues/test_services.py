@@ -103,6 +103,7 @@ def test_propose_and_accept_a_time(
             fixtures.propose_time(pa[0], fixture, when)  # the same proposal: no second notice
         assert [m.to for m in mail.outbox] == [[pb[0].email]]
         assert "南通一队" in mail.outbox[0].subject
+        assert f"/leagues/fixtures/{fixture.pk}/" in mail.outbox[0].body  # the page to accept on
         proposed = Notification.objects.get(key__startswith=f"league:proposed:{fixture.pk}:")
         assert (proposed.user, proposed.url) == (pb[0], f"/leagues/fixtures/{fixture.pk}/")
         with pytest.raises(LeagueError):
