@@ -16,22 +16,27 @@ from tournaments.services.errors import NotAllowed, TournamentError
 pytestmark = pytest.mark.django_db
 
 
-def test_seeds_follow_the_club_rating_and_the_organiser_moves_one(club, club_admin, members):
-    people = members(8)
+def knockout_of_pairs(club, club_admin, people, ratings):
+    """A published knockout of pairs (people two by two), each person rated as ``ratings``
+    says (None: unrated) on the club's Bao 2 ladder; returns it and its entries."""
     ladder = Ladder.objects.create(club=club, variant="bao2")
-    # pairs: (0,1) mean 1500, (2,3) mean 1700, (4,5) one unrated, (6,7) mean 1600
-    for person, value in zip(
-        [people[i] for i in (0, 1, 2, 3, 4, 6, 7)],
-        (1450, 1550, 1650, 1750, 1900, 1600, 1600),
-        strict=True,
-    ):
-        Rating.objects.create(ladder=ladder, user=person, rating=value, matches=3)
+    for person, value in zip(people, ratings, strict=True):
+        if value is not None:
+            Rating.objects.create(ladder=ladder, user=person, rating=value, matches=3)
     t = make_tournament(club, club_admin, format="elimination", checkin_required=False)
     setup_services.publish(club_admin, t, now=START - timedelta(days=1))
     entries = [
         entry_services.register(club_admin, t, player=a, partner=b, now=START - timedelta(hours=1))
         for a, b in zip(people[0::2], people[1::2], strict=True)
     ]
+    return t, entries
+
+
+def test_seeds_follow_the_club_rating_and_the_organiser_moves_one(club, club_admin, members):
+    people = members(8)
+    # pairs: (0,1) mean 1500, (2,3) mean 1700, (4,5) one unrated, (6,7) mean 1600
+    ratings = (1450, 1550, 1650, 1750, 1900, None, 1600, 1600)
+    t, entries = knockout_of_pairs(club, club_admin, people, ratings)
     with pytest.raises(NotAllowed):
         entry_services.seed_by_rating(people[0], t)
     order = entry_services.seed_by_rating(club_admin, t)
@@ -57,15 +62,8 @@ def test_seeds_follow_the_club_rating_and_the_organiser_moves_one(club, club_adm
 
 def test_organisers_seed_and_reinstate_through_the_api(club, club_admin, members):
     people = members(6)
-    ladder = Ladder.objects.create(club=club, variant="bao2")
-    for person, value in zip(people, (1400, 1400, 1800, 1800, 1600, 1600), strict=True):
-        Rating.objects.create(ladder=ladder, user=person, rating=value, matches=3)
-    t = make_tournament(club, club_admin, format="elimination", checkin_required=False)
-    setup_services.publish(club_admin, t, now=START - timedelta(days=1))
-    entries = [
-        entry_services.register(club_admin, t, player=a, partner=b, now=START - timedelta(hours=1))
-        for a, b in zip(people[0::2], people[1::2], strict=True)
-    ]
+    ratings = (1400, 1400, 1800, 1800, 1600, 1600)
+    t, entries = knockout_of_pairs(club, club_admin, people, ratings)
     admin, player = APIClient(), APIClient()
     admin.force_authenticate(club_admin)
     player.force_authenticate(people[0])
