@@ -14,7 +14,6 @@ from django.utils.translation import gettext as _
 from clubs.models import User
 from leagues.models import Entry, Fixture, FixtureTable, Round
 from leagues.notifications import notify
-from outbox.services import site_url
 
 
 def _speakers(entry: Entry) -> list[User]:
@@ -153,7 +152,6 @@ def partner_invited(entry: Entry) -> None:
     """The named partner of a pending pair: accept or decline on the entry's page by
     ``entry.answer_by``."""
     path = reverse("leagues:entry", args=[entry.pk])
-    link = site_url(path)
     _send(
         f"league:partner:{entry.pk}:invited",
         entry.player2,
@@ -161,10 +159,7 @@ def partner_invited(entry: Entry) -> None:
             _("%(name)s asks you to play %(season)s as partners")
             % {"name": entry.player1.name, "season": entry.season}
         ),
-        lambda: (
-            _("Accept or decline by %(when)s: %(link)s")
-            % {"when": _when(entry.answer_by), "link": link}
-        ),
+        lambda: _("Accept or decline by %(when)s.") % {"when": _when(entry.answer_by)},
         path,
     )
 
@@ -172,7 +167,6 @@ def partner_invited(entry: Entry) -> None:
 def partner_accepted(entry: Entry) -> None:
     """The player who entered a pair: the partner accepted."""
     path = reverse("leagues:entry", args=[entry.pk])
-    link = site_url(path)
     _send(
         f"league:partner:{entry.pk}:accepted",
         entry.player1,
@@ -180,7 +174,7 @@ def partner_accepted(entry: Entry) -> None:
             _("%(name)s has accepted: you play %(season)s as partners")
             % {"name": entry.player2.name, "season": entry.season}
         ),
-        lambda: _("Your pair's page: %(link)s") % {"link": link},
+        lambda: _("Your pair is entered."),
         path,
     )
 
@@ -203,13 +197,12 @@ def invitation_closed(entry: Entry, why: str, actor: User | None = None) -> None
         ),
     }
     path = reverse("leagues:season", args=[entry.season_id])
-    link = site_url(path)
     for user in (entry.player1, entry.player2):
         if actor is None or user.pk != actor.pk:
             _send(
                 f"league:partner:{entry.pk}:{why}",
                 user,
                 subjects[why],
-                lambda: _("You can enter the season again, with anyone: %(link)s") % {"link": link},
+                lambda: _("You can enter the season again, with anyone."),
                 path,
             )

@@ -28,9 +28,7 @@ def notify(key: str, user: User, subject: str, body: str, url: str) -> bool:
             Notice.objects.create(key=key[:200])
     except IntegrityError:
         return False
-    link = outbox.site_url(url)
-    if link not in body:  # the partner notices name their page in the text already
-        body = f"{body}\n\n" + _("Open the page: %(link)s") % {"link": link}
+    body = f"{body}\n\n" + _("Open the page: %(link)s") % {"link": outbox.site_url(url)}
     message = outbox.tell_user(
         key=key, user=user, kind=Kind.LEAGUES, rendered=outbox.Rendered(subject, body), url=url
     )
