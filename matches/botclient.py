@@ -11,7 +11,6 @@ frame it received. Needs the ``websockets`` package.
 from __future__ import annotations
 
 import asyncio
-import json
 import random
 import time
 from collections.abc import Callable
@@ -23,7 +22,6 @@ import websockets
 from engine.actions import Action
 from engine.bots import HeuristicBot
 
-_BOT = HeuristicBot()
 #: Least time between two messages of one client: 40 a second, under the server's limit of 50
 #: (``matches.consumers.RATE``), which a bot at machine speed on a fast table would exceed.
 MIN_GAP = 1 / 40
@@ -32,14 +30,16 @@ MIN_GAP = 1 / 40
 TRY_AGAIN = 1013
 
 
-def choose(obs: dict[str, Any], hints: list[dict[str, Any]] | None) -> dict[str, Any] | None:
-    """The bot's action (JSON) for the observing seat; None if it needs the legal ``hints``
+def choose(
+    bot: HeuristicBot, obs: dict[str, Any], hints: list[dict[str, Any]] | None
+) -> dict[str, Any] | None:
+    """``bot``'s action (JSON) for the observing seat; None if it needs the legal ``hints``
     first."""
     phase = obs.get("phase")
     seat = obs["seat"]
     if phase == "play":
         try:
-            return _BOT.choose(obs, lambda: []).to_json()
+            return bot.choose(obs, lambda: []).to_json()
         except Exception:  # variants without abstract moves: choose among the hints
             if hints is None:
                 return None
@@ -55,7 +55,7 @@ def choose(obs: dict[str, Any], hints: list[dict[str, Any]] | None) -> dict[str,
         )
     if not legal:
         return {"seat": seat, "pass": True}
-    return _BOT.choose(obs, legal).to_json()
+    return bot.choose(obs, legal).to_json()
 
 
 class SeatClient:
@@ -107,7 +107,9 @@ class SeatClient:
         #: close codes of the connections the server closed, by code
         self.closes: dict[int, int] = {}
         self.idle_resync = 5.0
+        self._last_frame = 0.0
         self.ws: Any = None
+        self.bot = HeuristicBot()  # one per seat: it remembers its hand's analysis
         self._asked = False
         self._stop = False
         self._ids = 0
@@ -139,21 +141,18 @@ class SeatClient:
                     if self.version >= 0:
                         self.acted_at_version = -1  # an action lost in a crash is sent again
                         await self._send({"type": "hello", "version": self.version})
-                    while True:
-                        try:  # a timeout, not wait_for: that makes a task per frame
-                            async with asyncio.timeout(self.idle_resync):
-                                text = await ws.recv()
-                        except TimeoutError:
-                            # nothing for a while: ask for anything missed (a lost frame
-                            # must not stall a player)
-                            self.resyncs += 1
-                            await self._send({"type": "hello", "version": self.version})
-                            continue
-                        now = time.perf_counter()
-                        served = True
-                        await self._handle(orjson.loads(text), now)
-                        if self._stop or (until_over and self.over):
-                            return
+                    self._last_frame = time.perf_counter()
+                    watchdog = asyncio.create_task(self._watch())
+                    try:
+                        while True:
+                            text = await ws.recv()
+                            now = self._last_frame = time.perf_counter()
+                            served = True
+                            await self._handle(orjson.loads(text), now)
+                            if self._stop or (until_over and self.over):
+                                return
+                    finally:
+                        watchdog.cancel()
             except (TimeoutError, OSError) as error:
                 self.errors.append(repr(error))
             except websockets.ConnectionClosed as error:
@@ -176,6 +175,22 @@ class SeatClient:
             await asyncio.sleep(delay * random.uniform(0.5, 1.5))
             delay = min(delay * 2, 2.0)
 
+    async def _watch(self) -> None:
+        """Send ``hello`` when nothing arrived for ``idle_resync`` seconds: a lost frame must
+        not stall a player. (One sleeping task per connection rather than a timeout around
+        every receive, which arms and cancels a timer per frame.)"""
+        try:
+            while True:
+                wait = self._last_frame + self.idle_resync - time.perf_counter()
+                if wait > 0:
+                    await asyncio.sleep(wait)
+                    continue
+                self.resyncs += 1
+                self._last_frame = time.perf_counter()
+                await self._send({"type": "hello", "version": self.version})
+        except websockets.ConnectionClosed:
+            pass  # the receiving loop sees it too, and reconnects
+
     async def _send(self, data: dict[str, Any]) -> None:
         if data["type"] == "hello":
             self._asked = True
@@ -185,7 +200,7 @@ class SeatClient:
             await asyncio.sleep(wait)
         self._last_send = time.perf_counter()
         if self.ws is not None:
-            await self.ws.send(json.dumps(data))
+            await self.ws.send(orjson.dumps(data).decode())
 
     async def _handle(self, frame: dict[str, Any], now: float) -> None:
         if self.record:
@@ -228,7 +243,7 @@ class SeatClient:
             return
         if obs.get("turn") != self.you or self.acted_at_version == self.version:
             return
-        action = choose(obs, hints)
+        action = choose(self.bot, obs, hints)
         if action is None:
             if self.hint_for_version != self.version:
                 self.hint_for_version = self.version

@@ -10,7 +10,14 @@ from __future__ import annotations
 from typing import Any
 
 from engine.actions import Action
-from engine.bots._moves import BOMB_TYPES, SEQUENCES, LegalActions, Moves, resolve
+from engine.bots._moves import (
+    BOMB_TYPES,
+    SEQUENCES,
+    LegalActions,
+    Moves,
+    _remember_play,
+    resolve,
+)
 from engine.bots.points import PointsHeuristicBot
 from engine.cards import RANK_NAMES
 from engine.variants import combo_rules, deal_rules
@@ -20,7 +27,15 @@ _RANK_INDEX = {name: i for i, name in enumerate(RANK_NAMES)}
 
 
 class HeuristicBot:
-    """A sensible player (see the module docstring). Deterministic for an observation."""
+    """A sensible player (see the module docstring). Deterministic for an observation.
+
+    It remembers the analysis of its last hand (:class:`~engine.bots._moves.Moves`' memo): a
+    seat's hand changes only by its own plays, which it records, so one bot kept per seat
+    does not analyse the same hand again on every turn."""
+
+    def __init__(self) -> None:
+        """A bot with no memory yet."""
+        self._memo: list[Any] = []
 
     def choose(self, observation: dict[str, Any], legal_actions: LegalActions) -> Action:
         """The heuristic's action for the observing seat."""
@@ -48,12 +63,13 @@ class HeuristicBot:
 
                 return min(legal, key=low)
             return legal[0]
-        moves = Moves(obs, legal_actions)
+        moves = Moves(obs, legal_actions, self._memo)
         if not moves.moves and obs["lead"]:  # nothing abstract to lead: take a listed action
             return resolve(legal_actions)[0]
-        if obs["lead"]:
-            return self._lead(obs, moves)
-        return self._follow(obs, moves)
+        action = self._lead(obs, moves) if obs["lead"] else self._follow(obs, moves)
+        if action.kind == "play" and moves.view is not None and self._memo:
+            _remember_play(self._memo, action.cards)
+        return action
 
     # -- helpers ----------------------------------------------------------------------------
     @staticmethod

@@ -134,6 +134,34 @@ def test_a_seat_timing_out_every_action_is_auto_played_to_the_end(stack):
     assert [e["action"] for e in data["events"] if e["seat"] is None] == [{"time_up": True}]
 
 
+def test_a_client_that_hears_nothing_asks_for_what_it_missed(stack):
+    # Nobody acts (every seat idle, the first clock ten minutes): the spectator
+    # hears nothing after its snapshot, so its watchdog sends hello on the same connection.
+    (table,) = stack.setup_tables(1, spectators=1, options={"first_action_seconds": 600})
+    clients = clients_for(stack, table, record=True, idle_seats=range(4))
+    spectator = clients[-1]
+    spectator.idle_resync = 0.5
+    for seat in clients[:4]:
+        seat.idle_resync = 600.0
+
+    async def scenario():
+        tasks = [asyncio.create_task(c.run()) for c in clients]
+        try:
+            await wait_for(lambda: spectator.resyncs >= 3, 60, "no hello after silence")
+        finally:
+            for client in clients:
+                client.stop()
+                if client.ws is not None:
+                    await client.ws.close()
+            await asyncio.gather(*tasks, return_exceptions=True)
+
+    asyncio.run(scenario())
+    kinds = [f["type"] for f in spectator.frames]
+    assert kinds[0] == "snapshot" and kinds.count("events") >= 2, kinds
+    assert spectator.connects == 1 and not spectator.errors
+    assert all(c.resyncs == 0 for c in clients[:4])
+
+
 def test_crash_of_server_and_worker_mid_match(stack):
     (table,) = stack.setup_tables(1, time_limit=12, spectators=1)
     clients = clients_for(stack, table, record=True)

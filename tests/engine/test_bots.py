@@ -34,6 +34,32 @@ def test_bots_are_deterministic_for_a_seed():
     assert a.to_json() == b.to_json()
 
 
+def test_a_heuristic_bot_kept_for_a_seat_plays_as_a_fresh_one():
+    # Its memory of the hand's analysis (updated by its own plays) changes no choice, also
+    # after a play the seat's next observation does not show (a hand it has not seen).
+    for variant, seed in (("bao2", 5), ("guandan", 6)):
+        m = Match.new(variant, seed)
+        kept = [HeuristicBot() for _ in range(4)]
+        for _ in range(600):
+            if m.over:
+                break
+            seat = m.to_move()
+            obs = m.observation(seat)
+            legal = m.legal_actions(seat)
+            action = kept[seat].choose(obs, legal)
+            assert action == HeuristicBot().choose(obs, legal), (variant, len(m.log))
+            m.apply(action)
+        assert len(m.log) >= 300
+    bot = HeuristicBot()
+    m = Match.new("bao2", 7)
+    while m.deal.phase != "play":
+        seat = m.to_move()
+        m.apply(bot.choose(m.observation(seat), m.legal_actions(seat)))
+    seat = m.to_move()
+    first = bot.choose(m.observation(seat), m.legal_actions(seat))  # remembered, never applied
+    assert bot.choose(m.observation(seat), m.legal_actions(seat)) == first
+
+
 def test_random_bot_with_lazy_legal_actions():
     m = Match.new("guandan", 8)
     bot = RandomBot(1)
