@@ -30,7 +30,7 @@ from redis.exceptions import RedisError
 
 from matches import broadcast, limits, selectors, store
 from matches.messages import MatchError, refusal_message
-from matches.models import Match, MatchStatus
+from matches.models import MatchStatus
 from matches.services import access, play, presence
 from matches.wire import json_dumps
 
@@ -282,7 +282,7 @@ class TableConsumer(AsyncWebsocketConsumer):
 
     def _sync_frame(self, version: Any) -> dict[str, Any] | None:
         """The answer to ``hello``: the missing events and the current state, or a snapshot."""
-        match = Match.objects.select_related("table").filter(pk=self.match_id).first()
+        match = store.read(self.match_id)
         if match is None:
             return None
         engine = store.engine_of(match)
@@ -323,8 +323,7 @@ class TableConsumer(AsyncWebsocketConsumer):
         with translation.override(self.language):
             if self.match_id is None or self.seat is None:
                 return _refused(data, "spectator" if self.match_id else "not_started")
-            version = Match.objects.filter(pk=self.match_id).values_list("version", flat=True)
-            version = version.first()
+            version = store.version_of(self.match_id)
             kind, cards = data["type"], data.get("cards")
             asked = tuple(cards) if isinstance(cards, list) and len(cards) <= 60 else None
             if asked is not None and not all(isinstance(c, str) for c in asked):
@@ -346,7 +345,7 @@ class TableConsumer(AsyncWebsocketConsumer):
     def _read_plays(self, kind: str, cards: Any) -> tuple[int | None, Any]:
         """``(version, plays)`` of a ``hint`` or ``check`` from the match's engine (plays: the
         :class:`MatchError` refusing a selection)."""
-        match = Match.objects.filter(pk=self.match_id).first()
+        match = store.read(self.match_id)
         if match is None:
             return None, MatchError("not_started")
         engine = store.engine_of(match)

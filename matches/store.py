@@ -204,6 +204,20 @@ def _json_from_db(value: Any, expression: Any, connection: Any) -> Any:
     return orjson.loads(value) if isinstance(value, str | bytes) else value
 
 
+def version_of(match_id: int) -> int | None:
+    """The match's version as stored now (None: no such match). One plain query: the reads
+    that answer a ``hint`` or ``check`` from their cache need nothing else."""
+    quote = connection.ops.quote_name
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"SELECT {quote('version')} FROM {quote(Match._meta.db_table)} "
+            f"WHERE {quote('id')} = %s",
+            [match_id],
+        )
+        row = cursor.fetchone()
+    return None if row is None else row[0]
+
+
 def read(match_id: int) -> Match | None:
     """The match row and its table as stored now (:func:`read_many`)."""
     return read_many([match_id]).get(match_id)

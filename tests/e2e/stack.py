@@ -263,6 +263,8 @@ FIGURES = {
     "resync_share": "{:.2%}",
     "baseline_actions_per_s": "{:.0f}",
     "ratio": "{:.2f}",
+    "baseline_thinking_actions_per_s": "{:.0f}",
+    "ratio_thinking": "{:.2f}",
     "client_cpu_share": "{:.0%}",
     "machine_busy": "{:.0%}",
     "load_1min": "{:.1f}",

@@ -18,6 +18,7 @@ import asyncio
 import gc
 import json
 import os
+import random
 import statistics
 import time
 from collections import Counter
@@ -286,7 +287,11 @@ async def _run_tables(
 
 
 async def _run_baseline(
-    urls: list[str], groups: int, seconds: float, cpu_kinds: dict[str, list[int]] | None = None
+    urls: list[str],
+    groups: int,
+    seconds: float,
+    cpu_kinds: dict[str, list[int]] | None = None,
+    think: float = 0.0,
 ) -> dict[str, Any]:
     latencies: list[float] = []
     state = {"counting": False, "actions": 0, "sent": 0, "received": 0}
@@ -325,6 +330,10 @@ async def _run_baseline(
                     if start is not None and state["counting"]:
                         latencies.append(now - start)
                 if version % 4 == seat and not stop.is_set():
+                    if think:  # as the tables' clients think (the frames wait meanwhile)
+                        await asyncio.sleep(think * random.uniform(0.5, 1.5))
+                        if stop.is_set():
+                            continue
                     nxt = version + 1
                     sent_at[nxt] = time.perf_counter()
                     if state["counting"]:
@@ -579,6 +588,28 @@ class Command(BaseCommand):
             if base["actions_per_s"]:
                 figures["ratio"] = result["actions_per_s"] / base["actions_per_s"]
                 self.stdout.write(f"throughput vs baseline: {figures['ratio']:.2f}")
+            if options["think"]:
+                # Thinking tables act at most once per think time and latency: like for like,
+                # the bare broadcast's clients think the same time.
+                time.sleep(10)
+                think = options["think"]
+                base = asyncio.run(
+                    _run_baseline(ws_urls, len(tables), options["seconds"], cpu_kinds, think)
+                )
+                blat = base["latencies"]
+                figures["baseline_thinking_actions_per_s"] = base["actions_per_s"]
+                self.stdout.write(
+                    f"baseline thinking {think:g} s like the tables: "
+                    f"actions/s {base['actions_per_s']:.1f}  "
+                    f"p50 {_percentile(blat, 0.5) * 1e3:.1f} ms  "
+                    f"p99 {_percentile(blat, 0.99) * 1e3:.1f} ms  "
+                    f"lost {base['sent'] - base['received']}"
+                )
+                if base["actions_per_s"]:
+                    figures["ratio_thinking"] = result["actions_per_s"] / base["actions_per_s"]
+                    self.stdout.write(
+                        f"throughput vs thinking baseline: {figures['ratio_thinking']:.2f}"
+                    )
         if lat:
             self.stdout.write(f"latency mean {statistics.mean(lat) * 1e3:.1f} ms")
         # one line for scripts (tests/e2e/stack.py --runs): every figure above, by name
