@@ -205,17 +205,9 @@ def _json_from_db(value: Any, expression: Any, connection: Any) -> Any:
 
 
 def version_of(match_id: int) -> int | None:
-    """The match's version as stored now (None: no such match). One plain query: the reads
-    that answer a ``hint`` or ``check`` from their cache need nothing else."""
-    quote = connection.ops.quote_name
-    with connection.cursor() as cursor:
-        cursor.execute(
-            f"SELECT {quote('version')} FROM {quote(Match._meta.db_table)} "
-            f"WHERE {quote('id')} = %s",
-            [match_id],
-        )
-        row = cursor.fetchone()
-    return None if row is None else row[0]
+    """The match's version as stored now (None: no such match): all a ``hint`` or ``check``
+    answered from the cached engine state needs to know."""
+    return Match.objects.filter(pk=match_id).values_list("version", flat=True).first()
 
 
 def read(match_id: int) -> Match | None:
