@@ -53,6 +53,7 @@ class Recorder:
         self.holding = 0  # sessions waiting in the hold right now
         self.held: list[str] = []  # Message-IDs recorded while held at "data"
         self.gate = threading.Event()  # a new one per hold: a session waits on the one it met
+        self.passes = 0  # sessions still let through the hold before it holds them
 
     async def _pause(self, stage: str, message_id: str | None = None) -> None:
         if self.delay[stage]:
@@ -61,6 +62,9 @@ class Recorder:
             return
         gate = self.gate
         with self.lock:
+            if self.passes > 0:
+                self.passes -= 1
+                return
             self.holding += 1
             if message_id:
                 self.held.append(message_id)
@@ -136,10 +140,12 @@ class SmtpServer:
     def slow(self, stage: str, seconds: float) -> None:
         self.recorder.delay[stage] = seconds
 
-    def hold(self, stage: str) -> None:
+    def hold(self, stage: str, after: int = 0) -> None:
+        """Hold every session at ``stage`` from now on, but for the first ``after`` of them."""
         with self.recorder.lock:
             self.recorder.held = []
             self.recorder.gate = threading.Event()
+            self.recorder.passes = after
         self.recorder.hold_stage = stage
 
     def release(self, timeout: float = 10) -> None:
