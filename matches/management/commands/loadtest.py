@@ -2,11 +2,13 @@
 against a running server and print the figures (a benchmark, not a test).
 
 Each table gets four people (bench users) whose websocket clients act with the heuristic bot
-the moment their seat is to move (a closed loop, like fast players). Printed: actions/s, p50 /
-p99 latency from sending an action to all four seats receiving its update, updates sent
-(accepted actions x seats, from the database) and received, and the same figures for the
-baseline: a bare Channels group broadcast (``/ws/bench/<group>/``) through the same ASGI server
-and Redis, four clients per group taking turns.
+the moment their seat is to move (a closed loop, like fast players), or after thinking
+``--think`` seconds. Printed: actions/s, p50 / p99 latency from sending an action to all four
+seats receiving its update, updates sent (accepted actions x seats, from the database) and
+received, and the same figures for the baseline: a bare Channels group broadcast
+(``/ws/bench/<group>/``) through the same ASGI servers and Redis, four clients per group taking
+turns, closed and (with ``--think``) thinking as the tables do. The tables and the baseline
+take turns in slices of a few seconds (:func:`_measure`).
 
 ``--setup-only`` just creates the tables and prints their ids and session cookies as JSON (the
 end-to-end tests use it).
@@ -116,25 +118,35 @@ class _CpuShare:
     """What the load client itself took of the machine while measuring: its CPU seconds
     (every thread of this process) against all the machine's busy CPU seconds (the servers,
     PostgreSQL, Redis, the worker and anything else running); and the CPU seconds of each
-    kind of process named in ``kinds`` (kind: root pids, their descendants included)."""
+    kind of process named in ``kinds`` (kind: root pids, their descendants included). The
+    measured windows (:meth:`start` to :meth:`stop`) add up."""
 
     def __init__(self, kinds: dict[str, list[int]]) -> None:
         self.kinds = kinds
-        self.started = time.perf_counter()
-        self.process = time.process_time()
-        self.busy, self.total = _machine_cpu()
-        self._kinds_started = {kind: _tree_cpu(pids) for kind, pids in kinds.items()}
-        self.by_kind: dict[str, float] = {}  # CPU seconds of each kind while measuring
+        self.elapsed = self.process = self.busy = self.total = 0.0
+        self.by_kind: dict[str, float] = dict.fromkeys(kinds, 0.0)  # CPU seconds while measuring
+        self._marks: tuple[float, float, float, float, dict[str, float]] | None = None
+
+    def _read(self) -> tuple[float, float, float, float, dict[str, float]]:
+        busy, total = _machine_cpu()
+        kinds = {kind: _tree_cpu(pids) for kind, pids in self.kinds.items()}
+        return time.perf_counter(), time.process_time(), busy, total, kinds
+
+    def start(self) -> None:
+        """Open a measured window."""
+        self._marks = self._read()
 
     def stop(self) -> None:
-        """Close the measured window."""
-        busy, total = _machine_cpu()
-        self.elapsed = time.perf_counter() - self.started
-        self.process = time.process_time() - self.process
-        self.busy, self.total = busy - self.busy, total - self.total
-        self.by_kind = {
-            kind: _tree_cpu(pids) - self._kinds_started[kind] for kind, pids in self.kinds.items()
-        }
+        """Close the measured window opened by :meth:`start` and add it up."""
+        assert self._marks is not None
+        (t0, p0, b0, n0, k0), (t1, p1, b1, n1, k1) = self._marks, self._read()
+        self.elapsed += t1 - t0
+        self.process += p1 - p0
+        self.busy += b1 - b0
+        self.total += n1 - n0
+        for kind in self.kinds:
+            self.by_kind[kind] += k1[kind] - k0[kind]
+        self._marks = None
 
     @property
     def share(self) -> float:
@@ -147,12 +159,16 @@ class _CpuShare:
         return self.busy / self.total if self.total else float("nan")
 
 
-async def _loop_lag(lags: list[float], stop: asyncio.Event, every: float = 0.01) -> None:
-    """Record how late the load client's own event loop wakes up (its share of the latency)."""
+async def _loop_lag(
+    lags: list[float], active: Any, stop: asyncio.Event, every: float = 0.01
+) -> None:
+    """Record how late the load client's own event loop wakes up (its share of the latency)
+    while ``active()``."""
     while not stop.is_set():
         started = time.perf_counter()
         await asyncio.sleep(every)
-        lags.append(time.perf_counter() - started - every)
+        if active():
+            lags.append(time.perf_counter() - started - every)
 
 
 class _Table:
@@ -193,114 +209,132 @@ class _Table:
                 self.latencies.append(max(times) - sent)
 
 
-async def _run_tables(
-    urls: list[str],
-    tables: list[dict[str, Any]],
-    seconds: float,
-    versions_now: Any,
-    think: float = 0.0,
-    cpu_kinds: dict[str, list[int]] | None = None,
-) -> dict[str, Any]:
-    books: list[_Table] = []
-    clients: list[SeatClient] = []
-    state: dict[str, Any] = {"counting": False, "connect_s": 0.0}
+class _Tables:
+    """The bot tables' clients: four people a table (a table's seats on consecutive servers,
+    as a proxy spreading connections would), acting while not paused."""
 
-    for info in tables:
-        book = _Table(info["seats"])
-        books.append(book)
+    def __init__(self, urls: list[str], tables: list[dict[str, Any]], think: float) -> None:
+        self.books: list[_Table] = []
+        self.clients: list[SeatClient] = []
+        self.counting = False
+        self.connect_s = 0.0
+        self.tasks: list[asyncio.Task] = []
+        for info in tables:
+            book = _Table(info["seats"])
+            self.books.append(book)
 
-        def on_frame(client: SeatClient, frame: dict, at: float, book: _Table = book) -> None:
-            if frame.get("type") == "update" and client.you is not None:
-                book.on_update(frame["you"], frame["version"], at, state["counting"])
-            elif frame.get("type") in ("snapshot", "events") and frame.get("you") is not None:
-                seat = frame["you"]
-                book.synced[seat] = max(book.synced[seat], frame["version"])
+            def on_frame(client: SeatClient, frame: dict, at: float, book: _Table = book) -> None:
+                if frame.get("type") == "update" and client.you is not None:
+                    book.on_update(frame["you"], frame["version"], at, self.counting)
+                elif frame.get("type") in ("snapshot", "events") and frame.get("you") is not None:
+                    seat = frame["you"]
+                    book.synced[seat] = max(book.synced[seat], frame["version"])
 
-        def on_send(client: SeatClient, version: int, at: float, book: _Table = book) -> None:
-            book.on_send(version, at)
+            def on_send(client: SeatClient, version: int, at: float, book: _Table = book) -> None:
+                book.on_send(version, at)
 
-        for cookie in info["cookies"]:
-            url = urls[len(clients) % len(urls)]
-            clients.append(
-                SeatClient(
-                    f"{url}/ws/tables/{info['table']}/",
-                    cookie,
-                    _origin(url),
-                    on_frame=on_frame,
-                    on_send=on_send,
-                    think=think,
+            for cookie in info["cookies"]:
+                url = urls[len(self.clients) % len(urls)]
+                self.clients.append(
+                    SeatClient(
+                        f"{url}/ws/tables/{info['table']}/",
+                        cookie,
+                        _origin(url),
+                        on_frame=on_frame,
+                        on_send=on_send,
+                        think=think,
+                    )
                 )
-            )
-    tasks = []
-    for k, client in enumerate(clients):  # in batches: a burst of handshakes overflows the backlog
-        tasks.append(asyncio.create_task(client.run()))
-        if k % 40 == 39:
-            await asyncio.sleep(0.25)
-    # measure the steady state: every socket connected and attached, then a few seconds more
-    connecting = time.perf_counter()
-    while time.perf_counter() - connecting < 120 and any(c.version < 0 for c in clients):
-        await asyncio.sleep(0.2)
-    state["connect_s"] = time.perf_counter() - connecting
-    await asyncio.sleep(5.0)
-    state["counting"] = True
-    lags: list[float] = []
-    stop_lag = asyncio.Event()
-    lag_task = asyncio.create_task(_loop_lag(lags, stop_lag))
-    resyncs = sum(c.resyncs for c in clients)
-    cpu = _CpuShare(cpu_kinds or {})
-    started = time.perf_counter()
-    await asyncio.sleep(seconds)
-    state["counting"] = False
-    elapsed = time.perf_counter() - started
-    cpu.stop()
-    resyncs = sum(c.resyncs for c in clients) - resyncs
-    stop_lag.set()
-    await lag_task
-    for client in clients:
-        client.act = False
-    await _quiet(lambda: sum(b.updates for b in books))  # drain the updates in flight
-    final = await sync_to_async(versions_now)()  # what the server accepted, then drain again
-    await _quiet(lambda: sum(b.updates for b in books))
-    for client in clients:
-        client.stop()
-        if client.ws is not None:
-            await client.ws.close()
-    ended = await asyncio.gather(*tasks, return_exceptions=True)
-    for client, outcome in zip(clients, ended, strict=True):
-        if isinstance(outcome, BaseException):  # a client that crashed: count what stopped it
-            client.errors.append("crashed: " + repr(outcome))
-    await sync_to_async(_end_tables)(list(final))
-    latencies = [x for b in books for x in b.latencies]
-    return {
-        # every action accepted and delivered while measuring (the bots' too)
-        "actions_per_s": sum(b.measured for b in books) / elapsed,
-        "latencies": latencies,
-        "books": books,
-        "clients": clients,
-        "final": final,
-        "lags": lags,
-        "connect_s": state["connect_s"],
-        "resyncs": resyncs,
-        "actions": sum(b.measured for b in books),
-        "cpu": cpu,
-    }
+
+    @property
+    def actions(self) -> int:
+        """Actions accepted and delivered while measuring (the worker's bots' too)."""
+        return sum(b.measured for b in self.books)
+
+    @property
+    def resyncs(self) -> int:
+        """Catch-ups of all the clients so far."""
+        return sum(c.resyncs for c in self.clients)
+
+    async def connect(self) -> None:
+        """Open every socket (in batches: a burst of handshakes overflows the backlog) and
+        wait until all are attached, and a few seconds more: the steady state."""
+        for k, client in enumerate(self.clients):
+            self.tasks.append(asyncio.create_task(client.run()))
+            if k % 40 == 39:
+                await asyncio.sleep(0.25)
+        connecting = time.perf_counter()
+        while time.perf_counter() - connecting < 120 and any(c.version < 0 for c in self.clients):
+            await asyncio.sleep(0.2)
+        self.connect_s = time.perf_counter() - connecting
+        await asyncio.sleep(5.0)
+
+    def pause(self) -> None:
+        """Stop acting (the updates in flight still arrive)."""
+        for client in self.clients:
+            client.pause()
+
+    async def resume(self) -> None:
+        """Act again, every seat whose turn it is at once."""
+        await asyncio.gather(*(client.resume() for client in self.clients))
+
+    async def finish(self, versions_now: Any) -> dict[int, int]:
+        """Drain the updates in flight, close every socket and end the matches; return the
+        matches' final versions (what the server accepted)."""
+        self.pause()
+        await _quiet(lambda: sum(b.updates for b in self.books))
+        final = await sync_to_async(versions_now)()
+        await _quiet(lambda: sum(b.updates for b in self.books))
+        for client in self.clients:
+            client.stop()
+            if client.ws is not None:
+                await client.ws.close()
+        ended = await asyncio.gather(*self.tasks, return_exceptions=True)
+        for client, outcome in zip(self.clients, ended, strict=True):
+            if isinstance(outcome, BaseException):  # a client that crashed: count what stopped it
+                client.errors.append("crashed: " + repr(outcome))
+        await sync_to_async(_end_tables)(list(final))
+        return final
 
 
-async def _run_baseline(
-    urls: list[str],
-    groups: int,
-    seconds: float,
-    cpu_kinds: dict[str, list[int]] | None = None,
-    think: float = 0.0,
-) -> dict[str, Any]:
-    latencies: list[float] = []
-    state = {"counting": False, "actions": 0, "sent": 0, "received": 0}
-    stop = asyncio.Event()
-    payload = "x" * 1500  # about the size of a table update
+class _Broadcast:
+    """The baseline: a bare Channels group broadcast (``/ws/bench/<group>/``) through the same
+    servers and Redis, four sockets a group taking turns (each message of a group about the
+    size of a table's update goes to all four; the next seat answers it), thinking
+    ``think`` seconds before answering as the tables' clients do."""
 
-    async def connect(group: str, seat: int) -> Any:
-        url = urls[(groups_started[group] * 4 + seat) % len(urls)]
-        for attempt in range(6):  # the server may still be busy with the last run's sockets
+    def __init__(self, urls: list[str], groups: int) -> None:
+        self.urls = urls
+        self.groups = [f"g{g}-{int(time.time() * 1000) % 10**8}" for g in range(groups)]
+        self.think = 0.0
+        self.running = False
+        self.counting = False
+        self.actions = self.sent = self.received = 0
+        self.latencies: list[float] = []
+        self.sockets: dict[str, list[Any]] = {g: [None] * 4 for g in self.groups}
+        self.sent_at: dict[str, dict[int, float]] = {g: {} for g in self.groups}
+        self.receipts: dict[str, dict[int, int]] = {g: {} for g in self.groups}
+        #: per group, the version its next seat is to answer (while paused, or thinking)
+        self.owed: dict[str, int] = {}
+        self.tasks: list[asyncio.Task] = []
+        self.payload = "x" * 1500
+
+    async def connect(self) -> None:
+        """Open the groups' sockets and wait until all are open (at most a minute)."""
+        for g, group in enumerate(self.groups):
+            for seat in range(4):
+                url = self.urls[(g * 4 + seat) % len(self.urls)]
+                self.tasks.append(asyncio.create_task(self._member(group, seat, url)))
+            if g % 10 == 9:
+                await asyncio.sleep(0.25)
+        deadline = time.perf_counter() + 60
+        while time.perf_counter() < deadline and any(None in s for s in self.sockets.values()):
+            await asyncio.sleep(0.2)
+        for group in self.groups:
+            self.owed[group] = 0  # seat 0 starts each group with version 1
+
+    async def _connect(self, group: str, url: str) -> Any:
+        for attempt in range(6):  # the server may still be busy with the tables' handshakes
             try:
                 return await websockets.connect(
                     f"{url}/ws/bench/{group}/",
@@ -312,83 +346,150 @@ async def _run_baseline(
                     raise
                 await asyncio.sleep(1 + attempt)
 
-    async def member(group: str, seat: int, sockets: list, ready: asyncio.Event) -> None:
-        async with await connect(group, seat) as ws:
-            sockets[seat] = ws
-            await ready.wait()
-            sent_at: dict[int, float] = shared[group]
+    async def _member(self, group: str, seat: int, url: str) -> None:
+        async with await self._connect(group, url) as ws:
+            self.sockets[group][seat] = ws
             async for text in ws:
-                data = json.loads(text)
-                version = data["v"]
+                version = json.loads(text)["v"]
                 now = time.perf_counter()
-                state["received"] += 1
-                counts = receipts[group]
+                self.received += 1
+                counts = self.receipts[group]
                 counts[version] = counts.get(version, 0) + 1
                 if counts[version] == 4:
                     del counts[version]
-                    start = sent_at.pop(version, None)
-                    if start is not None and state["counting"]:
-                        latencies.append(now - start)
-                if version % 4 == seat and not stop.is_set():
-                    if think:  # as the tables' clients think (the frames wait meanwhile)
-                        await asyncio.sleep(think * random.uniform(0.5, 1.5))
-                        if stop.is_set():
-                            continue
-                    nxt = version + 1
-                    sent_at[nxt] = time.perf_counter()
-                    if state["counting"]:
-                        state["actions"] += 1
-                    state["sent"] += 4
-                    await ws.send(json.dumps({"v": nxt, "pad": payload}))
+                    start = self.sent_at[group].pop(version, None)
+                    if start is not None and self.counting:
+                        self.latencies.append(now - start)
+                if version % 4 == seat:
+                    self.owed[group] = version
+                    if self.running:
+                        await self._answer(group, version)
 
-    shared: dict[str, dict[int, float]] = {}
-    groups_started: dict[str, int] = {}
-    receipts: dict[str, dict[int, int]] = {}
-    tasks = []
-    starters = []
-    for g in range(groups):
-        group = f"g{g}-{int(time.time() * 1000) % 10**8}"
-        shared[group] = {}
-        receipts[group] = {}
-        groups_started[group] = g
-        sockets: list = [None] * 4
-        ready = asyncio.Event()
-        for seat in range(4):
-            tasks.append(asyncio.create_task(member(group, seat, sockets, ready)))
-        starters.append((group, sockets, ready))
-        if g % 10 == 9:
-            await asyncio.sleep(0.25)
-    deadline = time.perf_counter() + 60
-    while any(None in sockets for _, sockets, _ in starters) and time.perf_counter() < deadline:
-        await asyncio.sleep(0.2)
-    for group, sockets, ready in starters:
-        ready.set()
-        if sockets[0] is not None:
-            shared[group][1] = time.perf_counter()
-            state["sent"] += 4
-            await sockets[0].send(json.dumps({"v": 1, "pad": payload}))
-    await asyncio.sleep(1.0)
-    state["counting"] = True
-    cpu = _CpuShare(cpu_kinds or {})
-    started = time.perf_counter()
-    await asyncio.sleep(seconds)
-    state["counting"] = False
-    elapsed = time.perf_counter() - started
-    cpu.stop()
-    stop.set()
-    await _quiet(lambda: state["received"])
-    errors = [repr(t.exception()) for t in tasks if t.done() and t.exception() is not None]
-    for task in tasks:
-        task.cancel()
-    await asyncio.gather(*tasks, return_exceptions=True)
+    async def _answer(self, group: str, version: int) -> None:
+        if self.think:  # as the tables' clients think (the frames wait meanwhile)
+            await asyncio.sleep(self.think * random.uniform(0.5, 1.5))
+        if not self.running or self.owed.get(group) != version:
+            return  # paused meanwhile: answered on resume
+        del self.owed[group]
+        ws = self.sockets[group][version % 4]
+        nxt = version + 1
+        self.sent_at[group][nxt] = time.perf_counter()
+        self.actions += self.counting
+        self.sent += 4
+        await ws.send(json.dumps({"v": nxt, "pad": self.payload}))
+
+    def pause(self) -> None:
+        """Stop answering (the messages in flight still arrive)."""
+        self.running = False
+
+    async def resume(self, think: float) -> None:
+        """Answer again, thinking ``think`` seconds first (0: at once)."""
+        self.think, self.running = think, True
+        owed = [(g, v) for g, v in self.owed.items() if self.sockets[g][v % 4] is not None]
+        await asyncio.gather(*(self._answer(g, v) for g, v in owed))
+
+    async def finish(self) -> list[str]:
+        """Drain what is in flight and close every socket; return the sockets' errors."""
+        self.pause()
+        await _quiet(lambda: self.received)
+        errors = [repr(t.exception()) for t in self.tasks if t.done() and t.exception()]
+        for task in self.tasks:
+            task.cancel()
+        await asyncio.gather(*self.tasks, return_exceptions=True)
+        return errors
+
+
+class _Window:
+    """The figures of one kind of load over its measured slices: actions, seconds, CPU, and
+    (the tables') catch-ups."""
+
+    def __init__(self, cpu_kinds: dict[str, list[int]]) -> None:
+        self.cpu = _CpuShare(cpu_kinds)
+        self.actions = 0
+        self.resyncs = 0
+        self.latencies: list[float] = []  # the bare broadcast's (the tables' are in their books)
+
+    @property
+    def actions_per_s(self) -> float:
+        return self.actions / self.cpu.elapsed if self.cpu.elapsed else 0.0
+
+
+#: Seconds a slice's load runs before it is measured (the thinking tables take a think time
+#: to be back in step), and after it stops before the next starts (the updates in flight).
+WARM_UP = 1.0
+SETTLE = 1.0
+
+
+async def _measure(
+    urls: list[str],
+    tables: list[dict[str, Any]],
+    seconds: float,
+    versions_now: Any,
+    *,
+    think: float = 0.0,
+    baseline: bool = True,
+    slice_seconds: float = 5.0,
+    cpu_kinds: dict[str, list[int]] | None = None,
+) -> dict[str, Any]:
+    """Play the tables, and measure them and the bare broadcast (closed, and thinking like the
+    tables if they think) in turns: short slices, one kind of load at a time with the other's
+    sockets connected and quiet, ``seconds`` of each in all. Run one after the other, the
+    ratio of two 30-second phases swung by a quarter with the machine's speed drifting
+    between them; slices of a few seconds see the same machine. (A table is paused for at most
+    two slices and their pauses, under its clock's 20 s.)"""
+    cpu_kinds = cpu_kinds or {}
+    played = _Tables(urls, tables, think)
+    await played.connect()
+    bare = None
+    if baseline:
+        bare = _Broadcast(urls, len(tables))
+        played.pause()  # quiet while the baseline's sockets open
+        await bare.connect()
+    loads = ["tables"] + (["bare"] + (["bare_thinking"] if think else []) if baseline else [])
+    windows = {load: _Window(cpu_kinds) for load in loads}
+    slices = max(1, round(seconds / slice_seconds)) if baseline else 1
+    length = seconds / slices
+    lags: list[float] = []
+    stop_lag = asyncio.Event()
+    lag_task = asyncio.create_task(_loop_lag(lags, lambda: played.counting, stop_lag))
+    for _ in range(slices):
+        for load in loads:
+            window = windows[load]
+            if load == "tables":
+                resumed = asyncio.create_task(played.resume())
+            else:
+                bare.latencies = window.latencies
+                resumed = asyncio.create_task(bare.resume(think if load == "bare_thinking" else 0))
+            await asyncio.sleep(WARM_UP)
+            if load == "tables":
+                played.counting, actions, resyncs = True, played.actions, played.resyncs
+            else:
+                bare.counting, actions = True, bare.actions
+            window.cpu.start()
+            await asyncio.sleep(length)
+            window.cpu.stop()
+            if load == "tables":
+                played.counting = False
+                window.actions += played.actions - actions
+                window.resyncs += played.resyncs - resyncs
+                played.pause()
+            else:
+                bare.counting = False
+                window.actions += bare.actions - actions
+                bare.pause()
+            await resumed
+            await asyncio.sleep(SETTLE)
+    stop_lag.set()
+    await lag_task
+    final = await played.finish(versions_now)
+    errors = await bare.finish() if bare is not None else []
     return {
-        "errors": errors,
-        "actions_per_s": state["actions"] / elapsed,
-        "latencies": latencies,
-        "sent": state["sent"],
-        "received": state["received"],
-        "actions": state["actions"],
-        "cpu": cpu,
+        "played": played,
+        "bare": bare,
+        "bare_errors": errors,
+        "windows": windows,
+        "final": final,
+        "lags": lags,
     }
 
 
@@ -429,6 +530,12 @@ class Command(BaseCommand):
         parser.add_argument("--setup-only", action="store_true")
         parser.add_argument("--no-baseline", action="store_true")
         parser.add_argument(
+            "--slice-seconds",
+            type=float,
+            default=5.0,
+            help="seconds of each slice of load: the tables and the baseline take turns",
+        )
+        parser.add_argument(
             "--think",
             type=float,
             default=0.0,
@@ -449,6 +556,8 @@ class Command(BaseCommand):
             engine_options = json.loads(options["options"])
         except ValueError as error:
             raise CommandError(f"--options is not JSON: {error}") from None
+        if not 0 < options["slice_seconds"] <= options["seconds"]:
+            raise CommandError("--slice-seconds must be above 0 and at most --seconds")
         if options["time_limit"] is None:
             options["time_limit"] = 0 if options["setup_only"] else int(options["seconds"]) + 120
         tables = make_tables(
@@ -485,15 +594,22 @@ class Command(BaseCommand):
         gc.freeze()
         gc.set_threshold(700, 10, 10_000)
         result = asyncio.run(
-            _run_tables(
-                ws_urls, tables, options["seconds"], versions_now, options["think"], cpu_kinds
+            _measure(
+                ws_urls,
+                tables,
+                options["seconds"],
+                versions_now,
+                think=options["think"],
+                baseline=not options["no_baseline"],
+                slice_seconds=options["slice_seconds"],
+                cpu_kinds=cpu_kinds,
             )
         )
-        final = result["final"]
+        final, played, windows = result["final"], result["played"], result["windows"]
         sent = sum((final[t["match"]] - before[t["match"]]) * len(t["cookies"]) for t in tables)
         received = synced = 0
         missing: list[tuple[int, int, int]] = []  # (match, seat, version) never received
-        for t, book in zip(tables, result["books"], strict=True):
+        for t, book in zip(tables, played.books, strict=True):
             expected = range(before[t["match"]] + 1, final[t["match"]] + 1)
             for seat, seen in book.versions.items():
                 received += sum(1 for v in seen if v in expected)
@@ -504,48 +620,50 @@ class Command(BaseCommand):
                         synced += 1
                     else:
                         missing.append((t["match"], seat, v))
-        lat = result["latencies"]
-        clients = result["clients"]
-        cpu = result["cpu"]
+        lat = [x for b in played.books for x in b.latencies]
+        clients = played.clients
+        window = windows["tables"]
+        cpu = window.cpu
         figures: dict[str, Any] = {
             "load_1min": os.getloadavg()[0],
             "failed_connects": sum(1 for c in clients if c.connects == 0),
             "retries": sum(c.retries for c in clients),
-            "actions_per_s": result["actions_per_s"],
+            "actions_per_s": window.actions_per_s,
+            "measured_s": cpu.elapsed,
             "p50_ms": _percentile(lat, 0.5) * 1e3,
             "p99_ms": _percentile(lat, 0.99) * 1e3,
             "lost": len(missing),
-            "resyncs": result["resyncs"],
-            "resync_share": result["resyncs"] / max(1, result["actions"]),
+            "resyncs": window.resyncs,
+            "resync_share": window.resyncs / max(1, window.actions),
             "client_cpu_share": cpu.share,
             "machine_busy": cpu.machine_busy,
         }
-        actions = max(1, result["actions"])
+        actions = max(1, window.actions)
         figures["cpu_ms_client"] = cpu.process / actions * 1e3
         for kind, seconds in cpu.by_kind.items():
             figures[f"cpu_ms_{kind}"] = seconds / actions * 1e3
         closes = Counter()
         for c in clients:
             closes.update(c.closes)
-        # a table's seats go to consecutive servers (as a proxy spreading connections would)
         per_server = Counter(c.url.split("/ws/")[0] for c in clients)
+        lags = result["lags"]
         self.stdout.write(
             f"bot tables (think {options['think']:g} s): "
             f"{len(tables)} tables, {len(clients)} sockets "
             f"({figures['failed_connects']} failed to connect, {figures['retries']} handshakes "
-            f"retried; all attached {result['connect_s']:.1f} s after the last was opened), "
-            f"{options['seconds']:.0f} s, load average {figures['load_1min']:.2f}\n"
+            f"retried; all attached {played.connect_s:.1f} s after the last was opened), "
+            f"{cpu.elapsed:.0f} s measured, load average {figures['load_1min']:.2f}\n"
             f"  sockets per server {dict(per_server)}\n"
-            f"  actions/s {result['actions_per_s']:.1f}  "
+            f"  actions/s {window.actions_per_s:.1f}  "
             f"p50 {figures['p50_ms']:.1f} ms  p99 {figures['p99_ms']:.1f} ms  (n={len(lat)})\n"
             f"  updates sent {sent}  received {received} live + {synced} in a snapshot or "
             f"resync  lost {len(missing)}\n"
-            f"  load client's event loop late by p50 {_percentile(result['lags'], 0.5) * 1e3:.1f}"
-            f" ms  p99 {_percentile(result['lags'], 0.99) * 1e3:.1f} ms; its CPU "
+            f"  load client's event loop late by p50 {_percentile(lags, 0.5) * 1e3:.1f}"
+            f" ms  p99 {_percentile(lags, 0.99) * 1e3:.1f} ms; its CPU "
             f"{cpu.process / cpu.elapsed:.0%} of a core, {cpu.share:.0%} of the machine's busy "
             f"CPU (machine {cpu.machine_busy:.0%} busy)\n"
             f"  reconnects {sum(max(0, c.connects - 1) for c in clients)}  "
-            f"close codes {dict(closes)}  resyncs while measuring {result['resyncs']} "
+            f"close codes {dict(closes)}  resyncs while measuring {window.resyncs} "
             f"({figures['resync_share']:.2%} of actions)  refusals "
             f"{dict(Counter(r.get('code') for c in clients for r in c.refusals))}"
         )
@@ -558,58 +676,45 @@ class Command(BaseCommand):
         errors = Counter(e.split("(")[0] for c in clients for e in c.errors)
         if errors:
             self.stdout.write(f"  client errors: {dict(errors)}  e.g. {_first_errors(clients)}")
-        if not options["no_baseline"]:
-            time.sleep(10)  # let the server finish closing the tables' sockets
-            base = asyncio.run(_run_baseline(ws_urls, len(tables), options["seconds"], cpu_kinds))
-            blat = base["latencies"]
-            self.stdout.write(
-                f"baseline (bare group broadcast): {len(tables)} groups x 4 sockets\n"
-                f"  actions/s {base['actions_per_s']:.1f}  "
-                f"p50 {_percentile(blat, 0.5) * 1e3:.1f} ms  "
-                f"p99 {_percentile(blat, 0.99) * 1e3:.1f} ms  (n={len(blat)})\n"
-                f"  deliveries sent {base['sent']}  received {base['received']}  "
-                f"lost {base['sent'] - base['received']}"
-            )
-            bcpu, rounds = base["cpu"], max(1, base["actions"])
-            figures["baseline_client_cpu_share"] = bcpu.share
-            figures["baseline_machine_busy"] = bcpu.machine_busy
-            figures["baseline_cpu_ms_client"] = bcpu.process / rounds * 1e3
+        bare = result["bare"]
+        for load, name in (("bare", "baseline"), ("bare_thinking", "baseline_thinking")):
+            if load not in windows:
+                continue
+            base = windows[load]
+            blat, bcpu, rounds = base.latencies, base.cpu, max(1, base.actions)
+            figures[f"{name}_actions_per_s"] = base.actions_per_s
+            figures[f"{name}_measured_s"] = bcpu.elapsed
+            figures[f"{name}_p99_ms"] = _percentile(blat, 0.99) * 1e3
+            figures[f"{name}_client_cpu_share"] = bcpu.share
+            figures[f"{name}_machine_busy"] = bcpu.machine_busy
+            figures[f"{name}_cpu_ms_client"] = bcpu.process / rounds * 1e3
             for kind, seconds in bcpu.by_kind.items():
-                figures[f"baseline_cpu_ms_{kind}"] = seconds / rounds * 1e3
+                figures[f"{name}_cpu_ms_{kind}"] = seconds / rounds * 1e3
+            thinking = f", thinking {options['think']:g} s" if load == "bare_thinking" else ""
             self.stdout.write(
+                f"{name.replace('_', ' ')} (bare group broadcast{thinking}): "
+                f"{len(tables)} groups x 4 sockets\n"
+                f"  actions/s {base.actions_per_s:.1f}  "
+                f"p50 {_percentile(blat, 0.5) * 1e3:.1f} ms  "
+                f"p99 {figures[f'{name}_p99_ms']:.1f} ms  (n={len(blat)})\n"
                 f"  load client's CPU {bcpu.share:.0%} of the machine's busy CPU (machine "
                 f"{bcpu.machine_busy:.0%} busy); CPU per round: client "
-                f"{figures['baseline_cpu_ms_client']:.2f} ms"
-                + "".join(f", {k} {figures[f'baseline_cpu_ms_{k}']:.2f} ms" for k in bcpu.by_kind)
+                f"{figures[f'{name}_cpu_ms_client']:.2f} ms"
+                + "".join(f", {k} {figures[f'{name}_cpu_ms_{k}']:.2f} ms" for k in bcpu.by_kind)
             )
-            if base["errors"]:
-                self.stdout.write(f"  {len(base['errors'])} sockets failed: {base['errors'][:3]}")
-            figures["baseline_actions_per_s"] = base["actions_per_s"]
-            if base["actions_per_s"]:
-                figures["ratio"] = result["actions_per_s"] / base["actions_per_s"]
-                self.stdout.write(f"throughput vs baseline: {figures['ratio']:.2f}")
-            if options["think"]:
-                # Thinking tables act at most once per think time and latency: like for like,
-                # the bare broadcast's clients think the same time.
-                time.sleep(10)
-                think = options["think"]
-                base = asyncio.run(
-                    _run_baseline(ws_urls, len(tables), options["seconds"], cpu_kinds, think)
-                )
-                blat = base["latencies"]
-                figures["baseline_thinking_actions_per_s"] = base["actions_per_s"]
-                self.stdout.write(
-                    f"baseline thinking {think:g} s like the tables: "
-                    f"actions/s {base['actions_per_s']:.1f}  "
-                    f"p50 {_percentile(blat, 0.5) * 1e3:.1f} ms  "
-                    f"p99 {_percentile(blat, 0.99) * 1e3:.1f} ms  "
-                    f"lost {base['sent'] - base['received']}"
-                )
-                if base["actions_per_s"]:
-                    figures["ratio_thinking"] = result["actions_per_s"] / base["actions_per_s"]
-                    self.stdout.write(
-                        f"throughput vs thinking baseline: {figures['ratio_thinking']:.2f}"
-                    )
+            if base.actions_per_s:
+                ratio = "ratio" if load == "bare" else "ratio_thinking"
+                figures[ratio] = window.actions_per_s / base.actions_per_s
+                self.stdout.write(f"throughput vs {name.replace('_', ' ')}: {figures[ratio]:.2f}")
+        if bare is not None:
+            self.stdout.write(
+                f"baseline deliveries sent {bare.sent}  received {bare.received}  "
+                f"lost {bare.sent - bare.received}"
+            )
+            figures["baseline_lost"] = bare.sent - bare.received
+            if result["bare_errors"]:
+                errors = result["bare_errors"]
+                self.stdout.write(f"  {len(errors)} sockets failed: {errors[:3]}")
         if lat:
             self.stdout.write(f"latency mean {statistics.mean(lat) * 1e3:.1f} ms")
         # one line for scripts (tests/e2e/stack.py --runs): every figure above, by name
