@@ -112,28 +112,12 @@ class SeatClient:
         self.bot = HeuristicBot()  # one per seat: it remembers its hand's analysis
         self._asked = False
         self._stop = False
-        self._paused = False
         self._ids = 0
         self._last_send = 0.0
 
     def stop(self) -> None:
         """Ask :meth:`run` to return."""
         self._stop = True
-
-    def pause(self) -> None:
-        """Stop acting, and asking after a quiet connection, until :meth:`resume` (an action
-        being thought about is not sent). The load test pauses the tables while it measures
-        the bare broadcast beside them."""
-        self.act = False
-        self._paused = True
-
-    async def resume(self) -> None:
-        """Act again after :meth:`pause`: now, if it is this seat's turn."""
-        self.act = True
-        self._paused = False
-        self._last_frame = time.perf_counter()
-        self.hint_for_version = -1  # hints that arrived while paused were not used
-        await self._maybe_act(None)
 
     async def run(self, until_over: bool = True, reconnect: bool = True) -> None:
         """Play until the match is over (or :meth:`stop`), reconnecting after drops: 0.2 s
@@ -198,8 +182,6 @@ class SeatClient:
         try:
             while True:
                 wait = self._last_frame + self.idle_resync - time.perf_counter()
-                if self._paused:  # a paused table is quiet on purpose
-                    self._last_frame, wait = time.perf_counter(), self.idle_resync
                 if wait > 0:
                     await asyncio.sleep(wait)
                     continue
@@ -273,9 +255,6 @@ class SeatClient:
         if self.think:
             version = self.version
             await asyncio.sleep(self.think * random.uniform(0.5, 1.5))  # a person's thinking
-            if not self.act:
-                self.acted_at_version = -1  # paused meanwhile: act on resume instead
-                return
             if self.version != version:
                 return
         if self.on_send is not None:

@@ -7,8 +7,8 @@ the moment their seat is to move (a closed loop, like fast players), or after th
 seats receiving its update, updates sent (accepted actions x seats, from the database) and
 received, and the same figures for the baseline: a bare Channels group broadcast
 (``/ws/bench/<group>/``) through the same ASGI servers and Redis, four clients per group taking
-turns, closed and (with ``--think``) thinking as the tables do. The tables and the baseline
-take turns in slices of a few seconds (:func:`_measure`).
+turns, closed and (with ``--think``) thinking as the tables do, half before the tables and
+half after (:func:`_measure`).
 
 ``--setup-only`` just creates the tables and prints their ids and session cookies as JSON (the
 end-to-end tests use it).
@@ -269,19 +269,11 @@ class _Tables:
         self.connect_s = time.perf_counter() - connecting
         await asyncio.sleep(5.0)
 
-    def pause(self) -> None:
-        """Stop acting (the updates in flight still arrive)."""
-        for client in self.clients:
-            client.pause()
-
-    async def resume(self) -> None:
-        """Act again, every seat whose turn it is at once."""
-        await asyncio.gather(*(client.resume() for client in self.clients))
-
     async def finish(self, versions_now: Any) -> dict[int, int]:
         """Drain the updates in flight, close every socket and end the matches; return the
         matches' final versions (what the server accepted)."""
-        self.pause()
+        for client in self.clients:
+            client.act = False
         await _quiet(lambda: sum(b.updates for b in self.books))
         final = await sync_to_async(versions_now)()
         await _quiet(lambda: sum(b.updates for b in self.books))
@@ -400,7 +392,7 @@ class _Broadcast:
 
 
 class _Window:
-    """The figures of one kind of load over its measured slices: actions, seconds, CPU, and
+    """The figures of one kind of load over its measured windows: actions, seconds, CPU, and
     (the tables') catch-ups."""
 
     def __init__(self, cpu_kinds: dict[str, list[int]]) -> None:
@@ -414,10 +406,32 @@ class _Window:
         return self.actions / self.cpu.elapsed if self.cpu.elapsed else 0.0
 
 
-#: Seconds a slice's load runs before it is measured (the thinking tables take a think time
-#: to be back in step), and after it stops before the next starts (the updates in flight).
+#: Seconds the bare broadcast runs before it is measured, and stops before the next load.
 WARM_UP = 1.0
 SETTLE = 1.0
+
+
+async def _bare_half(
+    bare: _Broadcast, windows: dict[str, _Window], seconds: float, think: float
+) -> None:
+    """Measure the bare broadcast closed and (``think``: if the tables think) thinking as the
+    tables do, ``seconds`` each, into their windows."""
+    for load in windows:
+        if load == "tables":
+            continue
+        window = windows[load]
+        bare.latencies = window.latencies
+        resumed = asyncio.create_task(bare.resume(think if load == "bare_thinking" else 0.0))
+        await asyncio.sleep(WARM_UP)
+        bare.counting, actions = True, bare.actions
+        window.cpu.start()
+        await asyncio.sleep(seconds)
+        window.cpu.stop()
+        bare.counting = False
+        window.actions += bare.actions - actions
+        bare.pause()
+        await resumed
+        await asyncio.sleep(SETTLE)
 
 
 async def _measure(
@@ -428,61 +442,42 @@ async def _measure(
     *,
     think: float = 0.0,
     baseline: bool = True,
-    slice_seconds: float = 5.0,
     cpu_kinds: dict[str, list[int]] | None = None,
 ) -> dict[str, Any]:
-    """Play the tables, and measure them and the bare broadcast (closed, and thinking like the
-    tables if they think) in turns: short slices, one kind of load at a time with the other's
-    sockets connected and quiet, ``seconds`` of each in all. Run one after the other, the
-    ratio of two 30-second phases swung by a quarter with the machine's speed drifting
-    between them; slices of a few seconds see the same machine. (A table is paused for at most
-    two slices and their pauses, under its clock's 20 s.)"""
+    """Measure the bare broadcast for half of ``seconds``, play and measure the tables for
+    ``seconds``, then the bare broadcast's other half: its figures are the mean of before and
+    after, so that the machine's speed drifting during the run weighs on both alike (one
+    baseline after the tables had its ratio swing by a quarter between runs). The tables are
+    never paused: a paused table's clock would still run, and its deadline tasks, due 20 s
+    after each action, would pile into whichever slice came 20 s later."""
     cpu_kinds = cpu_kinds or {}
-    played = _Tables(urls, tables, think)
-    await played.connect()
+    loads = ["tables"] + (["bare"] + (["bare_thinking"] if think else []) if baseline else [])
+    windows = {load: _Window(cpu_kinds) for load in loads}
     bare = None
     if baseline:
         bare = _Broadcast(urls, len(tables))
-        played.pause()  # quiet while the baseline's sockets open
         await bare.connect()
-    loads = ["tables"] + (["bare"] + (["bare_thinking"] if think else []) if baseline else [])
-    windows = {load: _Window(cpu_kinds) for load in loads}
-    slices = max(1, round(seconds / slice_seconds)) if baseline else 1
-    length = seconds / slices
+        await _bare_half(bare, windows, seconds / 2, think)
+    played = _Tables(urls, tables, think)
+    await played.connect()
     lags: list[float] = []
     stop_lag = asyncio.Event()
     lag_task = asyncio.create_task(_loop_lag(lags, lambda: played.counting, stop_lag))
-    for _ in range(slices):
-        for load in loads:
-            window = windows[load]
-            if load == "tables":
-                resumed = asyncio.create_task(played.resume())
-            else:
-                bare.latencies = window.latencies
-                resumed = asyncio.create_task(bare.resume(think if load == "bare_thinking" else 0))
-            await asyncio.sleep(WARM_UP)
-            if load == "tables":
-                played.counting, actions, resyncs = True, played.actions, played.resyncs
-            else:
-                bare.counting, actions = True, bare.actions
-            window.cpu.start()
-            await asyncio.sleep(length)
-            window.cpu.stop()
-            if load == "tables":
-                played.counting = False
-                window.actions += played.actions - actions
-                window.resyncs += played.resyncs - resyncs
-                played.pause()
-            else:
-                bare.counting = False
-                window.actions += bare.actions - actions
-                bare.pause()
-            await resumed
-            await asyncio.sleep(SETTLE)
+    window = windows["tables"]
+    played.counting, resyncs = True, played.resyncs
+    window.cpu.start()
+    await asyncio.sleep(seconds)
+    window.cpu.stop()
+    played.counting = False
+    window.actions, window.resyncs = played.actions, played.resyncs - resyncs
     stop_lag.set()
     await lag_task
     final = await played.finish(versions_now)
-    errors = await bare.finish() if bare is not None else []
+    errors: list[str] = []
+    if bare is not None:
+        await asyncio.sleep(5.0)  # the servers close the tables' sockets meanwhile
+        await _bare_half(bare, windows, seconds / 2, think)
+        errors = await bare.finish()
     return {
         "played": played,
         "bare": bare,
@@ -530,12 +525,6 @@ class Command(BaseCommand):
         parser.add_argument("--setup-only", action="store_true")
         parser.add_argument("--no-baseline", action="store_true")
         parser.add_argument(
-            "--slice-seconds",
-            type=float,
-            default=5.0,
-            help="seconds of each slice of load: the tables and the baseline take turns",
-        )
-        parser.add_argument(
             "--think",
             type=float,
             default=0.0,
@@ -556,8 +545,6 @@ class Command(BaseCommand):
             engine_options = json.loads(options["options"])
         except ValueError as error:
             raise CommandError(f"--options is not JSON: {error}") from None
-        if not 0 < options["slice_seconds"] <= options["seconds"]:
-            raise CommandError("--slice-seconds must be above 0 and at most --seconds")
         if options["time_limit"] is None:
             options["time_limit"] = 0 if options["setup_only"] else int(options["seconds"]) + 120
         tables = make_tables(
@@ -601,7 +588,6 @@ class Command(BaseCommand):
                 versions_now,
                 think=options["think"],
                 baseline=not options["no_baseline"],
-                slice_seconds=options["slice_seconds"],
                 cpu_kinds=cpu_kinds,
             )
         )
