@@ -309,6 +309,7 @@ class _Broadcast:
         #: per group, the version its next seat is to answer (while paused, or thinking)
         self.owed: dict[str, int] = {}
         self.tasks: list[asyncio.Task] = []
+        self.errors: list[str] = []
         self.payload = "x" * 1500
 
     async def connect(self) -> None:
@@ -368,7 +369,10 @@ class _Broadcast:
         self.sent_at[group][nxt] = time.perf_counter()
         self.actions += self.counting
         self.sent += 4
-        await ws.send(json.dumps({"v": nxt, "pad": self.payload}))
+        try:
+            await ws.send(json.dumps({"v": nxt, "pad": self.payload}))
+        except websockets.ConnectionClosed as error:  # counted; the group stops there
+            self.errors.append(repr(error))
 
     def pause(self) -> None:
         """Stop answering (the messages in flight still arrive)."""
@@ -384,7 +388,9 @@ class _Broadcast:
         """Drain what is in flight and close every socket; return the sockets' errors."""
         self.pause()
         await _quiet(lambda: self.received)
-        errors = [repr(t.exception()) for t in self.tasks if t.done() and t.exception()]
+        errors = self.errors + [
+            repr(t.exception()) for t in self.tasks if t.done() and t.exception()
+        ]
         for task in self.tasks:
             task.cancel()
         await asyncio.gather(*self.tasks, return_exceptions=True)
