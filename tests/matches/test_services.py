@@ -452,3 +452,23 @@ def test_writes_of_different_fields_are_all_written_or_none(club, players, sched
     assert not MatchEvent.objects.filter(match_id__in=ids).exists()
     assert store.write_many(writes()) == set(ids)
     assert [Match.objects.get(pk=pk).version for pk in ids] == [1, 1]
+
+
+def test_a_batch_write_stores_awkward_text_as_it_was(club, players, scheduled):
+    """The batch write binds its values itself (psycopg's quoting, without psycopg parsing a
+    statement of more than 50 parameters anew): quotes, percent signs, backslashes, NUL-free
+    control characters and non-Latin text in a stored value come back unchanged, and a value
+    cannot end the statement."""
+    ids = [full_table(club, players).match.pk for _ in range(4)]
+    awkward = "x'); DROP TABLE matches_match; -- %s %(a)s %% \\ \t\n 保2 ' '' \"q\""
+    writes = []
+    for match in store.read_many(ids).values():
+        seat, action = _first_legal(match)
+        change = play._prepare(match, action, seat=seat, actor="player", user=None, expected=0)
+        write = play._write_of(change)
+        write.event.action = {**write.event.action, "reason": awkward}
+        writes.append(write._replace(fields={**write.fields, "timeouts": [awkward]}))
+    assert store.write_many(writes) == set(ids)
+    for pk in ids:
+        assert Match.objects.get(pk=pk).timeouts == [awkward]
+        assert MatchEvent.objects.get(match_id=pk).action["reason"] == awkward
