@@ -338,13 +338,19 @@ def write_many(writes: list[Write]) -> set[int]:
 
 
 def _execute_bound(cursor: Any, sql: str, params: list[Any]) -> None:
-    """Execute ``sql`` with its ``%s`` placeholders bound to ``params`` as psycopg binds them
-    on the client (Django's default cursor: each value quoted by psycopg's own adapters),
-    without psycopg parsing the statement anew. psycopg caches its parse of a statement only
-    up to 50 parameters, and a batch's write has more: its regular-expression split of the
-    statement was a twelfth of a loaded server's samples."""
-    adapt = Transformer.from_context(cursor.cursor).as_literal
-    cursor.execute(sql.encode() % tuple(b"NULL" if p is None else adapt(p) for p in params))
+    """Execute ``sql`` with ``params`` bound by :func:`bind` with the cursor's adapters."""
+    cursor.execute(bind(sql, params, cursor.cursor))
+
+
+def bind(sql: str, params: list[Any], context: Any = None) -> bytes:
+    """``sql`` with its ``%s`` placeholders replaced by ``params`` as psycopg binds them on
+    the client (Django's default cursor: each value quoted by psycopg's adapters of
+    ``context``, a connection or cursor; None: the global ones), without psycopg parsing the
+    statement anew. psycopg caches its parse of a statement only up to 50 parameters, and a
+    batch's write has more: its regular-expression split of the statement was a twelfth of a
+    loaded server's samples."""
+    adapt = Transformer.from_context(context).as_literal
+    return sql.encode() % tuple(b"NULL" if p is None else adapt(p) for p in params)
 
 
 @cache

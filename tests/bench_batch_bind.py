@@ -53,8 +53,7 @@ def psycopg_binds(sql: str, params: list) -> bytes:
 
 
 def bound_here(sql: str, params: list) -> bytes:
-    adapt = Transformer().as_literal
-    return sql.encode() % tuple(b"NULL" if p is None else adapt(p) for p in params)
+    return store.bind(sql, params)
 
 
 def main() -> None:

@@ -159,16 +159,12 @@ class _CpuShare:
         return self.busy / self.total if self.total else float("nan")
 
 
-async def _loop_lag(
-    lags: list[float], active: Any, stop: asyncio.Event, every: float = 0.01
-) -> None:
-    """Record how late the load client's own event loop wakes up (its share of the latency)
-    while ``active()``."""
+async def _loop_lag(lags: list[float], stop: asyncio.Event, every: float = 0.01) -> None:
+    """Record how late the load client's own event loop wakes up (its share of the latency)."""
     while not stop.is_set():
         started = time.perf_counter()
         await asyncio.sleep(every)
-        if active():
-            lags.append(time.perf_counter() - started - every)
+        lags.append(time.perf_counter() - started - every)
 
 
 class _Table:
@@ -210,8 +206,8 @@ class _Table:
 
 
 class _Tables:
-    """The bot tables' clients: four people a table (a table's seats on consecutive servers,
-    as a proxy spreading connections would), acting while not paused."""
+    """The bot tables' clients: four people a table, a table's seats on consecutive servers
+    (as a proxy spreading connections would)."""
 
     def __init__(self, urls: list[str], tables: list[dict[str, Any]], think: float) -> None:
         self.books: list[_Table] = []
@@ -453,9 +449,9 @@ async def _measure(
     """Measure the bare broadcast for half of ``seconds``, play and measure the tables for
     ``seconds``, then the bare broadcast's other half: its figures are the mean of before and
     after, so that the machine's speed drifting during the run weighs on both alike (one
-    baseline after the tables had its ratio swing by a quarter between runs). The tables are
-    never paused: a paused table's clock would still run, and its deadline tasks, due 20 s
-    after each action, would pile into whichever slice came 20 s later."""
+    baseline after the tables had its ratio swing by a quarter between runs). The tables play
+    in one stretch: paused between slices, a table's clock would still run, and its deadline
+    tasks, due 20 s after its last action, piled into its own next slice."""
     cpu_kinds = cpu_kinds or {}
     loads = ["tables"] + (["bare"] + (["bare_thinking"] if think else []) if baseline else [])
     windows = {load: _Window(cpu_kinds) for load in loads}
@@ -468,7 +464,7 @@ async def _measure(
     await played.connect()
     lags: list[float] = []
     stop_lag = asyncio.Event()
-    lag_task = asyncio.create_task(_loop_lag(lags, lambda: played.counting, stop_lag))
+    lag_task = asyncio.create_task(_loop_lag(lags, stop_lag))
     window = windows["tables"]
     played.counting, resyncs = True, played.resyncs
     window.cpu.start()
