@@ -23,6 +23,7 @@ from rest_framework.response import Response
 from rest_framework.routers import SimpleRouter
 
 from clubs import permissions as club_permissions
+from clubs.api.serializers import request_object
 from clubs.models import Club, Membership, Role, User
 from tournaments import selectors
 from tournaments.models import Entry, Game, Round, Tournament
@@ -563,7 +564,11 @@ class TournamentViewSet(viewsets.ModelViewSet):
 
 def _confirmed(request: Request) -> bool:
     """Whether the organiser confirmed withdrawing the entries not checked in (round 1)."""
-    return str(request.data.get("confirm_withdrawals", "")).lower() in ("1", "true", "yes")
+    return str(request_object(request.data).get("confirm_withdrawals", "")).lower() in (
+        "1",
+        "true",
+        "yes",
+    )
 
 
 def _schedule_item(tournament: Tournament, number: int) -> dict[str, Any]:

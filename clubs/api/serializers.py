@@ -1,5 +1,7 @@
 """Serializers of the accounts and clubs API. They validate input; services change state."""
 
+from typing import Any
+
 from django.urls import reverse
 from rest_framework import serializers
 
@@ -234,3 +236,10 @@ class IssuedTokenSerializer(serializers.Serializer):
     token = serializers.CharField(read_only=True, help_text="Send as `Authorization: Token <key>`.")
     name = serializers.CharField(read_only=True)
     prefix = serializers.CharField(read_only=True, help_text="First characters of the key.")
+
+
+def request_object(data: Any) -> Any:
+    """``data`` (a request's parsed body) if it is a JSON object; anything else (null, a list,
+    a number) is a 400 with REST framework's own translated message, not a server error."""
+    serializers.Serializer(data=data).is_valid(raise_exception=True)
+    return data

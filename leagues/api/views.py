@@ -19,6 +19,7 @@ from rest_framework.response import Response
 from rest_framework.routers import SimpleRouter
 from rest_framework.views import APIView
 
+from clubs.api.serializers import request_object
 from clubs.models import Club, User
 from leagues import selectors
 from leagues.models import Division, Entry, Fixture, League, LineUp, Round, Season, Tiebreak
@@ -242,7 +243,9 @@ class LeagueViewSet(viewsets.ModelViewSet):
     def invite(self, request: Request, pk: str | None = None) -> Response:
         """Its admins may then enter teams."""
         league = self.get_object()
-        club = get_object_or_404(Club, pk=Id().run_validation(request.data.get("club")))
+        club = get_object_or_404(
+            Club, pk=Id().run_validation(request_object(request.data).get("club"))
+        )
         setup.invite_club(request.user, league, club)
         return Response(LeagueSerializer(league).data)
 
@@ -290,7 +293,9 @@ class SeasonViewSet(viewsets.ModelViewSet):
     @action(detail=True, methods=["post"], permission_classes=AUTH, url_path="add-division")
     def add_division(self, request: Request, pk: str | None = None) -> Response:
         """Level: one below the lowest."""
-        name = serializers.CharField(max_length=60).run_validation(request.data.get("name"))
+        name = serializers.CharField(max_length=60).run_validation(
+            request_object(request.data).get("name")
+        )
         division = setup.add_division(request.user, self.get_object(), name)
         return Response(LeagueDivisionSerializer(division).data, status=201)
 
@@ -505,7 +510,7 @@ class FixtureViewSet(viewsets.ReadOnlyModelViewSet):
         """The fixture is then not forfeited at the round's end."""
         fixture = self.get_object()
         field = serializers.DateField()
-        until = field.run_validation(request.data.get("until"))
+        until = field.run_validation(request_object(request.data).get("until"))
         fixtures.extend(request.user, fixture, until)
         return self._done(fixture)
 
@@ -519,7 +524,7 @@ class FixtureViewSet(viewsets.ReadOnlyModelViewSet):
     def award(self, request: Request, pk: str | None = None) -> Response:
         """A forfeit result; the standings follow."""
         fixture = self.get_object()
-        winner = request.data.get("winner", -1)
+        winner = request_object(request.data).get("winner", -1)
         play.award(request.user, fixture, winner if winner in (0, 1, None) else -1)
         return self._done(fixture)
 

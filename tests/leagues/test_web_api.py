@@ -392,3 +392,16 @@ def test_organiser_actions_on_the_api_and_the_web(world, two_teams, role, mornin
         assert bad.status_code == 400
         assert client.post(f"/leagues/seasons/{season.pk}/do/next/", {}).status_code == 302
         assert world.league.seasons.count() == len(names)
+
+
+@pytest.mark.parametrize("body", ["null", "[]", "3"])
+def test_an_organiser_action_whose_body_is_not_an_object_is_refused(world, two_teams, body):
+    """A body that is JSON but not an object is a 400 with a message, and changes nothing
+    (it was a server error: schemathesis posted ``null``)."""
+    draft = world.season(name="草稿")
+    client = client_for(world, two_teams, "host_admin")
+    url = f"/api/v1/league-seasons/{draft.pk}/add-division/"
+    response = client.post(url, body, content_type="application/json")
+    assert response.status_code == 400
+    assert response.json()  # the error document names what is wrong
+    assert draft.divisions.count() == 1
