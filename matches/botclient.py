@@ -145,10 +145,10 @@ class SeatClient:
                     watchdog = asyncio.create_task(self._watch())
                     try:
                         while True:
-                            text = await ws.recv()
+                            data = await ws.recv(decode=False)  # orjson reads the UTF-8
                             now = self._last_frame = time.perf_counter()
                             served = True
-                            await self._handle(orjson.loads(text), now)
+                            await self._handle(orjson.loads(data), now)
                             if self._stop or (until_over and self.over):
                                 return
                     finally:

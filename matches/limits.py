@@ -5,8 +5,8 @@ cost the sender), and per client address (anonymous spectators, many accounts be
 address). Counted when a frame arrives, before it is queued. Fixed one-second windows.
 
 Each server process counts locally and adds its counts to Redis at most every ``FLUSH``
-seconds (one pipeline of INCRBY + EXPIREAT for all counters), reading back the totals of all
-processes: a Redis round trip for every frame was an eighth of a loaded server's event loop.
+seconds (one script call doing INCRBY + EXPIREAT for all counters), reading back the totals of
+all processes: a Redis round trip for every frame was an eighth of a loaded server's event loop.
 So a process decides on its own counts at once and on the other processes' counts as they
 stood at its last flush: across processes a limit can be exceeded by what the others received
 in the last ``FLUSH`` seconds, never within one.
@@ -33,6 +33,19 @@ log = logging.getLogger(__name__)
 
 #: Seconds between a process's additions of its counts to Redis.
 FLUSH = 0.05
+
+#: A flush, run in Redis: add each count (``ARGV[2i-1]``) to its counter (``KEYS[i]``), which
+#: expires at ``ARGV[2i]``, and return the totals. One command instead of a pipeline of two
+#: per counter, each packed and parsed on its own by the client. (All keys are on the one
+#: Redis of the limits: not for Redis Cluster.)
+_FLUSH_SCRIPT = """
+local totals = {}
+for i, key in ipairs(KEYS) do
+  totals[i] = redis.call('INCRBY', key, ARGV[2 * i - 1])
+  redis.call('EXPIREAT', key, ARGV[2 * i])
+end
+return totals
+"""
 
 
 @dataclass(frozen=True)
@@ -76,10 +89,10 @@ class _Counter:
 
 @dataclass
 class _Counters:
-    """The counters of one event loop, with its Redis client (a client's connections belong
-    to its loop)."""
+    """The counters of one event loop, with the flush script on its Redis client (a client's
+    connections belong to its loop)."""
 
-    redis: aredis.Redis
+    script: Any  # :data:`_FLUSH_SCRIPT`, registered with the loop's client
     counters: dict[str, _Counter] = field(default_factory=dict)
     flushed: float = float("-inf")  # time.monotonic() of the last flush
     flushing: bool = False
@@ -94,12 +107,14 @@ class _Counters:
         for _key, counter, count in batch:
             counter.known += count
             counter.pending -= count
+        if not batch:
+            self.flushing = False
+            return
+        args: list[int] = []
+        for _key, counter, count in batch:
+            args += [count, int(counter.ends) + 1]
         try:
-            pipe = self.redis.pipeline(transaction=False)
-            for key, counter, count in batch:
-                pipe.incrby(key, count)
-                pipe.expireat(key, int(counter.ends) + 1)
-            totals = (await pipe.execute())[::2]
+            totals = await self.script(keys=[key for key, _, _ in batch], args=args)
         except (aredis.RedisError, OSError):
             log.warning("websocket limits unavailable (Redis): counted in this process only")
             return
@@ -122,7 +137,7 @@ def _state() -> _Counters:
         client = aredis.Redis.from_url(
             settings.REDIS_URL, socket_timeout=1.0, socket_connect_timeout=1.0
         )
-        state = _loops[loop] = _Counters(client)
+        state = _loops[loop] = _Counters(client.register_script(_FLUSH_SCRIPT))
     return state
 
 

@@ -19,6 +19,8 @@ from typing import Any, NamedTuple
 
 import orjson
 from django.db import connection, models, transaction
+from django.db.models.base import ModelState
+from django.db.models.signals import post_init, pre_init
 from psycopg.adapt import Transformer
 from psycopg.types.json import Jsonb
 
@@ -234,10 +236,27 @@ def read_many(match_ids: list[int]) -> dict[int, Match]:
             for convert in converters:
                 value = convert(value, col, connection)
             values.append(value)
-        match = Match.from_db(db, names, values[:split])
-        match.table = Table.from_db(db, _TABLE_FIELDS, values[split:])
+        match = _from_db(Match, db, names, values[:split])
+        _TABLE_CACHE.set_cached_value(match, _from_db(Table, db, _TABLE_FIELDS, values[split:]))
         matches[match.pk] = match
     return matches
+
+
+_TABLE_CACHE = Match._meta.get_field("table")
+
+
+def _from_db(model: type[models.Model], db: str, names: Any, values: list[Any]) -> Any:
+    """``model.from_db(db, names, values)`` for a row read here: the same instance (the fields
+    not in ``names`` deferred), its fields set directly when no one listens to its
+    ``pre_init`` or ``post_init``: ``Model.__init__`` goes through every field's descriptor
+    and sends both signals, for the two objects of every action's read."""
+    if pre_init.has_listeners(model) or post_init.has_listeners(model):
+        return model.from_db(db, names, values)
+    instance = model.__new__(model)
+    state = instance._state = ModelState()
+    state.adding, state.db = False, db
+    instance.__dict__.update(zip(names, values, strict=True))
+    return instance
 
 
 def engine_of(match: Match) -> EngineMatch:

@@ -61,3 +61,19 @@ def test_with_redis_away_each_process_still_counts_its_own(rate, settings, caplo
     with caplog.at_level(logging.WARNING, logger="matches.limits"):
         assert frames(who, rate + 2, pause=limits.FLUSH / 2) == [True] * rate + [False] * 2
     assert any("counted in this process only" in r.getMessage() for r in caplog.records)
+
+
+def test_a_flushed_counter_expires_after_its_window(rate, settings):
+    """A flush leaves each counter in Redis with its total and an expiry just after its
+    one-second window, so that Redis keeps no counter longer than its window needs."""
+    import redis
+
+    who = limits.Identity(user_id=9005, address="192.0.2.4")
+    window = int(time.time())
+    assert frames(who, 3, pause=limits.FLUSH) == [True] * 3
+    prefix = settings.CACHES["default"].get("KEY_PREFIX", "")
+    client = redis.Redis.from_url(settings.REDIS_URL)
+    key = f"{prefix}:ws:user:9005:1:{window}"
+    assert int(client.get(key)) == 3
+    left = client.pttl(key) / 1000  # the expiry is at window + 2 (whole seconds)
+    assert window + 2 - time.time() - 0.05 <= left <= window + 2 - time.time() + 0.05

@@ -1,5 +1,6 @@
 import pytest
 from django.db import IntegrityError, OperationalError
+from django.db.models.signals import pre_init
 from django.test import override_settings
 from matchkit import make_user, run_until_over
 
@@ -472,3 +473,37 @@ def test_a_batch_write_stores_awkward_text_as_it_was(club, players, scheduled):
     for pk in ids:
         assert Match.objects.get(pk=pk).timeouts == [awkward]
         assert MatchEvent.objects.get(match_id=pk).action["reason"] == awkward
+
+
+def test_a_read_builds_the_rows_the_orm_would(club, players, scheduled, django_assert_num_queries):
+    """store.read_many builds its Match and Table without Model.__init__ when nothing listens
+    to their init signals: the same field values, deferred fields and instance state as the
+    ORM's own read, the table at hand without a query; with a listener, the signals are sent."""
+    match = full_table(club, players).match
+    orm = Match.objects.select_related("table").only(
+        *(f.name for f in Match._meta.concrete_fields),
+        *(f"table__{name.removesuffix('_id')}" for name in store._TABLE_FIELDS),
+    )
+    expected = orm.get(pk=match.pk)
+    with django_assert_num_queries(1):
+        read = store.read_many([match.pk])[match.pk]
+        assert read.table.pk == match.table_id and read.table.variant == "bao2"
+    assert read.__dict__.keys() - {"_state"} == expected.__dict__.keys() - {"_state"}
+    for field in Match._meta.concrete_fields:
+        assert getattr(read, field.attname) == getattr(expected, field.attname), field.name
+    assert read.table.get_deferred_fields() == expected.table.get_deferred_fields() != set()
+    assert (read._state.adding, read._state.db) == (False, "default")
+    assert (read.table._state.adding, read.table._state.db) == (False, "default")
+    read.save(update_fields=["revision"])  # a saved instance: an UPDATE, not an INSERT
+    assert Match.objects.count() == 1
+    built = []
+
+    def listener(sender, **kwargs):
+        built.append(sender)
+
+    pre_init.connect(listener, sender=Table)
+    try:
+        again = store.read_many([match.pk])[match.pk]
+    finally:
+        pre_init.disconnect(listener, sender=Table)
+    assert built == [Table] and again.table.variant == "bao2"
