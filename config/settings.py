@@ -164,6 +164,13 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql" and DB_POOL
         "max_idle": 600.0,
         "max_lifetime": 3600.0,
     }
+if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql" and env_bool(
+    "DB_PREPARED_STATEMENTS", True
+):
+    # The reads and writes of live play (matches.store) are prepared on the server once per
+    # connection; Django's own queries bind on the client and are never prepared. Off (0)
+    # behind a pooler in transaction mode that cannot keep prepared statements.
+    DATABASES["default"].setdefault("OPTIONS", {})["prepare_threshold"] = 5
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     VAR_DIR.mkdir(parents=True, exist_ok=True)
     # WAL and immediate transactions let the ASGI server and Celery write side by side.

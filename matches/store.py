@@ -14,15 +14,15 @@ import threading
 from collections import OrderedDict
 from collections.abc import Iterator
 from contextlib import contextmanager, nullcontext
+from datetime import datetime
 from functools import cache
 from typing import Any, NamedTuple
 
 import orjson
-from django.db import connection, models, transaction
+import psycopg
+from django.db import DEFAULT_DB_ALIAS, connection, connections, models, transaction
 from django.db.models.base import ModelState
 from django.db.models.signals import post_init, pre_init
-from psycopg.adapt import Transformer
-from psycopg.types.json import Jsonb
 
 from engine.actions import Refusal
 from engine.match import Match as EngineMatch
@@ -173,9 +173,9 @@ _SNAPSHOT = Match._meta.get_field("snapshot")
 
 
 def _read_plan() -> tuple[str, list[tuple[Any, list[Any]]], int]:
-    """The read of :func:`read_many` for this thread's connection: the SQL up to its ``IN``
-    list, each column's field expression with its converters (what the ORM applies), and how
-    many are the match's."""
+    """The read of :func:`read_many` for this thread's connection: the SQL (on PostgreSQL
+    whole, its ids one array parameter; elsewhere up to its ``IN`` list), each column's field
+    expression with its converters (what the ORM applies), and how many are the match's."""
     plan = getattr(connection, "_matches_read_plan", None)
     if plan is None:
         quote = connection.ops.quote_name
@@ -194,8 +194,9 @@ def _read_plan() -> tuple[str, list[tuple[Any, list[Any]]], int]:
         sql = (
             f"SELECT {selected} FROM {quote(Match._meta.db_table)} m "
             f"JOIN {quote(Table._meta.db_table)} t ON t.{quote('id')} = m.{quote('table_id')} "
-            f"WHERE m.{quote('id')} IN "
+            f"WHERE m.{quote('id')} "
         )
+        sql += "= ANY($1::bigint[])" if connection.vendor == "postgresql" else "IN "
         plan = (sql, converted, len(Match._meta.concrete_fields))
         connection._matches_read_plan = plan
     return plan
@@ -224,17 +225,21 @@ def read_many(match_ids: list[int]) -> dict[int, Match]:
     with the ORM's column conversions: it is on every action's path, and the ORM's own select
     with its table cost 0.4 ms to build."""
     sql, converted, split = _read_plan()
-    with connection.cursor() as cursor:
-        cursor.execute(f"{sql}({', '.join(['%s'] * len(match_ids))})", match_ids)
-        rows = cursor.fetchall()
-    db = connection.alias
+    conn = _connection()
+    if conn.vendor == "postgresql":
+        rows = _fetch_prepared(conn, sql, ["{" + ",".join(str(int(i)) for i in match_ids) + "}"])
+    else:
+        with conn.cursor() as cursor:
+            cursor.execute(f"{sql}({', '.join(['%s'] * len(match_ids))})", match_ids)
+            rows = cursor.fetchall()
+    db = conn.alias
     names = [f.attname for f in Match._meta.concrete_fields]
     matches = {}
     for row in rows:
         values = []
         for value, (col, converters) in zip(row, converted, strict=True):
             for convert in converters:
-                value = convert(value, col, connection)
+                value = convert(value, col, conn)
             values.append(value)
         match = _from_db(Match, db, names, values[:split])
         _TABLE_CACHE.set_cached_value(match, _from_db(Table, db, _TABLE_FIELDS, values[split:]))
@@ -302,7 +307,8 @@ def write(
         + ", ".join(f"{quote(f.column)} = %s" for f in names)
         + f" WHERE {quote('id')} = %s AND {quote('version')} = %s AND {quote('revision')} = %s"
     )
-    params = [_db_value(f, fields[f.name]) for f in names]
+    conn = _connection()
+    params = [_db_value(f, fields[f.name], conn) for f in names]
     columns = [f for f in MatchEvent._meta.concrete_fields if not f.primary_key]
     insert = (
         f"INSERT INTO {quote(MatchEvent._meta.db_table)} "
@@ -313,7 +319,7 @@ def write(
         cursor.execute(update, [*params, match_id, version, revision])
         if cursor.rowcount != 1:
             return False
-        cursor.execute(insert, [_db_value(f, getattr(event, f.attname)) for f in columns])
+        cursor.execute(insert, [_db_value(f, getattr(event, f.attname), conn) for f in columns])
     return True
 
 
@@ -339,7 +345,8 @@ def write_many(writes: list[Write]) -> set[int]:
     instead of four (every round trip waits for the server's process to get a core, which on a
     busy machine is most of an action's time). Elsewhere (SQLite) it is one transaction of
     :func:`write` calls under :func:`writing`."""
-    if connection.vendor != "postgresql":
+    conn = _connection()
+    if conn.vendor != "postgresql":
         with writing():
             return {w.match_id for w in writes if write(*w)}
     written: set[int] = set()
@@ -348,36 +355,36 @@ def write_many(writes: list[Write]) -> set[int]:
         groups.setdefault(tuple(w.fields), []).append(w)
     # Writes of different fields (a deal just ended: its pause) are one statement each, in one
     # transaction; inside a caller's transaction, a savepoint keeps it usable if one fails.
-    atomic = len(groups) > 1 or connection.in_atomic_block
-    with transaction.atomic() if atomic else nullcontext(), connection.cursor() as cursor:
+    atomic = len(groups) > 1 or conn.in_atomic_block
+    with transaction.atomic() if atomic else nullcontext():
         for names, group in groups.items():
-            _execute_bound(cursor, _write_sql(names, len(group)), _write_params(names, group))
-            written.update(row[0] for row in cursor.fetchall())
+            rows = _fetch_prepared(conn, _write_sql(names, len(group)), _write_params(names, group))
+            written.update(row[0] for row in rows)
     return written
 
 
-def _execute_bound(cursor: Any, sql: str, params: list[Any]) -> None:
-    """Execute ``sql`` with ``params`` bound by :func:`bind` with the cursor's adapters."""
-    cursor.execute(bind(sql, params, cursor.cursor))
-
-
-def bind(sql: str, params: list[Any], context: Any = None) -> bytes:
-    """``sql`` with its ``%s`` placeholders replaced by ``params`` as psycopg binds them on
-    the client (Django's default cursor: each value quoted by psycopg's adapters of
-    ``context``, a connection or cursor; None: the global ones), without psycopg parsing the
-    statement anew. psycopg caches its parse of a statement only up to 50 parameters, and a
-    batch's write has more: its regular-expression split of the statement was a twelfth of a
-    loaded server's samples."""
-    adapt = Transformer.from_context(context).as_literal
-    return sql.encode() % tuple(b"NULL" if p is None else adapt(p) for p in params)
+def _fetch_prepared(conn: Any, sql: str, params: list[str | None]) -> list[tuple[Any, ...]]:
+    """The rows of ``sql`` (placeholders ``$1``, ``$2``, ...; every parameter text or None,
+    typed by a cast in ``sql``) run on ``conn``, a PostgreSQL connection, as a statement
+    prepared on the server once per connection: parsing and planning the batch statements
+    was most of PostgreSQL's time per action. Parameters given as text make one prepared
+    statement per ``sql`` (psycopg keys them by their parameters' types too). Unprepared
+    when the settings turn prepared statements off (``prepare_threshold`` None: a pooler
+    in transaction mode). Errors are Django's database errors, as from its own cursors;
+    Django's query log and execute wrappers do not see the statement."""
+    with conn.cursor() as outer, conn.wrap_database_errors:
+        with psycopg.RawCursor(outer.connection) as cursor:
+            cursor.execute(sql, params, prepare=True)
+            return cursor.fetchall() if cursor.description else []
 
 
 @cache
 def _write_sql(names: tuple[str, ...], count: int) -> str:
     """The statement of :func:`write_many` on PostgreSQL for ``count`` writes of the match
-    fields ``names``: the new values and the events as ``VALUES`` lists (cast to the columns'
-    types), the ``UPDATE ... WHERE version = v AND revision = r`` as a data-modifying ``WITH``,
-    and the insert of the events of the rows it updated, returning their match ids."""
+    fields ``names``: the new values and the events as ``VALUES`` lists (parameters ``$1``,
+    ``$2``, ... cast to the columns' types), the ``UPDATE ... WHERE version = v AND revision
+    = r`` as a data-modifying ``WITH``, and the insert of the events of the rows it updated,
+    returning their match ids."""
     quote = connection.ops.quote_name
     fields = [Match._meta.get_field(name) for name in names]
     casts = ["bigint", "bigint", "bigint", *(f.cast_db_type(connection) for f in fields)]
@@ -387,7 +394,7 @@ def _write_sql(names: tuple[str, ...], count: int) -> str:
     event = "(" + ", ".join(f"%s::{f.cast_db_type(connection)}" for f in columns) + ")"
     event_columns = ", ".join(quote(f.column) for f in columns)
     match_id = quote(MatchEvent._meta.get_field("match").column)
-    return (
+    sql = (
         f"WITH v ({', '.join(new)}) AS (VALUES {', '.join([row] * count)}), "
         f"u AS (UPDATE {quote(Match._meta.db_table)} AS m SET "
         + ", ".join(f"{quote(f.column)} = v.new_{k}" for k, f in enumerate(fields))
@@ -398,33 +405,57 @@ def _write_sql(names: tuple[str, ...], count: int) -> str:
         f"FROM (VALUES {', '.join([event] * count)}) AS e ({event_columns}) "
         f"JOIN u ON u.{quote('id')} = e.{match_id} RETURNING {match_id}"
     )
+    parts = sql.split("%s")
+    return parts[0] + "".join(f"${k}{part}" for k, part in enumerate(parts[1:], start=1))
 
 
-def _write_params(names: tuple[str, ...], writes: list[Write]) -> list[Any]:
-    """The parameters of :func:`_write_sql` for ``writes``: the rows' values, then the
-    events'."""
+def _write_params(names: tuple[str, ...], writes: list[Write]) -> list[str | None]:
+    """The parameters of :func:`_write_sql` for ``writes`` as text (:func:`_pg_text`): the
+    rows' values, then the events'."""
     fields = [Match._meta.get_field(name) for name in names]
     columns = [f for f in MatchEvent._meta.concrete_fields if not f.primary_key]
-    params: list[Any] = []
+    params: list[str | None] = []
     for w in writes:
-        params += [w.match_id, w.version, w.revision]
-        params += [_db_value(f, w.fields[f.name]) for f in fields]
+        params += [str(w.match_id), str(w.version), str(w.revision)]
+        params += [_pg_text(f, w.fields[f.name]) for f in fields]
     for w in writes:
-        params += [_db_value(f, getattr(w.event, f.attname)) for f in columns]
+        params += [_pg_text(f, getattr(w.event, f.attname)) for f in columns]
     return params
 
 
-def _db_value(field: Any, value: Any) -> Any:
-    """``value`` as ``field`` stores it. The snapshot is encoded with orjson: the standard
-    encoder took most of the write's time for its list of actions. (Other JSON is encoded as
-    the ORM does: on SQLite, JSON lookups compare the stored text.)"""
+def _pg_text(field: Any, value: Any) -> str | None:
+    """``value`` of ``field`` as the text PostgreSQL reads for the column's type (None: NULL):
+    JSON encoded with orjson (``jsonb`` keeps no text of its own), a time in ISO 8601 with its
+    offset, a flag as ``t`` or ``f``, anything else as the field prepares it, in ``str``."""
+    if value is None:
+        return None
+    if isinstance(field, models.JSONField):
+        return json_dumps(value)
+    value = field.get_db_prep_save(value, _connection())
+    if value is None:
+        return None
+    if isinstance(value, bool):
+        return "t" if value else "f"
+    if isinstance(value, datetime):
+        return value.isoformat()
+    return str(value)
+
+
+def _db_value(field: Any, value: Any, conn: Any) -> Any:
+    """``value`` as ``field`` stores it on SQLite's connection ``conn``. The snapshot is
+    encoded with orjson (the standard encoder took most of the write's time for its list of
+    actions); other JSON as the ORM does, since SQLite's JSON lookups compare the stored
+    text."""
     if not isinstance(field, models.JSONField):
         if type(value) in (int, str, type(None)):
             return value  # stored as it is: the field's conversion would change nothing
-        return field.get_db_prep_save(value, connection)
+        return field.get_db_prep_save(value, conn)
     if value is None:
         return None
-    dumps = json_dumps if field is _SNAPSHOT else json.dumps  # json.dumps: the ORM's text
-    if connection.vendor == "postgresql":
-        return Jsonb(value, dumps=dumps)
-    return dumps(value)
+    return (json_dumps if field is _SNAPSHOT else json.dumps)(value)
+
+
+def _connection() -> Any:
+    """This thread's default database connection itself: ``django.db.connection`` is a
+    proxy that looks it up again for every attribute, dozens of times per action here."""
+    return connections[DEFAULT_DB_ALIAS]

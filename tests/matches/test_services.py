@@ -485,8 +485,8 @@ def test_a_read_builds_the_rows_the_orm_would(club, players, scheduled, django_a
         *(f"table__{name.removesuffix('_id')}" for name in store._TABLE_FIELDS),
     )
     expected = orm.get(pk=match.pk)
-    with django_assert_num_queries(1):
-        read = store.read_many([match.pk])[match.pk]
+    read = store.read_many([match.pk])[match.pk]
+    with django_assert_num_queries(0):
         assert read.table.pk == match.table_id and read.table.variant == "bao2"
     assert read.__dict__.keys() - {"_state"} == expected.__dict__.keys() - {"_state"}
     for field in Match._meta.concrete_fields:
@@ -507,3 +507,38 @@ def test_a_read_builds_the_rows_the_orm_would(club, players, scheduled, django_a
     finally:
         pre_init.disconnect(listener, sender=Table)
     assert built == [Table] and again.table.variant == "bao2"
+
+
+@pytest.mark.postgresql
+def test_live_play_statements_are_prepared_once_per_connection(club, players, scheduled):
+    """On PostgreSQL an action's read and write are statements prepared on the server once
+    per connection (one per statement, whatever the values), Django's own queries are not;
+    with prepared statements turned off (a pooler in transaction mode) actions still play."""
+    from django.db import connection
+
+    def prepared():
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT statement FROM pg_prepared_statements")
+            return sorted(row[0] for row in cursor.fetchall())
+
+    matches = [full_table(club, players).match for _ in range(3)]
+    assert connection.settings_dict["OPTIONS"]["prepare_threshold"] is not None
+    before = prepared()
+    for match in matches[:2]:
+        seat, action = _first_legal(store.read(match.pk))
+        assert play.submit_action(match.pk, action, seat=seat, user=players[seat]).version == 1
+    after = prepared()
+    new = [s for s in after if s not in before]
+    assert any("= ANY($1::bigint[])" in s for s in after)  # the read
+    assert any(s.startswith("WITH v (") for s in after)  # the write
+    assert not [s for s in new if "%s" in s or "matches_match" not in s]  # only live play's
+    seat, action = _first_legal(store.read(matches[0].pk))
+    play.submit_action(matches[0].pk, action, seat=seat, user=players[seat])
+    assert prepared() == after  # the same statements again, not new ones
+    connection.connection.prepare_threshold = None
+    try:
+        seat, action = _first_legal(store.read(matches[2].pk))
+        assert play.submit_action(matches[2].pk, action, seat=seat, user=players[seat]).version
+    finally:
+        connection.connection.prepare_threshold = 5
+    assert prepared() == after
