@@ -426,16 +426,17 @@ def _write_params(names: tuple[str, ...], writes: list[Write]) -> list[str | Non
 def _pg_text(field: Any, value: Any) -> str | None:
     """``value`` of ``field`` as the text PostgreSQL reads for the column's type (None: NULL):
     JSON encoded with orjson (``jsonb`` keeps no text of its own), a time in ISO 8601 with its
-    offset, a flag as ``t`` or ``f``, anything else as the field prepares it, in ``str``."""
+    offset, anything else as the field prepares it, in ``str`` (which PostgreSQL reads for
+    numbers, text and flags alike)."""
     if value is None:
         return None
     if isinstance(field, models.JSONField):
         return json_dumps(value)
+    if type(value) in (int, str):
+        return str(value)  # the field's conversion would change nothing
     value = field.get_db_prep_save(value, _connection())
     if value is None:
         return None
-    if isinstance(value, bool):
-        return "t" if value else "f"
     if isinstance(value, datetime):
         return value.isoformat()
     return str(value)
