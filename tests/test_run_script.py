@@ -92,6 +92,9 @@ def run_once(tmp_path, marker, port):
     )
     pid, fd = pty.fork()
     if pid == 0:  # child: becomes ./run in a terminal of its own
+        # as in a person's terminal: a suite started in the background (``./test &``) inherits
+        # SIGINT ignored, and a shell cannot trap a signal ignored when it started
+        signal.signal(signal.SIGINT, signal.SIG_DFL)
         os.chdir(ROOT)
         os.execve(str(ROOT / "run"), [str(ROOT / "run")], env)
     reaped = False
