@@ -297,9 +297,9 @@ def write(
     match_id: int, version: int, revision: int, fields: dict[str, Any], event: MatchEvent
 ) -> bool:
     """``UPDATE`` the match row at ``version`` and ``revision`` with ``fields``; if it was
-    there, append ``event`` and return True (False: it moved on, nothing written). Plain SQL
-    with the fields' own conversions: the ORM spent 0.25 ms building the two statements on
-    every action."""
+    there, append ``event`` and return True (False: it moved on, nothing written). SQLite's
+    write (:func:`write_many`); plain SQL with the fields' own conversions: the ORM spent
+    0.25 ms building the two statements on every action."""
     quote = connection.ops.quote_name
     names = [Match._meta.get_field(name) for name in fields]
     update = (

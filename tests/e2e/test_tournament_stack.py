@@ -30,32 +30,37 @@ TIMEOUT = 150  # seconds the whole tournament may take before the test fails
 
 SETUP = """
 from datetime import timedelta
+from django.db import transaction
 from django.utils import timezone
 from clubs.models import Club, Membership, Role, User
 from tournaments.services import entries as entry_services
 from tournaments.services import setup as setup_services
 
-club = Club.objects.create(name="e2e 瑞士赛俱乐部", slug="e2e-swiss")
-admin = User.objects.create_user(username="t2admin", email="t2admin@example.com")
-Membership.objects.create(club=club, user=admin, role=Role.OWNER)
-people = [
-    User.objects.create_user(username=f"t2p{{i}}", email=f"t2p{{i}}@example.com") for i in range(8)
-]
-Membership.objects.bulk_create(Membership(club=club, user=u, role=Role.MEMBER) for u in people)
-now = timezone.now()
-t = setup_services.create_tournament(
-    admin, club, name="端到端瑞士赛", variant="bao2", format="swiss", unit_kind="pair",
-    rounds_planned=2, starts_at=now + timedelta(seconds={start_in}),
-    registration_closes=now + timedelta(seconds=1), round_minutes=1, online=True,
-    time_limit_minutes=1, match_options={{"first_action_seconds": 1, "action_seconds": 1}},
-    tiebreaks=["buchholz", "sonneborn_berger", "level_diff"],
-)
-setup_services.publish(admin, t, now=now)
-entries = []
-for a, b in zip(people[0::2], people[1::2]):
-    entries.append(entry_services.register(a, t, partner=b, now=now).pk)
-    entry_services.answer_invitation(b, t, accept=True, now=now)
-    entry_services.check_in(b, t, now=now)
+# one transaction: the stack's tick (every second) sees the tournament with its pairs
+# registered and checked in, or not at all, never an invitation still unanswered when
+# registration closes (a second after ``now``; this takes longer on a busy machine)
+with transaction.atomic():
+    club = Club.objects.create(name="e2e 瑞士赛俱乐部", slug="e2e-swiss")
+    admin = User.objects.create_user(username="t2admin", email="t2admin@example.com")
+    Membership.objects.create(club=club, user=admin, role=Role.OWNER)
+    people = [
+        User.objects.create_user(username=f"t2p{{i}}", email=f"t2p{{i}}@example.com") for i in range(8)
+    ]
+    Membership.objects.bulk_create(Membership(club=club, user=u, role=Role.MEMBER) for u in people)
+    now = timezone.now()
+    t = setup_services.create_tournament(
+        admin, club, name="端到端瑞士赛", variant="bao2", format="swiss", unit_kind="pair",
+        rounds_planned=2, starts_at=now + timedelta(seconds={start_in}),
+        registration_closes=now + timedelta(seconds=1), round_minutes=1, online=True,
+        time_limit_minutes=1, match_options={{"first_action_seconds": 1, "action_seconds": 1}},
+        tiebreaks=["buchholz", "sonneborn_berger", "level_diff"],
+    )
+    setup_services.publish(admin, t, now=now)
+    entries = []
+    for a, b in zip(people[0::2], people[1::2]):
+        entries.append(entry_services.register(a, t, partner=b, now=now).pk)
+        entry_services.answer_invitation(b, t, accept=True, now=now)
+        entry_services.check_in(b, t, now=now)
 out = {{"tournament": t.pk, "entries": entries, "starts_at": t.starts_at.isoformat()}}
 """
 
