@@ -10,7 +10,7 @@ import logging
 from typing import Any
 
 from channels.auth import AuthMiddleware
-from channels.sessions import CookieMiddleware, SessionMiddleware
+from channels.sessions import CookieMiddleware, InstanceSessionWrapper, SessionMiddleware
 
 from matches.consumers import TRY_AGAIN, UNAVAILABLE
 
@@ -36,6 +36,23 @@ class TryAgainLaterAuthMiddleware(AuthMiddleware):
         return await self.inner(scope, receive, send)
 
 
+class WebsocketSessionMiddleware(SessionMiddleware):
+    """Channels' ``SessionMiddleware`` (the session in ``scope["session"]``) for websockets,
+    whose frames go out through the server's own ``send``: Channels' wrapper of ``send``
+    saves a session only on an HTTP response, yet looks at the session on every frame, four
+    per action."""
+
+    async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> Any:
+        """Put the session in the scope, then run the application with ``send`` unwrapped
+        (another protocol than websockets: as Channels does)."""
+        if scope["type"] != "websocket":
+            return await super().__call__(scope, receive, send)
+        wrapper = InstanceSessionWrapper(scope, send)
+        await wrapper.resolve_session()
+        return await self.inner(wrapper.scope, receive, send)
+
+
 def auth_stack(inner: Any) -> Any:
-    """Channels' ``AuthMiddlewareStack`` with :class:`TryAgainLaterAuthMiddleware`."""
-    return CookieMiddleware(SessionMiddleware(TryAgainLaterAuthMiddleware(inner)))
+    """Channels' ``AuthMiddlewareStack`` with :class:`WebsocketSessionMiddleware` and
+    :class:`TryAgainLaterAuthMiddleware`."""
+    return CookieMiddleware(WebsocketSessionMiddleware(TryAgainLaterAuthMiddleware(inner)))
