@@ -10,6 +10,7 @@ the match go on.
 from __future__ import annotations
 
 import asyncio
+import functools
 import json
 import logging
 import os
@@ -22,7 +23,9 @@ from typing import Any
 
 from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
+from channels.exceptions import StopConsumer
 from channels.generic.websocket import AsyncWebsocketConsumer
+from channels.layers import get_channel_layer
 from django.conf import settings
 from django.db import DatabaseError, close_old_connections, connection
 from django.utils import translation
@@ -214,7 +217,57 @@ def _submit_batch(items: list[tuple[TableConsumer, dict[str, Any]]]) -> list[Any
     return answers
 
 
-class TableConsumer(AsyncWebsocketConsumer):
+class Consumer(AsyncWebsocketConsumer):
+    """Channels' websocket consumer with a leaner loop around the handlers.
+
+    Channels waits for the socket and the channel layer with a new task and an
+    ``asyncio.wait`` for every message, and closes stale database connections on a thread
+    before every handler (a hop there and back). Here one task per source receives and
+    hands each message to :meth:`dispatch`, one handler at a time as in Channels (a lock),
+    and the database work closes its own connections (:func:`_in_thread`,
+    ``database_sync_to_async``). Each update reaches four or five sockets in every process:
+    this is on its path for every one of them.
+    """
+
+    async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
+        """Serve one connection: its frames and its channel's messages, until it closes."""
+        self.scope = scope
+        self.channel_layer = get_channel_layer(self.channel_layer_alias)
+        sources = [receive]
+        if self.channel_layer is not None:
+            self.channel_name = await self.channel_layer.new_channel()
+            self.channel_receive = functools.partial(self.channel_layer.receive, self.channel_name)
+            sources.append(self.channel_receive)
+        self.base_send = send
+        one_at_a_time = asyncio.Lock()
+        pumps = [asyncio.ensure_future(self._pump(s, one_at_a_time)) for s in sources]
+        try:
+            done, _ = await asyncio.wait(pumps, return_when=asyncio.FIRST_COMPLETED)
+            for pump in done:
+                pump.result()  # StopConsumer (the socket closed), or what a handler raised
+        except StopConsumer:
+            pass
+        finally:
+            for pump in pumps:
+                pump.cancel()
+            await asyncio.gather(*pumps, return_exceptions=True)
+
+    async def _pump(self, source: Any, one_at_a_time: asyncio.Lock) -> None:
+        while True:
+            message = await source()
+            async with one_at_a_time:
+                await self.dispatch(message)
+
+    async def dispatch(self, message: dict[str, Any]) -> None:
+        """The message's handler, without Channels' closing of stale database connections
+        first (see the class)."""
+        handler = getattr(self, get_handler_name(message), None)
+        if handler is None:
+            raise ValueError(f"No handler for message type {message['type']}")
+        await handler(message)
+
+
+class TableConsumer(Consumer):
     """One websocket connection to a table: a player's seat, or a spectator."""
 
     async def connect(self) -> None:
@@ -557,16 +610,6 @@ class TableConsumer(AsyncWebsocketConsumer):
             await self.send(text_data=json_dumps(data))
             await self._release()
 
-    async def dispatch(self, message: dict[str, Any]) -> None:
-        """Channels' dispatch without its ``aclose_old_connections`` before every message (a
-        hop to a thread and back, four times per action for the frames alone): the database
-        work here runs in ``database_sync_to_async`` or :func:`_in_thread`, which close stale
-        connections on their own thread before and after."""
-        handler = getattr(self, get_handler_name(message), None)
-        if handler is None:
-            raise ValueError(f"No handler for message type {message['type']}")
-        await handler(message)
-
     # ------------------------------------------------------------------ group messages
     async def match_frame(self, message: dict[str, Any]) -> None:
         """A match's frames: forward the one built for this connection's seat (``texts``, by
@@ -674,8 +717,9 @@ def _refused(data: dict[str, Any], code: str) -> dict[str, Any]:
     return {"type": "refused", "id": data.get("id"), "code": code, "message": refusal_message(code)}
 
 
-class BroadcastBenchConsumer(AsyncWebsocketConsumer):
-    """The load test's baseline: a bare Channels group broadcast (``/ws/bench/<group>/``).
+class BroadcastBenchConsumer(Consumer):
+    """The load test's baseline: a bare Channels group broadcast (``/ws/bench/<group>/``),
+    through the same consumer loop as the tables.
 
     Every text frame received is sent to the whole group, with no database, engine or
     authentication. Routed only when ``MATCHES_BENCH_WEBSOCKET`` is on (default: DEBUG).

@@ -437,14 +437,14 @@ def _prepare(
     stored = act.to_json()
     if actor == Actor.REFEREE and isinstance(action, dict) and action.get("reason"):
         stored["reason"] = action["reason"]  # the engine ignores it; the log keeps it
-    event = MatchEvent(
-        match=match,
-        seq=match.version,
-        action=stored,
-        seat=act.seat,
-        actor=actor,
-        user=user if user is not None and user.is_authenticated else None,
-        created_at=now,
+    event = store.new_event(
+        match,
+        match.version,
+        stored,
+        act.seat,
+        actor,
+        user if user is not None and user.is_authenticated else None,
+        now,
     )
     return _Prepared(match, version, fields, event, engine, _level(engine) != level)
 

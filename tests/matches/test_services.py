@@ -1,7 +1,8 @@
 import pytest
 from django.db import IntegrityError, OperationalError
-from django.db.models.signals import pre_init
+from django.db.models.signals import post_init, pre_init
 from django.test import override_settings
+from django.utils import timezone
 from matchkit import make_user, run_until_over
 
 from engine.match import Match as EngineMatch
@@ -507,6 +508,44 @@ def test_a_read_builds_the_rows_the_orm_would(club, players, scheduled, django_a
     finally:
         pre_init.disconnect(listener, sender=Table)
     assert built == [Table] and again.table.variant == "bao2"
+
+
+@pytest.mark.parametrize("by", ["player", "system"])
+def test_a_new_event_is_the_one_the_orm_would_build(
+    club, players, scheduled, django_assert_num_queries, by
+):
+    """store.new_event builds the event of an action without Model.__init__ when nothing
+    listens to its init signals: the same fields and instance state as ``MatchEvent(...)``,
+    its match and user at hand without a query, saved as a new row; with a listener, the
+    signals are sent."""
+    match = store.read(full_table(club, players).match.pk)
+    user = players[0] if by == "player" else None
+    now = timezone.now()
+    args = (match, 1, {"pass": True, "seat": 0}, 0 if user else None, by, user, now)
+    built = store.new_event(*args)
+    expected = MatchEvent(
+        match=match, seq=1, action=args[2], seat=args[3], actor=by, user=user, created_at=now
+    )
+    assert built.__dict__.keys() == expected.__dict__.keys()
+    for field in MatchEvent._meta.concrete_fields:
+        assert getattr(built, field.attname) == getattr(expected, field.attname), field.name
+    assert (built._state.adding, built._state.db) == (expected._state.adding, expected._state.db)
+    with django_assert_num_queries(0):
+        assert built.match is match and built.user == user
+    built.save()  # an INSERT (then removed: the match itself did not move on)
+    assert MatchEvent.objects.get(pk=built.pk).action == args[2]
+    built.delete()
+    sent = []
+
+    def listener(sender, **kwargs):
+        sent.append(sender)
+
+    post_init.connect(listener, sender=MatchEvent)
+    try:
+        again = store.new_event(*args)
+    finally:
+        post_init.disconnect(listener, sender=MatchEvent)
+    assert sent == [MatchEvent] and again.match is match
 
 
 @pytest.mark.postgresql
