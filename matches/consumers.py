@@ -717,9 +717,11 @@ def _refused(data: dict[str, Any], code: str) -> dict[str, Any]:
     return {"type": "refused", "id": data.get("id"), "code": code, "message": refusal_message(code)}
 
 
-class BroadcastBenchConsumer(Consumer):
+class BroadcastBenchConsumer(AsyncWebsocketConsumer):
     """The load test's baseline: a bare Channels group broadcast (``/ws/bench/<group>/``),
-    through the same consumer loop as the tables.
+    Channels' own consumer as any Channels application has it (its loop and its closing of
+    stale database connections before every message, which the tables' :class:`Consumer`
+    leaves out: docs/benchmarks.md compares both).
 
     Every text frame received is sent to the whole group, with no database, engine or
     authentication. Routed only when ``MATCHES_BENCH_WEBSOCKET`` is on (default: DEBUG).

@@ -549,6 +549,30 @@ def test_a_new_event_is_the_one_the_orm_would_build(
 
 
 @pytest.mark.postgresql
+def test_a_long_snapshot_is_stored_compressed_with_lz4(club, players, scheduled):
+    """On PostgreSQL the snapshot column compresses with LZ4 (migration 0007), not pglz:
+    a finished match's snapshot (several kilobytes, rewritten on every action) is stored so."""
+    from django.db import connection
+
+    match = full_table(club, players).match
+    run_until_over(match.pk)
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT attcompression FROM pg_attribute WHERE attrelid = %s::regclass"
+            " AND attname = 'snapshot'",
+            [Match._meta.db_table],
+        )
+        assert cursor.fetchone()[0] == "l"
+        cursor.execute(
+            f"SELECT octet_length(snapshot::text), pg_column_compression(snapshot)"
+            f" FROM {Match._meta.db_table} WHERE id = %s",
+            [match.pk],
+        )
+        size, method = cursor.fetchone()
+    assert size > 2048 and method == "lz4"
+
+
+@pytest.mark.postgresql
 def test_live_play_statements_are_prepared_once_per_connection(club, players, scheduled):
     """On PostgreSQL an action's read and write are statements prepared on the server once
     per connection (one per statement, whatever the values), Django's own queries are not;
