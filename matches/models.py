@@ -140,7 +140,9 @@ class Match(models.Model):
         _("status"), max_length=10, choices=MatchStatus.choices, default=MatchStatus.PLAYING
     )
     to_move = models.SmallIntegerField(null=True, blank=True)
-    deadline = models.DateTimeField(null=True, blank=True, db_index=True)
+    #: (no index of its own: every action changes it, and the sweep's query is served by
+    #: the index on status and deadline)
+    deadline = models.DateTimeField(null=True, blank=True)
     deadline_version = models.PositiveIntegerField(null=True, blank=True)
     #: When the match time limit runs out (None: no limit, or already applied).
     ends_at = models.DateTimeField(null=True, blank=True, db_index=True)

@@ -549,6 +549,28 @@ def test_a_new_event_is_the_one_the_orm_would_build(
 
 
 @pytest.mark.postgresql
+def test_the_sweeps_query_has_its_index_and_the_deadline_none_of_its_own(db):
+    """Every action changes a match's deadline, so the column has one index only, on status
+    and deadline, which the sweep's query for overdue deadlines uses."""
+    from django.db import connection, transaction
+
+    query = Match.objects.filter(status="playing", deadline__lte=timezone.now()).values_list(
+        "pk", "deadline_version"
+    )
+    with transaction.atomic(), connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT indexdef FROM pg_indexes WHERE tablename = %s AND indexdef LIKE %s",
+            [Match._meta.db_table, "%deadline%"],
+        )
+        assert [row[0].split("(")[1] for row in cursor.fetchall()] == ["status, deadline)"]
+        sql, params = query.query.sql_with_params()
+        cursor.execute("SET LOCAL enable_seqscan = off")  # a tiny table: make the choice visible
+        cursor.execute("EXPLAIN " + sql, params)
+        plan = "\n".join(row[0] for row in cursor.fetchall())
+    assert "Index" in plan and "status" in plan
+
+
+@pytest.mark.postgresql
 def test_a_long_snapshot_is_stored_compressed_with_lz4(club, players, scheduled):
     """On PostgreSQL the snapshot column compresses with LZ4 (migration 0007), not pglz:
     a finished match's snapshot (several kilobytes, rewritten on every action) is stored so."""
