@@ -225,8 +225,7 @@ class Consumer(AsyncWebsocketConsumer):
     before every handler (a hop there and back). Here one task per source receives and
     hands each message to :meth:`dispatch`, one handler at a time as in Channels (a lock),
     and the database work closes its own connections (:func:`_in_thread`,
-    ``database_sync_to_async``). Each update reaches four or five sockets in every process:
-    this is on its path for every one of them.
+    ``database_sync_to_async``): this loop runs for every frame in and every update out.
     """
 
     async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:

@@ -279,9 +279,9 @@ def new_event(
 ) -> MatchEvent:
     """A new, unsaved event of ``match``, as ``MatchEvent(match=match, ...)`` builds it (its
     match and user at hand without a query), with its fields set directly when no one
-    listens to its init signals: ``Model.__init__`` and the foreign keys' descriptors (which
-    ask the database router about every relation) were a twentieth of a loaded server's time
-    on every action."""
+    listens to its init signals: on every action's path, ``Model.__init__`` and the foreign
+    keys' descriptors (which ask the database router about every relation) cost more than
+    the rest of the event's making."""
     if pre_init.has_listeners(MatchEvent) or post_init.has_listeners(MatchEvent):
         return MatchEvent(
             match=match,
