@@ -282,29 +282,14 @@ def new_event(
     listens to its init signals: on every action's path, ``Model.__init__`` and the foreign
     keys' descriptors (which ask the database router about every relation) cost more than
     the rest of the event's making."""
+    fields = {"seq": seq, "action": action, "seat": seat, "actor": actor, "created_at": created_at}
     if pre_init.has_listeners(MatchEvent) or post_init.has_listeners(MatchEvent):
-        return MatchEvent(
-            match=match,
-            seq=seq,
-            action=action,
-            seat=seat,
-            actor=actor,
-            user=user,
-            created_at=created_at,
-        )
+        return MatchEvent(match=match, user=user, **fields)
     event = MatchEvent.__new__(MatchEvent)
     state = event._state = ModelState()
     state.db = match._state.db  # as the descriptor sets it from a related row that has one
-    event.__dict__.update(
-        id=None,
-        match_id=match.pk,
-        seq=seq,
-        action=action,
-        seat=seat,
-        actor=actor,
-        user_id=None if user is None else user.pk,
-        created_at=created_at,
-    )
+    user_id = None if user is None else user.pk
+    event.__dict__.update(id=None, match_id=match.pk, user_id=user_id, **fields)
     _EVENT_MATCH.set_cached_value(event, match)
     _EVENT_USER.set_cached_value(event, user)
     return event
