@@ -232,14 +232,14 @@ class Consumer(AsyncWebsocketConsumer):
         """Serve one connection: its frames and its channel's messages, until it closes."""
         self.scope = scope
         self.channel_layer = get_channel_layer(self.channel_layer_alias)
-        sources = [receive]
-        if self.channel_layer is not None:
-            self.channel_name = await self.channel_layer.new_channel()
-            self.channel_receive = functools.partial(self.channel_layer.receive, self.channel_name)
-            sources.append(self.channel_receive)
+        self.channel_name = await self.channel_layer.new_channel()
+        self.channel_receive = functools.partial(self.channel_layer.receive, self.channel_name)
         self.base_send = send
         one_at_a_time = asyncio.Lock()
-        pumps = [asyncio.ensure_future(self._pump(s, one_at_a_time)) for s in sources]
+        pumps = [
+            asyncio.ensure_future(self._pump(source, one_at_a_time))
+            for source in (receive, self.channel_receive)
+        ]
         try:
             done, _ = await asyncio.wait(pumps, return_when=asyncio.FIRST_COMPLETED)
             for pump in done:

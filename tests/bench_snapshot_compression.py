@@ -14,35 +14,31 @@ import statistics
 import sys
 from pathlib import Path
 
+import django
 import orjson
 import psycopg
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+django.setup()
 
 from engine.bots import RandomBot  # noqa: E402
 from engine.match import Match  # noqa: E402
+from matches.store import snapshot_of  # noqa: E402
 
 RUNS, STATEMENTS, ROWS = 5, 1000, 200
 
 
 def snapshot_after(actions: int) -> str:
-    """The stored snapshot (as ``matches.store.snapshot_of`` makes it) of a seeded Bao 2
-    match after ``actions`` random actions, as JSON text."""
+    """The stored snapshot (:func:`matches.store.snapshot_of`) of a seeded Bao 2 match after
+    ``actions`` random actions, as JSON text."""
     match, bot = Match.new("bao2", 7, {}), RandomBot(1)
     for _ in range(actions):
         if match.over:
             break
         seat = match.to_move()
         match.apply(bot.choose(match.observation(seat), match.legal_actions(seat)))
-    snapshot = {
-        "variant": match.variant,
-        "seed": match.seed,
-        "options": match.options,
-        "actions": [action.to_compact() for action in match.log],
-        "levels": list(match.levels),
-        "over": match.over,
-    }
-    return orjson.dumps(snapshot).decode()
+    return orjson.dumps(snapshot_of(match)).decode()
 
 
 def backend_cpu(pid: int) -> float:

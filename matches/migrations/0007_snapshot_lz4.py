@@ -19,8 +19,7 @@ def _set_compression(method: str):
                 "SELECT %s = ANY(enumvals) FROM pg_settings WHERE name = 'default_toast_compression'",
                 [method],
             )
-            row = cursor.fetchone()
-            if not row or not row[0]:
+            if not cursor.fetchone()[0]:  # a server built without it
                 return
             table = connection.ops.quote_name(apps.get_model("matches", "Match")._meta.db_table)
             cursor.execute(f"ALTER TABLE {table} ALTER COLUMN snapshot SET COMPRESSION {method}")

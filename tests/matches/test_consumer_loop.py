@@ -65,7 +65,6 @@ def test_a_group_message_waits_for_the_frame_being_handled(transactional_db):
 
 def test_a_closed_socket_ends_the_consumer_and_its_channel(transactional_db):
     async def scenario():
-        Probe.release, Probe.started = asyncio.Event(), asyncio.Event()
         socket = WebsocketCommunicator(Probe.as_asgi(), "/ws/probe/")
         assert (await socket.connect())[0]
         await socket.send_input({"type": "websocket.disconnect", "code": 1000})
