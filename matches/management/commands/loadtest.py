@@ -578,12 +578,10 @@ class Command(BaseCommand):
             return dict(Match.objects.filter(pk__in=match_ids).values_list("pk", "version"))
 
         before = versions_now()
-        # the client is the measuring instrument: its own garbage collector's full passes over
-        # 800 clients' bookkeeping paused it for tens of milliseconds (as the server's did), and
-        # its young passes over each parsed frame were an eighth of its CPU, taken from the
-        # servers it shares the cores with; what it parses is freed by reference counting
-        gc.collect()
-        gc.freeze()
+        # the client is the measuring instrument, and runs for minutes: its garbage collector's
+        # full passes over 800 clients' bookkeeping paused it for tens of milliseconds, and its
+        # young passes over each parsed frame were an eighth of its CPU, taken from the servers
+        # it shares the cores with; what it parses is freed by reference counting
         gc.disable()
         # on the servers' event loop (uvloop): the client shares the machine's cores with them
         result = uvloop.run(
