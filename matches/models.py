@@ -59,6 +59,12 @@ class Table(models.Model):
     clocks = models.BooleanField(_("clocks"), default=True)
     rated = models.BooleanField(_("rated"), default=False)
     spectators_allowed = models.BooleanField(_("spectators allowed"), default=True)
+    #: The table belongs to a tournament or a league (competition rules apply: no played-card
+    #: history, no quick phrases).
+    competition = models.BooleanField(_("competition"), default=False)
+    #: Tables with the same non-empty key play the same deals ("siblings": the tables of a
+    #: team fixture, a duplicate round): what one shows would give away another's hands.
+    deal_group = models.CharField(_("deal group"), max_length=64, blank=True, db_index=True)
     status = models.CharField(
         _("status"), max_length=10, choices=TableStatus.choices, default=TableStatus.OPEN
     )

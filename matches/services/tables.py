@@ -78,6 +78,7 @@ def open_table(
             variant=variant,
             options=dict(options or {}),
             clocks=bool(clocks),
+            competition=bool(competition),
             time_limit_seconds=time_limit_seconds,
             rated=bool(rated),
             spectators_allowed=bool(spectators_allowed),
