@@ -36,11 +36,32 @@ class TableStatus(models.TextChoices):
     CLOSED = "closed", _("Closed")
 
 
+class TableKind(models.TextChoices):
+    """Whose table it is: a club's, or a club-less one (practice against bots, friends' room)."""
+
+    CLUB = "club", _("Club table")
+    PRACTICE = "practice", _("Practice table")
+    FRIENDS = "friends", _("Friends' table")
+
+
 class Table(models.Model):
-    """A virtual table of a club: one variant, its options, its seats and (once full) a match."""
+    """A virtual table: one variant, its options, its seats and (once full) a match.
+
+    A club's table has its club; a practice or friends' table has none (``club`` is null,
+    a database constraint keeps the two together), is never rated and is seen only by the
+    people :mod:`matches.services.access` allows.
+    """
 
     club = models.ForeignKey(
-        "clubs.Club", on_delete=models.CASCADE, related_name="tables", verbose_name=_("club")
+        "clubs.Club",
+        on_delete=models.CASCADE,
+        null=True,
+        blank=True,
+        related_name="tables",
+        verbose_name=_("club"),
+    )
+    kind = models.CharField(
+        _("kind"), max_length=10, choices=TableKind.choices, default=TableKind.CLUB
     )
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL,
@@ -75,6 +96,22 @@ class Table(models.Model):
         verbose_name_plural = _("tables")
         ordering = ["-created_at", "-id"]
         indexes = [models.Index(fields=["club", "status"])]
+        constraints = [
+            # A club's table has a club; a club-less kind never has one; and a club-less
+            # table is never rated (no ladder belongs to it).
+            models.CheckConstraint(
+                condition=(
+                    models.Q(kind="club", club__isnull=False)
+                    | (~models.Q(kind="club") & models.Q(club__isnull=True, rated=False))
+                ),
+                name="table_kind_club",
+            ),
+        ]
+
+    @property
+    def clubless(self) -> bool:
+        """Whether the table belongs to no club (a practice or friends' table)."""
+        return self.club_id is None
 
     @property
     def seat_count(self) -> int:
