@@ -290,7 +290,7 @@ def team_create(request: HttpRequest, pk: int, slug: str) -> HttpResponse:
     """An entering club's admin enters a team (or, in a pair / single season, players)."""
     season = _season(request, pk)
     club = get_object_or_404(Club, slug=slug)
-    members = [m.user for m in Membership.objects.filter(club=club).select_related("user")[:500]]
+    members = entries.entry_candidates(request.user, season, club)
     form = TeamForm(request.POST or None, members=members, divisions=list(season.divisions.all()))
     if season.entry_kind != EntryKind.TEAM:
         form.fields["players"].help_text = _("Choose the pair's two players, or one player.")

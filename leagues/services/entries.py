@@ -17,6 +17,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from clubs.models import Club, Membership, User
+from clubs.services import require_club_visible
 from leagues import notices
 from leagues.models import (
     TEAM_MAX,
@@ -112,6 +113,20 @@ def _place_late(entry: Entry, first_round: int) -> None:
             _("This division has no free place left in its round robin; enter next season."),
         )
     byes.update(away=entry, status=FixtureStatus.PENDING)
+
+
+#: Most members offered on the entry form (a club larger than this enters through the API).
+CANDIDATES_MAX = 500
+
+
+def entry_candidates(user: User | None, season: Season, club: Club) -> list[User]:
+    """The members of ``club`` offered on the form entering it in ``season`` (at most
+    :data:`CANDIDATES_MAX`). A members-only club's members are listed to its members only:
+    anyone else gets :class:`clubs.services.MembersOnly` (404), as for every other view of
+    the club's members (the caller has checked that ``user`` may see the season's league)."""
+    require_club_visible(user, club)
+    memberships = Membership.objects.filter(club=club).select_related("user").order_by("pk")
+    return [m.user for m in memberships[:CANDIDATES_MAX]]
 
 
 @transaction.atomic
