@@ -47,10 +47,21 @@ class User(AbstractUser):
     time_zone = models.CharField(
         _("time zone"), max_length=64, default="Asia/Shanghai", validators=[validate_time_zone]
     )
+    #: A guest account made for a visitor who tried practice without signing up
+    #: (:mod:`clubs.guests`): practice tables only, no clubs, no rated play, no API writes.
+    #: Signing up turns the same row into a full account (the flag cleared), keeping its games
+    #: and settings; an unused guest is removed after ``GUESTS_EXPIRE_DAYS``.
+    is_guest = models.BooleanField(_("guest"), default=False)
 
     class Meta:
         verbose_name = _("user")
         verbose_name_plural = _("users")
+        indexes = [
+            # the expiry sweep's query (guests unused since a day), over the guests only
+            models.Index(
+                fields=["last_login"], condition=Q(is_guest=True), name="user_guest_last_login"
+            ),
+        ]
 
     def save(self, *args: object, **kwargs: object) -> None:
         """Save; when the password was set anew, revoke every API token of the user.
