@@ -274,6 +274,11 @@ CELERY_BEAT_SCHEDULE = {
         "task": "outbox.tasks.sweep",
         "schedule": float(os.environ.get("OUTBOX_SWEEP_SECONDS", "30")),
     },
+    # Guest accounts: delete those unused for GUESTS_EXPIRE_DAYS (never a signed-up account).
+    "clubs-guests-sweep": {
+        "task": "clubs.tasks.remove_unused_guests_task",
+        "schedule": float(os.environ.get("GUESTS_SWEEP_SECONDS", "3600")),
+    },
 }
 # Seconds a bot (or a seat on auto-play) waits before acting, so people can follow the play.
 MATCHES_BOT_DELAY_SECONDS = float(os.environ.get("MATCHES_BOT_DELAY_SECONDS", "0.8"))
@@ -327,6 +332,19 @@ AXES_VERBOSE = False
 # The lock-out counts failures per client address as clubs.client_ip sees it (never a raw
 # X-Forwarded-For, which anyone can write).
 AXES_CLIENT_IP_CALLABLE = "clubs.client_ip.client_ip"
+
+# --- Guests and practice --------------------------------------------------------------------
+# A visitor's guest account (clubs.guests) is deleted once unused this many days (its session
+# lasts SESSION_COOKIE_AGE, two weeks, so after that it is out of reach anyway).
+GUESTS_EXPIRE_DAYS = min(max(int(os.environ.get("GUESTS_EXPIRE_DAYS") or "14"), 1), 3650)
+# Guest accounts one client address may make in an hour (then a translated 429).
+GUESTS_PER_ADDRESS_PER_HOUR = min(
+    max(int(os.environ.get("GUESTS_PER_ADDRESS_PER_HOUR") or "10"), 1), 10_000
+)
+# Practice tables against bots one person may have unfinished at once (matches.services.practice).
+MATCHES_PRACTICE_TABLES_MAX = min(
+    max(int(os.environ.get("MATCHES_PRACTICE_TABLES_MAX") or "3"), 1), 100
+)
 
 # --- Client addresses ------------------------------------------------------------------------
 # How many reverse proxies (each appending to X-Forwarded-For) stand in front of the site. 0, the
