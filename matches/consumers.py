@@ -707,9 +707,17 @@ _ID = re.compile(r'"id"\s*:\s*(-?\d{1,18}(?![\d.eE])|"[^"\\]{0,64}")')
 
 
 def _frame_id(text: str) -> Any:
-    """The ``id`` of an undecoded frame, when it can be read from its first 4 KiB, else None."""
+    """The ``id`` of an undecoded frame, when it can be read from its first 4 KiB and may be
+    echoed (no NUL or lone surrogate: see :meth:`TableConsumer._clean`), else None. Never
+    raises: it is read for the refusals of frames that are malformed to begin with."""
     found = _ID.search(text, 0, 4096)
-    return json.loads(found.group(1)) if found else None
+    if found is None:
+        return None
+    try:
+        value = json.loads(found.group(1))
+    except ValueError:  # a raw control character (a NUL) in the string: not JSON
+        return None
+    return value if TableConsumer._clean(value) else None
 
 
 def _refused(data: dict[str, Any], code: str) -> dict[str, Any]:

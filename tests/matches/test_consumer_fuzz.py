@@ -8,19 +8,24 @@ A ``hello`` whose version is unusable (but otherwise clean) gets a snapshot, as 
 Runs on PostgreSQL too (``integration``): JSONB refuses ``\\u0000`` where SQLite stores it.
 """
 
+import asyncio
 import json
 import random
+import time
 
 import pytest
 from asgiref.sync import async_to_sync
 from channels.db import database_sync_to_async
 from django.conf import settings
 from django.utils import translation
+from hypothesis import HealthCheck, given
+from hypothesis import settings as settings_
+from hypothesis import strategies as st
 from matchkit import make_user
 from test_consumers import connect, login, receive, receive_type
 
 from engine.match import Match as EngineMatch
-from matches import consumers
+from matches import consumers, limits
 from matches.messages import refusal_message
 from matches.models import Match
 from matches.services import tables
@@ -257,3 +262,133 @@ def test_bad_frames_are_refused_and_change_nothing(table, players, role):
     async_to_sync(scenario)()
     after = _state(match.pk)
     assert after[0] == 1 and len(after[3]) == 1
+
+
+# --------------------------------------------------------------------------- the frame reader
+# Issue 40, item 7: a ping whose id held a raw NUL raised in ``_frame_id`` (the socket closed
+# 1006, "Exception in ASGI application"). No frame may raise: each gets its refusal or is
+# queued for its handler.
+
+#: Every code point: NUL, control characters and lone surrogates included.
+_CHARS = st.characters(exclude_categories=())
+_ODD = st.sampled_from(
+    ["\x00", "\ud800", "\udfff", '"', "\\", "\\u0000", "\\ud800", "\\", "\n", "\x7f", "保"]
+    + ["9" * 30, "-", ".", "e5", "NaN", "{", "}", "[", ":", ","]
+)
+_PIECE = st.text(_CHARS, max_size=12) | _ODD
+_RAW = st.lists(_PIECE, max_size=5).map("".join)
+_VALUES = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats() | st.text(_CHARS, max_size=8),
+    lambda inner: (
+        st.lists(inner, max_size=3)
+        | st.dictionaries(st.text(_CHARS, max_size=4), inner, max_size=3)
+    ),
+    max_leaves=8,
+)
+_KINDS = ["ping", "hello", "action", "check", "hint", "autoplay", "dismiss_summary", "x"]
+_CODES = {"bad_json", "bad_message", "too_large", "rate_limited"}
+
+
+@st.composite
+def _frames(draw):
+    """A text frame: a message with a raw or encoded odd ``id``, or anything at all, perhaps
+    with odd characters put in and padded beyond the size limit."""
+    kind = draw(st.sampled_from(_KINDS))
+    shape = draw(st.integers(0, 3))
+    if shape == 0:
+        text = f'{{"type": "{kind}", "id": "{draw(_RAW)}"}}'
+    elif shape == 1:
+        text = f'{{"type": "{kind}", "id": {draw(_RAW)}}}'
+    elif shape == 2:
+        message = {"type": kind, "id": draw(_VALUES), **draw(st.dictionaries(st.text(), _VALUES))}
+        text = json.dumps(message, ensure_ascii=draw(st.booleans()), allow_nan=True)
+    else:
+        text = draw(st.text(_CHARS, max_size=300))
+    if draw(st.booleans()):
+        at = draw(st.integers(0, len(text)))
+        text = text[:at] + draw(_PIECE) + text[at:]
+    if draw(st.integers(0, 4)) == 0:
+        text += " " * (consumers.MAX_FRAME + 1)
+    return text
+
+
+def _reader():
+    """A table consumer with no socket: what it sends, whether it closed, what it queued."""
+    consumer = consumers.TableConsumer.__new__(consumers.TableConsumer)
+    consumer.language = settings.LANGUAGE_CODE
+    consumer.allowance = consumers.RATE * 2
+    consumer.last_check = time.monotonic()
+    consumer.limits = limits.Identity(1, "127.0.0.1")
+    consumer.sent, consumer.closed = [], []
+
+    async def send(text_data=None, bytes_data=None, close=False):
+        assert not consumer.closed, "a frame sent after the close"
+        consumer.sent.append(text_data)
+
+    async def close(code=None, reason=None):
+        consumer.closed.append(code)
+
+    consumer.send, consumer.close = send, close
+    return consumer
+
+
+@settings_(
+    max_examples=600,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
+)
+@given(text=_frames(), state=st.sampled_from(["fresh", "limited", "flooding"]))
+def test_no_frame_raises_in_the_reader(monkeypatch, text, state):
+    async def always(*args, **kwargs):
+        return True
+
+    monkeypatch.setattr(limits, "allowed", always)
+    consumer = _reader()
+    consumer.allowance = {
+        "fresh": consumer.allowance,
+        "limited": 0.0,
+        "flooding": -consumers.FLOOD,
+    }[state]
+
+    async def read():
+        consumer.inbox = asyncio.Queue()
+        await consumer.websocket_receive({"type": "websocket.receive", "text": text})
+        return consumer.inbox.qsize()
+
+    queued = asyncio.run(read())
+    assert len(consumer.sent) + queued == 1 or consumer.closed, (text, consumer.sent)
+    for frame in consumer.sent:
+        answer = json.loads(frame)
+        assert answer["type"] == "refused" and answer["code"] in _CODES, answer
+        assert answer["message"] and answer["message"] != answer["code"]
+        assert answer["id"] is None or consumers.TableConsumer._clean(answer["id"]), answer
+    if queued:
+        assert state == "fresh"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        '{"type": "ping", "id": "e\x00"}',  # the frame of the issue: a raw NUL, not JSON
+        '{"type": "ping", "id": "e\x01", "x": 1}',
+        '{"type": "ping", "id": "\ud800", "pad": "' + "x" * 9000 + '"}',  # too large
+        '{"type": "ping", "id": "\x00\ud800"}',
+    ],
+)
+def test_odd_ids_get_a_refusal_over_the_socket(table, players, text):
+    login(players[0])
+
+    async def scenario():
+        comm = connect(table.pk, players[0])
+        connected, _ = await comm.connect()
+        assert connected
+        await receive_type(comm, "snapshot")
+        await comm.send_to(text_data=text)
+        answer = await receive(comm)
+        assert answer["type"] == "refused" and answer["id"] is None, answer
+        assert answer["code"] in ("bad_json", "too_large", "bad_message"), answer
+        await comm.send_to(text_data=json.dumps({"type": "ping", "id": "after"}))
+        assert await receive(comm) == {"type": "pong", "id": "after"}
+        await comm.disconnect()
+
+    async_to_sync(scenario)()
