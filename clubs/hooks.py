@@ -59,3 +59,20 @@ def join_requested(join_request: JoinRequest) -> None:
     """Tell every registered listener of the new pending ``join_request``."""
     for listener in _join_requested:
         listener(join_request)
+
+
+#: Who is told that a join request was answered (e.g. the outbox tells the applicant).
+_join_decided: list[Callable[[JoinRequest], None]] = []
+
+
+def register_join_decided(listener: Callable[[JoinRequest], None]) -> None:
+    """Register ``listener(join_request)``, called in the transaction that accepts or declines
+    it (once)."""
+    if listener not in _join_decided:
+        _join_decided.append(listener)
+
+
+def join_decided(join_request: JoinRequest) -> None:
+    """Tell every registered listener that ``join_request`` was accepted or declined."""
+    for listener in _join_decided:
+        listener(join_request)

@@ -398,18 +398,22 @@ def _decide(user: User, join_request_id: int, status: str) -> JoinRequest:
 
 @transaction.atomic
 def accept_join_request(user: User, join_request_id: int) -> Membership:
-    """Accept a pending join request (club admins); the requester becomes a member."""
+    """Accept a pending join request (club admins); the requester becomes a member and is
+    told (:func:`clubs.hooks.join_decided`)."""
     join_request = _decide(user, join_request_id, JoinRequestStatus.ACCEPTED)
-    existing = selectors.membership_of(join_request.user, join_request.club)
-    if existing is not None:
-        return existing
-    return _add_member(join_request.user, join_request.club)
+    membership = selectors.membership_of(join_request.user, join_request.club)
+    if membership is None:
+        membership = _add_member(join_request.user, join_request.club)
+    hooks.join_decided(join_request)  # the applicant gets a notice and an e-mail
+    return membership
 
 
 @transaction.atomic
 def decline_join_request(user: User, join_request_id: int) -> JoinRequest:
-    """Decline a pending join request (club admins)."""
-    return _decide(user, join_request_id, JoinRequestStatus.DECLINED)
+    """Decline a pending join request (club admins); the applicant is told."""
+    join_request = _decide(user, join_request_id, JoinRequestStatus.DECLINED)
+    hooks.join_decided(join_request)
+    return join_request
 
 
 @transaction.atomic

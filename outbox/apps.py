@@ -13,10 +13,12 @@ class OutboxConfig(AppConfig):
     verbose_name = _("Outgoing email")
 
     def ready(self) -> None:
-        """Answer the clubs hooks: join requests e-mailed to admins, the profile's section."""
+        """Answer the clubs hooks: join requests e-mailed to admins, their answers to the
+        applicant, the profile's section."""
         from clubs import hooks
-        from outbox.club_notices import notify_join_request
+        from outbox.club_notices import notify_join_decided, notify_join_request
         from outbox.views import profile_panel
 
         hooks.register_join_requested(notify_join_request)
+        hooks.register_join_decided(notify_join_decided)
         hooks.register_profile_panel(profile_panel)
