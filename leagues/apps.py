@@ -13,9 +13,13 @@ class LeaguesConfig(AppConfig):
 
     def ready(self) -> None:
         """Give the home page each player's next fixture and partner invitations (the home
-        page is the clubs app's, below this one)."""
+        page is the clubs app's, below this one), and tell live play who has a stake in a
+        fixture's tables (its teams' players may not referee them)."""
         # imported here, as Django asks: the selectors need every app's models
         from clubs.hooks import register_my_games
+        from leagues import bridge
         from leagues.selectors import home_items
+        from leagues.services.play import has_stake_in_table
 
         register_my_games(home_items)
+        bridge.register_stake_check(has_stake_in_table)

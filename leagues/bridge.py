@@ -8,7 +8,7 @@ module, nothing else of the platform.
 from __future__ import annotations
 
 import logging
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
@@ -18,6 +18,7 @@ from django.urls import reverse
 from clubs.models import Club, User
 from ladder import services as ladder_services
 from ladder.errors import LadderError
+from matches import hooks as match_hooks
 from matches.messages import MatchError
 from matches.models import Match, MatchStatus
 from matches.services import tables as match_tables
@@ -65,10 +66,13 @@ def open_live_table(
     rated: bool,
     seat_users: Sequence[int],
     seed: str,
+    deal_group: str = "",
 ) -> int:
     """Open a table of ``club`` with ``seat_users`` seated in order and start its match
     (``seed``: the same seed at every table of a team fixture, so both tables play the same
-    cards in opposite directions). Returns the table's id; raises :class:`TableRefused`.
+    cards in opposite directions; ``deal_group``: the key those tables share, so that live
+    play treats them as siblings — nobody seated at one watches another, no replay opens
+    before all are over). Returns the table's id; raises :class:`TableRefused`.
 
     Calls ``matches.services.tables.open_table`` and ``seat_players`` (not ``take_seat``,
     whose club-membership check does not know that a league admitted players of invited
@@ -88,11 +92,19 @@ def open_live_table(
             rated=rated,
             competition=True,
             sit=False,
+            deal_group=deal_group,
         )
         match_tables.seat_players(table, [users[uid] for uid in seat_users], seed=seed)
     except MatchError as error:
         raise TableRefused(str(error)) from None
     return table.pk
+
+
+def register_stake_check(check: Callable[[User, object], bool]) -> None:
+    """Tell live play ``check(user, table)``: whether ``user`` has a stake in a live table's
+    result (they play for a side of its fixture), so that they may not referee it. Calls
+    ``matches.hooks.register_stake_check``."""
+    match_hooks.register_stake_check(check)
 
 
 def live_result(table_id: int) -> TableResult | None:

@@ -1,8 +1,11 @@
 """Questions live play asks other apps, answered by whoever registers an answer.
 
-Matches sit below tournaments in the one-way order: they cannot ask the tournament code who
-organises the tournament a table belongs to. Instead an app above registers its check here
-(in its ``AppConfig.ready``) and :func:`may_referee` asks every registered check.
+Matches sit below tournaments and leagues in the one-way order: they cannot ask the
+tournament code who organises the tournament a table belongs to, or the league code which
+team a player plays for. Instead an app above registers its checks here (in its
+``AppConfig.ready``): :func:`referee_role` asks every registered referee check, and
+:func:`registered_stake` every stake check. The decision itself — who may referee — is
+:func:`matches.services.access.may_referee`.
 """
 
 from __future__ import annotations
@@ -13,23 +16,51 @@ from typing import Any
 from clubs.models import User
 from clubs.permissions import is_club_admin
 
-#: The registered checks: each tells whether a user may referee a table.
+#: The registered checks: each tells whether a user holds a referee's role at a table.
 _referee_checks: list[Callable[[User, Any], bool]] = []
+#: The registered checks: each tells whether a user has a stake in a table's result.
+_stake_checks: list[Callable[[User, Any], bool]] = []
 
 
 def register_referee_check(check: Callable[[User, Any], bool]) -> None:
-    """Register ``check(user, table) -> bool``: True if ``user`` (signed in) may referee the
-    live ``table`` (e.g. they organise the tournament it belongs to). Registering the same
-    check twice keeps it once."""
+    """Register ``check(user, table) -> bool``: True if ``user`` (signed in) holds a role
+    that lets them referee the live ``table`` now (e.g. they organise the tournament it
+    belongs to and are still a member of its club). Registering the same check twice keeps
+    it once."""
     if check not in _referee_checks:
         _referee_checks.append(check)
 
 
-def may_referee(user: User | None, table: Any) -> bool:
-    """Whether ``user`` may apply referee sanctions at ``table``: an admin of the table's club,
-    or someone a registered check allows. Anonymous users never may."""
+def register_stake_check(check: Callable[[User, Any], bool]) -> None:
+    """Register ``check(user, table) -> bool``: True if ``user`` (signed in) has a stake in
+    the live ``table``'s result although they need not sit at it (their partner or a
+    teammate plays it), so that they may not referee it. Registering the same check twice
+    keeps it once."""
+    if check not in _stake_checks:
+        _stake_checks.append(check)
+
+
+def referee_role(user: User | None, table: Any) -> bool:
+    """Whether ``user`` holds a referee's role at ``table``: an admin of the table's club
+    (a current membership), or someone a registered check allows. Says nothing of a stake
+    in the table (:func:`matches.services.access.may_referee` asks both)."""
     if user is None or not user.is_authenticated:
         return False
-    if is_club_admin(user, table.club):
-        return True
+    if table.club_id is not None and is_club_admin(user, table.club):
+        return True  # a club-less table (practice, friends') has no club admin
     return any(check(user, table) for check in _referee_checks)
+
+
+def registered_stake(user: User | None, table: Any) -> bool:
+    """Whether a registered check says ``user`` has a stake in ``table`` (partner, teammate)."""
+    if user is None or not user.is_authenticated:
+        return False
+    return any(check(user, table) for check in _stake_checks)
+
+
+def may_referee(user: User | None, table: Any) -> bool:
+    """Whether ``user`` may apply referee sanctions at ``table`` now: the one rule,
+    :func:`matches.services.access.may_referee` (a current role and no stake)."""
+    from matches.services import access  # access imports this module
+
+    return access.may_referee(user, table)

@@ -57,6 +57,12 @@ REASONS = {
     "not_referee": _("Only a referee of this table can apply sanctions."),
     "bad_sanction": _("That sanction does not exist in this game."),
     "reason_required": _("Give the reason for the sanction (at most 200 characters)."),
+    "sibling_table": _(
+        "You play at a table with the same deals: you cannot watch or referee this one."
+    ),
+    "siblings_playing": _(
+        "This replay opens when every table playing the same deals has finished."
+    ),
 }
 
 

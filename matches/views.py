@@ -29,7 +29,6 @@ from clubs.permissions import is_club_admin
 from games.variants import DEFAULT_GAME, Variant
 from matches import selectors
 from matches.forms import RefereeForm, SeatForm, TableForm
-from matches.hooks import may_referee
 from matches.messages import SANCTION_LABELS, TABLE_WORDS, MatchError, refusal_message
 from matches.models import Match, MatchStatus, Table
 from matches.services import access, play, tables
@@ -74,11 +73,14 @@ def table(request: HttpRequest, table_id: int) -> HttpResponse:
     """A table: its seats before the match starts, then the live table (static/js/table.js)."""
     table = get_object_or_404(Table.objects.select_related("club"), pk=table_id)
     match = selectors.match_of_table(table)
-    access.require_table_visible(request.user, table, match)
+    try:
+        access.require_table_visible(request.user, table, match)
+    except MatchError as error:  # seated at a sibling table (the same deals)
+        return _refused(request, error)
     seated = request.user.is_authenticated and table.seats.filter(user=request.user).exists()
     is_member = club_selectors.membership_of(request.user, table.club) is not None
     referee = match is not None and match.status == MatchStatus.PLAYING
-    referee = referee and may_referee(request.user, table)
+    referee = referee and access.may_referee(request.user, table, match)
     return render(
         request,
         "matches/table.html",
@@ -93,8 +95,14 @@ def table(request: HttpRequest, table_id: int) -> HttpResponse:
             "bot_choices": SeatForm.base_fields["bot"].choices,
             "words": {key: str(value) for key, value in TABLE_WORDS.items()},
             "referee": _referee_context(match) if referee else None,
+            "replay_open": access.replay_open(table, match),
         },
     )
+
+
+def _refused(request: HttpRequest, error: MatchError) -> HttpResponse:
+    """The error page (403) with a refusal's translated message."""
+    return render(request, "error.html", {"status": 403, "message": error.message}, status=403)
 
 
 def _seat_names(match: Match) -> list[str]:
@@ -164,7 +172,9 @@ def seat(request: HttpRequest, table_id: int) -> HttpResponse:
 
 
 def replay(request: HttpRequest, table_id: int) -> HttpResponse:
-    """Step through every action of a finished match with all hands shown. Its steps are
+    """Step through every action of a finished match with all hands shown, once every
+    table playing the same deals has finished (:func:`access.require_replay_visible`; until
+    then 403 with the reason, for everyone). Its steps are
     built and serialised once per match version (cached); a client asking for more than
     ``MATCHES_REPLAYS_PER_MINUTE`` replay pages a minute gets 429."""
     if not _replay_allowed(request):
@@ -173,9 +183,12 @@ def replay(request: HttpRequest, table_id: int) -> HttpResponse:
         )
     table = get_object_or_404(Table.objects.select_related("club"), pk=table_id)
     match = selectors.match_of_table(table)
-    access.require_table_visible(request.user, table, match)
-    if match is None or match.status != MatchStatus.FINISHED:
-        raise Http404
+    try:
+        access.require_replay_visible(request.user, table, match)
+    except MatchError as error:
+        if error.code == "not_finished":
+            raise Http404 from None
+        return _refused(request, error)  # seated at a sibling, or a sibling still playing
     scripts = selectors.replay_scripts(match)
     # the steps as objects, built only if a caller of the context asks (the page does not)
     steps = SimpleLazyObject(lambda: selectors.replay_frames(match))

@@ -3,7 +3,10 @@ to show or hide actions)."""
 
 from __future__ import annotations
 
+from django.db.models import Q
+
 from clubs import permissions as club_permissions
+from clubs import selectors as club_selectors
 from clubs.models import User
 from tournaments.models import Game, Tournament, TournamentStatus
 
@@ -22,12 +25,41 @@ def can_view(user: User | None, tournament: Tournament) -> bool:
 
 
 def can_referee_table(user: User | None, table: object) -> bool:
-    """The organisers of the tournament a live table belongs to (its club's admins, and the
-    tournament's creator) may referee it."""
+    """Whether ``user`` holds a referee's role at a live table of a tournament now: its club's
+    admins, and the tournament's creator while still a member of its club (a creator who
+    left or was removed keeps nothing: the role comes from the membership, not from having
+    created the event). A stake in the game (seated, partner, teammate) is
+    :func:`has_stake_in_table`'s; :func:`matches.services.access.may_referee` asks both."""
     if user is None or not user.is_authenticated:
         return False
     game = Game.objects.select_related("round__tournament__club").filter(table=table).first()
     if game is None:
         return False
     tournament = game.round.tournament
-    return tournament.created_by_id == user.pk or can_manage(user, tournament)
+    if can_manage(user, tournament):
+        return True
+    return tournament.created_by_id == user.pk and (
+        club_selectors.membership_of(user, tournament.club) is not None
+    )
+
+
+def has_stake_in_table(user: User | None, table: object) -> bool:
+    """Whether ``user`` has a stake in the tournament game at ``table``: they play one of its
+    entries (a pair's partner included, though not seated yet), or they entered the
+    tournament in the same team (``Entry.team``, an individual event's team label) as a
+    player of the game. Such a user may not referee the table."""
+    if user is None or not user.is_authenticated:
+        return False
+    game = Game.objects.select_related("round__tournament").filter(table=table).first()
+    if game is None:
+        return False
+    tournament = game.round.tournament
+    playing = list(tournament.entries.filter(pk__in=[*game.side0, *game.side1]))
+    if any(user.pk in entry.user_ids for entry in playing):
+        return True
+    teams = {entry.team for entry in playing if entry.team}
+    return bool(teams) and (
+        tournament.entries.filter(team__in=teams)
+        .filter(Q(player1_id=user.pk) | Q(player2_id=user.pk))
+        .exists()
+    )

@@ -31,7 +31,7 @@ from leagues.models import (
     Season,
     SeasonStatus,
 )
-from leagues.permissions import can_manage
+from leagues.permissions import can_manage, plays_for
 from leagues.services import standings
 from leagues.services.entries import expire_invitations
 from leagues.services.errors import not_allowed, refuse
@@ -126,6 +126,8 @@ def _open_table(
             rated=season.rated,
             seat_users=users,
             seed=seed,
+            # the tables dealt from one seed are siblings: none shows another's cards
+            deal_group=deal_group(fixture),
         )
     else:
         options = match_options(season)
@@ -141,6 +143,33 @@ def _open_table(
             rated=season.rated,
         )
     return table
+
+
+def deal_group(fixture: Fixture) -> str:
+    """The deal group of ``fixture``'s live tables (``matches.models.Table.deal_group``):
+    they are dealt from one seed, so they are siblings."""
+    return f"league-fixture-{fixture.pk}"
+
+
+def has_stake_in_table(user: User | None, table: object) -> bool:
+    """Whether ``user`` has a stake in the league fixture that live ``table`` belongs to:
+    they sit at one of its tables, or they play for its home or away entry (a team's roster
+    or captain, a pair's players), so they may not referee it. Registered with live play
+    (:func:`leagues.bridge.register_stake_check`)."""
+    if user is None or not user.is_authenticated:
+        return False
+    pk = getattr(table, "pk", None)
+    row = (
+        FixtureTable.objects.select_related("fixture__home__team", "fixture__away__team")
+        .filter(table_ref=pk)
+        .first()
+    )
+    if row is None:
+        return False
+    fixture = row.fixture
+    if any(user.pk in seats for seats in fixture.tables.values_list("seat_users", flat=True)):
+        return True
+    return any(plays_for(user, entry) for entry in (fixture.home, fixture.away) if entry)
 
 
 def _table_result(table: FixtureTable) -> bridge.TableResult | None:

@@ -149,8 +149,10 @@ def referee_sanction(
     """Apply a referee's ``sanction`` against seat ``target`` of match ``match_id`` for
     ``reason`` (1 to :data:`REASON_LENGTH` characters), as an engine action of actor
     ``referee`` through :func:`submit_action`: its event (with the reason) goes to every seat
-    and into the log and the replay. Only someone who may referee the table
-    (:func:`matches.hooks.may_referee`) may; a finished match refuses. Raises
+    and into the log and the replay. Only someone who may referee the table now
+    (:func:`matches.services.access.may_referee`: a current role, asked again on every
+    sanction, and no stake in the table: not seated at it or at a sibling, no partner or
+    teammate playing it) may, else ``not_referee``; a finished match refuses. Raises
     :class:`MatchError` having changed nothing."""
     match = Match.objects.select_related("table__club").filter(pk=match_id).first()
     if match is None:

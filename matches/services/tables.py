@@ -44,6 +44,7 @@ def open_table(
     competition: bool = False,
     spectators_allowed: bool = True,
     sit: bool = True,
+    deal_group: str = "",
 ) -> Table:
     """Open a table in ``club`` (members only) with engine ``options`` checked by the engine.
 
@@ -51,12 +52,16 @@ def open_table(
     ``time_limit_minutes`` (the option given, else the game's default: an hour for Bao 2).
     ``competition``: the table belongs to a tournament or a league. ``show_history`` (played
     cards visible) is for casual tables only (:func:`check_history`). The opener takes seat 0
-    unless ``sit`` is false. Raises :class:`MatchError`.
+    unless ``sit`` is false. ``deal_group``: a key (at most 64 characters) shared by the
+    tables that will play the same deals (a team fixture's tables, a duplicate round's):
+    they are siblings (:mod:`matches.services.access`). Raises :class:`MatchError`.
     """
     _require_member(user, club)
     if not is_game(variant):
         raise MatchError("bad_variant")
     if not isinstance(options, dict | None):
+        raise MatchError("bad_options")
+    if not isinstance(deal_group, str) or len(deal_group) > 64:
         raise MatchError("bad_options")
     try:
         checked = EngineMatch.new(variant, "options-check", options or {}).options
@@ -82,6 +87,7 @@ def open_table(
             time_limit_seconds=time_limit_seconds,
             rated=bool(rated),
             spectators_allowed=bool(spectators_allowed),
+            deal_group=deal_group,
         )
         Seat.objects.bulk_create(Seat(table=table, index=i) for i in range(table.seat_count))
         if sit:

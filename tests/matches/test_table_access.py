@@ -3,8 +3,9 @@ application (origin check, session auth, the Redis channel layer).
 
 A members-only club's tables refuse every non-member (``members_only``); a table without
 spectators refuses the club's members who do not play; a referee — an admin of the club, or
-the organiser of the tournament the match belongs to, even one who left the club — may open
-any table and receives its live updates. The same web pages follow the same rule.
+the organiser of the tournament the match belongs to while still a member (issue 40: one who
+left the club is refused like any outsider) — may open any table and receives its live
+updates. The same web pages follow the same rule.
 """
 
 import json
@@ -108,11 +109,16 @@ def test_who_may_open_a_table_without_spectators_in_a_members_only_club(
     frames = first_frames(closed_table, people)
     player, _ = frames["player"]
     assert player["type"] == "snapshot" and player["you"] == 1 and len(player["obs"]["hand"]) == 27
-    for referee in ("referee", "organiser"):
+    for referee in ("referee",):
         frame, _ = frames[referee]
         assert frame["type"] == "snapshot", referee
         assert frame["you"] is None and "hand" not in frame["obs"], referee  # a spectator's view
-    expected = {"member": "no_spectators", "outsider": "members_only", "anonymous": "members_only"}
+    expected = {
+        "member": "no_spectators",
+        "outsider": "members_only",
+        "anonymous": "members_only",
+        "organiser": "members_only",  # the tournament's creator, no longer a member
+    }
     for name, code in expected.items():
         frame, closed = frames[name]
         assert frame["type"] == "refused" and frame["code"] == code and closed, name
@@ -121,7 +127,7 @@ def test_who_may_open_a_table_without_spectators_in_a_members_only_club(
 
 def test_a_referee_receives_the_live_updates(closed_table, people, fresh_layer):
     match = Match.objects.get(table=closed_table)
-    cookie = cookie_of(people["organiser"])
+    cookie = cookie_of(people["referee"])
 
     async def scenario():
         snapshot, comm = await opening(closed_table.pk, cookie)
@@ -159,12 +165,13 @@ def test_spectators_of_a_members_only_club_are_its_members(club, players, people
 
 def test_the_table_page_follows_the_same_rule(client, closed_table, people):
     url = f"/matches/tables/{closed_table.pk}/"
-    for name in ("player", "referee", "organiser", "member"):
+    for name in ("player", "referee", "member"):
         client.force_login(people[name])
         page = client.get(url)
         assert page.status_code == 200, name
-        assert ('id="referee"' in page.content.decode()) is (name in ("referee", "organiser"))
-    client.force_login(people["outsider"])
-    assert client.get(url).status_code == 404
+        assert ('id="referee"' in page.content.decode()) is (name == "referee")
+    for name in ("outsider", "organiser"):  # the organiser left the club
+        client.force_login(people[name])
+        assert client.get(url).status_code == 404, name
     client.logout()
     assert client.get(url).status_code == 404

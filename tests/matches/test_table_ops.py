@@ -10,6 +10,7 @@ from django.test import override_settings
 from django.utils import timezone, translation
 from matchkit import make_user
 
+from clubs.models import Membership, Role
 from engine.match import Match as EngineMatch
 from engine.variants import variant_facts
 from games.variants import Variant
@@ -235,27 +236,38 @@ def test_show_history_is_refused_at_every_competition_table(club, players, rated
 
 # ------------------------------------------------------------------ the referee
 @pytest.fixture
-def organiser_table(club, players, scheduled):
-    """A live table of a tournament organised by players[1] (a plain member)."""
+def officials(club):
+    """Who referees without playing: an admin of the club and the tournament's organiser
+    (a plain member), neither seated (a seated player may not referee: issue 40)."""
+    admin, organiser = make_user("referee-admin"), make_user("organiser")
+    Membership.objects.create(club=club, user=admin, role=Role.ADMIN)
+    Membership.objects.create(club=club, user=organiser, role=Role.MEMBER)
+    return admin, organiser
+
+
+@pytest.fixture
+def organiser_table(club, players, officials, scheduled):
+    """A live table of four players, of a tournament organised by ``officials[1]``."""
     match = people_and_bots(club, players, people=4)
     tournament = Tournament.objects.create(
         club=club,
         name="春季赛",
         variant="bao2",
         starts_at=timezone.now(),
-        created_by=players[1],
+        created_by=officials[1],
     )
     rnd = Round.objects.create(tournament=tournament, number=1, scheduled_at=timezone.now())
     Game.objects.create(round=rnd, number=1, side0=[], side1=[], table=match.table)
     return match
 
 
-def test_who_may_referee(club, players, organiser_table):
+def test_who_may_referee(club, players, officials, organiser_table):
     table = organiser_table.table
     outsider_club_admin = make_user("elsewhere")
-    assert may_referee(players[0], table)  # the club's owner (an admin)
-    assert may_referee(players[1], table)  # the tournament's organiser
-    assert not may_referee(players[2], table)  # a member
+    assert may_referee(officials[0], table)  # an admin of the club
+    assert may_referee(officials[1], table)  # the tournament's organiser
+    assert not may_referee(players[0], table)  # the club's owner, seated at the table
+    assert not may_referee(players[2], table)  # a member (seated)
     assert not may_referee(AnonymousUser(), table)
     assert not may_referee(outsider_club_admin, table)
     for user in (players[2], AnonymousUser()):
@@ -266,7 +278,9 @@ def test_who_may_referee(club, players, organiser_table):
 
 
 @override_settings(MATCHES_BOT_DELAY_SECONDS=0, MATCHES_SUMMARY_PAUSE_SECONDS=0)
-def test_a_yellow_card_lowers_the_level_for_every_seat(club, players, monkeypatch, scheduled):
+def test_a_yellow_card_lowers_the_level_for_every_seat(
+    club, players, officials, monkeypatch, scheduled
+):
     match = play_to_next_deal(people_and_bots(club, players, people=4), players)
     levels = EngineMatch.from_json(match.snapshot).levels
     team = 0 if levels[0] > 0 else 1
@@ -275,11 +289,11 @@ def test_a_yellow_card_lowers_the_level_for_every_seat(club, players, monkeypatc
     monkeypatch.setattr(broadcast, "_send", lambda messages, key=None: sent.extend(messages))
     for bad in (("purple", team, "x"), ("yellow", 9, "x"), ("yellow", team, "  ")):
         with pytest.raises(MatchError):
-            play.referee_sanction(players[0], match.pk, *bad)
+            play.referee_sanction(officials[0], match.pk, *bad)
     assert not sent
-    accepted = play.referee_sanction(players[0], match.pk, "yellow", team, "  拖延时间  ")
+    accepted = play.referee_sanction(officials[0], match.pk, "yellow", team, "  拖延时间  ")
     event = MatchEvent.objects.get(match=match, seq=accepted.version)
-    assert event.actor == "referee" and event.user == players[0] and event.seat is None
+    assert event.actor == "referee" and event.user == officials[0] and event.seat is None
     assert event.action == {"sanction": "yellow", "target": team, "reason": "拖延时间"}
     [(_, message)] = sent
     frames = message["texts"]
@@ -298,13 +312,13 @@ def test_a_yellow_card_lowers_the_level_for_every_seat(club, players, monkeypatc
 
 
 @override_settings(MATCHES_BOT_DELAY_SECONDS=0)
-def test_sanctions_are_refused_on_a_finished_match(club, players, organiser_table):
+def test_sanctions_are_refused_on_a_finished_match(club, officials, organiser_table):
     match = organiser_table
-    play.referee_sanction(players[1], match.pk, "forfeit", 1, "弃权")
+    play.referee_sanction(officials[1], match.pk, "forfeit", 1, "弃权")
     match.refresh_from_db()
     assert match.status == "finished" and match.result["winner"] == 0
     with pytest.raises(MatchError) as refused:
-        play.referee_sanction(players[0], match.pk, "yellow", 0, "迟到")
+        play.referee_sanction(officials[0], match.pk, "yellow", 0, "迟到")
     assert refused.value.code == "match_over"
     assert Match.objects.get(pk=match.pk).version == match.version
 
@@ -321,7 +335,7 @@ def test_point_games_have_no_cards():
 
 
 def test_referee_view_answers_json_and_checks_the_permission(
-    client, club, players, organiser_table
+    client, club, players, officials, organiser_table
 ):
     match = organiser_table
     url = f"/matches/tables/{match.table_id}/referee/"
@@ -330,7 +344,7 @@ def test_referee_view_answers_json_and_checks_the_permission(
     assert 'id="referee"' not in page.content.decode()
     response = client.post(url, {"sanction": "yellow", "target": 0, "reason": "x"})
     assert response.status_code == 403 and response.json()["code"] == "not_referee"
-    client.force_login(players[1])
+    client.force_login(officials[1])
     page = client.get(f"/matches/tables/{match.table_id}/")
     assert 'id="referee"' in page.content.decode() and "js/referee.js" in page.content.decode()
     response = client.post(url, {"sanction": "suspend_follow", "target": 9, "reason": "x"})
