@@ -10,3 +10,10 @@ class MatchesConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
     name = "matches"
     verbose_name = _("Matches")
+
+    def ready(self) -> None:
+        """A removed guest's practice tables go with it (:mod:`clubs.guests`)."""
+        from clubs import guests
+        from matches.services import practice
+
+        guests.register_guests_removed(practice.forget_guests_tables)

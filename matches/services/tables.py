@@ -25,9 +25,11 @@ from matches.models import BotKind, Match, MatchStatus, Seat, Table, TableStatus
 from matches.services.play import after_commit, plan_deadline
 
 
-def _require_member(user: User, club: Club) -> None:
+def _require_member(user: User, club: Club | None) -> None:
     if user is None or not user.is_authenticated:
         raise MatchError("login_required")
+    if club is None:  # a club-less table (practice, friends') is not sat at through a club
+        raise MatchError("not_allowed")
     if club_selectors.membership_of(user, club) is None:
         raise MatchError("not_member")
 
