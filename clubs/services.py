@@ -80,6 +80,15 @@ def _not_allowed() -> NotAllowed:
     return NotAllowed("not_allowed", _("You are not allowed to do this."))
 
 
+def require_full_account(user: User) -> None:
+    """Raise :class:`NotAllowed` ``guest`` when ``user`` is a guest account
+    (:mod:`clubs.guests`): a guest plays practice tables only, so it creates, joins and is
+    invited into no club (and so reaches no members-only page and no rated table, which are
+    the members'), and has no API token. Signing up lifts it."""
+    if getattr(user, "is_guest", False):
+        raise NotAllowed("guest", _("Sign up first: a guest can only play practice tables."))
+
+
 # --- Accounts --------------------------------------------------------------------------------
 
 
@@ -194,6 +203,7 @@ def _notify_email_changed(user: User, old_email: str) -> None:
 
 def create_api_token(user: User, name: str) -> tuple[ApiToken, str]:
     """Create a named API token; return it with the raw key, which is never stored or shown again."""
+    require_full_account(user)
     name = (name or "").strip()
     if not name:
         raise ClubError("invalid", _("Give the token a name."))
@@ -256,6 +266,7 @@ def create_club(
     its owner."""
     if not user.is_authenticated:
         raise _not_allowed()
+    require_full_account(user)
     name = (name or "").strip()
     if not name:
         raise ClubError("invalid", _("A club needs a name."))
@@ -329,6 +340,7 @@ def join_club(user: User, club: Club, *, message: str = "") -> Membership | Join
     """
     if not user.is_authenticated:
         raise _not_allowed()
+    require_full_account(user)
     if selectors.membership_of(user, club) is not None:
         raise _already_member()
     if club.join_policy == JoinPolicy.OPEN:
@@ -365,6 +377,7 @@ def request_to_join(user: User, club: Club, *, message: str = "") -> JoinRequest
 
 
 def _add_member(user: User, club: Club, role: str = Role.MEMBER) -> Membership:
+    require_full_account(user)  # every way into a club comes through here
     try:
         with transaction.atomic():
             return Membership.objects.create(club=club, user=user, role=role)
@@ -468,6 +481,7 @@ def accept_invitation(user: User, token: str) -> Membership:
     """Join the club of a usable invitation link, whatever the club's join policy."""
     if not user.is_authenticated:
         raise _not_allowed()
+    require_full_account(user)
     invitation = (
         Invitation.objects.select_for_update().select_related("club").filter(token=token).first()
     )
