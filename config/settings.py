@@ -356,7 +356,8 @@ TRUSTED_PROXY_COUNT = min(max(int(os.environ.get("TRUSTED_PROXIES") or "0"), 0),
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
         "clubs.authentication.ApiTokenAuthentication",
-        "rest_framework.authentication.SessionAuthentication",
+        # DRF's, but a guest account (clubs.guests) may only read
+        "clubs.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],
     "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.PageNumberPagination",
