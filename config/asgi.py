@@ -1,12 +1,14 @@
 """ASGI entry point: HTTP through Django, websockets through Channels.
 
 Apps add websocket routes by defining ``websocket_urlpatterns`` in ``<app>/routing.py``;
-they are collected here (``matches.routing`` for live play).
+they are collected here (``matches.routing`` for live play); any other path is refused
+(:func:`unknown_websocket`).
 """
 
 import gc
 import importlib
 import os
+from typing import Any
 
 from django.core.asgi import get_asgi_application
 
@@ -15,6 +17,7 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 django_asgi_app = get_asgi_application()
 
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
+from django.urls import re_path  # noqa: E402
 
 from config.busy import auth_stack  # noqa: E402
 from config.origin import SameOriginValidator  # noqa: E402
@@ -34,10 +37,35 @@ def collect_websocket_urlpatterns() -> list:
     return patterns
 
 
+async def unknown_websocket(scope: dict, receive: Any, send: Any) -> None:
+    """Refuse a websocket handshake to a path no app serves: HTTP 404 where the server offers
+    the ASGI ``websocket.http.response`` extension (uvicorn does), else a close before the
+    accept (the server answers 403). Without it Channels' router raised "No route found" and
+    the server answered 500 with a traceback in the error log, for any probe of ``/ws/...``."""
+    message = await receive()
+    if message["type"] != "websocket.connect":
+        return
+    if "websocket.http.response" in scope.get("extensions", {}):
+        await send(
+            {
+                "type": "websocket.http.response.start",
+                "status": 404,
+                "headers": [(b"content-type", b"text/plain; charset=utf-8")],
+            }
+        )
+        await send({"type": "websocket.http.response.body", "body": b"Not Found"})
+        return
+    await send({"type": "websocket.close", "code": 1000})
+
+
 application = ProtocolTypeRouter(
     {
         "http": django_asgi_app,
-        "websocket": SameOriginValidator(auth_stack(URLRouter(collect_websocket_urlpatterns()))),
+        "websocket": SameOriginValidator(
+            auth_stack(
+                URLRouter([*collect_websocket_urlpatterns(), re_path(r"", unknown_websocket)])
+            )
+        ),
     }
 )
 

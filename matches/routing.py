@@ -7,12 +7,14 @@ or ``MATCHES_BENCH_WEBSOCKET=1`` in the server's environment.
 import os
 
 from django.conf import settings
-from django.urls import path
+from django.urls import path, re_path
 
 from matches.consumers import BroadcastBenchConsumer, TableConsumer
 
 websocket_urlpatterns = [
-    path("ws/tables/<int:table_id>/", TableConsumer.as_asgi()),
+    # at most 18 digits: any id a table can have (64-bit keys), none the database cannot
+    # compare (a longer one overflowed SQLite's integers); other paths get a 404
+    re_path(r"^ws/tables/(?P<table_id>[0-9]{1,18})/$", TableConsumer.as_asgi()),
 ]
 
 if settings.DEBUG or os.environ.get("MATCHES_BENCH_WEBSOCKET") == "1":
