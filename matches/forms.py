@@ -53,7 +53,12 @@ class TableForm(forms.Form):
     time_limit_minutes = forms.IntegerField(
         label=_("Match time limit (minutes, 0: none)"), min_value=0, max_value=600
     )
-    rated = forms.BooleanField(label=_("Rated"), required=False)
+    rated = forms.BooleanField(
+        label=_("Rated"),
+        # the glossary's one word for "rated" (计分) reads like mere scoring: say what it does
+        help_text=_("Counts for the ladder: the result changes the players' ratings."),
+        required=False,
+    )
     spectators_allowed = forms.BooleanField(
         label=_("Spectators allowed"), required=False, initial=True
     )
