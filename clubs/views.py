@@ -24,7 +24,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 from django.views.i18n import set_language as django_set_language
 
-from clubs import forms, hooks, permissions, selectors, services
+from clubs import forms, guests, hooks, permissions, selectors, services
 from clubs.client_ip import client_ip
 from clubs.models import Club, Invitation, JoinPolicy, Membership, Role, User
 
@@ -41,9 +41,16 @@ def set_language(request: HttpRequest) -> HttpResponse:
     return response
 
 
+#: The home page's practice section, offered by live play (included when it exists, so
+#: clubs never names an app above it).
+HOME_PRACTICE = ("matches/_home_practice.html",)
+
+
 def home(request: HttpRequest) -> HttpResponse:
     """The start page: the signed-in user's games now and next (from :mod:`clubs.hooks`), their
-    clubs, and clubs to discover."""
+    clubs, and clubs to discover. Someone with no club — a visitor, a guest, a new account —
+    is led first to practice (live play's section), then to joining a club, then to creating
+    one."""
     signed_in = request.user.is_authenticated
     my_clubs = list(selectors.clubs_of_user(request.user)) if signed_in else []
     mine = {club.pk for club in my_clubs}
@@ -52,6 +59,8 @@ def home(request: HttpRequest) -> HttpResponse:
         "my_clubs": my_clubs,
         "discover": discover,
         "my_games": hooks.my_games(request.user) if signed_in else [],
+        "practice_section": next(iter(club_page_sections(HOME_PRACTICE)), None),
+        "is_guest": guests.is_guest(request.user),
     }
     return render(request, "clubs/home.html", context)
 
@@ -77,34 +86,46 @@ class PasswordResetView(auth_views.PasswordResetView):
 
 
 def signup(request: HttpRequest) -> HttpResponse:
-    """Create an account and sign in."""
-    if request.user.is_authenticated:
+    """Create an account and sign in; a guest signs up in place (:func:`clubs.guests.convert_guest`:
+    the same account, its games and settings kept)."""
+    guest = guests.is_guest(request.user)
+    if request.user.is_authenticated and not guest:
         return redirect("home")
-    form = forms.SignUpForm(request.POST or None, initial={"language": request.LANGUAGE_CODE})
+    language = request.user.language if guest else request.LANGUAGE_CODE
+    form = forms.SignUpForm(request.POST or None, initial={"language": language})
     if request.method == "POST" and form.is_valid():
+        account = {
+            "username": form.cleaned_data["username"],
+            "password": form.cleaned_data["password1"],
+            "email": form.cleaned_data["email"],
+            "display_name": form.cleaned_data["display_name"],
+            "language": form.cleaned_data["language"],
+        }
         try:
-            user = services.sign_up(
-                username=form.cleaned_data["username"],
-                password=form.cleaned_data["password1"],
-                email=form.cleaned_data["email"],
-                display_name=form.cleaned_data["display_name"],
-                language=form.cleaned_data["language"],
-            )
+            if guest:
+                user = guests.convert_guest(request.user, **account)
+            else:
+                user = services.sign_up(**account)
         except services.ClubError as error:
             form.add_error(None, error.message)
         else:
+            # a guest's session ended with its new password: signed in again, same account
             login(request, user, backend="django.contrib.auth.backends.ModelBackend")
             messages.success(request, _("Welcome, %(name)s!") % {"name": user.name})
+            if guest:
+                messages.info(request, _("Your games as a guest are kept in your account."))
             next_url = request.GET.get("next", "")
             if url_has_allowed_host_and_scheme(next_url, {request.get_host()}):
                 return HttpResponseRedirect(next_url)
             return redirect("home")
-    return render(request, "registration/signup.html", {"form": form})
+    return render(request, "registration/signup.html", {"form": form, "guest": guest})
 
 
 @login_required
 def profile(request: HttpRequest) -> HttpResponse:
-    """Edit the profile and manage API tokens."""
+    """Edit the profile and manage API tokens (a guest is sent to sign up first)."""
+    if guests.is_guest(request.user):
+        return redirect("signup")
     form = forms.ProfileForm(instance=request.user)
     token_form = forms.ApiTokenForm()
     new_key = None

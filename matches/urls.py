@@ -2,12 +2,13 @@
 
 from django.urls import path
 
-from matches import views
+from matches import practice_views, views
 
 app_name = "matches"
 
 urlpatterns = [
     path("clubs/<slug:slug>/tables/", views.lobby, name="lobby"),
+    path("practice/", practice_views.practice, name="practice"),
     path("tables/<int:table_id>/", views.table, name="table"),
     path("tables/<int:table_id>/seat/", views.seat, name="seat"),
     path("tables/<int:table_id>/replay/", views.replay, name="replay"),

@@ -163,7 +163,9 @@ def _tables(user: User, exclude: set[int]) -> list[dict[str, Any]]:
     return [
         {
             "kind": "table",
-            "title": f"{seat.table.get_variant_display()} · {seat.table.club.name}",
+            # a club-less table (practice, friends') is named by its kind
+            "title": f"{seat.table.get_variant_display()} · "
+            f"{seat.table.club.name if seat.table.club else seat.table.get_kind_display()}",
             "detail": seat.table.get_status_display(),
             "url": reverse("matches:table", args=[seat.table_id]),
             "action": _("Go to your table"),

@@ -8,8 +8,9 @@ referee console and the websocket.
   tables of a duplicate (复式) round, any number of them). Whatever one shows gives away the
   hands another is still playing, so (:func:`seated_at_sibling`, :func:`siblings_playing`):
 
-  * nobody seated at a sibling may watch another sibling: not as a spectator, not as a
-    referee (their page and websocket are refused ``sibling_table``);
+  * nobody seated at a sibling may watch another sibling while any table of the group
+    plays: not as a spectator, not as a referee (their page and websocket are refused
+    ``sibling_table``; :func:`barred_as_sibling`);
   * no sibling's replay (every hand from the first step) is shown to anyone — its own
     players, spectators, referees and organisers, the public — until **every** table of the
     group has finished or been closed (``siblings_playing``). This is stricter than "until
@@ -96,6 +97,16 @@ def seated_at_sibling(user: User | None, table: Table) -> bool:
     )
 
 
+def barred_as_sibling(user: User | None, table: Table, match: Match | None = None) -> bool:
+    """Whether ``user`` may not watch ``table`` because they sit at a sibling (not at
+    ``table``) and a table of the group is still playing."""
+    return (
+        seated_at_sibling(user, table)
+        and not is_seated(user, table, match)
+        and siblings_playing(table)
+    )
+
+
 def siblings_playing(table: Table) -> bool:
     """Whether any table of ``table``'s deal group (``table`` included) has yet to finish:
     then no table of the group shows its replay to anyone. False for a table of no group."""
@@ -165,11 +176,11 @@ def can_see_table(user: User | None, table: Table, match: Match | None = None) -
 
 def require_table_visible(user: User | None, table: Table, match: Match | None = None) -> None:
     """Raise :class:`clubs.services.MembersOnly` (404) unless :func:`can_see_table`, and
-    :class:`MatchError` ``sibling_table`` for someone seated at a sibling (not at ``table``):
-    they may not watch it."""
+    :class:`MatchError` ``sibling_table`` for someone seated at a sibling (not at ``table``)
+    while the group plays (:func:`barred_as_sibling`): they may not watch it."""
     if not can_see_table(user, table, match):
         raise members_only()
-    if not is_seated(user, table, match) and seated_at_sibling(user, table):
+    if barred_as_sibling(user, table, match):
         raise MatchError("sibling_table")
 
 
@@ -197,7 +208,8 @@ def watch(user: User | None, table_id: int) -> tuple[Watcher, Match | None]:
     """How ``user`` may watch table ``table_id`` over its websocket, and the table's match
     (None before it starts; read with the table in one query, for the caller to attach to);
     raises :class:`MatchError` when they may not: ``not_allowed`` (no such table),
-    ``sibling_table`` (they sit at a table playing the same deals), ``members_only`` (a
+    ``sibling_table`` (they sit at a table playing the same deals, and a table of the group
+    still plays), ``members_only`` (a
     members-only club's table to a non-member), ``no_spectators``, ``login_required`` (an
     anonymous spectator). A referee is someone :func:`may_referee` allows now."""
     table = Table.objects.select_related("club", "match").filter(pk=table_id).first()
@@ -206,7 +218,7 @@ def watch(user: User | None, table_id: int) -> tuple[Watcher, Match | None]:
     match = getattr(table, "match", None)
     if is_seated(user, table, match):
         return Watcher.PLAYER, match
-    if seated_at_sibling(user, table):
+    if barred_as_sibling(user, table, match):
         raise MatchError("sibling_table")
     if may_referee(user, table, match):
         return Watcher.REFEREE, match
