@@ -89,6 +89,7 @@ INSTALLED_APPS = [
     "clubs",
     "outbox",
     "matches",
+    "friends",
     "sheets",
     "ladder",
     "tournaments",

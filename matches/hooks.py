@@ -64,3 +64,40 @@ def may_referee(user: User | None, table: Any) -> bool:
     from matches.services import access  # access imports this module
 
     return access.may_referee(user, table)
+
+
+#: Who may sit at a club-less table besides its opener, by the table's kind (``friends``:
+#: whoever came in by its link or code). A kind without a check seats its opener only.
+_clubless_seating: dict[str, Callable[[User, Any], bool]] = {}
+
+
+def register_clubless_seating(kind: str, check: Callable[[User, Any], bool]) -> None:
+    """Register ``check(user, table) -> bool`` for the club-less tables of ``kind``: True if
+    the signed-in ``user`` may sit at ``table``. One check per kind, the last kept."""
+    _clubless_seating[kind] = check
+
+
+def may_sit_clubless(user: User | None, table: Any) -> bool:
+    """Whether the registered check of ``table``'s kind lets ``user`` sit there (never the
+    anonymous user; False for a kind without a check)."""
+    if user is None or not user.is_authenticated:
+        return False
+    check = _clubless_seating.get(table.kind)
+    return check is not None and bool(check(user, table))
+
+
+#: Sections an app above adds to a table's page (e.g. a friends' table's invitation).
+_table_panels: list[Callable[[Any, Any, Any], dict[str, Any] | None]] = []
+
+
+def register_table_panel(source: Callable[[Any, Any, Any], dict[str, Any] | None]) -> None:
+    """Register ``source(request, table, match) -> panel or None`` for the table page: a dict
+    with ``template`` (included with the dict as ``panel``) and whatever it reads. Once."""
+    if source not in _table_panels:
+        _table_panels.append(source)
+
+
+def table_panels(request: Any, table: Any, match: Any) -> list[dict[str, Any]]:
+    """Every registered source's panel for ``request``'s user at ``table``, in order."""
+    panels = (source(request, table, match) for source in _table_panels)
+    return [panel for panel in panels if panel]

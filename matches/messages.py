@@ -54,6 +54,7 @@ REASONS = {
     "history_competition": _(
         "Played cards cannot be shown at a tournament or league table (competition rules 八.7)."
     ),
+    "not_invited": _("Only the people invited to this table can sit there."),
     "not_referee": _("Only a referee of this table can apply sanctions."),
     "bad_sanction": _("That sanction does not exist in this game."),
     "reason_required": _("Give the reason for the sanction (at most 200 characters)."),

@@ -29,6 +29,7 @@ from clubs.permissions import is_club_admin
 from games.variants import DEFAULT_GAME, Variant
 from matches import selectors
 from matches.forms import RefereeForm, SeatForm, TableForm
+from matches.hooks import may_sit_clubless, table_panels
 from matches.messages import SANCTION_LABELS, TABLE_WORDS, MatchError, refusal_message
 from matches.models import Match, MatchStatus, Table
 from matches.services import access, play, tables
@@ -78,7 +79,12 @@ def table(request: HttpRequest, table_id: int) -> HttpResponse:
     except MatchError as error:  # seated at a sibling table (the same deals)
         return _refused(request, error)
     seated = request.user.is_authenticated and table.seats.filter(user=request.user).exists()
-    is_member = club_selectors.membership_of(request.user, table.club) is not None
+    if table.club_id is None:  # a club-less table seats its opener and its kind's invitees
+        is_member = request.user.is_authenticated and (
+            table.created_by_id == request.user.pk or may_sit_clubless(request.user, table)
+        )
+    else:
+        is_member = club_selectors.membership_of(request.user, table.club) is not None
     referee = match is not None and match.status == MatchStatus.PLAYING
     referee = referee and access.may_referee(request.user, table, match)
     return render(
@@ -96,6 +102,7 @@ def table(request: HttpRequest, table_id: int) -> HttpResponse:
             "words": {key: str(value) for key, value in TABLE_WORDS.items()},
             "referee": _referee_context(match) if referee else None,
             "replay_open": access.replay_open(table, match),
+            "panels": table_panels(request, table, match),
         },
     )
 

@@ -23,6 +23,7 @@ PACKAGES = (
     "outbox",
     "ladder",
     "matches",
+    "friends",
     "sheets",
     "tournaments",
 )

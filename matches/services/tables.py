@@ -20,8 +20,9 @@ from engine.actions import Refusal
 from engine.match import Match as EngineMatch
 from games.variants import is_game
 from matches import broadcast, store
+from matches.hooks import may_sit_clubless
 from matches.messages import MatchError
-from matches.models import BotKind, Match, MatchStatus, Seat, Table, TableStatus
+from matches.models import BotKind, Match, MatchStatus, Seat, Table, TableKind, TableStatus
 from matches.services.play import after_commit, plan_deadline
 
 
@@ -36,7 +37,7 @@ def _require_member(user: User, club: Club | None) -> None:
 
 def open_table(
     user: User,
-    club: Club,
+    club: Club | None,
     *,
     variant: str,
     options: dict[str, Any] | None = None,
@@ -47,6 +48,7 @@ def open_table(
     spectators_allowed: bool = True,
     sit: bool = True,
     deal_group: str = "",
+    kind: str = TableKind.CLUB,
 ) -> Table:
     """Open a table in ``club`` (members only) with engine ``options`` checked by the engine.
 
@@ -56,9 +58,19 @@ def open_table(
     cards visible) is for casual tables only (:func:`check_history`). The opener takes seat 0
     unless ``sit`` is false. ``deal_group``: a key (at most 64 characters) shared by the
     tables that will play the same deals (a team fixture's tables, a duplicate round's):
-    they are siblings (:mod:`matches.services.access`). Raises :class:`MatchError`.
+    they are siblings (:mod:`matches.services.access`). ``club`` None opens a club-less
+    table of ``kind`` (practice, friends) for any signed-in ``user``: never rated, never a
+    competition's. Raises :class:`MatchError`.
     """
-    _require_member(user, club)
+    if club is None:
+        if user is None or not user.is_authenticated:
+            raise MatchError("login_required")
+        if kind not in TableKind.values or kind == TableKind.CLUB or rated or competition:
+            raise MatchError("bad_options")
+    else:
+        _require_member(user, club)
+        if kind != TableKind.CLUB:
+            raise MatchError("bad_options")
     if not is_game(variant):
         raise MatchError("bad_variant")
     if not isinstance(options, dict | None):
@@ -81,6 +93,7 @@ def open_table(
     with transaction.atomic():
         table = Table.objects.create(
             club=club,
+            kind=kind,
             created_by=user,
             variant=variant,
             options=dict(options or {}),
@@ -119,11 +132,25 @@ def _notify_table(table_id: int) -> None:
     transaction.on_commit(lambda: broadcast.table_changed(table_id))
 
 
+def _require_seating(user: User, table: Table) -> None:
+    """A club's table seats its members; a club-less one its opener and whoever its kind's
+    registered check (:func:`matches.hooks.may_sit_clubless`: a friends' table's invitees)
+    allows, else ``not_invited``."""
+    if table.club_id is not None:
+        _require_member(user, table.club)
+        return
+    if user is None or not user.is_authenticated:
+        raise MatchError("login_required")
+    if table.created_by_id != user.pk and not may_sit_clubless(user, table):
+        raise MatchError("not_invited")
+
+
 @transaction.atomic
 def take_seat(user: User, table: Table, index: int) -> Seat:
-    """Sit ``user`` (a club member) in empty seat ``index``; a full table starts its match."""
+    """Sit ``user`` in empty seat ``index`` (:func:`_require_seating`: a club member, or at a
+    club-less table its opener or an invitee); a full table starts its match."""
     table = _locked_table(table)
-    _require_member(user, table.club)
+    _require_seating(user, table)
     if table.status != TableStatus.OPEN:
         raise MatchError("table_not_open")
     seats = list(table.seats.select_for_update().order_by("index"))
@@ -178,11 +205,16 @@ def leave_seat(user: User, table: Table) -> None:
 @transaction.atomic
 def add_bot(user: User, table: Table, index: int, kind: str) -> Seat:
     """Put a bot (``random`` / ``heuristic`` / ``search``) in empty seat ``index``: the table's opener or a
-    club admin only, never at a rated table. A full table starts its match."""
+    club admin only (a club-less table: its opener), never at a rated table. A full table
+    starts its match."""
     table = _locked_table(table)
-    _require_member(user, table.club)
-    if table.created_by_id != user.pk and not is_club_admin(user, table.club):
-        raise MatchError("not_allowed")
+    if table.club_id is None:
+        if user is None or not user.is_authenticated or table.created_by_id != user.pk:
+            raise MatchError("not_allowed")
+    else:
+        _require_member(user, table.club)
+        if table.created_by_id != user.pk and not is_club_admin(user, table.club):
+            raise MatchError("not_allowed")
     if table.rated:
         raise MatchError("rated_bots")
     if kind not in (BotKind.RANDOM, BotKind.HEURISTIC, BotKind.SEARCH):
@@ -200,6 +232,33 @@ def add_bot(user: User, table: Table, index: int, kind: str) -> Seat:
     _notify_table(table.pk)
     if all(s.taken for s in seats):
         start_match(table)
+    return seat
+
+
+@transaction.atomic
+def clear_seat(user: User, table: Table, index: int) -> Seat:
+    """The opener of a club-less table empties seat ``index`` (a person or a bot, not their
+    own) while the table waits for players, i.e. before its first deal (the match starts as
+    the last seat is taken). Returns the emptied seat."""
+    table = _locked_table(table)
+    if (
+        table.club_id is not None
+        or user is None
+        or not user.is_authenticated
+        or table.created_by_id != user.pk
+    ):
+        raise MatchError("not_allowed")
+    if table.status != TableStatus.OPEN:
+        raise MatchError("table_not_open")
+    seats = list(table.seats.select_for_update().order_by("index"))
+    if not isinstance(index, int) or not 0 <= index < len(seats) or not seats[index].taken:
+        raise MatchError("no_such_seat")
+    seat = seats[index]
+    if seat.user_id == user.pk:
+        raise MatchError("not_allowed")
+    seat.user, seat.bot = None, ""
+    seat.save(update_fields=["user", "bot"])
+    _notify_table(table.pk)
     return seat
 
 
