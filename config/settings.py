@@ -94,6 +94,7 @@ INSTALLED_APPS = [
     "ladder",
     "tournaments",
     "leagues",
+    "learn",
 ]
 
 MIDDLEWARE = [

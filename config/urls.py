@@ -28,7 +28,7 @@ def _optional_include(module_name: str) -> object | None:
 
 api_patterns = [path("", include("clubs.api.urls")), path("", include("outbox.api_urls"))]
 app_patterns = []
-for _app in ("matches", "ladder", "leagues", "friends"):
+for _app in ("matches", "ladder", "leagues", "friends", "learn"):
     _api = _optional_include(f"{_app}.api.urls")
     if _api is not None:
         api_patterns.append(path("", _api))

@@ -24,6 +24,7 @@ PACKAGES = (
     "ladder",
     "matches",
     "friends",
+    "learn",
     "sheets",
     "tournaments",
 )
