@@ -33,7 +33,7 @@ from django.db import IntegrityError, transaction
 from django.db.models import Q
 from django.db.models.deletion import ProtectedError, RestrictedError
 from django.db.models.functions import Coalesce
-from django.utils import timezone
+from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
 from clubs.models import Language, User
@@ -82,10 +82,12 @@ def create_guest(address: str | None, *, language: str = Language.ZH_HANS) -> Us
     if language not in Language.values:
         language = Language.ZH_HANS
     number = secrets.randbelow(9000) + 1000
+    with translation.override(language):  # the made-up name in the visitor's language
+        name = _("Guest %(number)s") % {"number": number}
     for _attempt in range(5):
         user = User(
             username=f"{USERNAME_PREFIX}{secrets.token_hex(6)}",
-            display_name=_("Guest %(number)s") % {"number": number},
+            display_name=name,
             language=language,
             is_guest=True,
             last_login=timezone.now(),
