@@ -298,6 +298,9 @@ MATCHES_WS_ANONYMOUS_RATE = int(os.environ.get("MATCHES_WS_ANONYMOUS_RATE", "20"
 MATCHES_WS_IP_RATE = int(os.environ.get("MATCHES_WS_IP_RATE", "5000"))
 # New table websockets a minute per user (anonymous: per address).
 MATCHES_WS_CONNECTS_PER_MINUTE = int(os.environ.get("MATCHES_WS_CONNECTS_PER_MINUTE", "120"))
+# Table websockets one signed-in user may hold open at once, across every ASGI process
+# (matches.limits; more are closed with code 4409). A player's tabs and devices stay well below.
+MATCHES_SOCKETS_PER_USER = int(os.environ.get("MATCHES_SOCKETS_PER_USER", "12"))
 # Replay pages per minute per client address (matches.views.replay; then 429).
 MATCHES_REPLAYS_PER_MINUTE = int(os.environ.get("MATCHES_REPLAYS_PER_MINUTE", "30"))
 MATCHES_LATE_SECONDS = float(os.environ.get("MATCHES_LATE_SECONDS", "10"))

@@ -82,6 +82,9 @@ _connections = (
 #: failed or is saturated (RFC 6455's registry: 1013, "Try Again Later"); the client comes
 #: back after a growing delay (docs/protocol.md, "Connecting").
 TRY_AGAIN = 1013
+#: The close code of a connection over its user's cap of open sockets
+#: (``MATCHES_SOCKETS_PER_USER``, across every server process: :mod:`matches.limits`).
+TOO_MANY_SOCKETS = 4409
 #: What a saturated or failing database or Redis raises (psycopg's pool waiting in vain is a
 #: database error too).
 UNAVAILABLE = (DatabaseError, RedisError, OSError)
@@ -257,6 +260,23 @@ class Consumer(AsyncWebsocketConsumer):
             async with one_at_a_time:
                 await self.dispatch(message)
 
+    #: True once the server closed the socket: nothing is sent after that.
+    closing = False
+
+    async def send(
+        self, text_data: str | None = None, bytes_data: bytes | None = None, close: bool = False
+    ) -> None:
+        """Send a frame, unless the socket is closing: what was queued or broadcast before the
+        close is dropped (a send after ``websocket.close`` is an error in the server)."""
+        if not self.closing:
+            await super().send(text_data, bytes_data, close)
+
+    async def close(self, code: int | bool | None = None, reason: str | None = None) -> None:
+        """Close the socket from the server's end (once; later calls do nothing)."""
+        if not self.closing:
+            self.closing = True
+            await super().close(code, reason)
+
     async def dispatch(self, message: dict[str, Any]) -> None:
         """The message's handler, without Channels' closing of stale database connections
         first (see the class)."""
@@ -290,9 +310,16 @@ class TableConsumer(Consumer):
         self.inbox: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
         self.attaching = asyncio.Lock()
         self.limits = limits.identity(self.scope)
+        self.slot = False
         if not await limits.connect_allowed(self.limits):
             await self.close()  # before accepting: the handshake is refused (403)
             return
+        self.slot = await limits.take_socket_slot(self.limits, self.channel_name)
+        if not self.slot:  # accepted, to give the reason: a refused handshake carries none
+            await self.accept()
+            await self.close(code=TOO_MANY_SOCKETS, reason="too_many_sockets")
+            return
+        self.slot_keeper = asyncio.create_task(self._keep_slot())
         self.server = asyncio.create_task(self._serve())
         await self.accept()
         try:
@@ -466,11 +493,30 @@ class TableConsumer(Consumer):
             except Exception:  # a busy database: the next beat tries again
                 log.warning("presence heartbeat of %s failed", self.channel_name)
 
+    async def _keep_slot(self) -> None:
+        """Renew this connection's slot among its user's open sockets while it lives (a
+        crashed process's slots lapse: :data:`matches.limits.SLOT_TTL`)."""
+        while True:
+            await asyncio.sleep(limits.SLOT_RENEW * random.uniform(0.8, 1.0))
+            await limits.renew_socket_slot(self.limits, self.channel_name)
+
+    async def close(self, code: int | bool | None = None, reason: str | None = None) -> None:
+        """Close the socket; the frames still queued are not handled (see :meth:`Consumer.send`)."""
+        await super().close(code, reason)
+        server = getattr(self, "server", None)
+        if server is not None:
+            server.cancel()  # (when this is the server's task: at its next wait)
+
     async def disconnect(self, code: int) -> None:
-        """Leave the groups; a player with no connection left goes on auto-play."""
-        for task in (getattr(self, name, None) for name in ("heartbeat", "server", "gap")):
+        """Leave the groups and free the socket's slot; a player with no connection left goes
+        on auto-play."""
+        names = ("heartbeat", "server", "gap", "slot_keeper")
+        for task in (getattr(self, name, None) for name in names):
             if task is not None:
                 task.cancel()
+        if getattr(self, "slot", False):
+            self.slot = False
+            await limits.free_socket_slot(self.limits, self.channel_name)
         try:
             for group in self.groups_joined:
                 await self.channel_layer.group_discard(group, self.channel_name)
@@ -482,7 +528,10 @@ class TableConsumer(Consumer):
     async def websocket_receive(self, message: dict[str, Any]) -> None:
         """A frame arrived: refused at once if it is too large, malformed or over a limit
         (counted here, on arrival, not when its turn comes), else queued for :meth:`_serve`.
-        Every refusal carries the frame's ``id`` when it can be read."""
+        Every refusal carries the frame's ``id`` when it can be read. Nothing is read once the
+        socket is closing."""
+        if self.closing:
+            return
         text = message.get("text")
         if text is None:
             await self._send_json(self._refusal("bad_message"))

@@ -13,6 +13,13 @@ in the last ``FLUSH`` seconds, never within one.
 
 Redis away: the limits fail open across processes (a warning is logged); each process's own
 counts and the per-connection limit of the consumer still hold.
+
+Open sockets are capped per signed-in user (``MATCHES_SOCKETS_PER_USER``) across processes too:
+each user has a sorted set in Redis of their open connections, scored by when each one's slot
+lapses (:data:`SLOT_TTL` seconds on); a connection takes a slot when it opens
+(:func:`take_socket_slot`), renews it while it lives (:func:`renew_socket_slot`, every
+:data:`SLOT_RENEW` seconds) and frees it when it closes. A process that crashes cannot free its
+slots: they lapse on their own, so they are lost for at most :data:`SLOT_TTL` seconds.
 """
 
 from __future__ import annotations
@@ -45,6 +52,33 @@ for i, key in ipairs(KEYS) do
   redis.call('EXPIREAT', key, ARGV[2 * i])
 end
 return totals
+"""
+
+
+#: Seconds a socket's slot lasts unless renewed (a crashed process's slots free themselves).
+SLOT_TTL = 60
+#: Seconds between the renewals of a live socket's slot (jittered by the caller).
+SLOT_RENEW = 20
+
+#: Take a slot: forget the lapsed ones of ``KEYS[1]`` (``ARGV[1]``: now), then add connection
+#: ``ARGV[3]`` lapsing at ``ARGV[2]`` if it holds one already or fewer than ``ARGV[4]`` are
+#: held; 1 if it did. The set itself lives ``ARGV[5]`` ms after its last change.
+_TAKE_SCRIPT = """
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', ARGV[1])
+if redis.call('ZSCORE', KEYS[1], ARGV[3])
+    or redis.call('ZCARD', KEYS[1]) < tonumber(ARGV[4]) then
+  redis.call('ZADD', KEYS[1], ARGV[2], ARGV[3])
+  redis.call('PEXPIRE', KEYS[1], ARGV[5])
+  return 1
+end
+return 0
+"""
+#: Renew connection ``ARGV[2]``'s slot in ``KEYS[1]`` to lapse at ``ARGV[1]`` (taken again if it
+#: was lost, e.g. by a Redis restart: the connection is open, so it counts).
+_RENEW_SCRIPT = """
+redis.call('ZADD', KEYS[1], ARGV[1], ARGV[2])
+redis.call('PEXPIRE', KEYS[1], ARGV[3])
+return 1
 """
 
 
@@ -93,6 +127,9 @@ class _Counters:
     connections belong to its loop)."""
 
     script: Any  # :data:`_FLUSH_SCRIPT`, registered with the loop's client
+    take: Any  # :data:`_TAKE_SCRIPT`
+    renew: Any  # :data:`_RENEW_SCRIPT`
+    client: Any  # the loop's Redis client
     counters: dict[str, _Counter] = field(default_factory=dict)
     flushed: float = float("-inf")  # time.monotonic() of the last flush
     flushing: bool = False
@@ -137,7 +174,12 @@ def _state() -> _Counters:
         client = aredis.Redis.from_url(
             settings.REDIS_URL, socket_timeout=1.0, socket_connect_timeout=1.0
         )
-        state = _loops[loop] = _Counters(client.register_script(_FLUSH_SCRIPT))
+        state = _loops[loop] = _Counters(
+            client.register_script(_FLUSH_SCRIPT),
+            client.register_script(_TAKE_SCRIPT),
+            client.register_script(_RENEW_SCRIPT),
+            client,
+        )
     return state
 
 
@@ -174,3 +216,58 @@ async def _count(counters: list[tuple[str, int]], window: int) -> bool:
     if not state.flushing and time.monotonic() - state.flushed >= FLUSH:
         await state.flush(now)
     return all(counter.known + counter.pending <= limit for counter, limit in mine)
+
+
+def _sockets_key(user_id: int) -> str:
+    prefix = settings.CACHES["default"].get("KEY_PREFIX", "")
+    return f"{prefix}:ws:sockets:{user_id}"
+
+
+async def take_socket_slot(who: Identity, connection: str) -> bool:
+    """Count ``connection`` (a unique id: its channel name) among the open sockets of ``who``'s
+    user, in every process; False, and nothing counted, if they hold
+    ``MATCHES_SOCKETS_PER_USER`` already. Anonymous connections are not counted here (many
+    visitors may share an address; the limits per address hold them). Redis away: True (fails
+    open, as the frame limits do; a warning is logged)."""
+    if who.user_id is None:
+        return True
+    now = time.time()
+    try:
+        taken = await _state().take(
+            keys=[_sockets_key(who.user_id)],
+            args=[
+                now,
+                now + SLOT_TTL,
+                connection,
+                settings.MATCHES_SOCKETS_PER_USER,
+                SLOT_TTL * 1000,
+            ],
+        )
+    except (aredis.RedisError, OSError):
+        log.warning("websocket slots unavailable (Redis): a socket not counted")
+        return True
+    return bool(taken)
+
+
+async def renew_socket_slot(who: Identity, connection: str) -> None:
+    """Keep ``connection``'s slot for :data:`SLOT_TTL` more seconds (taken again if Redis lost
+    it). Redis away: nothing (a warning is logged; the next renewal tries again)."""
+    if who.user_id is None:
+        return
+    try:
+        await _state().renew(
+            keys=[_sockets_key(who.user_id)],
+            args=[time.time() + SLOT_TTL, connection, SLOT_TTL * 1000],
+        )
+    except (aredis.RedisError, OSError):
+        log.warning("websocket slot of %s not renewed (Redis)", connection)
+
+
+async def free_socket_slot(who: Identity, connection: str) -> None:
+    """Free ``connection``'s slot (its socket closed). Redis away: it lapses by itself."""
+    if who.user_id is None:
+        return
+    try:
+        await _state().client.zrem(_sockets_key(who.user_id), connection)
+    except (aredis.RedisError, OSError):
+        log.warning("websocket slot of %s not freed (Redis): it lapses", connection)
