@@ -5,10 +5,18 @@ description and how to join stay public. The same pages of a public club are ope
 so every refusal below is the visibility setting's doing. The websocket side is in
 tests/matches/test_table_access.py.
 
-The matrix: the club's admin, a member, a signed-in non-member and the anonymous visitor.
+The matrix: the club's admin, a member, a signed-in non-member and the anonymous visitor;
+and (issue 40) a removed member (a former member, removed by the owner), a removed creator
+(an admin who created a tournament, then was removed: no referee powers are left), both
+refused like any outsider, and a seated referee (an admin seated at a table: they play it,
+they do not referee it).
 """
 
+import json
+
 import pytest
+from asgiref.sync import async_to_sync
+from channels.testing import WebsocketCommunicator
 from django.test import Client
 from django.utils import timezone, translation
 from django.utils.html import escape
@@ -18,16 +26,25 @@ from rest_framework.test import APIClient
 
 from clubs import permissions, services
 from clubs.models import Club, Membership, Role, Visibility
+from config.asgi import application
 from ladder.models import Ladder, Rating
 from leagues.services import setup as league_setup
+from matches.messages import MatchError
 from matches.models import Match
 from matches.services import play, tables
-from tournaments.models import Tournament, TournamentStatus
+from tournaments.models import Game, Round, Tournament, TournamentStatus
 
 pytestmark = pytest.mark.django_db
 
-ROLES = ("admin", "member", "outsider", "anonymous")
-SEES = {"admin": True, "member": True, "outsider": False, "anonymous": False}
+ROLES = ("admin", "member", "outsider", "anonymous", "removed member", "removed creator")
+SEES = {
+    "admin": True,
+    "member": True,
+    "outsider": False,
+    "anonymous": False,
+    "removed member": False,
+    "removed creator": False,
+}
 
 
 @pytest.fixture
@@ -35,8 +52,11 @@ def world(db, no_deadline_tasks):
     """A members-only club with a live table, a finished one, a ladder with a rating, a
     published tournament and a league with a season; its admin, a member and an outsider."""
     admin, member, outsider = (make_user(n) for n in ("admin", "member", "outsider"))
+    removed, creator = make_user("removed"), make_user("creator")
     club = services.create_club(admin, name="南平保二会", visibility=Visibility.MEMBERS)
     Membership.objects.create(club=club, user=member, role=Role.MEMBER)
+    Membership.objects.create(club=club, user=removed, role=Role.MEMBER)
+    Membership.objects.create(club=club, user=creator, role=Role.ADMIN)
     live = tables.open_table(admin, club, variant="bao2", sit=False)
     for seat in range(4):
         tables.add_bot(admin, live, seat, "heuristic")
@@ -58,7 +78,27 @@ def world(db, no_deadline_tasks):
     season = league_setup.create_season(
         admin, league, name="2030", variant="bao2", starts_on=timezone.now().date()
     )
-    users = {"admin": admin, "member": member, "outsider": outsider, "anonymous": None}
+    # the removed admin had created a tournament whose game is played at the live table
+    theirs = Tournament.objects.create(
+        club=club,
+        name="秋季赛",
+        variant="bao2",
+        starts_at=timezone.now(),
+        status=TournamentStatus.SCHEDULED,
+        created_by=creator,
+    )
+    rnd = Round.objects.create(tournament=theirs, number=1, scheduled_at=timezone.now())
+    Game.objects.create(round=rnd, number=1, side0=[], side1=[], table=live)
+    for user in (removed, creator):
+        services.remove_member(admin, Membership.objects.get(club=club, user=user))
+    users = {
+        "admin": admin,
+        "member": member,
+        "outsider": outsider,
+        "anonymous": None,
+        "removed member": removed,
+        "removed creator": creator,
+    }
     return {
         "club": club,
         "users": users,
@@ -215,3 +255,76 @@ def test_the_rule_and_its_query_agree(world):
         for club in (world["club"], public):
             assert permissions.can_see_club(user, club) is (club in listed), (role, club)
         assert public in listed and (world["club"] in listed) is SEES[role]
+
+
+def first_frame(table_id, user):
+    """The first frame ``user`` (None: anonymous) gets from the table's websocket."""
+    cookie = ""
+    if user is not None:
+        client = Client()
+        client.force_login(user)
+        cookie = f"sessionid={client.cookies['sessionid'].value}"
+
+    async def scenario():
+        headers = [(b"origin", b"http://testserver")]
+        if cookie:
+            headers.append((b"cookie", cookie.encode()))
+        comm = WebsocketCommunicator(application, f"/ws/tables/{table_id}/", headers=headers)
+        connected, _ = await comm.connect()
+        assert connected
+        frame = json.loads(await comm.receive_from(timeout=5))
+        await comm.disconnect()
+        return frame
+
+    return async_to_sync(scenario)()
+
+
+@pytest.mark.integration
+@pytest.mark.parametrize("role", ROLES)
+def test_the_websocket_and_the_referee_console_by_role(transactional_db, world, role):
+    """The live table's socket, its page's referee console and a sanction, role by role: the
+    admin referees; the removed creator keeps no referee power (handshake and sanction
+    refused); the removed member is refused like any outsider."""
+    user, live = world["users"][role], world["live"]
+    frame = first_frame(live.pk, user)
+    match = Match.objects.get(table=live)
+    if SEES[role]:
+        assert frame["type"] == "snapshot" and frame["you"] is None, role
+    else:
+        assert frame["type"] == "refused" and frame["code"] == "members_only", role
+    page = web(world, role).get(f"/matches/tables/{live.pk}/")
+    assert page.status_code == (200 if SEES[role] else 404), role
+    assert ('id="referee"' in page.content.decode()) is (role == "admin"), role
+    if role == "admin":
+        return
+    with pytest.raises(MatchError) as refused:
+        play.referee_sanction(user, match.pk, "forfeit", 1, "弃权")
+    assert refused.value.code == "not_referee", role
+    answer = web(world, role).post(
+        f"/matches/tables/{live.pk}/referee/", {"sanction": "forfeit", "target": 1, "reason": "x"}
+    )
+    assert answer.status_code == 403 and answer.json()["code"] == "not_referee", role
+    assert Match.objects.get(pk=match.pk).version == match.version
+
+
+def test_a_seated_referee_plays_and_does_not_referee(world):
+    """An admin seated at a table (with bots) sees it as a player: no referee console, and
+    their sanction is refused ``not_referee``; the club's other admin referees it."""
+    club, admin = world["club"], world["users"]["admin"]
+    seated = make_user("seated")
+    Membership.objects.create(club=club, user=seated, role=Role.ADMIN)
+    table = tables.open_table(seated, club, variant="bao2")
+    for seat in (1, 2, 3):
+        tables.add_bot(seated, table, seat, "heuristic")
+    match = Match.objects.get(table=table)
+    client = Client()
+    client.force_login(seated)
+    page = client.get(f"/matches/tables/{table.pk}/")
+    assert page.status_code == 200 and 'id="referee"' not in page.content.decode()
+    answer = client.post(
+        f"/matches/tables/{table.pk}/referee/", {"sanction": "forfeit", "target": 1, "reason": "x"}
+    )
+    assert answer.status_code == 403 and answer.json()["code"] == "not_referee"
+    page = web(world, "admin").get(f"/matches/tables/{table.pk}/")
+    assert 'id="referee"' in page.content.decode()
+    play.referee_sanction(admin, match.pk, "revoke_initiative", match.to_move, "拖延")
