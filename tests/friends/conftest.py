@@ -33,3 +33,17 @@ def people(transactional_db, scheduled):
     friends = [make_user(f"f{i}", display_name=f"朋友{i}") for i in range(1, 4)]
     guest = make_user("guest-abc", is_guest=True)
     return {"host": host, "friends": friends, "guest": guest}
+
+
+@pytest.fixture(autouse=True)
+def fresh_layer_and_socket_limits():
+    """A channel layer of this test's own (its receive lock belongs to one event loop) and no
+    websocket frames or connections counted (matches.limits): user ids repeat between tests."""
+    from channels.layers import channel_layers
+
+    channel_layers.backends.clear()
+    client = schedule._client()
+    for key in client.scan_iter(match="*:ws:*"):
+        client.delete(key)
+    yield
+    channel_layers.backends.clear()
