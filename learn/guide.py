@@ -207,7 +207,7 @@ BAO2 = Guide(
         ),
         Section(
             "bao2",
-            _("保2"),
+            _("保2: going out with the 2s"),
             (
                 _(
                     "A 保2 is a lead, made because your play won the trick before, of your whole "

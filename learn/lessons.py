@@ -566,7 +566,7 @@ BAO2: list[Lesson] = [
     Lesson(
         "bao2",
         "bao2",
-        _("保2"),
+        _("保2: going out with the 2s"),
         _("You won the last trick and hold only ♠2 ♦2. Go out with a 保2."),
         _(
             "Right: a lead of all your remaining cards, all natural 2s, after winning a trick, "

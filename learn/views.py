@@ -129,7 +129,7 @@ def _settlement_rows() -> list[dict[str, Any]]:
 def _breakdown_word(item: dict[str, Any]) -> str:
     words = {
         "base": _("Base rise"),
-        "bao2": _("保2"),
+        "bao2": _("保2 bonus"),
         "guan2": _("关2: shutting in the 2s"),
         "cap": _("Capped at the top level"),
         "excess": _("Excess lowering"),

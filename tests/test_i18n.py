@@ -59,6 +59,8 @@ def test_every_source_string_is_in_the_catalogues(tmp_path):
         "games",
         "outbox",
         "matches",
+        "friends",
+        "learn",
         "sheets",
         "ladder",
         "tournaments",
