@@ -12,6 +12,7 @@ import asyncio
 import concurrent.futures
 import logging
 import threading
+from typing import Any
 
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
@@ -158,4 +159,12 @@ def seats_changed(match_id: int) -> None:
         {"type": "table", "version": match.version, "table": selectors.public_state(match)}
     )
     message = {"type": "match.frame", "text": text, "version": match.version, "kind": "table"}
+    _send([(match_group(match_id), message)], key=("match", match_id))
+
+
+def to_everyone(match_id: int, data: dict[str, Any]) -> None:
+    """Send every connection to a match (players, spectators, referees) the frame ``data``,
+    the same for all and outside the match's versions, so each forwards it at once (e.g. a
+    quick phrase, :mod:`matches.services.phrases`)."""
+    message = {"type": "match.frame", "text": json_dumps(data)}
     _send([(match_group(match_id), message)], key=("match", match_id))

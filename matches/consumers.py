@@ -34,7 +34,7 @@ from redis.exceptions import RedisError
 from matches import broadcast, limits, selectors, store
 from matches.messages import MatchError, refusal_message
 from matches.models import MatchStatus
-from matches.services import access, play, presence
+from matches.services import access, phrases, play, presence
 from matches.wire import json_dumps
 
 log = logging.getLogger(__name__)
@@ -598,6 +598,9 @@ class TableConsumer(Consumer):
             await self._send_json(await _bookkeeping(self._autoplay, data))
         elif kind == "dismiss_summary":
             await self._send_json(await _bookkeeping(self._dismiss, data))
+        elif kind == "phrase":  # a quick phrase: matches.services.phrases decides and sends
+            args = (self.match_id, self.seat, data, self.language)
+            await self._send_json(await _in_thread(phrases.answer, *args, executor=_reader))
         else:
             await self._send_json(self._refusal("unknown_type", data))
 
