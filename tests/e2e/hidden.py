@@ -184,3 +184,15 @@ def check_frames(variant, seed, options, actions, frames):
             else:
                 assert not list(card_tokens(frame)), frame
     return checked
+
+
+def check_sibling_refusal(frames):
+    """The frames a player of one sibling table got from another sibling's websocket (the
+    tables of a team fixture, dealt from one seed): one ``refused`` frame with the code
+    ``sibling_table``, and not one card in anything they got (every card there would be a
+    card of the same seat at their own table). Raises AssertionError; returns None."""
+    assert frames, "no answer from the sibling's socket"
+    assert frames[0].get("type") == "refused" and frames[0].get("code") == "sibling_table", frames
+    for frame in frames:
+        assert frame.get("type") not in ("snapshot", "update", "events"), frame
+        assert not list(card_tokens(frame)), frame

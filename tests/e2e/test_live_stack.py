@@ -10,7 +10,7 @@ import pytest
 
 sys.path.insert(0, os.path.dirname(__file__))
 
-from hidden import check_frames  # noqa: E402
+from hidden import check_frames, check_sibling_refusal  # noqa: E402
 from stack import Stack  # noqa: E402
 
 from matches.botclient import SeatClient  # noqa: E402
@@ -299,3 +299,107 @@ def test_hidden_information_over_many_bot_matches(stack):
         actions = [e["action"] for e in data["events"]]
         checked += check_frames(data["variant"], data["seed"], data["options"], actions, frames)
     assert checked > 6 * 5 * 50
+
+
+# Two sibling tables (issue 40): the same seed and deal group, four people each, opened as a
+# league team fixture opens its tables; the club's owner referees. The first has no time
+# limit (the referee forfeits it), the second ends with its limit.
+SIBLINGS = """
+import secrets
+from clubs.models import Club, Membership, Role, User
+from matches.bench import session_cookie
+from matches.models import Match
+from matches.services import tables
+def person(name):
+    return User.objects.get_or_create(username=name, defaults={{"email": name + "@example.com"}})[0]
+owner = person("sib-owner")
+club = Club.objects.filter(slug="sib").first()
+if club is None:
+    club = Club.objects.create(name="sib", slug="sib")
+    Membership.objects.create(club=club, user=owner, role=Role.OWNER)
+seed = secrets.token_hex(8)
+out = {{"tables": [], "owner": session_cookie(owner)}}
+for t in range(2):
+    people = [person(f"sib-{{seed}}-{{t}}-{{s}}") for s in range(4)]
+    for p in people:
+        Membership.objects.get_or_create(club=club, user=p)
+    table = tables.open_table(
+        owner, club, variant="bao2", sit=False, competition=True,
+        time_limit_seconds={limit} if t else 0, deal_group="e2e-" + seed,
+    )
+    tables.seat_players(table, people, seed=seed)
+    match = Match.objects.get(table=table)
+    out["tables"].append({{
+        "table": table.pk, "match": match.pk, "seed": match.seed, "spectators": [],
+        "cookies": [session_cookie(p) for p in people],
+    }})
+"""
+
+FORFEIT = """
+from clubs.models import User
+from matches.services import play
+play.referee_sanction(User.objects.get(username="sib-owner"), {match}, "forfeit", 1, "弃权")
+out = True
+"""
+
+
+async def sibling_frames(stack, table, cookie):
+    """Every frame one socket of ``table`` gets with ``cookie`` until the server closes it."""
+    import json
+
+    import websockets
+
+    frames = []
+    async with websockets.connect(
+        f"{stack.ws}/ws/tables/{table['table']}/",
+        additional_headers={"Cookie": cookie, "Origin": stack.http},
+        open_timeout=10,
+    ) as ws:
+        try:
+            while True:
+                frames.append(json.loads(await asyncio.wait_for(ws.recv(), timeout=10)))
+        except websockets.ConnectionClosed:
+            pass
+    return frames
+
+
+def replay_status(stack, table, cookie):
+    import urllib.error
+    import urllib.request
+
+    request = urllib.request.Request(
+        f"{stack.http}/matches/tables/{table['table']}/replay/", headers={"Cookie": cookie}
+    )
+    try:
+        with urllib.request.urlopen(request, timeout=30) as answer:
+            return answer.status
+    except urllib.error.HTTPError as error:
+        return error.code
+
+
+def test_sibling_tables_show_nothing_of_each_other(stack):
+    """A player of one sibling table is refused at the other's socket and gets no card
+    there; the first table forfeited, its replay stays closed to its own players and the
+    referee until the second ends, whose frames pass the hidden-information check; then it
+    opens."""
+    setup = stack.query(SIBLINGS.format(limit=int(os.environ.get("E2E_LIMIT", "3"))))
+    one, two = setup["tables"]
+    assert one["seed"] == two["seed"]
+
+    async def refusals():
+        return [await sibling_frames(stack, one, cookie) for cookie in two["cookies"]]
+
+    for frames in asyncio.run(refusals()):
+        check_sibling_refusal(frames)
+    stack.query(FORFEIT.format(match=one["match"]))
+    for cookie in (one["cookies"][0], two["cookies"][0], setup["owner"]):
+        assert replay_status(stack, one, cookie) == 403
+    clients = clients_for(stack, two, record=True, spectators=False)
+    asyncio.run(play(clients, timeout=400))
+    data = check_match(stack, two["match"])
+    assert data["status"] == "finished"
+    frames = {c.you: c.frames for c in clients}
+    actions = [e["action"] for e in data["events"]]
+    assert check_frames(data["variant"], data["seed"], data["options"], actions, frames) > 0
+    for cookie in (one["cookies"][0], two["cookies"][0], setup["owner"]):
+        assert replay_status(stack, one, cookie) == 200
