@@ -93,6 +93,7 @@ function handle(m) {
       }
       if (m.id && m.id === state.checkId) { state.plays = null; state.ok = ""; state.playAfterCheck = false; }
       state.message = m.message;
+      state.refusal = { message: m.message, code: m.code };
       return render();
     case "checked":
       if (m.id !== state.checkId) return;
@@ -259,6 +260,24 @@ function secondsLeft() {
   return Math.max(0, Math.ceil(t.deadline - (Date.now() / 1000 + state.offset)));
 }
 
+// The rules guide (/learn/rules/<game>/) at the section of a refusal's code, or of the moment
+// (the immune window, a tribute); opened in a new tab, so the table stays connected.
+// (wrong_phase: the moment's own section, e.g. a card played in the immune window)
+const RULE_OF_CODE = { needs_initiative: "little-2", does_not_beat: "combos", invalid_combo: "combos", must_lead: "play",
+  invalid_tribute: "tribute", invalid_return: "tribute", invalid_ask: "counts", wrong_phase: "" };
+function ruleUrl(code) {
+  const o = state.obs;
+  if (!app.dataset.rules || !o) return "";
+  let anchor = RULE_OF_CODE[code] || "";
+  if (!anchor && (o.immune_window || o.phase === "immune")) anchor = "immune";
+  else if (!anchor && (o.phase === "tribute" || o.phase === "return")) anchor = "tribute";
+  return `${app.dataset.rules}rules/${encodeURIComponent(o.variant)}/${anchor ? "#" + anchor : ""}`;
+}
+function ruleLink(code) {
+  const url = ruleUrl(code);
+  return url ? `<a class="rule-link" href="${esc(url)}" target="_blank" rel="noopener" data-rule="${esc(code)}">${esc(app.dataset.rules_label)}</a>` : "";
+}
+
 // ------------------------------------------------------------------ attention: sound, vibration, title
 function beep(times, pitch) {
   try {
@@ -390,6 +409,7 @@ app.addEventListener("click", (e) => {
   else if (act === "banner") { state.banner = ""; render(); }
   else if (act === "sanction") { state.sanction = null; render(); }
   else if (act === "history") { state.historyOpen = !state.historyOpen; render(); }
+  else if (act === "rules") window.open(ruleUrl(""), "_blank", "noopener");
 });
 
 // ------------------------------------------------------------------ rendering
@@ -503,6 +523,7 @@ function barHtml() {
   if (Array.isArray(o.history)) tools.push(`<button class="tool${state.historyOpen ? " on" : ""}" data-act="history" aria-pressed="${state.historyOpen}" aria-controls="history">${esc(W.history)}</button>`);
   const mine = state.you !== null && t.seats[state.you];
   if (mine && !mine.autoplay && !(o.match && o.match.over)) tools.push(`<button class="tool" data-act="autoplay" data-on="1">${esc(W.autoplay)}</button>`);
+  if (ruleUrl("")) tools.push(`<button class="tool" data-act="rules" aria-label="${esc(app.dataset.rules_label)}" title="${esc(app.dataset.rules_label)}">?</button>`);
   return `<header class="bar"><div class="bar-info">${parts.join("")}</div><div class="bar-tools">${tools.join("")}</div></header>`;
 }
 // A translated line naming a card: the words escaped, the card drawn where %(card)s stands.
@@ -688,7 +709,9 @@ function controlsHtml() {
   if (state.choices) {
     choices = `<div class="choices">${esc(W.choose_type)} ` + state.choices.map((p, i) => `<button data-act="choice" data-index="${i}">${esc(W[p.type] || p.type || W.immune)}</button>`).join("") + "</div>";
   }
-  const msg = state.message ? `<p class="refusal" role="alert">${esc(state.message)}</p>` : (state.ok ? `<p class="ok">${esc(state.ok)}</p>` : "");
+  const why = state.refusal && state.refusal.message === state.message && state.refusal.code in RULE_OF_CODE
+    ? ` ${ruleLink(state.refusal.code)}` : "";
+  const msg = state.message ? `<p class="refusal" role="alert">${esc(state.message)}${why}</p>` : (state.ok ? `<p class="ok">${esc(state.ok)}</p>` : "");
   return `<div class="controls"><div class="status">${status}</div>${msg}${choices}${buttons ? `<div class="buttons">${buttons}</div>` : ""}</div>`;
 }
 function handHtml() {
