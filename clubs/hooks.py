@@ -8,10 +8,15 @@ apps above it (live tables, score sheets, tournaments). They register a source h
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable
 from typing import Any
 
+from django.db import transaction
+
 from clubs.models import JoinRequest, User
+
+log = logging.getLogger(__name__)
 
 #: Each source gives a signed-in user's games as dicts with ``title``, ``detail``, ``url``,
 #: ``action`` (the button's text), ``kind`` and ``when`` (a datetime or None, for ordering).
@@ -76,3 +81,31 @@ def join_decided(join_request: JoinRequest) -> None:
     """Tell every registered listener that ``join_request`` was accepted or declined."""
     for listener in _join_decided:
         listener(join_request)
+
+
+#: Who is told, once the change is committed, that a user's standing in a club changed: they
+#: were removed or left, or their role changed (e.g. live play closes the sockets that no
+#: longer pass its access rule).
+_standing_changed: list[Callable[[int, int], None]] = []
+
+
+def register_standing_changed(listener: Callable[[int, int], None]) -> None:
+    """Register ``listener(club_id, user_id)``, called after the commit of a removal, a
+    departure or a role change (once)."""
+    if listener not in _standing_changed:
+        _standing_changed.append(listener)
+
+
+def standing_changed(club_id: int, user_id: int) -> None:
+    """Tell every registered listener, once the current transaction commits (at once outside
+    one), that ``user_id``'s standing in ``club_id`` changed. A listener that fails is logged
+    and does not stop the others: the change itself is committed."""
+
+    def tell() -> None:
+        for listener in _standing_changed:
+            try:
+                listener(club_id, user_id)
+            except Exception:
+                log.exception("a listener of a changed standing in club %s failed", club_id)
+
+    transaction.on_commit(tell)

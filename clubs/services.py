@@ -514,6 +514,7 @@ def leave_club(user: User, club: Club) -> None:
             _("The owner cannot leave; transfer ownership to another member first."),
         )
     membership.delete()
+    hooks.standing_changed(club.pk, user.pk)  # e.g. their sockets on members-only tables close
 
 
 def remove_member(user: User, membership: Membership) -> None:
@@ -521,6 +522,7 @@ def remove_member(user: User, membership: Membership) -> None:
     if not permissions.can_remove_member(user, membership):
         raise _not_allowed()
     membership.delete()
+    hooks.standing_changed(membership.club_id, membership.user_id)
 
 
 def change_role(user: User, membership: Membership, role: str) -> Membership:
@@ -531,6 +533,7 @@ def change_role(user: User, membership: Membership, role: str) -> Membership:
         raise _not_allowed()
     membership.role = role
     membership.save(update_fields=["role"])
+    hooks.standing_changed(membership.club_id, membership.user_id)  # e.g. no longer a referee
     return membership
 
 

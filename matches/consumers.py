@@ -27,11 +27,13 @@ from channels.exceptions import StopConsumer
 from channels.generic.websocket import AsyncWebsocketConsumer
 from channels.layers import get_channel_layer
 from django.conf import settings
+from django.contrib.auth.models import AnonymousUser
 from django.db import DatabaseError, close_old_connections, connection
 from django.utils import translation
 from redis.exceptions import RedisError
 
-from matches import broadcast, limits, selectors, store
+from clubs.models import User
+from matches import broadcast, limits, rechecks, selectors, store
 from matches.messages import MatchError, refusal_message
 from matches.models import MatchStatus
 from matches.services import access, phrases, play, presence
@@ -85,6 +87,9 @@ TRY_AGAIN = 1013
 #: The close code of a connection over its user's cap of open sockets
 #: (``MATCHES_SOCKETS_PER_USER``, across every server process: :mod:`matches.limits`).
 TOO_MANY_SOCKETS = 4409
+#: The close code of a connection that no longer passes the access rule: its user was removed
+#: from the club, lost a role, or their account was deactivated (:mod:`matches.rechecks`).
+ACCESS_WITHDRAWN = 4410
 #: What a saturated or failing database or Redis raises (psycopg's pool waiting in vain is a
 #: database error too).
 UNAVAILABLE = (DatabaseError, RedisError, OSError)
@@ -325,6 +330,8 @@ class TableConsumer(Consumer):
         try:
             # joined before the match is read: a match starting meanwhile is not missed
             await self._join(broadcast.table_group(self.table_id))
+            if self.limits.user_id is not None:  # told when their access may have changed
+                await self._join(rechecks.user_group(self.limits.user_id))
             await self._attach()
         except UNAVAILABLE:
             log.warning("table %s: connection closed, retry later", self.table_id, exc_info=True)
@@ -358,6 +365,20 @@ class TableConsumer(Consumer):
         if match.status == MatchStatus.PLAYING:
             presence.connected(match.pk, seat, channel_name, autoplay=match.autoplay)
         return None, match.pk, seat
+
+    def _recheck(self) -> str | None:
+        """The reason code to close this connection now (None: it may stay), asking
+        :func:`matches.services.access.watch` again with its user as stored now (a deactivated
+        or deleted account is an anonymous visitor)."""
+        user = self.user
+        if user is not None and user.is_authenticated:
+            fresh = User.objects.filter(pk=user.pk, is_active=True).first()
+            self.user = fresh if fresh is not None else AnonymousUser()
+        try:
+            access.watch(self.user, self.table_id)
+        except MatchError as error:
+            return error.code
+        return None
 
     def _sync_frame(self, version: Any) -> dict[str, Any] | None:
         """The answer to ``hello``: the missing events and the current state, or a snapshot."""
@@ -738,6 +759,21 @@ class TableConsumer(Consumer):
         self.gap = None
         if self.held:
             self.gap = asyncio.create_task(self._fill_gap())
+
+    async def access_recheck(self, message: dict[str, Any]) -> None:
+        """The user's access may have changed (:mod:`matches.rechecks`): ask again; if the
+        connection no longer passes, send the reason (an ``error``) and close it with
+        :data:`ACCESS_WITHDRAWN`. Nothing is sent after that (:meth:`Consumer.send`)."""
+        if self.closing:
+            return
+        try:
+            refusal = await _bookkeeping(self._recheck)
+        except UNAVAILABLE:  # the next recheck, or a new connection, decides
+            log.warning("table %s: access not checked again", self.table_id)
+            return
+        if refusal is not None:
+            await self._error(refusal)
+            await self.close(code=ACCESS_WITHDRAWN)
 
     async def table_changed(self, message: dict[str, Any]) -> None:
         """Seats changed or the match started: tell the client; attach to a new match."""
