@@ -4,6 +4,7 @@
 // action buttons and the hand fixed at the bottom. Players are named by where they sit
 // relative to this seat (对家 / 上家 / 下家).
 import { cardFace, cardLabel, isRed, sortHand } from "./cards.js";
+import { quickPhrases } from "./phrases.js";
 
 const app = document.getElementById("table-app");
 // words sent translated with the page: the server's list, then the page's own (data-* attributes)
@@ -33,6 +34,8 @@ const baseTitle = document.title;
 const fmt = (text, vars = {}) => String(text ?? "").replace(/%\((\w+)\)s|\{(\w+)\}/g, (_, a, b) => (vars[a || b] ?? ""));
 const esc = (text) => String(text ?? "").replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" }[c]));
 const has = (o, k) => o && o[k] !== undefined && o[k] !== null;
+// quick phrases at casual tables (phrases.js): the 💬 list, the words shown by each seat
+const phrases = quickPhrases({ send: (data) => send({ ...data, id: nextId++ }), seatName: (s) => seatName(s) });
 
 function send(data) {
   if (ws && ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify(data));
@@ -102,6 +105,8 @@ function handle(m) {
       state.ok = fmt(W.selected_ok, { type: m.plays.map((p) => W[p.type] || p.type || W.immune).join(" / ") });
       if (state.playAfterCheck) { state.playAfterCheck = false; playChecked(); }
       return render();
+    case "phrase":
+      return phrases.show(m);
     case "hints":
       state.hints = m.plays;
       state.hintVersion = m.version;
@@ -524,6 +529,7 @@ function barHtml() {
   const mine = state.you !== null && t.seats[state.you];
   if (mine && !mine.autoplay && !(o.match && o.match.over)) tools.push(`<button class="tool" data-act="autoplay" data-on="1">${esc(W.autoplay)}</button>`);
   if (ruleUrl("")) tools.push(`<button class="tool" data-act="rules" aria-label="${esc(app.dataset.rules_label)}" title="${esc(app.dataset.rules_label)}">?</button>`);
+  if (phrases.enabled) tools.push(phrases.toolHtml(state.you));
   return `<header class="bar"><div class="bar-info">${parts.join("")}</div><div class="bar-tools">${tools.join("")}</div></header>`;
 }
 // A translated line naming a card: the words escaped, the card drawn where %(card)s stands.
@@ -764,6 +770,7 @@ function render() {
     <div class="bottom">${controlsHtml()}${state.you !== null ? `<div class="my-facts">${badgesHtml(state.you)}</div>` : ""}${handHtml()}</div>`;
   app.classList.add("live");
   layoutHand();
+  phrases.render(app, state.you);
   app.dataset.version = String(state.version);
   app.dataset.phase = o.phase;
   app.dataset.turn = String(o.turn);
