@@ -58,14 +58,6 @@ def registered_stake(user: User | None, table: Any) -> bool:
     return any(check(user, table) for check in _stake_checks)
 
 
-def may_referee(user: User | None, table: Any) -> bool:
-    """Whether ``user`` may apply referee sanctions at ``table`` now: the one rule,
-    :func:`matches.services.access.may_referee` (a current role and no stake)."""
-    from matches.services import access  # access imports this module
-
-    return access.may_referee(user, table)
-
-
 #: Who may sit at a club-less table besides its opener, by the table's kind (``friends``:
 #: whoever came in by its link or code). A kind without a check seats its opener only.
 _clubless_seating: dict[str, Callable[[User, Any], bool]] = {}

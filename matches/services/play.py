@@ -37,9 +37,9 @@ from games.variants import game
 from ladder import services as ladder_services
 from ladder.errors import LadderError
 from matches import broadcast, schedule, store
-from matches.hooks import may_referee
 from matches.messages import MatchError
 from matches.models import Actor, Match, MatchEvent, MatchStatus, Table, TableStatus
+from matches.services.access import may_referee
 
 log = logging.getLogger(__name__)
 

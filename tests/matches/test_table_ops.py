@@ -16,10 +16,10 @@ from engine.variants import variant_facts
 from games.variants import Variant
 from matches import broadcast, selectors, store
 from matches.forms import TableForm
-from matches.hooks import may_referee
 from matches.messages import MatchError
 from matches.models import Match, MatchEvent, Table
 from matches.services import clock, play, tables
+from matches.services.access import may_referee
 from tournaments.models import Game, Round, Tournament
 
 
