@@ -166,7 +166,7 @@ BAO2 = Guide(
             ),
             "bomb_loop",
             (
-                _("Each bomb below beats the one before it, as the engine compares them."),
+                _("Each bomb in this list beats the one before it, as the engine compares them."),
                 _(
                     "Closing the loop: the four 2s beat the supreme bomb, and the bomb of four "
                     "5s beats the four 2s once they stand — while the four 2s never beat it."

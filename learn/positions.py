@@ -189,7 +189,8 @@ def example_bomb_loop() -> Example:
     rules = combo_rules("bao2", "3")
     combos = [rules.read_as(parse_cards(c.split()), t) for t, c in BOMB_LOOP]
     assert all(c is not None for c in combos)
-    steps = [Step(i, "play", cards.split(), type_) for i, (type_, cards) in enumerate(BOMB_LOOP)]
+    # no seats here: a list of bombs, not a trick (seat -1 is shown without a name)
+    steps = [Step(-1, "play", cards.split(), type_) for type_, cards in BOMB_LOOP]
     chain = [rules.beats(combos[i + 1], combos[i]) for i in range(len(combos) - 1)]  # type: ignore[arg-type]
     return Example(
         "bomb_loop",

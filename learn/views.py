@@ -70,7 +70,7 @@ def _steps(example: positions.Example, seats: int) -> list[dict[str, Any]]:
             what = _type_word(step.type)
         out.append(
             {
-                "who": seat_label(step.seat, seats),
+                "who": seat_label(step.seat, seats) if step.seat >= 0 else "",
                 "cards": step.cards,
                 "what": what,
                 "kind": step.kind,
