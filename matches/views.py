@@ -181,9 +181,9 @@ def seat(request: HttpRequest, table_id: int) -> HttpResponse:
 def replay(request: HttpRequest, table_id: int) -> HttpResponse:
     """Step through every action of a finished match with all hands shown, once every
     table playing the same deals has finished (:func:`access.require_replay_visible`; until
-    then 403 with the reason, for everyone). Its steps are
-    built and serialised once per match version (cached); a client asking for more than
-    ``MATCHES_REPLAYS_PER_MINUTE`` replay pages a minute gets 429."""
+    then 403 with the reason, for everyone). Its steps are built and serialised once per
+    match version (cached); a client asking for more than ``MATCHES_REPLAYS_PER_MINUTE``
+    replay pages a minute gets 429."""
     if not _replay_allowed(request):
         return HttpResponse(
             refusal_message("rate_limited"), status=429, content_type="text/plain; charset=utf-8"
