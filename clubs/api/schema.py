@@ -1,5 +1,6 @@
 """OpenAPI schema helpers: every operation documents the errors it can answer with."""
 
+from drf_spectacular.authentication import SessionScheme
 from drf_spectacular.openapi import AutoSchema
 from rest_framework import serializers
 
@@ -49,3 +50,10 @@ class ErrorDocumentingAutoSchema(AutoSchema):
         from rest_framework.permissions import IsAuthenticated
 
         return any(isinstance(p, IsAuthenticated) for p in self.view.get_permissions())
+
+
+class GuestReadOnlySessionScheme(SessionScheme):
+    """The session cookie of :class:`clubs.authentication.SessionAuthentication` (DRF's session
+    authentication, where a guest account may only read), documented as DRF's own."""
+
+    target_class = "clubs.authentication.SessionAuthentication"
