@@ -31,7 +31,7 @@ from leagues.services import entries, fixtures, setup
 from leagues.services import play as league_play
 from matches.messages import MatchError
 from matches.models import Match, Table
-from matches.services import access, play
+from matches.services import access, play, tables
 
 pytestmark = pytest.mark.integration
 
@@ -262,3 +262,38 @@ def test_the_api_carries_no_cards_of_a_sibling(fx):
         answer = client.get(f"/api/v1/league-fixtures/{fx.fixture.pk}/")
         assert answer.status_code == 200
         assert seed not in answer.content.decode()
+
+
+def test_a_duplicate_round_of_three_tables(transactional_db, scheduled):
+    """Any number of siblings (a duplicate round): a player of the third table may watch
+    neither of the others, and the first table's replay stays closed while the third plays
+    although the second has finished too; the ban and the seal end with the last table."""
+    owner = User.objects.create_user(username="owner", email="o@example.com", password="pw-1234567")
+    club = Club.objects.create(name="复式", slug="fushi")
+    Membership.objects.create(club=club, user=owner, role=Role.OWNER)
+    people = []
+    group = []
+    for t in range(3):
+        person = User.objects.create_user(
+            username=f"p{t}", email=f"p{t}@example.com", password="pw-1234567"
+        )
+        Membership.objects.create(club=club, user=person, role=Role.MEMBER)
+        table = tables.open_table(person, club, variant="bao2", deal_group="round-1")
+        for seat in (1, 2, 3):
+            tables.add_bot(person, table, seat, "heuristic")
+        people.append(person)
+        group.append(table)
+    for table in group[:2]:
+        assert access.barred_as_sibling(people[2], table)
+        assert first_frames(table.pk, {"p": people[2]})["p"][0]["code"] == "sibling_table"
+    for k in (0, 1):
+        match = Match.objects.get(table=group[k])
+        play.referee_sanction(owner, match.pk, "forfeit", 1, "弃权")
+    for k in (0, 1):
+        status, body = replays(None, group[k], {"owner": owner, "player": people[k]})["owner"]
+        assert status == 403 and refusal_text("siblings_playing") in body
+    play.referee_sanction(owner, Match.objects.get(table=group[2]).pk, "forfeit", 0, "弃权")
+    for table in group:
+        assert replays(None, table, {"owner": owner})["owner"][0] == 200
+    assert not access.barred_as_sibling(people[2], group[0])
+    assert first_frames(group[0].pk, {"p": people[2]})["p"][0]["type"] == "snapshot"
