@@ -1,6 +1,6 @@
 // The invitation of a friends' table: the phone's share sheet (Web Share API) where the
 // browser has one, else the link copied to the clipboard (else selected, for a manual copy).
-const status = document.querySelector("[data-share-status]");
+const status = document.querySelector("[data-invite-status]");
 
 function say(text) {
   if (status) status.textContent = text;
@@ -18,7 +18,7 @@ async function copy(url) {
   return document.execCommand ? document.execCommand("copy") : false;
 }
 
-for (const button of document.querySelectorAll("[data-share]")) {
+for (const button of document.querySelectorAll("[data-invite-share]")) {
   button.addEventListener("click", async () => {
     const data = { title: button.dataset.title, text: button.dataset.text, url: button.dataset.url };
     if (navigator.share && (!navigator.canShare || navigator.canShare(data))) {
