@@ -5,9 +5,12 @@ not the answers of the frames it had queued, not the match's broadcasts."""
 
 import asyncio
 import json
+import os
+import sys
 import time
 
 import pytest
+import websockets
 from asgiref.sync import async_to_sync
 from matchkit import make_user
 from test_consumers import connect, login, receive_type
@@ -170,3 +173,72 @@ def test_nothing_is_sent_after_a_flood_close(table, players, monkeypatch, settin
         await actor.disconnect()
 
     async_to_sync(scenario)()
+
+
+# --------------------------------------------------------------------------- two real servers
+
+
+def test_the_cap_holds_across_two_server_processes():
+    """Two uvicorn processes sharing one Redis: a user's sockets, opened alternately on each,
+    are served up to the cap in all (each process alone holds half of it), the next ones are
+    closed 4409 by whichever process gets them; a socket closed on one process frees a slot
+    for the other. Then one socket floods and is closed 4429: neither server logs a send
+    after a close or an exception."""
+    e2e = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "e2e")
+    sys.path.insert(0, e2e)
+    from stack import Stack, free_port
+
+    stack = Stack().start()
+    try:
+        second = stack.start_asgi("asgi2", free_port())
+        table = stack.setup_tables(1, no_clocks=True)[0]
+        cookie = table["cookies"][0]
+        origins = [stack.http, second]
+
+        async def open_socket(k):
+            origin = origins[k % 2]
+            url = origin.replace("http://", "ws://") + f"/ws/tables/{table['table']}/"
+            ws = await websockets.connect(
+                url, additional_headers={"Cookie": cookie, "Origin": origin}, max_size=None
+            )
+            try:
+                while True:
+                    frame = json.loads(await asyncio.wait_for(ws.recv(), 10))
+                    if frame["type"] == "snapshot":
+                        return ws, "served"
+            except websockets.ConnectionClosed as closed:
+                return ws, (closed.rcvd.code, closed.rcvd.reason)
+
+        async def scenario():
+            sockets = [await open_socket(k) for k in range(14)]
+            outcomes = [outcome for _, outcome in sockets]
+            assert outcomes == ["served"] * 12 + [(4409, "too_many_sockets")] * 2, outcomes
+            await sockets[0][0].close()  # on the first server
+            await asyncio.sleep(0.5)
+            ws, outcome = await open_socket(1)  # on the second
+            assert outcome == "served"
+            # a flood on one socket: closed 4429, nothing sent after the close
+            for n in range(int(consumers.RATE * 2 + consumers.FLOOD) + 50):
+                try:
+                    await ws.send(json.dumps({"type": "hint", "id": n}))
+                except websockets.ConnectionClosed:
+                    break
+            codes = []
+            try:
+                async for _ in ws:
+                    pass
+            except websockets.ConnectionClosed:
+                pass
+            codes.append(ws.close_code)
+            assert codes == [4429], codes
+            for other, _ in sockets[1:]:
+                await other.close()
+
+        asyncio.run(scenario())
+        time.sleep(0.5)
+        logs = [stack.logs[name].read_text(errors="replace") for name in ("asgi", "asgi2")]
+    finally:
+        stack.stop()
+    for log in logs:
+        assert "after sending 'websocket.close'" not in log, log
+        assert "Exception in ASGI application" not in log, log
