@@ -118,7 +118,7 @@ def siblings_playing(table: Table) -> bool:
 # ------------------------------------------------------------------ referees
 def has_stake(user: User | None, table: Table, match: Match | None = None) -> bool:
     """Whether ``user`` has a stake in ``table``'s result and so may not referee it: they
-    sit at it or at a sibling, or a registered check (:func:`matches.hooks.has_stake`) says
+    sit at it or at a sibling, or a registered check (:func:`matches.hooks.registered_stake`) says
     their partner or teammate plays it (a league team's roster, a tournament team)."""
     if not _signed_in(user):
         return False
