@@ -109,7 +109,9 @@ def start_practice(
             spectators_allowed=False,
         )
         Seat.objects.bulk_create(
-            Seat(table=table, index=i, user=user if i == 0 else None, bot="" if i == 0 else strength)
+            Seat(
+                table=table, index=i, user=user if i == 0 else None, bot="" if i == 0 else strength
+            )
             for i in range(table.seat_count)
         )
         start_match(table)
