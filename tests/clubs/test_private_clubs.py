@@ -9,7 +9,7 @@ The matrix: the club's admin, a member, a signed-in non-member and the anonymous
 and (issue 40) a removed member (a former member, removed by the owner), a removed creator
 (an admin who created a tournament, then was removed: no referee powers are left), both
 refused like any outsider, and a seated referee (an admin seated at a table: they play it,
-they do not referee it).
+they do not referee it); and (issue 41) a guest account, who reaches no club's things.
 """
 
 import json
@@ -24,7 +24,7 @@ from django.utils.translation import gettext
 from matchkit import make_user
 from rest_framework.test import APIClient
 
-from clubs import permissions, services
+from clubs import guests, permissions, services
 from clubs.models import Club, Membership, Role, Visibility
 from config.asgi import application
 from ladder.models import Ladder, Rating
@@ -36,7 +36,15 @@ from tournaments.models import Game, Round, Tournament, TournamentStatus
 
 pytestmark = pytest.mark.django_db
 
-ROLES = ("admin", "member", "outsider", "anonymous", "removed member", "removed creator")
+ROLES = (
+    "admin",
+    "member",
+    "outsider",
+    "anonymous",
+    "removed member",
+    "removed creator",
+    "guest",
+)
 SEES = {
     "admin": True,
     "member": True,
@@ -44,6 +52,7 @@ SEES = {
     "anonymous": False,
     "removed member": False,
     "removed creator": False,
+    "guest": False,
 }
 
 
@@ -98,6 +107,7 @@ def world(db, no_deadline_tasks):
         "anonymous": None,
         "removed member": removed,
         "removed creator": creator,
+        "guest": guests.create_guest("203.0.113.50"),
     }
     return {
         "club": club,
