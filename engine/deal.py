@@ -536,14 +536,16 @@ class Deal:
     # ---------------------------------------------------------------- actions
     def check(self, action: Action | dict[str, Any] | str) -> Any:
         """Validate an action without changing anything; raise :class:`Refusal` if the rules
-        refuse it (codes in :mod:`engine.actions`). Returns internal data for :meth:`apply`."""
+        refuse it (codes in :mod:`engine.actions`). Returns the action's plan for
+        :meth:`apply_unchecked`: the :class:`Combo` read from a play's cards, ``None`` for a pass,
+        an ask or a sanction, the rules' own data for a variant's action (tribute, return…)."""
         return self._validate(parse_action(action))
 
     def apply(self, action: Action | dict[str, Any] | str) -> None:
         """Apply an action after checking it fully (atomic: a refused action changes nothing)."""
         act = parse_action(action)
         plan = self._validate(act)
-        self._execute(act, plan)
+        self.apply_unchecked(act, plan)
 
     def _validate(self, act: Action) -> Any:
         kind = act.kind
@@ -608,7 +610,16 @@ class Deal:
             raise Refusal("invalid_action", f"{kind} is a match-level action")
         return self.rules.validate_extra(self, act)
 
-    def _execute(self, act: Action, plan: Any) -> None:
+    def apply_unchecked(self, act: Action, plan: Any) -> None:
+        """Carry out an action known to be legal, without checking it: the fast path for the
+        match (which has just called :meth:`check`) and for simulations (bots' playouts, whose
+        actions come from :meth:`legal_actions` or the combo rules' moves).
+
+        ``plan`` is what :meth:`check` returns for the action: for a play, the :class:`Combo`
+        its cards form (``combos.read_as(act.cards, act.type)``); ``None`` for a pass. An
+        action that :meth:`check` would refuse, or a plan that does not match it, leaves the
+        deal in a state the rules cannot reach; nothing here notices.
+        """
         kind = act.kind
         if kind == "sanction":
             self._sanction(act)

@@ -209,7 +209,7 @@ class Match:
             if act.target is None or act.target >= self.rules.seats:
                 raise Refusal("invalid_action", "no such seat")
             return None
-        return self.deal._validate(act)
+        return self.deal.check(act)
 
     def apply(self, action: Action | dict[str, Any] | str) -> Action:
         """Apply an action (atomic: a :class:`Refusal` leaves the match unchanged). Returns the
@@ -230,7 +230,7 @@ class Match:
                 self.sanctioned[t] += self.levels[t] - before[t]
             return act
         deal = self.deal
-        deal._execute(act, plan)
+        deal.apply_unchecked(act, plan)
         self.log.append(act)
         if deal.phase == "over":
             self.rules.close_deal(self)

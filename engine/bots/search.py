@@ -337,9 +337,9 @@ class SearchBot:
                 if act.kind == "play":
                     if combo is None:
                         combo = deal.combos.read_as(act.cards, act.type or "")
-                    deal._execute(act, combo)
+                    deal.apply_unchecked(act, combo)
                 else:
-                    deal._execute(act, None)
+                    deal.apply_unchecked(act, None)
                 scores[i] = score_of(deal, obs, options, self.heuristic)
                 playouts += 1
             if late:
@@ -633,14 +633,14 @@ def playout_score(deal: Deal, obs: dict[str, Any], options: dict[str, Any], heur
         }
         act = heur._lead(mini, mv) if lead else heur._follow(mini, mv)
         if act.kind == "play":
-            deal._execute(act, mv.combo)
+            deal.apply_unchecked(act, mv.combo)
             without = getattr(v[1], "without", None)
             if without is None:
                 views[seat] = None
             else:
                 v[1] = without(act.cards)
         else:
-            deal._execute(act, None)
+            deal.apply_unchecked(act, None)
     result = deal.result
     if result is None:
         return 0.0
@@ -712,10 +712,10 @@ def playout_points(deal: Deal, obs: dict[str, Any], options: dict[str, Any], heu
             continue
         move = _POINTS.pick(moves, counts, len(hand), lead, partner_standing, left)
         if move is None:
-            deal._execute(_PASS_ACTIONS[seat], None)
+            deal.apply_unchecked(_PASS_ACTIONS[seat], None)
         else:
             combo = rules.combo_of(move, hand)  # type: ignore[attr-defined]
-            deal._execute(Action("play", seat, combo.cards, combo.type), combo)
+            deal.apply_unchecked(Action("play", seat, combo.cards, combo.type), combo)
     result = deal.result
     if result is None:
         return 0.0
