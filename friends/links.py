@@ -23,7 +23,7 @@ def invitation_url(request: HttpRequest, room: Room) -> str:
 
 
 def invitation_title(room: Room) -> str:
-    """"<host> invites you to <game>", in the active language."""
+    """ "<host> invites you to <game>", in the active language."""
     return _("%(host)s invites you to %(game)s") % {
         "host": room.host.name,
         "game": room.table.get_variant_display(),

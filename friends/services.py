@@ -8,7 +8,8 @@ What this module promises:
   ``friends``: no club, never rated (a database constraint holds it), no spectators.
 - The link's token is 256 random bits; the code is six random digits, unique among the
   rooms that hold one. Both let people in only while the table is waiting or playing: once it
-  has ended, the code is taken away (:func:`release_ended_codes`, also run before a new code is
+  has ended — or has waited ``FRIENDS_CODE_WAITING_HOURS`` (default 24) without its first
+  deal — the code is taken away (:func:`release_ended_codes`, also run before a new code is
   drawn) and a look-up of it is refused exactly like a code that never existed, so a code
   says nothing about any other table. Codes exist only for friends' tables, so no code leads
   to a club's table, members-only or not.
@@ -26,9 +27,13 @@ from __future__ import annotations
 
 import re
 import secrets
+from datetime import timedelta
 from typing import Any
 
+from django.conf import settings
 from django.db import IntegrityError, transaction
+from django.db.models import Q
+from django.utils import timezone
 
 from clubs.guests import is_guest
 from clubs.models import User
@@ -54,14 +59,20 @@ def _require_person(user: User | None) -> None:
         raise FriendsError("guest")
 
 
+def _waited_too_long() -> Q:
+    """The rooms whose table still waits for its first deal after ``FRIENDS_CODE_WAITING_HOURS``
+    (an abandoned room: its code would only be one more for a guesser to find)."""
+    hours = float(getattr(settings, "FRIENDS_CODE_WAITING_HOURS", 24))
+    cutoff = timezone.now() - timedelta(hours=hours)
+    return Q(table__status=TableStatus.OPEN, created_at__lt=cutoff)
+
+
 def release_ended_codes() -> int:
-    """Take the code away from every room whose table has ended (finished or closed), so
-    its six digits admit nobody and may be drawn again. Returns how many were released."""
-    return (
-        Room.objects.filter(code__isnull=False)
-        .exclude(table__status__in=ACTIVE)
-        .update(code=None)
-    )
+    """Take the code away from every room whose table has ended (finished or closed) or has
+    waited too long for its first deal, so its six digits admit nobody and may be drawn again.
+    Returns how many were released."""
+    ended = ~Q(table__status__in=ACTIVE) | _waited_too_long()
+    return Room.objects.filter(code__isnull=False).filter(ended).update(code=None)
 
 
 def _draw_code(room: Room) -> None:
@@ -132,7 +143,10 @@ def join_by_code(user: User, text: str, address: str | None) -> Table:
     room = Room.objects.select_related("table").filter(code=code).first()
     if room is None:
         raise FriendsError("bad_code")
-    if room.table.status not in ACTIVE:
+    if (
+        room.table.status not in ACTIVE
+        or Room.objects.filter(_waited_too_long(), pk=room.pk).exists()
+    ):
         Room.objects.filter(pk=room.pk).update(code=None)
         raise FriendsError("bad_code")
     return admit(user, room, Via.CODE)

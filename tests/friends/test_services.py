@@ -239,3 +239,22 @@ def test_codes_exist_only_for_friends_tables(people):
     outsider = make_user("outsider")
     with pytest.raises(FriendsError):
         services.join_by_code(outsider, "000000" if room.code != "000000" else "111111", "1.2.3.4")
+
+
+def test_a_room_that_never_starts_loses_its_code_after_a_day(people):
+    from datetime import timedelta
+
+    import time_machine
+    from django.utils import timezone
+
+    host, (a, *_) = people["host"], people["friends"]
+    room = services.open_room(host, variant="bao2")
+    with time_machine.travel(timezone.now() + timedelta(hours=23), tick=False):
+        assert services.release_ended_codes() == 0
+    with time_machine.travel(timezone.now() + timedelta(hours=25), tick=False):
+        with pytest.raises(FriendsError) as refused:
+            services.join_by_code(a, room.code, "10.0.0.1")
+        assert refused.value.code == "bad_code"
+    assert Room.objects.get(pk=room.pk).code is None
+    # the link still lets a friend in: it was handed on on purpose, and is unguessable
+    assert services.join_by_link(a, room.token) == room.table
