@@ -4,6 +4,7 @@
 // action buttons and the hand fixed at the bottom. Players are named by where they sit
 // relative to this seat (对家 / 上家 / 下家).
 import { cardFace, cardLabel, isRed, sortHand } from "./cards.js";
+import { handHtml as drawHand, handOrder, layoutHand as placeHand } from "./hand.js";
 import { quickPhrases } from "./phrases.js";
 
 const app = document.getElementById("table-app");
@@ -206,7 +207,7 @@ const teamGame = () => seats() === 4 && state.obs && state.obs.variant !== "hong
 function sortedHand() {
   const obs = state.obs;
   if (!obs || !obs.hand) return [];
-  return sortHand(obs.hand, state.cards, obs.level);
+  return handOrder(obs.hand, state.cards, obs.level);
 }
 function realName(s) {
   const info = state.table && state.table.seats[s];
@@ -721,42 +722,10 @@ function controlsHtml() {
   return `<div class="controls"><div class="status">${status}</div>${msg}${choices}${buttons ? `<div class="buttons">${buttons}</div>` : ""}</div>`;
 }
 function handHtml() {
-  const hand = sortedHand();
-  if (!hand.length) return "";
-  const sel = new Set(state.selected);
-  return `<div class="hand" role="group" aria-label="${esc(W.your_hand)}">` + hand.map((c, i) =>
-    `<button class="card-button${sel.has(i) ? " selected" : ""}" data-act="card" data-index="${i}" aria-pressed="${sel.has(i)}" aria-label="${esc(cardLabel(c))}">${face(c)}</button>`).join("") + "</div>";
+  const o = state.obs;
+  return drawHand(sortedHand(), new Set(state.selected), { label: W.your_hand, level: o && o.level, wild: state.cards && state.cards.wild });
 }
-// Cards overlap in one row when they fit with a readable corner, else two rows (the first row
-// shows its top corner, the second whole); sizes follow the screen.
-function layoutHand() {
-  const hand = app.querySelector(".hand");
-  if (!hand) return;
-  const buttons = hand.querySelectorAll(".card-button");
-  const n = buttons.length;
-  const big = window.innerWidth >= 700 && window.innerHeight >= 600;
-  const tall = window.innerHeight >= 700;
-  const w = big ? 66 : tall ? 58 : 52;
-  const h = Math.round(w * 1.4);
-  const exposed = big || tall ? 58 : 52;
-  const lift = 12;
-  const avail = hand.clientWidth - 8;
-  const rows = n > 1 && (avail - w) / (n - 1) < (window.innerHeight < 500 ? 27 : 30) ? 2 : 1;
-  const perRow = Math.ceil(n / rows);
-  const step = perRow > 1 ? Math.min(w * 0.66, (avail - w) / (perRow - 1)) : w;
-  hand.style.setProperty("--card-w", `${w}px`);
-  hand.style.setProperty("--card-h", `${h}px`);
-  hand.style.height = `${lift + (rows - 1) * exposed + h + 4}px`;
-  buttons.forEach((b, i) => {
-    const row = Math.floor(i / perRow);
-    const inRow = row === rows - 1 ? n - perRow * (rows - 1) : perRow;
-    const col = i - row * perRow;
-    const left = (avail - ((inRow - 1) * step + w)) / 2 + 4 + col * step;
-    b.style.left = `${left}px`;
-    b.style.top = `${lift + row * exposed}px`;
-  });
-  app.dataset.handRows = String(rows);
-}
+function layoutHand() { placeHand(app); }
 function render() {
   const o = state.obs;
   if (!o) return;
