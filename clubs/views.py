@@ -208,7 +208,11 @@ def club_create(request: HttpRequest) -> HttpResponse:
 
 #: Sections other apps add to the club page: a template at one of these paths is included
 #: (with ``club``, ``membership`` and ``is_admin`` in its context) when it exists.
-CLUB_PAGE_SECTIONS = ("matches/_club_section.html", "ladder/_club_section.html")
+CLUB_PAGE_SECTIONS = (
+    "matches/_club_section.html",
+    "ladder/_club_section.html",
+    "tournaments/_club_section.html",
+)
 #: How a member's name is drawn when an app above offers it (with ``user`` and ``ladder``, the
 #: club's first ladder, in its context): the ladders link it to the member's player page.
 MEMBER_NAME = "ladder/_member_name.html"

@@ -1,10 +1,11 @@
 """Root URL configuration.
 
-Apps other than ``clubs`` plug in without editing this file: if ``<app>/urls.py`` exists it is
-served under ``/<app>/``; if ``<app>/api/urls.py`` exists it is served under ``/api/v1/``.
+Each project app owns its URLs: its pages in ``<app>/urls.py`` (with its own namespace) and its
+API in ``<app>/api/urls.py``. This file only mounts them, from the two explicit tables below,
+in the layer order of ``docs/architecture.md`` (``tests/test_architecture.py`` checks the tables
+against ``INSTALLED_APPS`` and that no app's URLs include a higher app's). A new app is added
+here.
 """
-
-import importlib
 
 from django.contrib import admin
 from django.urls import include, path
@@ -14,41 +15,39 @@ from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitVie
 from clubs.views import set_language
 from config.health import healthz
 
+#: (URL prefix, module) of every app's pages, in the layer order.
+PAGES = (
+    ("", "clubs.urls"),
+    ("notifications/", "outbox.urls"),
+    ("ladder/", "ladder.urls"),
+    ("matches/", "matches.urls"),
+    ("friends/", "friends.urls"),
+    ("learn/", "learn.urls"),
+    ("", "sheets.urls"),  # score sheets: pages under matches/sheets/ and their API
+    ("tournaments/", "tournaments.urls"),
+    ("ladder/", "tournaments.moved_urls"),  # tournament pages' addresses before issue 42: 301
+    ("leagues/", "leagues.urls"),
+)
 
-def _optional_include(module_name: str) -> object | None:
-    """Return ``include(module_name)`` if the module exists, else None."""
-    try:
-        importlib.import_module(module_name)
-    except ModuleNotFoundError as error:
-        if error.name != module_name and not module_name.startswith(str(error.name) + "."):
-            raise
-        return None
-    return include(module_name)
-
-
-api_patterns = [path("", include("clubs.api.urls")), path("", include("outbox.api_urls"))]
-app_patterns = []
-for _app in ("matches", "ladder", "leagues", "friends", "learn"):
-    _api = _optional_include(f"{_app}.api.urls")
-    if _api is not None:
-        api_patterns.append(path("", _api))
-    _web = _optional_include(f"{_app}.urls")
-    if _web is not None:
-        app_patterns.append(path(f"{_app}/", _web))
+#: Every app's API module, served under ``/api/v1/``, in the layer order.
+APIS = (
+    "clubs.api.urls",
+    "outbox.api_urls",
+    "ladder.api.urls",
+    "tournaments.api",
+    "leagues.api.urls",
+)
 
 urlpatterns = [
     path("healthz", healthz, name="healthz"),
     path("admin/", admin.site.urls),
-    path("api/v1/", include(api_patterns)),
+    path("api/v1/", include([path("", include(module)) for module in APIS])),
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
     # The split view serves its start-up script from a URL: the CSP allows no inline scripts.
     path("api/docs/", SpectacularSwaggerSplitView.as_view(url_name="api-schema"), name="api-docs"),
     path("i18n/setlang/", set_language, name="set_language"),
     path("jsi18n/", JavaScriptCatalog.as_view(), name="javascript-catalog"),
-    *app_patterns,
-    path("notifications/", include("outbox.urls")),
-    path("", include("sheets.urls")),  # score sheets (pages + API)
-    path("", include("clubs.urls")),
+    *(path(prefix, include(module)) for prefix, module in PAGES),
 ]
 
 handler400 = "config.errors.bad_request"

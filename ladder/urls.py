@@ -1,6 +1,6 @@
 """Ladder pages, served under ``/ladder/`` by ``config.urls``."""
 
-from django.urls import include, path
+from django.urls import path
 
 from ladder import views
 
@@ -11,5 +11,4 @@ urlpatterns = [
     path("<int:ladder_id>/", views.leaderboard, name="leaderboard"),
     path("<int:ladder_id>/settings/", views.ladder_settings, name="settings"),
     path("<int:ladder_id>/players/<int:user_id>/", views.player, name="player"),
-    path("", include("tournaments.urls")),  # tournaments
 ]

@@ -53,7 +53,7 @@ def _rounds(user: User) -> tuple[list[dict[str, Any]], set[int]]:
             items.append(_invitation(user, entry))
             continue
         rnd = tournament.rounds.order_by("-number").first()
-        page = reverse("ladder:tournament", args=[tournament.pk])
+        page = reverse("tournaments:detail", args=[tournament.pk])
         if rnd is None or rnd.status == RoundStatus.FINISHED:
             item = {
                 "kind": "tournament",

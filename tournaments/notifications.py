@@ -60,7 +60,7 @@ def notify_checkin(tournament: Tournament, now: datetime) -> bool:
     """Once check-in opens, tell each registered player (on the site) that it is open."""
     if not tournament.checkin_required or not checkin_open(tournament, now):
         return False
-    url = reverse("ladder:tournament", args=[tournament.pk]) + "#check-in"
+    url = reverse("tournaments:detail", args=[tournament.pk]) + "#check-in"
     if TournamentNotice.objects.filter(tournament=tournament, url=url).exists():
         return False
     ids = [u for e in tournament.entries.filter(status=EntryStatus.REGISTERED) for u in e.user_ids]
@@ -84,7 +84,7 @@ def game_link(tournament: Tournament, game: Game) -> str:
     """Where a player plays ``game``: its live table, else the round's pairings page."""
     if game.table_id:
         return reverse("matches:table", args=[game.table_id])
-    return reverse("ladder:tournament_round", args=[tournament.pk, game.round.number])
+    return reverse("tournaments:round", args=[tournament.pk, game.round.number])
 
 
 def _tablemates(
@@ -113,7 +113,7 @@ def notify_round(rnd: Round) -> int:
     the table, partner, opponents and time, with a link to the table on ``SITE_URL``. Returns the
     number of e-mails queued; a round whose notices exist is not notified again."""
     tournament = rnd.tournament
-    marker = reverse("ladder:tournament", args=[tournament.pk]) + f"#round-{rnd.number}"
+    marker = reverse("tournaments:detail", args=[tournament.pk]) + f"#round-{rnd.number}"
     if TournamentNotice.objects.filter(tournament=tournament, url=marker).exists():
         return 0
     entries = {e.pk: e for e in tournament.entries.select_related("player1", "player2")}
@@ -191,7 +191,7 @@ def notify_withdrawn(tournament: Tournament, entries: Sequence[Entry]) -> int:
     """Tell the players of entries withdrawn for not checking in (a notice and an e-mail, key
     ``checkin:<tournament>:entry:<entry>:user:<user>``), with how to ask for reinstatement.
     Returns the number of e-mails queued."""
-    url = reverse("ladder:tournament", args=[tournament.pk])
+    url = reverse("tournaments:detail", args=[tournament.pk])
     queued = 0
     for entry in entries:
         for person in _users(entry):
@@ -213,7 +213,7 @@ def notify_withdrawn(tournament: Tournament, entries: Sequence[Entry]) -> int:
 
 def entry_url(tournament: Tournament) -> str:
     """The tournament page's section where a player answers an invitation or checks in."""
-    return reverse("ladder:tournament", args=[tournament.pk]) + "#my-entry"
+    return reverse("tournaments:detail", args=[tournament.pk]) + "#my-entry"
 
 
 def notify_invited(entry: Entry) -> bool:
@@ -274,7 +274,7 @@ def notify_invitation_closed(entry: Entry, why: str, actor: User | None = None) 
             % {"t": tournament.name}
         ),
     }
-    url = reverse("ladder:tournament", args=[tournament.pk])
+    url = reverse("tournaments:detail", args=[tournament.pk])
     return sum(
         _tell(tournament, person, f"partner:{entry.pk}:{why}:user:{person.pk}", texts[why], url)
         for person in _users(entry)
@@ -317,7 +317,7 @@ def notify_final_standings(tournament: Tournament, lines: Sequence[Any]) -> int:
     Returns the number of e-mails queued."""
     if notices.has_notices(f"final:{tournament.pk}:"):
         return 0
-    path = reverse("ladder:tournament_standings", args=[tournament.pk])
+    path = reverse("tournaments:standings", args=[tournament.pk])
     # withdrawn before playing (e.g. not checked in): not an entrant
     entrants = [
         line for line in lines if line.entry.status != EntryStatus.WITHDRAWN or line.row.played

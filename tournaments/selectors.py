@@ -8,6 +8,7 @@ from typing import Any
 
 import icalendar
 from django.db.models import Q, QuerySet
+from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -272,7 +273,8 @@ def ical_feed(club: Club, base_url: str, now: datetime | None = None) -> str:
         event.add("dtstart", start)
         event.add("dtend", start + timedelta(minutes=tournament.round_minutes))
         event.add("summary", summary)
-        event.add("url", f"{base_url.rstrip('/')}/ladder/tournaments/{tournament.pk}/")
+        page = reverse("tournaments:detail", args=[tournament.pk])
+        event.add("url", f"{base_url.rstrip('/')}{page}")
         event.add("status", "CONFIRMED")
         calendar.add_component(event)
     return calendar.to_ical().decode("utf-8")

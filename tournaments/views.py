@@ -252,7 +252,7 @@ def tournament_create(request: HttpRequest, slug: str) -> HttpResponse:
             form.add_error(None, error.message)
         else:
             messages.success(request, _("The tournament is created as a draft."))
-            return redirect("ladder:tournament_run", pk=tournament.pk)
+            return redirect("tournaments:run", pk=tournament.pk)
     return render(request, "tournaments/form.html", {"form": form, "club": club})
 
 
@@ -270,7 +270,7 @@ def tournament_edit(request: HttpRequest, pk: int) -> HttpResponse:
             form.add_error(None, error.message)
         else:
             messages.success(request, _("Saved."))
-            return redirect("ladder:tournament_run", pk=pk)
+            return redirect("tournaments:run", pk=pk)
     return render(
         request,
         "tournaments/form.html",
@@ -533,7 +533,7 @@ def tournament_action(request: HttpRequest, pk: int, action: str) -> HttpRespons
     tournament = _tournament(request, pk)
     user = request.user
     back = request.POST.get("next") or ""
-    if not back.startswith("/ladder/"):
+    if not back.startswith("/tournaments/"):
         back = ""
     handlers: dict[str, Any] = {
         "register": lambda: entry_services.register(
@@ -596,4 +596,4 @@ def tournament_action(request: HttpRequest, pk: int, action: str) -> HttpRespons
         messages.error(request, error.message)
     else:
         messages.success(request, _("Done."))
-    return redirect(back or "ladder:tournament", pk=tournament.pk)
+    return redirect(back or "tournaments:detail", pk=tournament.pk)

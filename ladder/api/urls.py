@@ -1,6 +1,6 @@
 """Routes of the ladder API, included under ``/api/v1/`` by ``config.urls``."""
 
-from django.urls import include, path
+from django.urls import path
 from rest_framework.routers import SimpleRouter
 
 from ladder.api import views
@@ -15,5 +15,4 @@ urlpatterns = [
         name="player-ratings",
     ),
     *router.urls,
-    path("", include("tournaments.api")),  # tournaments
 ]

@@ -137,7 +137,7 @@ def test_phone_journeys(new_page, live_server, no_deadline_tasks):
     # The creation form on a phone: a failed submit keeps the values, errors at the top.
     admin = new_page(locale="zh-CN", mobile=True)
     log_in(admin, "laowang")
-    admin.goto(f"/ladder/clubs/{club.slug}/tournaments/new/")
+    admin.goto(f"/tournaments/clubs/{club.slug}/new/")
     fits(admin, "tournament-form")
     admin.fill("#id_name", "周日双人赛")
     admin.select_option("#id_variant", "bao2")
@@ -178,7 +178,7 @@ def test_phone_journeys(new_page, live_server, no_deadline_tasks):
     )
     for player in (players[0], players[2]):
         entry_services.check_in(player, soon)
-    admin.goto(f"/ladder/tournaments/{soon.pk}/run/")
+    admin.goto(f"/tournaments/{soon.pk}/run/")
     warning = admin.locator("#checkin-warning")
     expect(warning).to_contain_text("选手4号")
     fits(admin, "tournament-run-checkin-warning")
@@ -193,7 +193,7 @@ def test_phone_journeys(new_page, live_server, no_deadline_tasks):
     result_services.set_result(owner, soon.rounds.get().games.get(), 13, 7, None)
 
     # Standings on the phone, then the CSV download parsed.
-    admin.goto(f"/ladder/tournaments/{soon.pk}/standings/")
+    admin.goto(f"/tournaments/{soon.pk}/standings/")
     fits(admin, "tournament-standings")
     with admin.expect_download() as info:
         admin.get_by_role("link", name="排名（CSV）").click()
@@ -227,14 +227,14 @@ def test_phone_journeys(new_page, live_server, no_deadline_tasks):
         )
     ladder = Ladder.objects.filter(club=club).first() or Ladder.objects.first()
     pages = {
-        "tournament-list": f"/ladder/clubs/{club.slug}/tournaments/",
-        "tournament-detail": f"/ladder/tournaments/{live.pk}/",
-        "tournament-round": f"/ladder/tournaments/{live.pk}/rounds/1/",
-        "tournament-run-live": f"/ladder/tournaments/{live.pk}/run/",
+        "tournament-list": f"/tournaments/clubs/{club.slug}/",
+        "tournament-detail": f"/tournaments/{live.pk}/",
+        "tournament-round": f"/tournaments/{live.pk}/rounds/1/",
+        "tournament-run-live": f"/tournaments/{live.pk}/run/",
         "ladder-list": "/ladder/",
         "ladder-leaderboard": f"/ladder/{ladder.pk}/",
         "ladder-player": f"/ladder/{ladder.pk}/players/{a.pk}/",
-        "tournament-entry": f"/ladder/tournaments/{live.pk}/entries/{live.entries.first().pk}/",
+        "tournament-entry": f"/tournaments/{live.pk}/entries/{live.entries.first().pk}/",
         "club-list": "/clubs/",
         "club-detail": f"/clubs/{club.slug}/",
         "club-manage": f"/clubs/{club.slug}/manage/",
@@ -278,7 +278,7 @@ def test_the_partner_accepts_from_the_notice(new_page, live_server, settings):
     setup_services.publish(owner, t)
     phone = new_page(locale="zh-CN", mobile=True)
     log_in(phone, "p0")
-    phone.goto(f"/ladder/tournaments/{t.pk}/")
+    phone.goto(f"/tournaments/{t.pk}/")
     phone.select_option("#partner", str(players[1].pk))
     phone.get_by_role("button", name="报名").click()
     mine = phone.locator("section[aria-labelledby=my-entry]")

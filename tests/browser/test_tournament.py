@@ -58,7 +58,7 @@ def test_organiser_runs_a_tournament_players_register_on_phones(new_page, live_s
     # The first pair registers and checks in from a phone.
     phone = new_page(locale="zh-CN", mobile=True)
     log_in(phone, "p0")
-    phone.goto(f"/ladder/tournaments/{tournament.pk}/")
+    phone.goto(f"/tournaments/{tournament.pk}/")
     phone.select_option("#partner", str(players[1].pk))
     phone.get_by_role("button", name="报名").click()
     expect(phone.locator(".messages")).to_contain_text("已完成")
@@ -74,7 +74,7 @@ def test_organiser_runs_a_tournament_players_register_on_phones(new_page, live_s
     assert Entry.objects.filter(tournament=tournament, status="checked_in").count() == 4
 
     # The organiser pairs round 1, swaps two entries, starts it and enters the results.
-    admin.goto(f"/ladder/tournaments/{tournament.pk}/run/")
+    admin.goto(f"/tournaments/{tournament.pk}/run/")
     admin.get_by_role("button", name="编排下一轮").click()
     expect(admin.locator("main")).to_contain_text("调整编排")
     admin.get_by_role("button", name="立即开始下一轮").click()
@@ -88,14 +88,14 @@ def test_organiser_runs_a_tournament_players_register_on_phones(new_page, live_s
         expect(admin.locator(".messages")).to_contain_text("已完成")
 
     # Standings show the numbers behind each place.
-    phone.goto(f"/ladder/tournaments/{tournament.pk}/standings/")
+    phone.goto(f"/tournaments/{tournament.pk}/standings/")
     table = phone.locator("table.standings")
     expect(table.locator("thead")).to_contain_text("积分")
     expect(table.locator("thead")).to_contain_text("对手分")
     expect(table.locator("tbody tr")).to_have_count(4)
     expect(table.locator("tbody tr").first.locator("td").nth(4)).to_have_text("2")
     assert phone.evaluate("document.documentElement.scrollWidth") <= 390
-    phone.goto(f"/ladder/tournaments/{tournament.pk}/rounds/1/")
+    phone.goto(f"/tournaments/{tournament.pk}/rounds/1/")
     expect(phone.locator("main")).to_contain_text("9 : 4")
 
 
@@ -127,7 +127,7 @@ def test_bracket_is_drawn_as_a_bracket(new_page, live_server):
     assert tournament.rounds.get(number=2).games.count() == 2
 
     page = new_page(locale="en-GB")
-    page.goto(f"/ladder/tournaments/{tournament.pk}/bracket/")
+    page.goto(f"/tournaments/{tournament.pk}/bracket/")
     columns = page.locator(".bracket .column")
     expect(columns).to_have_count(2)
     first = columns.nth(0).locator(".match")

@@ -53,4 +53,4 @@ def test_the_club_page_links_its_ladders(client, club, members, record):
     ladder = Ladder.objects.get(club=club)
     page = client.get(f"/clubs/{club.slug}/").content.decode()
     assert f'href="{reverse("ladder:leaderboard", args=[ladder.pk])}"' in page
-    assert f'href="/ladder/clubs/{club.slug}/tournaments/"' in page
+    assert f'href="/tournaments/clubs/{club.slug}/"' in page

@@ -208,7 +208,7 @@ def test_join_registration_and_final_standings_arrive_once_each(
     join_mail = by_id[sent.get(key__startswith="join-request", to=club_admin.email).message_id]
     assert f"{SITE}/clubs/{club.slug}/manage/" in join_mail.body and "我想加入" in join_mail.body
     final_mail = by_id[sent.get(key=f"final:{t.pk}:user:{a.pk}").message_id]
-    assert entry.name in final_mail.body and f"{SITE}/ladder/tournaments/{t.pk}/standings/" in (
+    assert entry.name in final_mail.body and f"{SITE}/tournaments/{t.pk}/standings/" in (
         final_mail.body
     )
     # plain members are not told of join requests; every notice is in its user's list

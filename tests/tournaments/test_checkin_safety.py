@@ -76,22 +76,22 @@ def test_the_run_page_warns_before_pairing(client, club_admin, pairs):
     t, people, entries = pairs
     with time_machine.travel(START - timedelta(minutes=40), tick=False):
         client.force_login(club_admin)
-        page = client.get(f"/ladder/tournaments/{t.pk}/run/").content.decode()
+        page = client.get(f"/tournaments/{t.pk}/run/").content.decode()
         assert 'id="checkin-warning"' in page and "confirm_withdrawals" not in page
     with time_machine.travel(START - timedelta(minutes=10), tick=False):
         client.force_login(club_admin)
-        page = client.get(f"/ladder/tournaments/{t.pk}/run/").content.decode()
+        page = client.get(f"/tournaments/{t.pk}/run/").content.decode()
         assert 'name="confirm_withdrawals"' in page and entries[0].name in page
         for entry in entries[1:]:
             entry_services.check_in(club_admin, t, entry)
         # without the confirmation nothing is paired; with it, round 1 is paired
-        client.post(f"/ladder/tournaments/{t.pk}/do/pair/", {})
+        client.post(f"/tournaments/{t.pk}/do/pair/", {})
         assert not t.rounds.exists()
-        client.post(f"/ladder/tournaments/{t.pk}/do/pair/", {"confirm_withdrawals": "1"})
+        client.post(f"/tournaments/{t.pk}/do/pair/", {"confirm_withdrawals": "1"})
         assert t.rounds.count() == 1
         assert list(t.entries.filter(status=EntryStatus.WITHDRAWN)) == [entries[0]]
         withdrawn = entries[0]
-        client.post(f"/ladder/tournaments/{t.pk}/do/reinstate/", {"entry": withdrawn.pk})
+        client.post(f"/tournaments/{t.pk}/do/reinstate/", {"entry": withdrawn.pk})
         withdrawn.refresh_from_db()
         assert withdrawn.status == EntryStatus.REGISTERED
 

@@ -31,7 +31,7 @@ def test_standings_and_results_download_as_csv_with_a_bom(client, club, club_adm
     game = rnd.games.get()
     result_services.set_result(club_admin, game, 13, 7, None)
 
-    response = client.get(f"/ladder/tournaments/{t.pk}/standings.csv")
+    response = client.get(f"/tournaments/{t.pk}/standings.csv")
     assert response["Content-Type"] == "text/csv; charset=utf-8"
     assert "attachment" in response["Content-Disposition"]
     raw = response.content
@@ -44,9 +44,7 @@ def test_standings_and_results_download_as_csv_with_a_bom(client, club, club_adm
 
     rows = list(
         csv.reader(
-            io.StringIO(
-                client.get(f"/ladder/tournaments/{t.pk}/results.csv").content.decode("utf-8-sig")
-            )
+            io.StringIO(client.get(f"/tournaments/{t.pk}/results.csv").content.decode("utf-8-sig"))
         )
     )
     assert len(rows) == 2 and rows[1][:2] == ["1", "1"] and rows[1][4] == "13:7"
@@ -64,7 +62,7 @@ def test_a_printable_page_per_round_and_at_the_end(client, club, club_admin, mem
         for game in t.rounds.get(number=number).games.all():
             result_services.set_result(club_admin, game, 13, 7 + number, None)
         schedule_services.tick(START + timedelta(minutes=number))  # the next round starts
-    url = f"/ladder/tournaments/{t.pk}/print/"
+    url = f"/tournaments/{t.pk}/print/"
 
     after_one = client.get(url, {"round": 1})
     page = after_one.content.decode()
@@ -77,5 +75,5 @@ def test_a_printable_page_per_round_and_at_the_end(client, club, club_admin, mem
         assert client.get(url, {"round": bad}).status_code == 404
     css = (Path(settings.BASE_DIR) / "static/css/print.css").read_text()
     assert "size: A4" in css and "Noto Sans CJK SC" in css
-    standings = client.get(f"/ladder/tournaments/{t.pk}/standings/").content.decode()
+    standings = client.get(f"/tournaments/{t.pk}/standings/").content.decode()
     assert f'href="{url}"' in standings

@@ -103,14 +103,14 @@ def test_tournament_page_lists_only_its_own_notices(client, club, club_admin, me
     TournamentNotice.objects.create(tournament=first, user=people[0], text="甲赛通知", url="/a")
     TournamentNotice.objects.create(tournament=second, user=people[0], text="乙赛通知", url="/b")
     client.force_login(people[0])
-    page = client.get(f"/ladder/tournaments/{first.pk}/").content.decode()
+    page = client.get(f"/tournaments/{first.pk}/").content.decode()
     assert "甲赛通知" in page and "乙赛通知" not in page
 
 
 def test_icalendar_feed_survives_a_bare_carriage_return_in_a_name(client, club, club_admin):
     t = make_tournament(club, club_admin, name="春季\r赛;第一,场\nEND:VCALENDAR")
     setup_services.publish(club_admin, t, now=START - timedelta(days=1))
-    response = client.get(f"/ladder/clubs/{club.slug}/tournaments.ics")
+    response = client.get(f"/tournaments/clubs/{club.slug}/calendar.ics")
     text = response.content.decode()
     # no line of the feed holds a bare CR or LF: every line ends with CRLF
     assert "\r" not in text.replace("\r\n", "") and "\n" not in text.replace("\r\n", "")

@@ -45,10 +45,10 @@ def test_the_partner_is_asked_and_a_pending_pair_is_not_paired(client, club_admi
     # the invitation lapses when registration closes (before the 48 hours are up)
     assert pending.answer_by == t.registration_closes
     notice = TournamentNotice.objects.get(tournament=t, user=b)
-    assert a.name in notice.text and notice.url == f"/ladder/tournaments/{t.pk}/#my-entry"
+    assert a.name in notice.text and notice.url == f"/tournaments/{t.pk}/#my-entry"
     mail = OutboxMessage.objects.get(key=f"partner:{pending.pk}:invited:user:{b.pk}")
     assert mail.to == b.email
-    assert f"https://bao2.example.org/ladder/tournaments/{t.pk}/#my-entry" in mail.body
+    assert f"https://bao2.example.org/tournaments/{t.pk}/#my-entry" in mail.body
     assert not TournamentNotice.objects.filter(user=a).exists()  # nothing to tell a yet
 
     # a pending partner cannot check in; the pair cannot enter again meanwhile
@@ -68,7 +68,7 @@ def test_the_partner_is_asked_and_a_pending_pair_is_not_paired(client, club_admi
 
     # the organiser sees the pending pair; pairing and the standings leave it out
     client.force_login(club_admin)
-    run = client.get(f"/ladder/tournaments/{t.pk}/run/").content.decode()
+    run = client.get(f"/tournaments/{t.pk}/run/").content.decode()
     assert pending.name in run and "等待搭档确认" in run
     assert "1 对等待搭档确认（确认前不编排）" in run
     assert {line.entry.pk for line in selectors.standings(t)} == {accepted.pk, other.pk}
@@ -141,9 +141,9 @@ def test_a_withdrawn_invitation_lets_the_player_register_with_someone_else(clien
     t, (a, b, c, *_rest) = event
     pending = entry_services.register(a, t, partner=b, now=EARLY)
     client.force_login(a)
-    page = client.get(f"/ladder/tournaments/{t.pk}/").content.decode()
+    page = client.get(f"/tournaments/{t.pk}/").content.decode()
     assert "等待" in page and b.name in page and "撤回邀请" in page
-    client.post(f"/ladder/tournaments/{t.pk}/do/withdraw/")
+    client.post(f"/tournaments/{t.pk}/do/withdraw/")
     assert not Entry.objects.filter(pk=pending.pk).exists()
     assert OutboxMessage.objects.filter(key=f"partner:{pending.pk}:withdrawn:user:{b.pk}").exists()
     assert not OutboxMessage.objects.filter(key=f"partner:{pending.pk}:withdrawn:user:{a.pk}")
@@ -152,7 +152,7 @@ def test_a_withdrawn_invitation_lets_the_player_register_with_someone_else(clien
 
 def test_the_partner_answers_on_the_web_and_through_the_api(client, event):
     t, (a, b, c, d, *_rest) = event
-    url = f"/ladder/tournaments/{t.pk}/"
+    url = f"/tournaments/{t.pk}/"
     pending = entry_services.register(a, t, partner=b, now=EARLY)
     # the home page and the tournament page show the invitation with its buttons
     client.force_login(b)

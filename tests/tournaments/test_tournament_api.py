@@ -220,7 +220,7 @@ def test_schema_lists_the_tournament_operations(client):
 
 # ------------------------------------------------------------------------ pages
 def test_pages_permissions_and_content(client, tournament, club, club_admin, people):
-    url = f"/ladder/tournaments/{tournament.pk}/"
+    url = f"/tournaments/{tournament.pk}/"
     assert client.get(url).status_code == 404  # draft
     client.force_login(people[0])
     assert client.get(url).status_code == 404
@@ -229,7 +229,7 @@ def test_pages_permissions_and_content(client, tournament, club, club_admin, peo
     tournament.refresh_from_db()
     assert tournament.status == "draft"  # refused (shown as a message), nothing changed
     client.force_login(club_admin)
-    assert client.get(f"/ladder/clubs/{club.slug}/tournaments/new/").status_code == 200
+    assert client.get(f"/tournaments/clubs/{club.slug}/new/").status_code == 200
     assert client.get(url + "run/").status_code == 200
     client.post(url + "do/publish/")
     tournament.refresh_from_db()
@@ -253,17 +253,17 @@ def test_pages_permissions_and_content(client, tournament, club, club_admin, peo
         assert client.get(url + sub).status_code == 200
     entry = Entry.objects.get(player1=people[0])
     assert client.get(url + f"entries/{entry.pk}/").status_code == 200
-    listing = client.get(f"/ladder/clubs/{club.slug}/tournaments/").content.decode()
+    listing = client.get(f"/tournaments/clubs/{club.slug}/").content.decode()
     assert "周末瑞士赛" in listing
     club_page = client.get(f"/clubs/{club.slug}/").content.decode()
-    assert f"/ladder/clubs/{club.slug}/tournaments.ics" in club_page
+    assert f"/tournaments/clubs/{club.slug}/calendar.ics" in club_page
 
 
 def test_admin_creates_and_runs_on_the_web(client, club, club_admin, people):
     client.force_login(club_admin)
     starts = (timezone.localtime() + timedelta(minutes=10)).strftime("%Y-%m-%dT%H:%M")
     response = client.post(
-        f"/ladder/clubs/{club.slug}/tournaments/new/",
+        f"/tournaments/clubs/{club.slug}/new/",
         {
             "name": "网页建赛",
             "variant": "bao2",
@@ -284,7 +284,7 @@ def test_admin_creates_and_runs_on_the_web(client, club, club_admin, people):
     assert response.status_code == 302, response.content.decode()[:2000]
     tournament = Tournament.objects.get(name="网页建赛")
     assert tournament.format == "elimination" and tournament.third_place
-    url = f"/ladder/tournaments/{tournament.pk}/"
+    url = f"/tournaments/{tournament.pk}/"
     client.post(url + "do/publish/")
     for i in range(0, 8, 2):
         entry_services.register(
@@ -306,7 +306,7 @@ def test_admin_creates_and_runs_on_the_web(client, club, club_admin, people):
 
 def test_icalendar_feed_of_a_clubs_rounds(client, tournament, club, club_admin):
     setup_services.publish(club_admin, tournament)
-    response = client.get(f"/ladder/clubs/{club.slug}/tournaments.ics")
+    response = client.get(f"/tournaments/clubs/{club.slug}/calendar.ics")
     assert response.status_code == 200
     assert response["Content-Type"].startswith("text/calendar")
     text = response.content.decode()
@@ -347,7 +347,7 @@ def test_web_form_takes_match_options_and_refuses_bad_ones(client, club, club_ad
         "round_minutes": 30,
         "no_show_minutes": 5,
     }
-    url = f"/ladder/clubs/{club.slug}/tournaments/new/"
+    url = f"/tournaments/clubs/{club.slug}/new/"
     # the match options are form fields now (issue 22), no JSON
     response = client.post(url, {**base, "deals": "four"})
     assert response.status_code == 200 and not Tournament.objects.exists()
@@ -361,7 +361,7 @@ def test_organisers_register_check_in_and_withdraw_entries_on_the_web(
     client, tournament, club_admin, people
 ):
     setup_services.publish(club_admin, tournament)
-    url = f"/ladder/tournaments/{tournament.pk}/"
+    url = f"/tournaments/{tournament.pk}/"
     client.force_login(people[2])
     client.post(url + "do/register/", {"player": people[3].pk, "partner": people[4].pk})
     assert not Entry.objects.filter(tournament=tournament).exists()  # members: only themselves

@@ -31,7 +31,7 @@ def base(starts):
 
 def test_the_form_offers_options_as_fields_and_marks_what_is_required(client, club, club_admin):
     client.force_login(club_admin)
-    page = client.get(f"/ladder/clubs/{club.slug}/tournaments/new/").content.decode()
+    page = client.get(f"/tournaments/clubs/{club.slug}/new/").content.decode()
     assert "null" not in page and "JSON" not in page and "{&quot;" not in page
     assert 'name="colour_twos"' in page and 'name="deals"' in page
     assert 'name="starts_at"' in page and 'class="required-mark"' in page
@@ -40,7 +40,7 @@ def test_the_form_offers_options_as_fields_and_marks_what_is_required(client, cl
 
 def test_a_failed_submit_keeps_the_values_and_shows_errors_at_the_top(client, club, club_admin):
     client.force_login(club_admin)
-    url = f"/ladder/clubs/{club.slug}/tournaments/new/"
+    url = f"/tournaments/clubs/{club.slug}/new/"
     data = {**base(""), "rounds_planned": "7", "first_action_seconds": "45", "colour_twos": "on"}
     page = client.post(url, data).content.decode()
     assert not Tournament.objects.exists()
@@ -55,7 +55,7 @@ def test_a_failed_submit_keeps_the_values_and_shows_errors_at_the_top(client, cl
     t = Tournament.objects.get()
     assert t.match_options == {"colour_twos": True, "first_action_seconds": 45}
     # the edit form shows the stored start in a form the datetime-local input keeps
-    page = client.get(f"/ladder/tournaments/{t.pk}/edit/").content.decode()
+    page = client.get(f"/tournaments/{t.pk}/edit/").content.decode()
     assert f'value="{starts}"' in page and 'value="45"' in page
 
 
@@ -63,24 +63,24 @@ def test_options_of_another_game_are_not_stored(client, club, club_admin):
     client.force_login(club_admin)
     starts = (timezone.localtime() + timedelta(days=2)).strftime("%Y-%m-%dT%H:%M")
     data = {**base(starts), "variant": "guandan", "colour_twos": "on", "deals": "6"}
-    client.post(f"/ladder/clubs/{club.slug}/tournaments/new/", data)
+    client.post(f"/tournaments/clubs/{club.slug}/new/", data)
     assert Tournament.objects.get().match_options == {}
 
 
 def test_cancel_is_apart_styled_as_danger_and_needs_a_confirmation(client, club, club_admin):
     client.force_login(club_admin)
     starts = (timezone.localtime() + timedelta(days=2)).strftime("%Y-%m-%dT%H:%M")
-    client.post(f"/ladder/clubs/{club.slug}/tournaments/new/", base(starts))
+    client.post(f"/tournaments/clubs/{club.slug}/new/", base(starts))
     t = Tournament.objects.get()
-    page = client.get(f"/ladder/tournaments/{t.pk}/run/").content.decode()
+    page = client.get(f"/tournaments/{t.pk}/run/").content.decode()
     actions = page[
         page.index('class="actions"') : page.index("</div>", page.index('class="actions"'))
     ]
     assert "cancel" not in actions  # not beside 发布并开放报名
     assert 'class="danger-zone"' in page and 'class="danger"' in page
-    client.post(f"/ladder/tournaments/{t.pk}/do/cancel/", {})
+    client.post(f"/tournaments/{t.pk}/do/cancel/", {})
     t.refresh_from_db()
     assert t.status == TournamentStatus.DRAFT  # not confirmed: nothing happens
-    client.post(f"/ladder/tournaments/{t.pk}/do/cancel/", {"confirm": "1"})
+    client.post(f"/tournaments/{t.pk}/do/cancel/", {"confirm": "1"})
     t.refresh_from_db()
     assert t.status == TournamentStatus.CANCELLED

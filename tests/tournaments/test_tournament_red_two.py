@@ -232,21 +232,21 @@ def test_organisers_enter_each_players_points_on_the_web_and_the_api(
     # the web form corrects it: the first player forfeited, the second has the most points
     client.force_login(club_admin)
     form = {"game": game.pk, "seat0": 4, "seat1": 2, "seat2": -3, "seat3": -3, "forfeit": "0"}
-    answer = client.post(f"/ladder/tournaments/{t.pk}/do/result/", form)
+    answer = client.post(f"/tournaments/{t.pk}/do/result/", form)
     assert answer.status_code == 302
     game.refresh_from_db()
     assert (game.seat_scores, game.seat_forfeits, game.source) == ([4, 2, -3, -3], [0], "admin")
     rows = {line.entry.pk: line.row for line in selectors.standings(t)}
     assert rows[game.seat_entries[1]].wins == 1 and rows[game.seat_entries[0]].losses == 1
-    page = client.get(f"/ladder/tournaments/{t.pk}/rounds/1/")
+    page = client.get(f"/tournaments/{t.pk}/rounds/1/")
     assert page.status_code == 200
     text = page.content.decode()
     for user in seat_users:
         assert user.display_name in text or user.username in text
     assert "<strong" in text and ">2</strong>" in text
-    entry_page = client.get(f"/ladder/tournaments/{t.pk}/entries/{game.seat_entries[1]}/")
+    entry_page = client.get(f"/tournaments/{t.pk}/entries/{game.seat_entries[1]}/")
     assert entry_page.status_code == 200 and "<th>对家</th>" not in entry_page.content.decode()
-    run = client.get(f"/ladder/tournaments/{t.pk}/run/").content.decode()
+    run = client.get(f"/tournaments/{t.pk}/run/").content.decode()
     assert 'name="seat3"' in run and 'name="score0"' not in run
 
 

@@ -543,7 +543,7 @@ def test_players_find_their_table_and_get_an_email_with_a_link(
             schedule_services.tick(START)
     game = Game.objects.get(round__tournament=t)
     client.force_login(people[0])
-    page = client.get(f"/ladder/tournaments/{t.pk}/", HTTP_HOST="bao2.example.org")
+    page = client.get(f"/tournaments/{t.pk}/", HTTP_HOST="bao2.example.org")
     assert f"/matches/tables/{game.table_id}/" in page.content.decode()
     assert len(mailoutbox) == 4
     # the e-mail links the player's own table on the configured site (issue 22), and names
