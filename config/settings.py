@@ -242,6 +242,20 @@ CELERY_TASK_ALWAYS_EAGER = env_bool("CELERY_TASK_ALWAYS_EAGER", False)
 CELERY_TASK_ACKS_LATE = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+# A worker rides out a broker restart by itself (issue 40; config.celery makes kombu's Redis
+# channel close cleanly on a lost connection): it reconnects, after 2, 4, 6... up to 30 s
+# between attempts, for as long as Redis is away — Celery's default gives up after 100
+# attempts (about 45 minutes) and exits. A process supervisor (deploy/systemd) still restarts
+# a worker that dies for any other reason.
+CELERY_BROKER_CONNECTION_RETRY = True
+CELERY_BROKER_CONNECTION_MAX_RETRIES = None
+# On a lost connection, tasks that are running go on to their end and are acknowledged on the
+# new connection (the default now; Celery 6 turns it round, and warns of that at every
+# reconnect); an acknowledgement that is lost anyway only means another delivery after the
+# visibility timeout, and every task is safe to run twice. Cancelling them instead could stop
+# an e-mail between the SMTP server taking it and the outbox recording it (prefork pool; the
+# threads pool cannot cancel at all), and the e-mail would go twice.
+CELERY_WORKER_CANCEL_LONG_RUNNING_TASKS_ON_CONNECTION_LOSS = False
 # With acks_late, a task a killed worker held is delivered again after the visibility timeout;
 # a task published with a countdown is held unacknowledged until it runs, so the timeout must
 # exceed the longest countdown the platform uses (live play: 30 min; outbox retries: 15 min),
