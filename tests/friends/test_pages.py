@@ -58,3 +58,11 @@ def test_the_host_takes_a_friend_off_through_the_page(people):
     assert client_of(a).get(page).status_code == 404
     response = client_of(a).get(f"/friends/t/{room.token}/")
     assert response.status_code == 200 and "房主已把您移出这张牌桌" in response.content.decode()
+
+
+def test_the_admin_lists_and_shows_rooms(people, admin_client):
+    room = services.open_room(people["host"], variant="bao2")
+    services.join_by_code(people["friends"][0], room.code, "10.0.0.1")
+    assert admin_client.get(f"/admin/friends/room/?q={room.code}").status_code == 200
+    page = admin_client.get(f"/admin/friends/room/{room.pk}/change/").content.decode()
+    assert room.code in page and "朋友1" in page
