@@ -317,6 +317,12 @@ MATCHES_WS_CONNECTS_PER_MINUTE = int(os.environ.get("MATCHES_WS_CONNECTS_PER_MIN
 MATCHES_SOCKETS_PER_USER = int(os.environ.get("MATCHES_SOCKETS_PER_USER", "12"))
 # Replay pages per minute per client address (matches.views.replay; then 429).
 MATCHES_REPLAYS_PER_MINUTE = int(os.environ.get("MATCHES_REPLAYS_PER_MINUTE", "30"))
+# Friends' tables (friends.limits): 6-digit code look-ups per user and per client address in
+# a window of seconds; a room waiting this many hours for its first deal loses its code.
+FRIENDS_CODE_LOOKUPS_PER_USER = int(os.environ.get("FRIENDS_CODE_LOOKUPS_PER_USER", "10"))
+FRIENDS_CODE_LOOKUPS_PER_ADDRESS = int(os.environ.get("FRIENDS_CODE_LOOKUPS_PER_ADDRESS", "30"))
+FRIENDS_CODE_WINDOW_SECONDS = int(os.environ.get("FRIENDS_CODE_WINDOW_SECONDS", "600"))
+FRIENDS_CODE_WAITING_HOURS = float(os.environ.get("FRIENDS_CODE_WAITING_HOURS", "24"))
 MATCHES_LATE_SECONDS = float(os.environ.get("MATCHES_LATE_SECONDS", "10"))
 
 # --- Authentication --------------------------------------------------------------------------
