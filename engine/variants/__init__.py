@@ -48,10 +48,6 @@ __all__ = [
 ]
 
 
-def _guandan_combos(level: str | None) -> ComboRules:
-    return GuandanRules("guandan", level or "2")
-
-
 def _honger_combos(level: str | None) -> ComboRules:
     return HongerRules()
 
@@ -63,7 +59,7 @@ def _shuangkou2_combos(level: str | None) -> ComboRules:
 #: Variant name -> its deal rules, built with the factory of its combo rules at a level rank.
 _TABLE: dict[str, DealRules] = {
     "bao2": Bao2DealRules(Bao2Rules),
-    "guandan": GuandanDealRules(_guandan_combos),
+    "guandan": GuandanDealRules(GuandanRules),
     "honger": HongerDealRules(_honger_combos),
     "shuangkou2": Shuangkou2DealRules(_shuangkou2_combos),
 }

@@ -2,7 +2,9 @@
 
 One :class:`GuandanRules` object holds the rules of one variant at one level rank
 (``docs/rules/guandan.md`` §1–§3, ``docs/rules/bao2.md`` §1–§4); Bao 2's are the subclass
-:class:`engine.variants.bao2.Bao2Rules`, whose differences this class switches on ``bao2``:
+:class:`engine.variants.bao2.Bao2Rules`, which overrides the named hooks that differ (the level
+ranks, ``types``, ``joker_bomb_tier``, :meth:`GuandanRules.bomb_reading`); this class never asks
+which variant it is:
 
 * the two ♥ level cards are wild (逢人配): in a combo of two or more cards a wild card
   stands for any card except a joker; alone it is a single of the level rank;
@@ -187,17 +189,29 @@ _mk = Move._make
 
 
 class GuandanRules(ComboRules):
-    """Guandan or Bao 2 combo rules at one level rank (see the module docstring)."""
+    """Guandan combo rules at one level rank (see the module docstring). The class attributes
+    and :meth:`bomb_reading` are the hooks a sister variant overrides (:class:`~engine.variants.
+    bao2.Bao2Rules`)."""
 
-    def __init__(self, variant: str, level: str) -> None:
-        """Rules of ``variant`` (``"guandan"`` or ``"bao2"``) at ``level`` (a rank name)."""
-        if variant not in ("guandan", "bao2"):
-            raise ValueError(f"not a Guandan-family variant: {variant!r}")
-        if level not in NAMES[:13] or (variant == "bao2" and level == "2"):
-            raise ValueError(f"no level {level!r} in {variant}")
-        self.variant = variant
+    #: The variant these rules are for.
+    variant = "guandan"
+    #: The level ranks the variant plays at (rank names); the first is a match's first level.
+    level_names: tuple[str, ...] = tuple(NAMES[:13])
+    #: The combo types this variant has (``read_as`` refuses any other).
+    types: tuple[str, ...] = GUANDAN_TYPES
+    #: The most cards one rank's bomb may have (guandan.md §2: 10, every natural and wild).
+    max_bomb = 10
+    #: Tier of the joker bomb in the bomb order (:meth:`_bomb_order`): above the 10-card bomb.
+    joker_bomb_tier = 8
+
+    def __init__(self, level: str | None = None) -> None:
+        """Rules at ``level`` (a rank name; default the variant's first level);
+        ``ValueError`` for a rank the variant has no level of."""
+        if level is None:
+            level = self.level_names[0]
+        if level not in self.level_names:
+            raise ValueError(f"no level {level!r} in {self.variant}")
         self.level = level
-        self.bao2 = variant == "bao2"
         self.level_index = lvl = _RANK_INDEX[level]
         #: Card id of the two wild cards (the ♥ level card).
         self.wild = HEART * 13 + lvl
@@ -205,11 +219,10 @@ class GuandanRules(ComboRules):
         self.value = [2 * r for r in range(15)]
         self.value[lvl] = 25
         self._value_of = {NAMES[r]: v for r, v in enumerate(self.value)}
-        self.max_bomb = 8 if self.bao2 else 10
         #: Rank indexes 0..12 from the lowest to the highest in card order.
         self.order = sorted(range(13), key=lambda r: self.value[r])
-        #: The types this variant has.
-        self.types = BAO2_TYPES if self.bao2 else GUANDAN_TYPES
+        #: Whether the variant has dragons (10 consecutive cards of one suit), as its types say.
+        self.has_dragon = "dragon" in self.types
         self._build_move_tables()
 
     def _build_move_tables(self) -> None:
@@ -246,7 +259,7 @@ class GuandanRules(ComboRules):
         self._t_bomb = bombs
 
     def __repr__(self) -> str:
-        return f"GuandanRules({self.variant!r}, {self.level!r})"
+        return f"{type(self).__name__}({self.level!r})"
 
     # ------------------------------------------------------------------ classification
 
@@ -254,21 +267,13 @@ class GuandanRules(ComboRules):
         self, rank: int, naturals: int, wilds: int
     ) -> tuple[str, str | None, int | None] | None:
         """Reading of ``naturals`` natural cards of one rank plus ``wilds`` wild cards, four cards
-        or more: ``(type, key, size)`` or ``None`` when they form no combo (bao2: 9 cards, or 10
-        without both wilds). Four natural 2s are a ``two_bomb`` in Bao 2, never a bomb."""
+        or more: ``(type, key, size)`` or ``None`` when they form no combo. Guandan: a bomb of
+        up to :attr:`max_bomb` cards. A variant with other readings of one rank's cards (Bao 2's
+        ``two_bomb``, ``supreme``, ``immune``) overrides this hook."""
         n = naturals + wilds
-        key = NAMES[rank]
-        if n <= 7 or not self.bao2:
-            if n > self.max_bomb:
-                return None
-            if self.bao2 and rank == 0 and wilds == 0 and n == 4:
-                return ("two_bomb", None, None)
-            return ("bomb", key, n)
-        if n == 8:
-            return ("supreme", key, None)
-        if n == 10 and wilds == 2:
-            return ("immune", key, None)
-        return None
+        if n > self.max_bomb:
+            return None
+        return ("bomb", NAMES[rank], n)
 
     def readings(self, cards: Sequence[int]) -> list[Combo]:
         """Every reading of exactly these cards as one combo (keys maximised), ``[]`` if none.
@@ -351,7 +356,7 @@ class GuandanRules(ComboRules):
             key = _seq_key(rc, 2, 3)
             if key is not None:
                 out.append(_combo("triple_chain", key, srt, None))
-        elif n == 10 and self.bao2 and len(suits) == 1:
+        elif n == 10 and self.has_dragon and len(suits) == 1:
             key = _seq_key(rc, 10, 1)
             if key is not None:
                 out.append(_combo("dragon", key, srt, None))
@@ -383,7 +388,7 @@ class GuandanRules(ComboRules):
         if t == "straight_flush":
             return (2, _seq_pos(combo.key))  # type: ignore[arg-type]
         if t == "joker_bomb":
-            return (5 if self.bao2 else 8, 0)
+            return (self.joker_bomb_tier, 0)
         if t == "dragon":
             return (6, _seq_pos(combo.key))  # type: ignore[arg-type]
         if t == "supreme":
@@ -615,7 +620,7 @@ class _Gen:
         self.straight_flush()
         if self.sb == 2 and self.hr == 2:
             self.out.append(_combo("joker_bomb", None, (SB, SB, HR, HR), None))
-        if self.rules.bao2:
+        if self.rules.has_dragon:
             self.dragon()
 
     def single(self) -> None:
@@ -1374,7 +1379,7 @@ class HandMoves:
             self.straight_flush()
         if self.sb == 2 and self.hr == 2:
             out.append(_JOKER_BOMB)
-        if self.rules.bao2 and naturals + w >= 10:
+        if self.rules.has_dragon and naturals + w >= 10:
             self.dragon()
 
 

@@ -12,7 +12,8 @@ from hypothesis import strategies as st
 from engine.cards import InvalidCard, cards_str, parse_cards
 from engine.combo import Combo
 from engine.variants import combo_rules
-from engine.variants.guandan import GuandanRules, has_natural_two
+from engine.variants.bao2 import Bao2Rules
+from engine.variants.guandan import has_natural_two
 
 CONFORMANCE = Path(__file__).parent / "conformance"
 
@@ -181,7 +182,7 @@ def test_invalid_ids_refused():
     assert rules.readings([]) == []
     assert rules.read_as(parse_cards(["S3"]), "nonsense") is None
     with pytest.raises(ValueError):
-        GuandanRules("bao2", "2")
+        Bao2Rules("2")
 
 
 # --- comparison ------------------------------------------------------------------------------
@@ -373,7 +374,7 @@ def _reference_readings(rules, cards):
     best = {}
     any_card = [(r, s) for r in range(13) for s in range(4)]
     for subst in itertools.product(any_card, repeat=j):
-        for typ, key, size in _natural_readings(naturals + list(subst), rules.bao2):
+        for typ, key, size in _natural_readings(naturals + list(subst), rules.variant == "bao2"):
             if j and typ == "two_bomb":
                 typ, key, size = "bomb", 0, 4
             if typ in SEQ_LEN:
@@ -383,7 +384,7 @@ def _reference_readings(rules, cards):
             k = (typ, size)
             if k not in best or order > best[k][0]:
                 best[k] = (order, key)
-    if rules.bao2 and j == 2 and len({r for r, _ in naturals}) == 1 and len(naturals) == 8:
+    if rules.variant == "bao2" and j == 2 and len({r for r, _ in naturals}) == 1 and len(naturals) == 8:
         best = {("immune", None): (0, naturals[0][0])}
     elif ("immune", None) in best:
         del best[("immune", None)]
@@ -401,9 +402,9 @@ def _reference_readings(rules, cards):
     printed_ranks = {c % 13 if c < 52 else c for c in cards}
     if len(cards) == 5 and len(printed_ranks) == 1:
         out = {x for x in out if x[0] == "bomb"}
-    if rules.bao2 and len(cards) == 9:
+    if rules.variant == "bao2" and len(cards) == 9:
         out = set()
-    if not rules.bao2:
+    if not rules.variant == "bao2":
         out = {x for x in out if x[0] not in ("two_bomb", "supreme", "dragon", "immune")}
     return out
 
