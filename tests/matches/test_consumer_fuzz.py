@@ -392,3 +392,53 @@ def test_odd_ids_get_a_refusal_over_the_socket(table, players, text):
         await comm.disconnect()
 
     async_to_sync(scenario)()
+
+
+_MESSAGES = st.fixed_dictionaries(
+    {"type": st.sampled_from([*_KINDS, "phrase"])},
+    optional={
+        "id": _VALUES,
+        "version": _VALUES,
+        "seq": _VALUES,
+        "action": _VALUES,
+        "cards": _VALUES,
+        "on": _VALUES,
+        "deal": _VALUES,
+        "phrase": _VALUES,
+    },
+)
+
+
+@settings_(
+    max_examples=40,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
+)
+@given(
+    frames=st.lists((_frames() | _MESSAGES.map(json.dumps)).filter(bool), min_size=1, max_size=8)
+)
+def test_no_frame_breaks_a_live_connection(table, players, settings, frames):
+    """Whatever frames a player sends, the connection goes on: a ``ping`` after them is
+    answered, and the server never closes it."""
+    # a connection per example (and per shrinking step): lift the limits on connections
+    settings.MATCHES_WS_CONNECTS_PER_MINUTE = 10**6
+    settings.MATCHES_SOCKETS_PER_USER = 10**6
+    login(players[1])
+
+    async def scenario():
+        comm = connect(table.pk, players[1])
+        assert (await comm.connect())[0]
+        try:
+            await receive_type(comm, "snapshot")
+            for n, text in enumerate(frames):
+                await comm.send_to(text_data=text)
+                await comm.send_to(text_data=json.dumps({"type": "ping", "id": f"after{n}"}))
+                while True:
+                    output = await comm.receive_output(timeout=5)
+                    assert output["type"] == "websocket.send", (text, output)
+                    if json.loads(output["text"]) == {"type": "pong", "id": f"after{n}"}:
+                        break
+        finally:
+            await comm.disconnect()
+
+    async_to_sync(scenario)()
