@@ -425,6 +425,8 @@ class TableConsumer(Consumer):
                 return _refused(data, "spectator" if self.match_id else "not_started")
             version = store.version_of(self.match_id)
             kind, cards = data["type"], data.get("cards")
+            if kind == "hint" and data.get("arrange") is True:
+                kind = "arrange"  # 理牌: the groups of this seat's own hand (protocol)
             asked = tuple(cards) if isinstance(cards, list) and len(cards) <= 60 else None
             if asked is not None and not all(isinstance(c, str) for c in asked):
                 asked = None
@@ -439,6 +441,8 @@ class TableConsumer(Consumer):
             version, plays = outcome
             if isinstance(plays, MatchError):
                 return {"type": "refused", "id": data.get("id"), **plays.to_json()}
+            if kind == "arrange":
+                return {"type": "arranged", "id": data.get("id"), "version": version, **plays}
             answer = "hints" if kind == "hint" else "checked"
             return {"type": answer, "id": data.get("id"), "version": version, "plays": plays}
 
@@ -452,6 +456,8 @@ class TableConsumer(Consumer):
         try:
             if kind == "hint":
                 return match.version, selectors.hints(engine, self.seat)
+            if kind == "arrange":
+                return match.version, selectors.arrangement(engine, self.seat)
             return match.version, selectors.check_selection(engine, self.seat, cards)
         except MatchError as error:
             return match.version, error

@@ -14,6 +14,7 @@ from django.utils.html import json_script
 
 from clubs.models import Club, User
 from engine.actions import Action, Refusal
+from engine.arrange import arrange
 from engine.cards import InvalidCard, card_str, parse_card
 from engine.match import Match as EngineMatch
 from engine.variants import combo_rules, deal_rules
@@ -251,6 +252,17 @@ def check_selection(engine: EngineMatch, seat: int, cards: list[str]) -> list[di
         assert first is not None
         raise first
     return legal
+
+
+def arrangement(engine: EngineMatch, seat: int) -> dict[str, Any]:
+    """The 理牌 groups of ``seat``'s own hand (:func:`engine.arrange.arrange`): its bombs and
+    straight flushes and the rest. Only that seat's cards are read; an empty arrangement
+    between deals or when the seat holds no cards."""
+    observation = engine.observation(seat)
+    hand = observation.get("hand") or []
+    if not hand:
+        return {"groups": [], "rest": []}
+    return arrange(engine.variant, observation.get("level"), [parse_card(c) for c in hand])
 
 
 def hints(engine: EngineMatch, seat: int, limit: int = 40) -> list[dict[str, Any]]:
