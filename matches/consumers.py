@@ -768,7 +768,7 @@ class TableConsumer(Consumer):
 
     async def access_recheck(self, message: dict[str, Any]) -> None:
         """The user's access may have changed (:mod:`matches.rechecks`): ask again; if the
-        connection no longer passes, send the reason (an ``error``) and close it with
+        connection no longer passes, send the reason (a ``refused`` frame) and close it with
         :data:`ACCESS_WITHDRAWN`. Nothing is sent after that (:meth:`Consumer.send`)."""
         if self.closing:
             return
