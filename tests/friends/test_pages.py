@@ -66,3 +66,23 @@ def test_the_admin_lists_and_shows_rooms(people, admin_client):
     assert admin_client.get(f"/admin/friends/room/?q={room.code}").status_code == 200
     page = admin_client.get(f"/admin/friends/room/{room.pk}/change/").content.decode()
     assert room.code in page and "朋友1" in page
+
+
+def test_the_link_survives_logging_in(people):
+    room = services.open_room(people["host"], variant="bao2")
+    link = f"/friends/t/{room.token}/"
+    visitor = Client(HTTP_ACCEPT_LANGUAGE="zh-hans")
+    page = visitor.get(link).content.decode()
+    assert f'href="/accounts/login/?next={link}"' in page
+    # the log-in page's sign-up link keeps it too, and sign-up's log-in link
+    login_page = visitor.get(f"/accounts/login/?next={link}").content.decode()
+    assert f"/accounts/signup/?next={link}" in login_page
+    signup_page = visitor.get(f"/accounts/signup/?next={link}").content.decode()
+    assert f"/accounts/login/?next={link}" in signup_page
+    response = visitor.post(
+        "/accounts/login/", {"username": "f1", "password": "pw-Secret-123", "next": link}
+    )
+    assert response.status_code == 302 and response["Location"] == link
+    response = visitor.get(link)
+    assert response["Location"] == f"/matches/tables/{room.table_id}/"
+    assert room.table.seats.get(index=1).user == people["friends"][0]
