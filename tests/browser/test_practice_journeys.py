@@ -182,5 +182,9 @@ def test_a_new_account_signs_up_and_practises(browser, stack):
             False,
             ["", "heuristic", "heuristic", "heuristic"],
         ]
+        # the practice page itself offers the table in play, and fits the phone
+        page.goto("/matches/practice/")
+        expect(page.locator(".practice-resume a.button")).to_have_count(1)
+        fits(page, "practice-page")
     finally:
         context.close()
