@@ -71,7 +71,7 @@ def _steps(example: positions.Example, seats: int) -> list[dict[str, Any]]:
         out.append(
             {
                 "who": seat_label(step.seat, seats) if step.seat >= 0 else "",
-                "cards": step.cards,
+                "cards": _sorted_hand(example.variant, example.level, step.cards),
                 "what": what,
                 "kind": step.kind,
             }
@@ -97,7 +97,9 @@ def _combos(variant: str) -> dict[str, Any]:
         combo = rules.read_as(parse_cards(cards.split()), type_)
         if combo is None:  # the guide shows only what the engine reads (tests/learn checks)
             continue
-        rows.append({"what": _type_word(type_), "cards": cards.split()})
+        rows.append(
+            {"what": _type_word(type_), "cards": _sorted_hand(variant, level, cards.split())}
+        )
     return {"rows": rows, "level": level}
 
 
@@ -160,7 +162,10 @@ def guide(request: HttpRequest, variant: str) -> HttpResponse:
                 "level": example.level,
                 "wild": card_order(example.variant, example.level)["wild"],
                 "hands": [
-                    {"who": seat_label(s, seats), "cards": cards}
+                    {
+                        "who": seat_label(s, seats),
+                        "cards": _sorted_hand(book.variant, example.level, cards),
+                    }
                     for s, cards in example.hands.items()
                     if cards
                 ],

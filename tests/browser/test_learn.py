@@ -18,6 +18,7 @@ from learn.models import LessonProgress
 from learn.positions import BOMB_LOOP
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "e2e"))
+sys.path.insert(0, os.path.dirname(__file__))  # test_table_layout's seeded tables
 
 from stack import Stack  # noqa: E402
 
@@ -68,6 +69,29 @@ def assert_fits(page, shot):
     return m
 
 
+RECORD_VIOLATIONS = """
+window.__csp = [];
+document.addEventListener("securitypolicyviolation", (e) => {
+  window.__csp.push(e.violatedDirective + " " + (e.blockedURI || "inline"));
+});
+"""
+
+
+def watched(page):
+    """Record the page's Content-Security-Policy violations and console errors."""
+    page.add_init_script(RECORD_VIOLATIONS)
+    errors = []
+
+    def record(message):
+        where = message.location.get("url", "")
+        # the browser's own favicon request is no page's doing
+        if message.type == "error" and not where.endswith("/favicon.ico"):
+            errors.append(f"{message.text} {where}")
+
+    page.on("console", record)
+    return errors
+
+
 def log_in(page, username):
     page.goto("/accounts/login/")
     page.fill("#id_username", username)
@@ -82,6 +106,7 @@ def pick(page, card):
 def test_a_lesson_answered_wrongly_then_rightly(new_page, live_server):
     user = User.objects.create_user("learner", password=PASSWORD)
     page = new_page(mobile=True)
+    errors = watched(page)
     log_in(page, "learner")
     page.goto("/")
     page.get_by_role("link", name="学打牌").first.tap()
@@ -122,6 +147,7 @@ def test_a_lesson_answered_wrongly_then_rightly(new_page, live_server):
     # the lesson list ticks it
     page.goto("/learn/lessons/bao2/")
     expect(page.locator("li.solved")).to_have_count(1)
+    assert page.evaluate("window.__csp") == [] and errors == []
 
 
 def test_every_lesson_fits_a_phone(new_page, live_server):
@@ -136,10 +162,12 @@ def test_every_lesson_fits_a_phone(new_page, live_server):
 
 def test_the_guide_draws_the_tables_card_faces(new_page, live_server):
     page = new_page(mobile=True)
+    errors = watched(page)
     page.goto("/learn/rules/bao2/")
     loop = page.locator('[data-example="bomb_loop"]')
     expect(loop.locator(".face.mini")).to_have_count(sum(len(c.split()) for _t, c in BOMB_LOOP))
     assert page.locator(".face-slot").count() == 0  # every card drawn
+    assert page.evaluate("window.__csp") == [] and errors == []
     assert page.evaluate("document.documentElement.scrollWidth") <= W
     page.screenshot(path=str(SHOTS / "learn-guide-bao2-phone.png"), full_page=True)
     for anchor in ("bombs", "immune", "guan2", "tribute", "settle"):
@@ -214,5 +242,47 @@ def test_the_table_links_to_the_rules(browser, stack):
         assert link.get_attribute("target") == "_blank"
         page.screenshot(path=str(SHOTS / "learn-table-refusal-rule-phone.png"))
         assert app.get_attribute("data-over") == "0"
+    finally:
+        context.close()
+
+
+def _opens_rule(context, page, anchor):
+    """The bar's ? opens the guide at ``anchor`` in a new tab; the table stays open."""
+    button = page.locator('.bar button[data-act="rules"]')
+    box = button.bounding_box()
+    assert box["width"] >= 44 and box["height"] >= 44
+    with context.expect_page() as opened:
+        button.tap()
+    guide = opened.value
+    guide.wait_for_load_state()
+    assert guide.url.endswith(f"/learn/rules/bao2/#{anchor}"), guide.url
+    expect(guide.locator(f"#{anchor}")).to_be_in_viewport()
+    guide.screenshot(path=str(SHOTS / f"learn-table-rule-{anchor}-phone.png"))
+    guide.close()
+    assert not page.is_closed()
+
+
+def test_the_tables_question_mark_opens_the_immune_window_rule(browser, stack):
+    from test_table_layout import SLOW_CLOCKS, open_table, play_until, seed_reaching, wait_to_act
+
+    seed = seed_reaching("bao2", lambda m: m.deal.phase == "immune" and m.to_move() == 0)
+    context, page = open_table(browser, stack, "bao2", "phone", seed, options=SLOW_CLOCKS)
+    try:
+        play_until(stack, page, "engine.deal.phase == 'immune' and engine.to_move() == 0")
+        wait_to_act(page, "immune")
+        _opens_rule(context, page, "immune")
+    finally:
+        context.close()
+
+
+def test_the_tables_question_mark_opens_the_tribute_rule(browser, stack):
+    from test_table_layout import SLOW_CLOCKS, open_table, play_until, seed_reaching, wait_to_act
+
+    seed = seed_reaching("bao2", lambda m: m.deal.phase == "return" and m.to_move() == 0, deals=2)
+    context, page = open_table(browser, stack, "bao2", "phone", seed, options=SLOW_CLOCKS)
+    try:
+        play_until(stack, page, "engine.deal.phase == 'return' and engine.to_move() == 0")
+        wait_to_act(page, "return")
+        _opens_rule(context, page, "tribute")
     finally:
         context.close()
