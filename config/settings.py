@@ -323,6 +323,8 @@ FRIENDS_CODE_LOOKUPS_PER_USER = int(os.environ.get("FRIENDS_CODE_LOOKUPS_PER_USE
 FRIENDS_CODE_LOOKUPS_PER_ADDRESS = int(os.environ.get("FRIENDS_CODE_LOOKUPS_PER_ADDRESS", "30"))
 FRIENDS_CODE_WINDOW_SECONDS = int(os.environ.get("FRIENDS_CODE_WINDOW_SECONDS", "600"))
 FRIENDS_CODE_WAITING_HOURS = float(os.environ.get("FRIENDS_CODE_WAITING_HOURS", "24"))
+# Friends' tables one host may have waiting for their first deal (each holds a code).
+FRIENDS_WAITING_ROOMS_MAX = int(os.environ.get("FRIENDS_WAITING_ROOMS_MAX", "5"))
 MATCHES_LATE_SECONDS = float(os.environ.get("MATCHES_LATE_SECONDS", "10"))
 
 # --- Authentication --------------------------------------------------------------------------

@@ -18,10 +18,19 @@ REASONS = {
     "started": _("The first deal has begun: seats can no longer be changed."),
     "no_occupant": _("Nobody sits in that seat."),
     "own_seat": _("To leave your own seat, stand up."),
+    "too_many_rooms": _(
+        "You already have friends' tables waiting for players: invite friends to one of them."
+    ),
 }
 
 #: The HTTP status of each refusal that is not a plain 400.
-STATUS = {"login_required": 403, "guest": 403, "not_host": 403, "rate_limited": 429}
+STATUS = {
+    "login_required": 403,
+    "guest": 403,
+    "not_host": 403,
+    "rate_limited": 429,
+    "too_many_rooms": 429,
+}
 
 
 class FriendsError(Refused):

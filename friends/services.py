@@ -96,10 +96,14 @@ def open_room(
     clocks: bool = True,
 ) -> Room:
     """Open a friends' table of ``variant`` for ``user`` (seated in seat 0), with its link
-    token and its code. Raises :class:`FriendsError` (not signed in, a guest) or
+    token and its code. Raises :class:`FriendsError` (not signed in, a guest, already
+    ``FRIENDS_WAITING_ROOMS_MAX`` rooms waiting for their first deal: each holds a code) or
     :class:`MatchError` (a bad game or options)."""
     _require_person(user)
     release_ended_codes()
+    waiting = Room.objects.filter(host=user, code__isnull=False, table__status=TableStatus.OPEN)
+    if waiting.count() >= int(getattr(settings, "FRIENDS_WAITING_ROOMS_MAX", 5)):
+        raise FriendsError("too_many_rooms")
     with transaction.atomic():
         table = tables.open_table(
             user,

@@ -258,3 +258,17 @@ def test_a_room_that_never_starts_loses_its_code_after_a_day(people):
     assert Room.objects.get(pk=room.pk).code is None
     # the link still lets a friend in: it was handed on on purpose, and is unguessable
     assert services.join_by_link(a, room.token) == room.table
+
+
+@override_settings(FRIENDS_WAITING_ROOMS_MAX=2)
+def test_a_host_has_a_few_rooms_waiting_at_most(people):
+    host = people["host"]
+    first = services.open_room(host, variant="bao2")
+    services.open_room(host, variant="bao2")
+    with translation.override("zh-hans"), pytest.raises(FriendsError) as refused:
+        services.open_room(host, variant="bao2")
+    assert refused.value.code == "too_many_rooms" and "好友房在等人" in refused.value.message
+    assert Room.objects.count() == 2
+    # one of them ends: a new one may be opened
+    Table.objects.filter(pk=first.table_id).update(status=TableStatus.CLOSED)
+    services.open_room(host, variant="guandan")
