@@ -111,7 +111,14 @@ def test_a_lesson_answered_wrongly_then_rightly(new_page, live_server):
     page.goto("/")
     page.get_by_role("link", name="学打牌").first.tap()
     expect(page.locator("h1")).to_have_text("学打牌")
+    page.screenshot(path=str(SHOTS / "learn-index-phone.png"), full_page=True)
+    assert page.evaluate("document.documentElement.scrollWidth") <= W
     page.locator('a[href="/learn/lessons/bao2/"]').first.tap()
+    page.screenshot(path=str(SHOTS / "learn-course-phone.png"), full_page=True)
+    heights = page.eval_on_selector_all(
+        ".lesson-list a", "els => els.map((e) => e.getBoundingClientRect().height)"
+    )
+    assert len(heights) == len(COURSES["bao2"]) and min(heights) >= 44
     page.locator('a[href="/learn/lessons/bao2/little-2/"]').tap()
     # the table's own card faces (static/js/cards.js), the level card marked
     expect(page.locator(".hand-pick .face")).to_have_count(4)
