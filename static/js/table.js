@@ -279,6 +279,10 @@ function ruleUrl(code) {
   else if (!anchor && (o.phase === "tribute" || o.phase === "return")) anchor = "tribute";
   return `${app.dataset.rules}rules/${encodeURIComponent(o.variant)}/${anchor ? "#" + anchor : ""}`;
 }
+// the code of the refusal on screen, if one is: the ? then opens its rule (a refused natural 2)
+function shownRefusal() {
+  return state.refusal && state.message && state.refusal.message === state.message ? state.refusal.code : "";
+}
 function ruleLink(code) {
   const url = ruleUrl(code);
   return url ? `<a class="rule-link" href="${esc(url)}" target="_blank" rel="noopener" data-rule="${esc(code)}">${esc(app.dataset.rules_label)}</a>` : "";
@@ -415,7 +419,7 @@ app.addEventListener("click", (e) => {
   else if (act === "banner") { state.banner = ""; render(); }
   else if (act === "sanction") { state.sanction = null; render(); }
   else if (act === "history") { state.historyOpen = !state.historyOpen; render(); }
-  else if (act === "rules") window.open(ruleUrl(""), "_blank", "noopener");
+  else if (act === "rules") window.open(ruleUrl(shownRefusal()), "_blank", "noopener");
 });
 
 // ------------------------------------------------------------------ rendering

@@ -248,6 +248,13 @@ def test_the_table_links_to_the_rules(browser, stack):
         assert link.get_attribute("href").endswith(f"/learn/rules/bao2/{anchor}")
         assert link.get_attribute("target") == "_blank"
         page.screenshot(path=str(SHOTS / "learn-table-refusal-rule-phone.png"))
+        # while the refusal is shown, the ? opens the same rule
+        with context.expect_page() as opened:
+            ask.tap()
+        guide = opened.value
+        guide.wait_for_load_state()
+        assert guide.url.endswith(f"/learn/rules/bao2/{anchor}"), guide.url
+        guide.close()
         assert app.get_attribute("data-over") == "0"
     finally:
         context.close()
