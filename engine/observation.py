@@ -17,6 +17,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from engine.cards import card_str
+from engine.display import display_order
 
 _STR = [card_str(c) for c in range(54)]
 
@@ -56,8 +57,10 @@ def copy_previous(summary: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
-def _entry(seat: int, combo: Any) -> dict[str, Any]:
-    """A trick entry: ``combo.to_json()`` plus the seat, or a pass."""
+def _entry(seat: int, combo: Any, rules: Any = None) -> dict[str, Any]:
+    """A trick entry: ``combo.to_json()`` plus the seat, or a pass. With the deal's combo
+    ``rules`` the cards are in reading order (engine.display: a full house as its triple then
+    its pair, a straight low to high with the wild card where it stands)."""
     if combo is None:
         return {"seat": seat, "pass": True}
     out: dict[str, Any] = {"type": combo.type}
@@ -69,7 +72,8 @@ def _entry(seat: int, combo: Any) -> dict[str, Any]:
         out["length"] = combo.length
     if combo.lines is not None:
         out["lines"] = combo.lines
-    out["cards"] = [_STR[c] for c in combo.cards]
+    cards = combo.cards if rules is None else display_order(combo, rules)
+    out["cards"] = [_STR[c] for c in cards]
     out["seat"] = seat
     return out
 
@@ -86,7 +90,7 @@ def _cached_entries(deal: Deal) -> tuple[list[dict[str, Any]], list[Any]]:
     n = len(entries)
     if n < len(trick):
         for s, c in trick[n:]:
-            entries.append(_entry(s, c))
+            entries.append(_entry(s, c, deal.combos))
             combos.append(c)
     return entries, combos
 
@@ -102,7 +106,7 @@ def _standing_entry(deal: Deal, entries: list[dict[str, Any]], combos: list[Any]
             st_entry = entries[i].copy()
             st_entry["cards"] = st_entry["cards"][:]
             return st_entry
-    return _entry(seat, standing)  # type: ignore[arg-type]
+    return _entry(seat, standing, deal.combos)  # type: ignore[arg-type]
 
 
 def _trick_entries(deal: Deal) -> tuple[list[dict[str, Any]], dict[str, Any] | None]:
@@ -159,7 +163,7 @@ def deal_observation(deal: Deal, seat: int | None) -> dict[str, Any]:
     if seat is not None:
         obs["hand"] = _hand_strs(deal, seat)[:]
     if deal.options.get("show_history"):
-        obs["history"] = [[_entry(s, c) for s, c in t] for t in deal.history]
+        obs["history"] = [[_entry(s, c, deal.combos) for s, c in t] for t in deal.history]
     info = deal.rules.public_info(deal, seat)
     if info:
         obs.update(info)
