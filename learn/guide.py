@@ -402,6 +402,13 @@ GUANDAN = Guide(
                     "cancel the tribute (抗贡)."
                 ),
             ),
+            "guandan_tribute",
+            (
+                _(
+                    "At level 7 the wild ♥7 is left out, so your left-hand opponent pays the ♠A; "
+                    "in Guandan you may give back any card — even the ♥K."
+                ),
+            ),
         ),
         Section(
             "settle",

@@ -254,6 +254,26 @@ def example_tribute() -> Example:
     )
 
 
+def example_guandan_tribute() -> Example:
+    """Tribute and its return in Guandan, in the same position as :func:`example_tribute`: the
+    ♠A is paid the same way, but the 1st player may give back any card — here the ♥K."""
+    deal = tribute_position("guandan")
+    hands = _hands(deal)
+    steps = _run(deal, [{"seat": 3, "tribute": "SA"}])
+    return_ok = [
+        c for c in ("HK", "SQ", "S8", "D7", "C4", "S2") if _accepts(deal, {"seat": 0, "return": c})
+    ]
+    steps += _run(deal, [{"seat": 0, "return": "HK"}])
+    return Example(
+        "guandan_tribute",
+        "guandan",
+        deal.level,
+        hands,
+        steps,
+        {"return_ok": return_ok, "leader": deal.turn, "lead_kind": deal.lead_kind},
+    )
+
+
 def _accepts(deal: Deal, action: dict[str, Any]) -> bool:
     try:
         deal.check(action)
@@ -411,6 +431,7 @@ EXAMPLES: dict[str, Callable[[], Example]] = {
     "bomb_loop": example_bomb_loop,
     "tribute": example_tribute,
     "guandan_wild": example_guandan_wild,
+    "guandan_tribute": example_guandan_tribute,
     "guandan_bombs": example_guandan_bombs,
     "honger_bombs": example_honger_bombs,
     "shuangkou_lines": example_shuangkou_lines,

@@ -49,6 +49,12 @@ def test_tribute_example():
     assert facts["initiative"] is False
 
 
+def test_guandan_tribute_example():
+    facts = positions.example_guandan_tribute().facts
+    assert facts["return_ok"] == ["HK", "SQ", "S8", "D7", "C4", "S2"]  # any card
+    assert facts["leader"] == 3 and facts["lead_kind"] == "tribute"
+
+
 def test_settlement_table():
     out = {s.key: s.out for s in positions.settlements()}
     assert out["excess"]["levels"] == [23, 7]  # 21 + 5 = 26: 3 beyond the top lower them
