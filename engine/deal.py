@@ -47,6 +47,7 @@ from engine import cards as cards_mod
 from engine.actions import Action, Refusal, parse_action
 from engine.cards import card_str, cards_str, parse_cards, rank_index
 from engine.combo import Combo, ComboRules
+from engine.outcome import OutcomeRefusal
 
 _STR = [card_str(c) for c in range(54)]
 
@@ -196,6 +197,15 @@ class DealRules:
         """The value to compare with the ``expect`` of a conformance case of a kind only this
         variant has (``score``, ``fan``); ``ValueError`` for a kind it does not have."""
         raise ValueError(f"{self.variant} has no conformance kind {case['kind']!r}")
+
+    def table_deal(self, outcome: dict[str, Any], options: dict[str, Any]) -> dict[str, Any]:
+        """Read one finished deal entered at a real table (:class:`engine.match.TableMatch`,
+        which documents each variant's fields) under the match ``options``: for a level variant
+        ``finish`` (all seats), ``bao2`` and ``closed`` (levels per team) for
+        :meth:`settle_levels`; for a point variant the deal's ``points`` per seat and what the
+        sheet shows of it. Raises :class:`~engine.outcome.OutcomeRefusal` naming the wrong
+        field; reads only, changes nothing."""
+        raise OutcomeRefusal("bad_entry", "deal", f"{self.variant} has no score sheet")
 
     # -- match hooks (called by engine.match.Match; ``match`` is that Match) -----------------
     def first_level_team(self) -> int | None:

@@ -30,10 +30,9 @@ from engine.cards import card_str
 from engine.combo import Combo
 from engine.deal import Deal, DealRules
 from engine.observation import copy_previous, deal_observation, play_view
-from engine.variants import deal_rules, honger
-from engine.variants._bao2_deal import closed_twos, two_value
+from engine.outcome import OutcomeRefusal, whole
+from engine.variants import deal_rules
 from engine.variants._points_deal import end_points_match
-from engine.variants.shuangkou2 import score_deal
 
 IMPLICIT_SEAT = ("play", "pass", "immune")
 _STR = [card_str(c) for c in range(54)]
@@ -372,35 +371,6 @@ class Match:
 
 
 # ---------------------------------------------------------------- matches at a real table
-class OutcomeRefusal(Refusal):
-    """A deal outcome entered at a real table that the rules cannot accept; ``field`` names the
-    part of the entry that is wrong (``finish``, ``bao2``, ``twos_left``, ...)."""
-
-    def __init__(self, code: str, field: str, message: str) -> None:
-        """Keep the field beside the reason code and message."""
-        super().__init__(code, message)
-        self.field = field
-
-
-def _int(value: Any, field: str, low: int, high: int) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-        raise OutcomeRefusal("bad_number", field, f"{field} must be a whole number {low}..{high}")
-    return value
-
-
-def _twos(value: Any, field: str) -> tuple[int, int]:
-    """``{"twos": n, "red": r}`` (r of the n 2s are ♥2/♦2) → (n, r)."""
-    if value is None:
-        return 0, 0
-    if not isinstance(value, dict) or set(value) - {"twos", "red"}:
-        raise OutcomeRefusal("bad_twos", field, f'{field} must be {{"twos": n, "red": r}}')
-    n = _int(value.get("twos", 0), field, 0, 8)
-    r = _int(value.get("red", 0), field, 0, 4)
-    if r > n:
-        raise OutcomeRefusal("bad_twos", field, f"{field}: more red 2s than 2s")
-    return n, r
-
-
 class TableMatch:
     """Match progression for a match played with real cards at a real table (the score sheet,
     保2记分器). The engine never sees the cards: each entry is what the scorer saw.
@@ -414,8 +384,8 @@ class TableMatch:
       2s of its 保2 play(s), ``{"twos": n, "red": r}``, r of them ♥2/♦2), ``immune`` (the
       opponents' immune bomb voided that 保2), ``twos_left`` (per seat, the natural 2s left in
       hand, same form) and ``stuck_end`` (the deal ended with every remaining player stuck).
-      Bonus and closed 2s are weighted by :func:`engine.variants._bao2_deal.two_value`, 关2 goes by
-      :func:`engine.variants._bao2_deal.closed_twos`, levels by the variant's ``settle_levels``.
+      Each variant reads its own fields (:meth:`~engine.deal.DealRules.table_deal`; Bao 2's
+      2s in ``Bao2DealRules.table_bonuses``); levels go by the variant's ``settle_levels``.
       ``honger``: ``mode`` (``partnership`` with ``h2`` the two seats holding ♥2, ``solo``
       with ``solo``, ``surrender`` / ``compare`` with ``solo`` and ``receiver`` and for a
       compare ``fans``; a compare the solo player won has no ``receiver``), ``finish``,
@@ -522,110 +492,40 @@ class TableMatch:
         if card not in ("yellow", "red", "forfeit") or (self.points and card != "forfeit"):
             raise OutcomeRefusal("bad_card", "card", "unknown referee card for this game")
         if self.points:
-            seat = _int(entry.get("seat"), "seat", 0, self.seats - 1)
+            seat = whole(entry.get("seat"), "seat", 0, self.seats - 1)
             end_points_match(self, "forfeit", loser=seat)
             return {"card": card, "seat": seat}
-        team = _int(entry.get("team"), "team", 0, 1)
+        team = whole(entry.get("team"), "team", 0, 1)
         self._card(team, card)
         return {"card": card, "team": team}
 
     def _deal(self, outcome: Any) -> dict[str, Any]:
+        # the variant reads its own fields (DealRules.table_deal); the match only keeps score
         if not isinstance(outcome, dict):
             raise OutcomeRefusal("bad_entry", "deal", "a deal outcome is an object")
-        if self.variant == "shuangkou2":
-            return self._points_deal(self._shuangkou2(outcome))
-        if self.variant == "honger":
-            return self._points_deal(self._honger(outcome))
-        return self._level_deal(outcome)
+        record = self.rules.table_deal(outcome, self.options)
+        if self.points:
+            return self._points_deal(record)
+        return self._level_deal(record)
 
-    def _finish(self, value: Any) -> list[int]:
-        n = self.seats
-        if not isinstance(value, list) or any(
-            isinstance(s, bool) or not isinstance(s, int) or not 0 <= s < n for s in value
-        ):
-            raise OutcomeRefusal("bad_finish", "finish", "finish lists seats 0..3 in order")
-        if len(set(value)) != len(value):
-            raise OutcomeRefusal("bad_finish", "finish", "a seat appears twice in finish")
-        return list(value)
-
-    def _level_deal(self, outcome: dict[str, Any]) -> dict[str, Any]:
-        bao2_variant = self.variant == "bao2"
-        allowed = (
-            {"finish", "bao2", "immune", "twos_left", "stuck_end"} if bao2_variant else {"finish"}
-        )
-        if set(outcome) - allowed:
-            field = sorted(set(outcome) - allowed)[0]
-            raise OutcomeRefusal("unknown_field", field, f"{field} is not part of this game")
-        finish = self._finish(outcome.get("finish"))
-        if len(finish) < 2 or (len(finish) == 2 and finish[0] % 2 != finish[1] % 2):
-            raise OutcomeRefusal(
-                "bad_finish", "finish", "give the finishing order until the deal ended"
-            )
-        finish += [s for s in range(4) if s not in finish]
-        w = finish[0] % 2
-        colour = bool(self.options.get("colour_twos", False))
-        bao2 = [0, 0]
-        closed = [0, 0]
-        total = red_total = 0
-        if bao2_variant:
-
-            def worth(n: int, r: int) -> int:
-                return r * two_value(13, colour) + (n - r) * two_value(0, colour)
-
-            bonus = outcome.get("bao2") or [None, None]
-            if not isinstance(bonus, list) or len(bonus) != 2:
-                raise OutcomeRefusal("bad_twos", "bao2", "bao2 gives one entry per team")
-            for t in (0, 1):
-                n, r = _twos(bonus[t], "bao2")
-                if n and t != w:
-                    raise OutcomeRefusal(
-                        "bao2_not_first", "bao2", "only the team of the 1st player can score 保2"
-                    )
-                bao2[t] = worth(n, r)
-                total += n
-                red_total += r
-            immune = outcome.get("immune", False)
-            if not isinstance(immune, bool):
-                raise OutcomeRefusal("bad_immune", "immune", "immune is true or false")
-            if immune:
-                if not bao2[w]:
-                    raise OutcomeRefusal(
-                        "immune_without_bao2", "immune", "an immune bomb answers a 保2"
-                    )
-                bao2 = [0, 0]
-            stuck_end = outcome.get("stuck_end", False)
-            if not isinstance(stuck_end, bool):
-                raise OutcomeRefusal("bad_stuck", "stuck_end", "stuck_end is true or false")
-            left_in = outcome.get("twos_left") or [None] * 4
-            if not isinstance(left_in, list) or len(left_in) != 4:
-                raise OutcomeRefusal("bad_twos", "twos_left", "twos_left gives one entry per seat")
-            unfinished = finish[2:] if finish[1] % 2 == w else finish[3:]
-            left = [0, 0, 0, 0]
-            for seat in range(4):
-                n, r = _twos(left_in[seat], "twos_left")
-                if n and seat not in unfinished and not (stuck_end and seat != finish[0]):
-                    raise OutcomeRefusal(
-                        "twos_of_finished", "twos_left", "a player who went out holds no 2s"
-                    )
-                left[seat] = worth(n, r)
-                total += n
-                red_total += r
-            if total > 8 or red_total > 4:
-                raise OutcomeRefusal(
-                    "too_many_twos", "twos_left", "there are only eight 2s (four red) in play"
-                )
-            closed = closed_twos(finish, left, stuck_end)
+    def _level_deal(self, read: dict[str, Any]) -> dict[str, Any]:
         out = self.rules.settle_levels(
-            self.levels, self.level_team, self.attempts, finish, bao2, closed, self.options
+            self.levels,
+            self.level_team,
+            self.attempts,
+            read["finish"],
+            read["bao2"],
+            read["closed"],
+            self.options,
         )
         record = {
-            "finish": finish,
+            "finish": read["finish"],
             "level_team": self.level_team,
             "level_rank": self.rules.level_rank(
                 self.levels[self.level_team] if self.level_team is not None else 0
             ),
-            "bao2": bao2,
-            "closed": closed,
+            "bao2": read["bao2"],
+            "closed": read["closed"],
         }
         self.levels = out["levels"]
         self.attempts = out["attempts"]
@@ -634,84 +534,6 @@ class TableMatch:
         if out["winner"] is not None:
             self._end(out["winner"], "last_level")
         return record
-
-    def _shuangkou2(self, outcome: dict[str, Any]) -> dict[str, Any]:
-        if set(outcome) - {"winner", "cards_left", "bombs"}:
-            field = sorted(set(outcome) - {"winner", "cards_left", "bombs"})[0]
-            raise OutcomeRefusal("unknown_field", field, f"{field} is not part of this game")
-        winner = _int(outcome.get("winner"), "winner", 0, 1)
-        left = _int(outcome.get("cards_left"), "cards_left", 1, 27)
-        bombs = outcome.get("bombs") or [[], []]
-        if (
-            not isinstance(bombs, list)
-            or len(bombs) != 2
-            or not all(isinstance(b, list) and len(b) <= 27 for b in bombs)
-        ):
-            raise OutcomeRefusal("bad_bombs", "bombs", "bombs gives a list per seat")
-        lines = [[_int(x, "bombs", 4, 12) for x in b] for b in bombs]
-        cards_left = [0, 0]
-        cards_left[1 - winner] = left
-        points = score_deal(winner, cards_left, lines, int(self.options.get("base", 1)))
-        return {"finish": [winner], "points": points, "bombs": lines, "cards_left": cards_left}
-
-    def _honger(self, outcome: dict[str, Any]) -> dict[str, Any]:
-        known = {"mode", "h2", "solo", "receiver", "finish", "fans", "dealt_fans"}
-        if set(outcome) - known:
-            field = sorted(set(outcome) - known)[0]
-            raise OutcomeRefusal("unknown_field", field, f"{field} is not part of this game")
-        base = int(self.options.get("base", 1))
-        mode = outcome.get("mode", "partnership")
-        if mode not in ("partnership", "solo", "surrender", "compare"):
-            raise OutcomeRefusal(
-                "bad_mode", "mode", "mode is partnership, solo, surrender or compare"
-            )
-        fans_in = outcome.get("fans") or [0, 0, 0, 0]
-        if not isinstance(fans_in, list) or len(fans_in) != 4:
-            raise OutcomeRefusal("bad_fans", "fans", "fans gives a number per seat")
-        fans = [_int(f, "fans", 0, 40) for f in fans_in]
-        record: dict[str, Any] = {"mode": mode}
-        if mode == "partnership":
-            h2 = outcome.get("h2")
-            if (
-                not isinstance(h2, list)
-                or len(h2) != 2
-                or len({_int(s, "h2", 0, 3) for s in h2}) != 2
-            ):
-                raise OutcomeRefusal("bad_h2", "h2", "name the two seats that held ♥2")
-            sides = [sorted(h2), sorted(s for s in range(4) if s not in h2)]
-            finish = self._finish(outcome.get("finish"))
-            if not finish:
-                raise OutcomeRefusal("bad_finish", "finish", "give the finishing order")
-            points = honger.score_partnership(sides, finish, fans, base)
-            record.update(sides=sides, finish=finish)
-        else:
-            solo = _int(outcome.get("solo"), "solo", 0, 3)
-            record["solo"] = solo
-            if mode == "solo":
-                finish = self._finish(outcome.get("finish"))
-                if not finish:
-                    raise OutcomeRefusal("bad_finish", "finish", "give the finishing order")
-                points = honger.score_solo(solo, finish, fans, base)
-                record["finish"] = finish
-            else:
-                receiver = outcome.get("receiver")
-                if receiver is None and mode == "compare":
-                    return {**record, "points": [0, 0, 0, 0], "rewards": [0, 0, 0, 0]}
-                receiver = _int(receiver, "receiver", 0, 3)
-                if receiver == solo:
-                    raise OutcomeRefusal("bad_receiver", "receiver", "the solo player pays")
-                record["receiver"] = receiver
-                if mode == "surrender":
-                    points = honger.pay_surrender(solo, receiver, base)
-                else:
-                    points = honger.pay_compare(solo, receiver, fans[receiver], base)
-                return {**record, "points": points, "rewards": [0, 0, 0, 0]}
-        dealt = outcome.get("dealt_fans") or [0, 0, 0, 0]
-        if not isinstance(dealt, list) or len(dealt) != 4:
-            raise OutcomeRefusal("bad_fans", "dealt_fans", "dealt_fans gives a number per seat")
-        rewards = honger.rewards_of_fans([_int(f, "dealt_fans", 0, 5) for f in dealt], base)
-        points = [p + r for p, r in zip(points, rewards, strict=True)]
-        return {**record, "points": points, "rewards": rewards, "fans": fans}
 
     def _points_deal(self, record: dict[str, Any]) -> dict[str, Any]:
         self.deals += 1

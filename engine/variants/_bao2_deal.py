@@ -12,6 +12,7 @@ from typing import Any
 from engine.actions import Action, Refusal
 from engine.combo import Combo
 from engine.deal import Deal
+from engine.outcome import OutcomeRefusal, twos
 from engine.variants._guandan_deal import GuandanDealRules, add_item, earned_items, void_attempt
 
 #: Card ids of the natural 2s (♠2 ♥2 ♣2 ♦2); no 2 is ever a level card in Bao 2.
@@ -69,6 +70,7 @@ class Bao2DealRules(GuandanDealRules):
         "show_history": False,
     }
     table_options = frozenset({"colour_twos", "time_limit_minutes"})
+    table_fields = frozenset({"finish", "bao2", "immune", "twos_left", "stuck_end"})
     return_rule = "return a card of rank 3 to 10 that is not a 2 or a level card"
 
     # ------------------------------------------------------------------ little 2
@@ -140,6 +142,19 @@ class Bao2DealRules(GuandanDealRules):
             deal.finish()
         else:
             deal.give_lead(self.jiefeng_seat(deal, seat), "jiefeng")
+
+    def validate_extra(self, deal: Deal, action: Action) -> Any:
+        """Tribute and return as in Guandan, and the immune bomb (:meth:`validate_immune`)."""
+        if action.kind == "immune":
+            return self.validate_immune(deal, action)
+        return super().validate_extra(deal, action)
+
+    def execute_extra(self, deal: Deal, action: Action, plan: Any) -> None:
+        """Tribute and return as in Guandan, and the immune bomb (:meth:`execute_immune`)."""
+        if action.kind == "immune":
+            self.execute_immune(deal, action, plan)
+        else:
+            super().execute_extra(deal, action, plan)
 
     def validate_immune(self, deal: Deal, action: Action) -> Any:
         """The immune bomb (§6.3): only in the window, by the seat whose turn it is, from the
@@ -285,6 +300,68 @@ class Bao2DealRules(GuandanDealRules):
             }
         out["bao2"] = list(deal.bao2)
         return out
+
+    # ------------------------------------------------------------------ real table
+    def table_bonuses(
+        self, outcome: dict[str, Any], finish: list[int], options: dict[str, Any]
+    ) -> tuple[list[int], list[int]]:
+        """保2 and 关2 of a deal entered at a real table: ``bao2`` (per team, the 2s of its 保2
+        play(s) as ``{"twos": n, "red": r}``; only the 1st player's team), ``immune`` (the
+        opponents' immune bomb voided that 保2), ``twos_left`` (per seat, the natural 2s left
+        in hand; a player who went out holds none) and ``stuck_end`` (the deal ended with every
+        remaining player stuck). 2s are weighted by :func:`two_value`, 关2 goes by
+        :func:`closed_twos`; at most eight 2s, four of them red."""
+        w = finish[0] % 2
+        colour = bool(options.get("colour_twos", False))
+
+        def worth(n: int, r: int) -> int:
+            return r * two_value(13, colour) + (n - r) * two_value(0, colour)
+
+        bao2 = [0, 0]
+        total = red_total = 0
+        bonus = outcome.get("bao2") or [None, None]
+        if not isinstance(bonus, list) or len(bonus) != 2:
+            raise OutcomeRefusal("bad_twos", "bao2", "bao2 gives one entry per team")
+        for t in (0, 1):
+            n, r = twos(bonus[t], "bao2")
+            if n and t != w:
+                raise OutcomeRefusal(
+                    "bao2_not_first", "bao2", "only the team of the 1st player can score 保2"
+                )
+            bao2[t] = worth(n, r)
+            total += n
+            red_total += r
+        immune = outcome.get("immune", False)
+        if not isinstance(immune, bool):
+            raise OutcomeRefusal("bad_immune", "immune", "immune is true or false")
+        if immune:
+            if not bao2[w]:
+                raise OutcomeRefusal(
+                    "immune_without_bao2", "immune", "an immune bomb answers a 保2"
+                )
+            bao2 = [0, 0]
+        stuck_end = outcome.get("stuck_end", False)
+        if not isinstance(stuck_end, bool):
+            raise OutcomeRefusal("bad_stuck", "stuck_end", "stuck_end is true or false")
+        left_in = outcome.get("twos_left") or [None] * 4
+        if not isinstance(left_in, list) or len(left_in) != 4:
+            raise OutcomeRefusal("bad_twos", "twos_left", "twos_left gives one entry per seat")
+        unfinished = finish[2:] if finish[1] % 2 == w else finish[3:]
+        left = [0, 0, 0, 0]
+        for seat in range(4):
+            n, r = twos(left_in[seat], "twos_left")
+            if n and seat not in unfinished and not (stuck_end and seat != finish[0]):
+                raise OutcomeRefusal(
+                    "twos_of_finished", "twos_left", "a player who went out holds no 2s"
+                )
+            left[seat] = worth(n, r)
+            total += n
+            red_total += r
+        if total > 8 or red_total > 4:
+            raise OutcomeRefusal(
+                "too_many_twos", "twos_left", "there are only eight 2s (four red) in play"
+            )
+        return bao2, closed_twos(finish, left, stuck_end)
 
     # ------------------------------------------------------------------ match progression
     def settle_levels(

@@ -13,6 +13,7 @@ from typing import Any
 from engine.actions import Action, Refusal
 from engine.cards import HR, RANKS, card_str
 from engine.deal import Deal, DealRules
+from engine.outcome import OutcomeRefusal, finish_order, refuse_unknown
 
 TRIBUTE_FIELDS = ("givers", "receivers", "paid", "returned")
 
@@ -34,6 +35,8 @@ class GuandanDealRules(DealRules):
         "show_history": False,
     }
     table_options = frozenset({"time_limit_minutes"})
+    #: The fields of a deal outcome entered at a real table (:meth:`table_deal`).
+    table_fields = frozenset({"finish"})
 
     # ------------------------------------------------------------------ cards
     def wild(self, deal: Deal) -> int:
@@ -167,15 +170,10 @@ class GuandanDealRules(DealRules):
             if card not in self.valid_return(deal, seat):
                 raise Refusal("invalid_return", self.return_rule)
             return i
-        if kind == "immune" and deal.rules.has_immune_window:
-            return self.validate_immune(deal, action)
         raise Refusal("wrong_phase", f"no {kind} in the {deal.phase} phase")
 
+    #: What a refused return is told (:meth:`valid_return`).
     return_rule = "any card may be returned"
-
-    def validate_immune(self, deal: Deal, action: Action) -> Any:
-        """Bao 2 only (see :mod:`engine.variants._bao2_deal`)."""
-        raise Refusal("wrong_phase", "no immune bomb in this variant")
 
     @staticmethod
     def _index(seats: list[int], seat: int) -> int:
@@ -189,7 +187,7 @@ class GuandanDealRules(DealRules):
         return -1
 
     def execute_extra(self, deal: Deal, action: Action, plan: Any) -> None:
-        """Pay a tribute or make a return (or, Bao 2, play the immune bomb)."""
+        """Pay a tribute or make a return."""
         trib = deal.tribute
         seat = action.seat
         assert seat is not None
@@ -207,11 +205,7 @@ class GuandanDealRules(DealRules):
             if all(c >= 0 for c in trib["returned"]):
                 deal.give_lead(trib["leader"], "tribute")
         else:
-            self.execute_immune(deal, action, plan)
-
-    def execute_immune(self, deal: Deal, action: Action, plan: Any) -> None:
-        """Bao 2 only."""
-        raise NotImplementedError
+            super().execute_extra(deal, action, plan)
 
     def owing(self, deal: Deal) -> list[int]:
         """Seats that still owe a tribute (tribute phase) or a return (return phase), in turn
@@ -312,6 +306,29 @@ class GuandanDealRules(DealRules):
         """The tribute view."""
         view = self.tribute_view(deal, seat)
         return {"tribute": view} if view is not None else {}
+
+    # ------------------------------------------------------------------ real table
+    def table_deal(self, outcome: dict[str, Any], options: dict[str, Any]) -> dict[str, Any]:
+        """A deal entered at a real table: ``finish``, the seats in finishing order until the
+        deal ended (two when the 1st and 2nd are partners, else three; the others follow in
+        seat order), plus the fields of :attr:`table_fields` that :meth:`table_bonuses` reads.
+        Returns ``finish`` (four seats), ``bao2`` and ``closed`` per team."""
+        refuse_unknown(outcome, self.table_fields)
+        finish = finish_order(outcome.get("finish"), self.seats)
+        if len(finish) < 2 or (len(finish) == 2 and finish[0] % 2 != finish[1] % 2):
+            raise OutcomeRefusal(
+                "bad_finish", "finish", "give the finishing order until the deal ended"
+            )
+        finish += [s for s in range(self.seats) if s not in finish]
+        bao2, closed = self.table_bonuses(outcome, finish, options)
+        return {"finish": finish, "bao2": bao2, "closed": closed}
+
+    def table_bonuses(
+        self, outcome: dict[str, Any], finish: list[int], options: dict[str, Any]
+    ) -> tuple[list[int], list[int]]:
+        """Levels per team a deal entered at a real table earned besides its finishing order:
+        ``(bao2, closed)``. Guandan has none."""
+        return [0, 0], [0, 0]
 
     # ------------------------------------------------------------------ match progression
     def level_rank(self, index: int) -> str:

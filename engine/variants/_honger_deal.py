@@ -32,6 +32,7 @@ from engine.cards import cards_str, parse_cards
 from engine.cards import deal as deal_cards
 from engine.combo import Combo
 from engine.deal import Deal
+from engine.outcome import OutcomeRefusal, finish_order, refuse_unknown, whole
 from engine.variants._points_deal import PointsDealRules
 from engine.variants.honger import (
     GAME_RANK,
@@ -39,6 +40,9 @@ from engine.variants.honger import (
     big_bomb_rewards,
     biggest_bomb,
     combo_fan,
+    pay_compare,
+    pay_surrender,
+    rewards_of_fans,
     score_compare,
     score_partnership,
     score_solo,
@@ -251,6 +255,68 @@ class HongerDealRules(PointsDealRules):
         if deal.phase == "over":
             info["sides"] = extra["sides"]
         return info
+
+    # -- real table -----------------------------------------------------------------------------
+    def table_deal(self, outcome: dict[str, Any], options: dict[str, Any]) -> dict[str, Any]:
+        """A deal entered at a real table: ``mode`` (``partnership`` with ``h2`` the two seats
+        holding ♥2, ``solo`` with ``solo``, ``surrender`` / ``compare`` with ``solo`` and
+        ``receiver`` and for a compare ``fans``; a compare the solo player won has no
+        ``receiver``), ``finish``, ``fans`` (per seat, fans of the bombs played) and
+        ``dealt_fans`` (per seat, fan of the biggest bomb dealt, for big-bomb rewards)."""
+        refuse_unknown(outcome, ("mode", "h2", "solo", "receiver", "finish", "fans", "dealt_fans"))
+        base = int(options.get("base", 1))
+        mode = outcome.get("mode", "partnership")
+        if mode not in ("partnership", "solo", "surrender", "compare"):
+            raise OutcomeRefusal(
+                "bad_mode", "mode", "mode is partnership, solo, surrender or compare"
+            )
+        fans_in = outcome.get("fans") or [0, 0, 0, 0]
+        if not isinstance(fans_in, list) or len(fans_in) != 4:
+            raise OutcomeRefusal("bad_fans", "fans", "fans gives a number per seat")
+        fans = [whole(f, "fans", 0, 40) for f in fans_in]
+        record: dict[str, Any] = {"mode": mode}
+        if mode == "partnership":
+            h2 = outcome.get("h2")
+            if (
+                not isinstance(h2, list)
+                or len(h2) != 2
+                or len({whole(s, "h2", 0, 3) for s in h2}) != 2
+            ):
+                raise OutcomeRefusal("bad_h2", "h2", "name the two seats that held ♥2")
+            sides = [sorted(h2), sorted(s for s in range(4) if s not in h2)]
+            finish = finish_order(outcome.get("finish"), self.seats)
+            if not finish:
+                raise OutcomeRefusal("bad_finish", "finish", "give the finishing order")
+            points = score_partnership(sides, finish, fans, base)
+            record.update(sides=sides, finish=finish)
+        else:
+            solo = whole(outcome.get("solo"), "solo", 0, 3)
+            record["solo"] = solo
+            if mode == "solo":
+                finish = finish_order(outcome.get("finish"), self.seats)
+                if not finish:
+                    raise OutcomeRefusal("bad_finish", "finish", "give the finishing order")
+                points = score_solo(solo, finish, fans, base)
+                record["finish"] = finish
+            else:
+                receiver = outcome.get("receiver")
+                if receiver is None and mode == "compare":
+                    return {**record, "points": [0, 0, 0, 0], "rewards": [0, 0, 0, 0]}
+                receiver = whole(receiver, "receiver", 0, 3)
+                if receiver == solo:
+                    raise OutcomeRefusal("bad_receiver", "receiver", "the solo player pays")
+                record["receiver"] = receiver
+                if mode == "surrender":
+                    points = pay_surrender(solo, receiver, base)
+                else:
+                    points = pay_compare(solo, receiver, fans[receiver], base)
+                return {**record, "points": points, "rewards": [0, 0, 0, 0]}
+        dealt = outcome.get("dealt_fans") or [0, 0, 0, 0]
+        if not isinstance(dealt, list) or len(dealt) != 4:
+            raise OutcomeRefusal("bad_fans", "dealt_fans", "dealt_fans gives a number per seat")
+        rewards = rewards_of_fans([whole(f, "dealt_fans", 0, 5) for f in dealt], base)
+        points = [p + r for p, r in zip(points, rewards, strict=True)]
+        return {**record, "points": points, "rewards": rewards, "fans": fans}
 
     # -- match hooks (called by engine.match.Match) --------------------------------------------
     def deal_hands(self, seed: int | str, deal_no: int) -> tuple[list[list[int]], int]:

@@ -22,6 +22,7 @@ from engine.cards import card_str
 from engine.cards import deal as deal_cards
 from engine.combo import Combo
 from engine.deal import Deal
+from engine.outcome import OutcomeRefusal, refuse_unknown, whole
 from engine.variants._points_deal import PointsDealRules, close_points_deal
 from engine.variants.shuangkou2 import (
     BOMB_TYPES,
@@ -110,6 +111,27 @@ class Shuangkou2DealRules(PointsDealRules):
             "bombs": [list(b) for b in self.bombs(deal)],
             "marked_card": deal.extra.get("marked_card"),
         }
+
+    # -- real table -----------------------------------------------------------------------------
+    def table_deal(self, outcome: dict[str, Any], options: dict[str, Any]) -> dict[str, Any]:
+        """A deal entered at a real table: ``winner``, ``cards_left`` (the loser's cards left)
+        and ``bombs`` (per seat, line counts of the bombs played); scored by
+        :func:`~engine.variants.shuangkou2.score_deal`."""
+        refuse_unknown(outcome, ("winner", "cards_left", "bombs"))
+        winner = whole(outcome.get("winner"), "winner", 0, 1)
+        left = whole(outcome.get("cards_left"), "cards_left", 1, 27)
+        bombs = outcome.get("bombs") or [[], []]
+        if (
+            not isinstance(bombs, list)
+            or len(bombs) != 2
+            or not all(isinstance(b, list) and len(b) <= 27 for b in bombs)
+        ):
+            raise OutcomeRefusal("bad_bombs", "bombs", "bombs gives a list per seat")
+        lines = [[whole(x, "bombs", 4, 12) for x in b] for b in bombs]
+        cards_left = [0, 0]
+        cards_left[1 - winner] = left
+        points = score_deal(winner, cards_left, lines, int(options.get("base", 1)))
+        return {"finish": [winner], "points": points, "bombs": lines, "cards_left": cards_left}
 
     # -- match hooks (called by engine.match.Match) --------------------------------------------
     def deal_hands(self, seed: int | str, deal_no: int) -> tuple[list[list[int]], int, int]:

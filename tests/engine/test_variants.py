@@ -1,5 +1,8 @@
 """The variant table (engine.variants): names, rules, facts and rated sides."""
 
+import ast
+from pathlib import Path
+
 import pytest
 
 from engine.combo import ComboRules
@@ -79,3 +82,86 @@ def test_rated_sides_of_each_game():
             red_two_sides(totals, bad)
     with pytest.raises(ValueError):
         red_two_sides(totals[:3], [0])
+
+
+# The rules modules: variant differences live in hooks of the rules classes, never in a test of
+# which variant is playing. The variant table (engine/variants/__init__.py) is the one place
+# that names them.
+RULES_MODULES = [
+    path
+    for path in sorted((Path(__file__).resolve().parents[2] / "engine").rglob("*.py"))
+    if "bots" not in path.parts
+    and path.name not in ("__init__.py", "bench.py", "arena.py", "conformance.py")
+]
+
+
+def _names_a_variant(node: ast.AST) -> bool:
+    """A comparison against a variant name."""
+    if not isinstance(node, ast.Compare):
+        return False
+    for side in [node.left, *node.comparators]:
+        elts = side.elts if isinstance(side, ast.Tuple | ast.List | ast.Set) else [side]
+        if any(isinstance(e, ast.Constant) and e.value in VARIANT_NAMES for e in elts):
+            return True
+    return False
+
+
+def _bao2_flag(node: ast.AST, in_rules: bool) -> bool:
+    """A read of the old ``bao2`` flag: ``rules.bao2`` anywhere, ``self.bao2`` in a rules class
+    (a deal's ``bao2`` is its record of 保2 levels, not a flag)."""
+    if not (isinstance(node, ast.Attribute) and node.attr == "bao2"):
+        return False
+    inner = node.value
+    if isinstance(inner, ast.Attribute) and inner.attr == "rules":
+        return True
+    return in_rules and isinstance(inner, ast.Name) and inner.id == "self"
+
+
+def _variant_questions(source: str) -> list[int]:
+    tree = ast.parse(source)
+    in_rules = {
+        id(n)
+        for cls in ast.walk(tree)
+        if isinstance(cls, ast.ClassDef) and cls.name.endswith("Rules")
+        for n in ast.walk(cls)
+    }
+    return sorted(
+        n.lineno for n in ast.walk(tree) if _names_a_variant(n) or _bao2_flag(n, id(n) in in_rules)
+    )
+
+
+def test_rules_modules_never_ask_which_variant_is_playing():
+    assert len(RULES_MODULES) >= 10
+    found = {
+        f"{path.parent.name}/{path.name}:{line}"
+        for path in RULES_MODULES
+        for line in _variant_questions(path.read_text())
+    }
+    assert found == set()
+
+
+def test_the_variant_question_check_sees_each_form():
+    bad = (
+        'if self.variant == "bao2": pass\n'
+        'if variant in ("guandan", "bao2"): pass\n'
+        "class GuandanRules:\n"
+        "    max_bomb = 8 if self.bao2 else 10\n"
+        "if self.rules.bao2: pass\n"
+    )
+    assert _variant_questions(bad) == [1, 2, 4, 5]
+    # the deal's 保2 record (deal.bao2) and a rules hook are not questions
+    fine = "deal.bao2[team] += 1\nn = self.max_bomb\nclass Deal:\n    x = list(self.bao2)\n"
+    assert _variant_questions(fine) == []
+
+
+def test_a_sister_variant_changes_only_its_own_hooks():
+    # Bao 2's combo rules differ from Guandan's by class attributes and one hook, nothing else
+    own = {k for k in vars(Bao2Rules) if not k.startswith("__")}
+    assert own == {"variant", "level_names", "types", "max_bomb", "joker_bomb_tier", "bomb_reading"}
+    assert not hasattr(GuandanRules("7"), "bao2")
+    guandan, bao2 = combo_rules("guandan", "7"), combo_rules("bao2", "7")
+    eight = [0, 13, 26, 39] * 2  # eight natural 2s (S2 H2 C2 D2, twice)
+    assert guandan.bomb_reading(0, 8, 0) == ("bomb", "2", 8)
+    assert bao2.bomb_reading(0, 8, 0) == ("supreme", "2", None)
+    assert [c.type for c in guandan.readings(eight)] == ["bomb"]
+    assert [c.type for c in bao2.readings(eight)] == ["supreme"]
