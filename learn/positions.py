@@ -322,17 +322,6 @@ def settlements() -> list[Settlement]:
     return cases
 
 
-def level_name(variant: str, index: int) -> str:
-    """A team level index as players say it: Bao 2's ``5``, ``2A`` (index 23), ``2-5`` for the
-    second round; Guandan's ranks."""
-    rules = deal_rules(variant)
-    ranks = getattr(rules, "level_ranks", "")
-    rank = str(rules.level_rank(index)).replace("T", "10")
-    if ranks and index >= len(ranks):
-        return f"2{rank}" if rank == "A" else f"{rank}²"
-    return rank
-
-
 def example_guandan_wild() -> Example:
     """逢人配 in Guandan at level 5: ♥5 is wild; ♠9 ♣9 ♦9 with the ♥5 read as a bomb of four
     9s, and the bomb beats a pair of kings."""
