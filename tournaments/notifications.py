@@ -309,8 +309,7 @@ FINAL_PLACES = 10
 
 def notify_final_standings(tournament: Tournament, lines: Sequence[Any]) -> int:
     """Send every entrant of a finished tournament the final standings ``lines`` (the
-    ``StandingLine`` list of :func:`tournaments.selectors.standings`, which this module cannot
-    import: the selectors import the round services, which import it): the first places and
+    ``StandingLine`` list of :func:`tournaments.selectors.standings`): the first places and
     each player's own, as a notice and an e-mail (key ``final:<tournament>:user:<user>``) with
     a link to the standings on ``SITE_URL``. An entry withdrawn before its first game is told
     nothing; a tournament reopened by a correction and finished again is not told again.

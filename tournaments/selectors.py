@@ -1,7 +1,12 @@
-"""Reads of tournaments shared by the pages, the API and the iCalendar feed."""
+"""Reads of tournaments shared by the pages, the API, the iCalendar feed and the services: how
+many rounds and when, who is paired, each game's records and seats, the standings.
+
+Data flows one way: the services read through these functions and never the reverse (this
+module imports no service; ``tests/test_architecture.py`` holds it to that)."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any
@@ -14,18 +19,24 @@ from django.utils.translation import gettext as _
 
 from clubs import permissions
 from clubs.models import Club, User
+from games.variants import game as game_facts
+from tournaments import pairing
 from tournaments import standings as pure
 from tournaments.models import (
+    ACCEPTED_STATUSES,
     Entry,
     EntryStatus,
     Game,
+    GameSource,
     GameStatus,
+    Round,
     RoundStatus,
     Tournament,
     TournamentFormat,
     TournamentStatus,
+    UnitKind,
 )
-from tournaments.services import rounds as round_services
+from tournaments.windows import checkin_open
 
 
 def tournaments_of_club(club: Club, viewer: User | None) -> QuerySet[Tournament]:
@@ -74,10 +85,8 @@ def standings(tournament: Tournament, through_round: int | None = None) -> list[
     games = all_games(tournament)
     if through_round is not None:
         games = [g for g in games if g.round.number <= through_round]
-    records = round_services.records_of(games)
-    rows = pure.standings(
-        list(by_id), records, tiebreaks_of(tournament), round_services.points_of(tournament)
-    )
+    records = records_of(games)
+    rows = pure.standings(list(by_id), records, tiebreaks_of(tournament), points_of(tournament))
     return [StandingLine(by_id[r.unit], r) for r in rows]
 
 
@@ -85,21 +94,181 @@ def rounds_schedule(tournament: Tournament) -> list[dict[str, Any]]:
     """Every round with its time and status (rounds not paired yet at their planned time)."""
     existing = {r.number: r for r in tournament.rounds.all()}
     out = []
-    total = max(round_services.total_rounds(tournament), max(existing, default=0))
+    total = max(total_rounds(tournament), max(existing, default=0))
     for number in range(1, total + 1):
         rnd = existing.get(number)
         out.append(
             {
                 "number": number,
-                "scheduled_at": rnd.scheduled_at
-                if rnd
-                else round_services.round_time(tournament, number),
+                "scheduled_at": rnd.scheduled_at if rnd else round_time(tournament, number),
                 "status": rnd.status if rnd else RoundStatus.PENDING,
                 "status_display": rnd.get_status_display() if rnd else _("Not paired yet"),
                 "round": rnd,
             }
         )
     return out
+
+
+# Rounds, records and seats: what the services compute from (they never import back).
+
+
+def total_rounds(tournament: Tournament) -> int:
+    """How many rounds the tournament has (Swiss: as planned; round robin and elimination:
+    from the entries of round 1, or the active entries before it)."""
+    if tournament.format == TournamentFormat.SWISS:
+        return tournament.rounds_planned
+    order = tournament_order(tournament)
+    if tournament.format == TournamentFormat.ROUND_ROBIN:
+        n = len(order)
+        return max(0, n - 1 if n % 2 == 0 else n)
+    return pairing.elimination_rounds(len(order)) if len(order) >= 2 else 0
+
+
+def tournament_order(tournament: Tournament, now: datetime | None = None) -> list[int]:
+    """Entry ids in seeding order: those of round 1 once it exists, else the active ones
+    (at ``now``: see :func:`checkin_applies`)."""
+    first = tournament.rounds.filter(number=1).first()
+    if first is not None:
+        games = list(first.games.order_by("number"))
+        if tournament.format == TournamentFormat.ELIMINATION:
+            return [e for g in sorted(games, key=lambda g: g.slot) for e in g.side0 + g.side1]
+        ids = {e for g in games for e in g.side0 + g.side1}
+        return [e.pk for e in tournament.entries.order_by("seed", "id") if e.pk in ids]
+    return [e.pk for e in active_entries(tournament, first_round=True, now=now)]
+
+
+def round_time(tournament: Tournament, number: int) -> datetime:
+    """When round ``number`` is scheduled: the start, then every ``round_minutes``."""
+    return tournament.starts_at + timedelta(minutes=tournament.round_minutes * (number - 1))
+
+
+def checkin_applies(tournament: Tournament, now: datetime | None = None) -> bool:
+    """Whether round 1 paired at ``now`` takes only checked-in entries: check-in is required
+    and has opened. Before it opened nobody could check in, so nobody is left out then."""
+    return tournament.checkin_required and checkin_open(tournament, now or timezone.now())
+
+
+def not_checked_in(tournament: Tournament, now: datetime | None = None) -> list[Entry]:
+    """The entries that pairing round 1 at ``now`` would withdraw for not checking in."""
+    if tournament.rounds.exists() or not checkin_applies(tournament, now):
+        return []
+    return list(
+        tournament.entries.filter(status=EntryStatus.REGISTERED)
+        .select_related("player1", "player2")
+        .order_by("seed", "id")
+    )
+
+
+def active_entries(
+    tournament: Tournament, first_round: bool, now: datetime | None = None
+) -> list[Entry]:
+    """The entries a round pairs, in seeding order: accepted ones (a pending pair, whose
+    partner has not accepted, is not paired); round 1 with check-in applying: the checked-in."""
+    entries = tournament.entries.filter(status__in=ACCEPTED_STATUSES).order_by("seed", "id")
+    if first_round and checkin_applies(tournament, now):
+        entries = entries.filter(status=EntryStatus.CHECKED_IN)
+    return list(entries)
+
+
+def records_of(games: Sequence[Game]) -> list[pure.Record]:
+    """Standings records of finished games and byes (a double forfeit: both sides lose; a
+    Red Two game: each player on their own total, :func:`tournaments.pure.records_of_table`)."""
+    out: list[pure.Record] = []
+    for game in games:
+        if game.status == GameStatus.BYE:
+            out += pure.records_of_game([game.side0, []], None)
+        elif game.status == GameStatus.FINISHED and game.seat_scores:
+            out += table_records(game).values()
+        elif game.status == GameStatus.FINISHED and game.score0 is not None:
+            if game.source == GameSource.FORFEIT and game.winner is None:
+                for i, side in enumerate(game.sides):
+                    for unit in side:
+                        out.append(pure.Record(unit, tuple(game.sides[1 - i]), 0, 0, "loss"))
+                continue
+            out += pure.records_of_game(game.sides, (game.score0, game.score1), game.winner)
+    return out
+
+
+def table_records(game: Game) -> dict[int, pure.Record]:
+    """A Red Two game's standings record of each entry
+    (:func:`tournaments.pure.records_of_table`), or {} while it has no result."""
+    if game.status != GameStatus.FINISHED or not game.seat_scores:
+        return {}
+    records = pure.records_of_table(game.seat_entries, game.seat_scores, game.seat_forfeits)
+    return {r.unit: r for r in records}
+
+
+def points_of(tournament: Tournament) -> pure.Points:
+    """The tournament's match points (a bye counts as a win)."""
+    return pure.Points(
+        win=tournament.points_win,
+        draw=tournament.points_draw,
+        loss=0,
+        bye=tournament.points_win,
+    )
+
+
+def winner_entry(game: Game) -> int | None:
+    """The entry that won a two-entry game (a bye: its entry); None without a winner."""
+    if game.status == GameStatus.BYE:
+        return game.side0[0]
+    if game.status != GameStatus.FINISHED or game.winner is None:
+        return None
+    return game.sides[game.winner][0]
+
+
+def loser_entry(game: Game) -> int | None:
+    """The entry that lost a two-entry game; None without a winner."""
+    if game.status != GameStatus.FINISHED or game.winner is None:
+        return None
+    return game.sides[1 - game.winner][0]
+
+
+def users_by_seat(tournament: Tournament, game: Game, entries: dict[int, Entry]) -> list[int]:
+    """The user id of each seat: side 0 at seats 0 and 2, side 1 at seats 1 and 3."""
+    if game_facts(tournament.variant).seats == 2:
+        return [entries[game.side0[0]].player1_id, entries[game.side1[0]].player1_id]
+    if tournament.unit_kind == UnitKind.INDIVIDUAL:
+        return [entries[e].player1_id for e in game.seat_entries]
+    ea, eb = entries[game.side0[0]], entries[game.side1[0]]
+    return [ea.player1_id, eb.player1_id, ea.player2_id, eb.player2_id]
+
+
+def game_users(tournament: Tournament, game: Game) -> list[list[int]]:
+    """The user ids of the game's two sides (every player of each side's entries)."""
+    entries = {e.pk: e for e in tournament.entries.filter(pk__in=game.side0 + game.side1)}
+    return [[u for e in side for u in entries[e].user_ids] for side in game.sides]
+
+
+@dataclass(frozen=True)
+class Step:
+    """What the schedule does next for a tournament: ``action`` is ``"wait"``, ``"start"``
+    (round ``number`` is paired and due), ``"pair"`` (round ``number`` is due: pair and start
+    it) or ``"finish"`` (every round has been played)."""
+
+    action: str
+    number: int
+
+
+def next_step(tournament: Tournament, last: Round | None, now: datetime) -> Step:
+    """What is due at ``now`` for a scheduled or running tournament whose latest round is
+    ``last`` (None before round 1). A round is due at its time, or as soon as the previous one
+    has finished when the tournament starts rounds when ready; round 1 never before the start.
+    Reads only: :func:`tournaments.services.schedule.advance` does what it says."""
+    if last is not None and last.status == RoundStatus.PAIRED:
+        return Step("start" if now >= last.scheduled_at else "wait", last.number)
+    if last is not None and last.status != RoundStatus.FINISHED:
+        return Step("wait", last.number)
+    number = last.number + 1 if last else 1
+    if last is None and now < tournament.starts_at:
+        return Step("wait", number)
+    if number > total_rounds(tournament):
+        # before round 1 with too few entries to pair: wait for more
+        return Step("finish" if last is not None else "wait", number)
+    ready = last is not None and tournament.start_when_ready
+    if now < round_time(tournament, number) and not ready:
+        return Step("wait", number)
+    return Step("pair", number)
 
 
 NOTE_TEXT = {
@@ -162,7 +331,7 @@ def game_json(game: Game, names: dict[int, str], per_seat: bool = False) -> dict
     }
     if per_seat and not game.is_bye:
         entries = game.seat_entries
-        records = round_services.table_records(game)
+        records = table_records(game)
         data["seats"] = [
             {
                 "seat": i,
@@ -199,7 +368,7 @@ def player_results(tournament: Tournament, entry: Entry) -> list[dict[str, Any]]
         outcome = "bye" if game.is_bye else ""
         if tournament.per_seat and not game.is_bye:
             others = [names[e] for e in game.seat_entries if e != entry.pk]
-            record = round_services.table_records(game).get(entry.pk)
+            record = table_records(game).get(entry.pk)
             out.append(
                 {
                     "round": game.round.number,

@@ -465,10 +465,10 @@ def tournament_run(request: HttpRequest, pk: int) -> HttpResponse:
             "entries": entries,
             "pending": sum(e.status == EntryStatus.PENDING for e in entries),
             "schedule": selectors.rounds_schedule(tournament),
-            "total": round_services.total_rounds(tournament),
+            "total": selectors.total_rounds(tournament),
             "members": _club_members(tournament),
-            "not_checked_in": round_services.not_checked_in(tournament),
-            "checkin_opened": round_services.checkin_applies(tournament),
+            "not_checked_in": selectors.not_checked_in(tournament),
+            "checkin_opened": selectors.checkin_applies(tournament),
         },
     )
 

@@ -9,6 +9,7 @@ import time_machine
 
 from outbox.models import OutboxMessage
 from tests.tournaments.test_tournament_services import START, make_tournament
+from tournaments import selectors
 from tournaments.models import EntryStatus, TournamentNotice
 from tournaments.services import entries as entry_services
 from tournaments.services import rounds as round_services
@@ -35,7 +36,7 @@ def pairs(club, club_admin, members):
 def test_pairing_before_checkin_opened_withdraws_nobody(club_admin, pairs):
     t, _people, entries = pairs
     before = START - timedelta(minutes=37)  # check-in opens 30 minutes before the start
-    assert round_services.not_checked_in(t, before) == []
+    assert selectors.not_checked_in(t, before) == []
     rnd = round_services.pair_next_round(club_admin, t, now=before)
     paired = {e for g in rnd.games.all() for e in g.side0 + g.side1}
     assert paired == {e.pk for e in entries}
@@ -49,7 +50,7 @@ def test_pairing_after_checkin_opened_asks_then_withdraws_and_tells_them(client,
     entry_services.check_in(people[0], t, now=during)
     entry_services.check_in(people[2], t, now=during)
     missing = entries[2]
-    assert round_services.not_checked_in(t, during) == [missing]
+    assert selectors.not_checked_in(t, during) == [missing]
     with pytest.raises(TournamentError) as refused:
         round_services.pair_next_round(club_admin, t, now=during)
     assert refused.value.code == "confirm_withdrawals" and missing.name in refused.value.message

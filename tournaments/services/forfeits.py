@@ -15,8 +15,8 @@ from matches.services import play as match_play
 from matches.services import tables as match_tables
 from tournaments.models import Game, GameSource, GameStatus, Round, Tournament
 from tournaments.notifications import notify_users
+from tournaments.selectors import game_users
 from tournaments.services.results import collect_live, finish_game
-from tournaments.services.rounds import game_users
 
 log = logging.getLogger(__name__)
 

@@ -23,7 +23,7 @@ from matches.models import MatchStatus
 from matches.services import tables as match_tables
 from sheets.selectors import confirmed_result, confirmed_results
 from tournaments.models import Entry, Game, GameSource, GameStatus, Tournament
-from tournaments.services.rounds import game_users, users_by_seat
+from tournaments.selectors import game_users, users_by_seat
 
 log = logging.getLogger(__name__)
 

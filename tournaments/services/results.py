@@ -27,6 +27,7 @@ from tournaments.models import (
     TournamentFormat,
     TournamentStatus,
 )
+from tournaments.selectors import users_by_seat, winner_entry
 from tournaments.services.errors import TournamentError
 from tournaments.services.rating import (
     link_sheet,
@@ -34,7 +35,7 @@ from tournaments.services.rating import (
     rate_organiser_result,
     rate_sheet,
 )
-from tournaments.services.rounds import planned_games, users_by_seat, winner_entry
+from tournaments.services.rounds import planned_games
 from tournaments.services.setup import managed
 
 

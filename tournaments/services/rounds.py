@@ -1,14 +1,14 @@
-"""Rounds: how many there are and when, their pairing (through the pure
-:mod:`tournaments.pairing`, from the records of :mod:`tournaments.standings`), an
-organiser's edits, and starting a round (its live tables open with the seats assigned).
+"""Rounds: their pairing (through the pure :mod:`tournaments.pairing`, from the records that
+:mod:`tournaments.selectors` reads), an organiser's edits, and starting a round (its live tables
+open with the seats assigned). How many rounds there are and when is read in
+:mod:`tournaments.selectors`.
 
 The calls into the live tables (``matches.services.tables.open_table`` / ``take_seat``) are all in
 :func:`_open_tables`."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from datetime import datetime, timedelta
+from datetime import datetime
 
 from django.db import transaction
 from django.utils import timezone
@@ -17,17 +17,14 @@ from django.utils.translation import gettext as _
 from clubs import permissions as club_permissions
 from clubs import selectors as club_selectors
 from clubs.models import User
-from games.variants import game as game_facts
 from matches.messages import MatchError
 from matches.services import tables as match_tables
-from tournaments import notifications, pairing, standings
+from tournaments import notifications, pairing, selectors, standings
 from tournaments.models import (
-    ACCEPTED_STATUSES,
     ACTIVE_STATUSES,
     Entry,
     EntryStatus,
     Game,
-    GameSource,
     GameStatus,
     Round,
     RoundStatus,
@@ -38,102 +35,6 @@ from tournaments.models import (
 )
 from tournaments.services.errors import TournamentError
 from tournaments.services.setup import managed
-from tournaments.windows import checkin_open
-
-
-def total_rounds(tournament: Tournament) -> int:
-    """How many rounds the tournament has (Swiss: as planned; round robin and elimination:
-    from the entries of round 1, or the active entries before it)."""
-    if tournament.format == TournamentFormat.SWISS:
-        return tournament.rounds_planned
-    order = tournament_order(tournament)
-    if tournament.format == TournamentFormat.ROUND_ROBIN:
-        n = len(order)
-        return max(0, n - 1 if n % 2 == 0 else n)
-    return pairing.elimination_rounds(len(order)) if len(order) >= 2 else 0
-
-
-def tournament_order(tournament: Tournament, now: datetime | None = None) -> list[int]:
-    """Entry ids in seeding order: those of round 1 once it exists, else the active ones
-    (at ``now``: see :func:`checkin_applies`)."""
-    first = tournament.rounds.filter(number=1).first()
-    if first is not None:
-        games = list(first.games.order_by("number"))
-        if tournament.format == TournamentFormat.ELIMINATION:
-            return [e for g in sorted(games, key=lambda g: g.slot) for e in g.side0 + g.side1]
-        ids = {e for g in games for e in g.side0 + g.side1}
-        return [e.pk for e in tournament.entries.order_by("seed", "id") if e.pk in ids]
-    return [e.pk for e in _active_entries(tournament, first_round=True, now=now)]
-
-
-def round_time(tournament: Tournament, number: int) -> datetime:
-    """When round ``number`` is scheduled: the start, then every ``round_minutes``."""
-    return tournament.starts_at + timedelta(minutes=tournament.round_minutes * (number - 1))
-
-
-def checkin_applies(tournament: Tournament, now: datetime | None = None) -> bool:
-    """Whether round 1 paired at ``now`` takes only checked-in entries: check-in is required
-    and has opened. Before it opened nobody could check in, so nobody is left out then."""
-    return tournament.checkin_required and checkin_open(tournament, now or timezone.now())
-
-
-def not_checked_in(tournament: Tournament, now: datetime | None = None) -> list[Entry]:
-    """The entries that pairing round 1 at ``now`` would withdraw for not checking in."""
-    if tournament.rounds.exists() or not checkin_applies(tournament, now):
-        return []
-    return list(
-        tournament.entries.filter(status=EntryStatus.REGISTERED)
-        .select_related("player1", "player2")
-        .order_by("seed", "id")
-    )
-
-
-def _active_entries(
-    tournament: Tournament, first_round: bool, now: datetime | None = None
-) -> list[Entry]:
-    # a pending pair (its partner has not accepted) is not paired
-    entries = tournament.entries.filter(status__in=ACCEPTED_STATUSES).order_by("seed", "id")
-    if first_round and checkin_applies(tournament, now):
-        entries = entries.filter(status=EntryStatus.CHECKED_IN)
-    return list(entries)
-
-
-def records_of(games: Sequence[Game]) -> list[standings.Record]:
-    """Standings records of finished games and byes (a double forfeit: both sides lose; a
-    Red Two game: each player on their own total, :func:`tournaments.standings.records_of_table`)."""
-    out: list[standings.Record] = []
-    for game in games:
-        if game.status == GameStatus.BYE:
-            out += standings.records_of_game([game.side0, []], None)
-        elif game.status == GameStatus.FINISHED and game.seat_scores:
-            out += table_records(game).values()
-        elif game.status == GameStatus.FINISHED and game.score0 is not None:
-            if game.source == GameSource.FORFEIT and game.winner is None:
-                for i, side in enumerate(game.sides):
-                    for unit in side:
-                        out.append(standings.Record(unit, tuple(game.sides[1 - i]), 0, 0, "loss"))
-                continue
-            out += standings.records_of_game(game.sides, (game.score0, game.score1), game.winner)
-    return out
-
-
-def table_records(game: Game) -> dict[int, standings.Record]:
-    """A Red Two game's standings record of each entry
-    (:func:`tournaments.standings.records_of_table`), or {} while it has no result."""
-    if game.status != GameStatus.FINISHED or not game.seat_scores:
-        return {}
-    records = standings.records_of_table(game.seat_entries, game.seat_scores, game.seat_forfeits)
-    return {r.unit: r for r in records}
-
-
-def points_of(tournament: Tournament) -> standings.Points:
-    """The tournament's match points (a bye counts as a win)."""
-    return standings.Points(
-        win=tournament.points_win,
-        draw=tournament.points_draw,
-        loss=0,
-        bye=tournament.points_win,
-    )
 
 
 def _history(tournament: Tournament, before: int) -> tuple[pairing.History, list[Game]]:
@@ -160,14 +61,14 @@ def planned_games(
 ) -> list[pairing.Game]:
     """The pure pairing of round ``number`` at ``now`` (see :mod:`tournaments.pairing`)."""
     history, games = _history(tournament, number)
-    points = standings.match_points(records_of(games), points_of(tournament))
+    points = standings.match_points(selectors.records_of(games), selectors.points_of(tournament))
     fmt = tournament.format
     if fmt == TournamentFormat.ROUND_ROBIN:
-        order = tournament_order(tournament, now)
+        order = selectors.tournament_order(tournament, now)
         schedule = pairing.round_robin(order)
         if number > len(schedule):
             return []
-        active = {e.pk for e in _active_entries(tournament, first_round=False)}
+        active = {e.pk for e in selectors.active_entries(tournament, first_round=False)}
         out = []
         for game in schedule[number - 1]:
             units = [u for u in game.units if u in active]
@@ -178,45 +79,30 @@ def planned_games(
         return pairing.explain_games(out, points, history)
     if fmt == TournamentFormat.ELIMINATION:
         if number == 1:
-            return pairing.elimination_first_round(tournament_order(tournament, now))
+            return pairing.elimination_first_round(selectors.tournament_order(tournament, now))
         previous = [g for g in games if g.round.number == number - 1 and not g.third_place]
         previous.sort(key=lambda g: g.slot)
         winners, losers = [], []
         for game in previous:
-            w = winner_entry(game)
+            w = selectors.winner_entry(game)
             if w is None:
                 raise TournamentError(
                     "undecided", _("A game of the previous round has no winner yet.")
                 )
             winners.append(w)
-            losers.append(_loser_entry(game))
+            losers.append(selectors.loser_entry(game))
         if len(winners) < 2:
             return []
         return pairing.elimination_next_round(winners, losers, tournament.third_place)
-    units = [e.pk for e in _active_entries(tournament, first_round=number == 1, now=now)]
+    units = [e.pk for e in selectors.active_entries(tournament, first_round=number == 1, now=now)]
     if number > 1:
         # late entries that never checked in still play once registered
-        units = [e.pk for e in _active_entries(tournament, first_round=False)]
+        units = [e.pk for e in selectors.active_entries(tournament, first_round=False)]
     if tournament.per_seat:
         return pairing.table_round(units, points, history)
     if tournament.unit_kind == UnitKind.INDIVIDUAL:
         return pairing.individual_round(units, points, history)
     return pairing.swiss_round(units, points, history)
-
-
-def winner_entry(game: Game) -> int | None:
-    """The entry that won a two-entry game (a bye: its entry); None without a winner."""
-    if game.status == GameStatus.BYE:
-        return game.side0[0]
-    if game.status != GameStatus.FINISHED or game.winner is None:
-        return None
-    return game.sides[game.winner][0]
-
-
-def _loser_entry(game: Game) -> int | None:
-    if game.status != GameStatus.FINISHED or game.winner is None:
-        return None
-    return game.sides[1 - game.winner][0]
 
 
 def create_round(tournament: Tournament, number: int, now: datetime) -> Round:
@@ -229,7 +115,7 @@ def create_round(tournament: Tournament, number: int, now: datetime) -> Round:
         raise TournamentError("nobody", _("There are not enough entries to pair a round."))
     if number == 1:
         # entries that did not check in are out (late entries come after)
-        missing = not_checked_in(tournament, now)
+        missing = selectors.not_checked_in(tournament, now)
         Entry.objects.filter(pk__in=[e.pk for e in missing]).update(
             status=EntryStatus.WITHDRAWN, withdrawn_at=now
         )
@@ -237,13 +123,13 @@ def create_round(tournament: Tournament, number: int, now: datetime) -> Round:
     rnd, _created = Round.objects.get_or_create(
         tournament=tournament,
         number=number,
-        defaults={"scheduled_at": round_time(tournament, number)},
+        defaults={"scheduled_at": selectors.round_time(tournament, number)},
     )
     rnd.games.all().delete()
     finals = (
         tournament.format == TournamentFormat.ELIMINATION
         and number > 1
-        and number == total_rounds(tournament)
+        and number == selectors.total_rounds(tournament)
     )
     games = []
     for i, g in enumerate(planned):
@@ -279,7 +165,7 @@ def _managed_active(user: User, tournament: Tournament) -> Tournament:
 def _next_number(tournament: Tournament, last: Round | None) -> int:
     """The number of the round after ``last``; refused when every round has been played."""
     number = (last.number + 1) if last else 1
-    if number > total_rounds(tournament):
+    if number > selectors.total_rounds(tournament):
         raise TournamentError("no_more_rounds", _("Every round has been played."))
     return number
 
@@ -287,7 +173,7 @@ def _next_number(tournament: Tournament, last: Round | None) -> int:
 def _confirm_withdrawals(tournament: Tournament, now: datetime, confirmed: bool) -> None:
     """Refuse to pair round 1 by hand while it would withdraw entries the organiser has not
     been shown (``confirmed``): the refusal names them."""
-    missing = not_checked_in(tournament, now)
+    missing = selectors.not_checked_in(tournament, now)
     if missing and not confirmed:
         raise TournamentError(
             "confirm_withdrawals",
@@ -343,7 +229,7 @@ def swap_entries(user: User, rnd: Round, first: int, second: int) -> Round:
     side_b = gb.side0 if sb == 0 else gb.side1
     side_b[ib] = first
     history, past = _history(tournament, rnd.number)
-    points = standings.match_points(records_of(past), points_of(tournament))
+    points = standings.match_points(selectors.records_of(past), selectors.points_of(tournament))
     explained = pairing.explain_games(
         [pairing.Game((tuple(g.side0), tuple(g.side1))) for g in games],
         points,
@@ -359,22 +245,6 @@ def swap_entries(user: User, rnd: Round, first: int, second: int) -> Round:
     return rnd
 
 
-def users_by_seat(tournament: Tournament, game: Game, entries: dict[int, Entry]) -> list[int]:
-    """The user id of each seat: side 0 at seats 0 and 2, side 1 at seats 1 and 3."""
-    if game_facts(tournament.variant).seats == 2:
-        return [entries[game.side0[0]].player1_id, entries[game.side1[0]].player1_id]
-    if tournament.unit_kind == UnitKind.INDIVIDUAL:
-        return [entries[e].player1_id for e in game.seat_entries]
-    ea, eb = entries[game.side0[0]], entries[game.side1[0]]
-    return [ea.player1_id, eb.player1_id, ea.player2_id, eb.player2_id]
-
-
-def game_users(tournament: Tournament, game: Game) -> list[list[int]]:
-    """The user ids of the game's two sides (every player of each side's entries)."""
-    entries = {e.pk: e for e in tournament.entries.filter(pk__in=game.side0 + game.side1)}
-    return [[u for e in side for u in entries[e].user_ids] for side in game.sides]
-
-
 def _open_tables(tournament: Tournament, rnd: Round) -> None:
     entries = {e.pk: e for e in tournament.entries.select_related("player1", "player2")}
     users = {}
@@ -382,7 +252,7 @@ def _open_tables(tournament: Tournament, rnd: Round) -> None:
     if opener is None or not club_permissions.is_club_admin(opener, tournament.club):
         opener = club_selectors.club_owner(tournament.club)
     for game in rnd.games.filter(status=GameStatus.PENDING).order_by("number"):
-        seat_ids = users_by_seat(tournament, game, entries)
+        seat_ids = selectors.users_by_seat(tournament, game, entries)
         for uid in seat_ids:
             if uid not in users:
                 users[uid] = User.objects.get(pk=uid)

@@ -1,6 +1,8 @@
 """Scheduling: :func:`tick` (Celery beat, with the current time) advances every tournament
 that is due: starts it at its time, pairs and starts each round at its time (or as soon as
-the previous one has finished), collects results, forfeits no-shows, finishes it."""
+the previous one has finished), collects results, forfeits no-shows, finishes it.
+
+What is due is read by :func:`tournaments.selectors.next_step`; :func:`advance` only does it."""
 
 from __future__ import annotations
 
@@ -10,21 +12,29 @@ from datetime import datetime, timedelta
 from django.db import transaction
 from django.utils import timezone
 
-from tournaments.models import ACTIVE_STATUSES, RoundStatus, Tournament, TournamentStatus
+from tournaments import selectors
+from tournaments.models import (
+    ACTIVE_STATUSES,
+    Round,
+    RoundStatus,
+    Tournament,
+    TournamentStatus,
+)
 from tournaments.notifications import notify_checkin, notify_final_standings
-from tournaments.selectors import standings
 from tournaments.services.entries import expire_invitations
 from tournaments.services.errors import TournamentError
 from tournaments.services.forfeits import forfeit_no_shows
 from tournaments.services.results import collect_results, round_done
-from tournaments.services.rounds import begin_round, create_round, round_time, total_rounds
+from tournaments.services.rounds import begin_round, create_round
 from tournaments.services.setup import locked
 
 log = logging.getLogger(__name__)
 
 
 def advance(tournament: Tournament, now: datetime) -> list[str]:
-    """Do what is due for one tournament at ``now``; return what happened (for logs/tests)."""
+    """Do what is due for one tournament at ``now``, under its lock; return what happened (for
+    logs/tests): the round being played takes in its results and no-shows and finishes once
+    decided; then (unless paused) the next step of :func:`tournaments.selectors.next_step`."""
     done: list[str] = []
     with transaction.atomic():
         tournament = locked(tournament)
@@ -34,49 +44,56 @@ def advance(tournament: Tournament, now: datetime) -> list[str]:
         if last is None and notify_checkin(tournament, now):
             done.append("checkin_open")
         if last is not None and last.status == RoundStatus.PLAYING:
-            if collect_results(tournament, last, now):
-                done.append(f"results:{last.number}")
-            if tournament.status != TournamentStatus.PAUSED and forfeit_no_shows(
-                tournament, last, now
-            ):
-                done.append(f"forfeits:{last.number}")
-            if round_done(last):
-                last.status = RoundStatus.FINISHED
-                last.finished_at = now
-                last.save(update_fields=["status", "finished_at"])
-                done.append(f"finished:{last.number}")
+            done += _play_on(tournament, last, now)
         if tournament.status == TournamentStatus.PAUSED:
             return done
-        if last is not None and last.status == RoundStatus.PAIRED:
-            if now >= last.scheduled_at:
-                begin_round(tournament, last, now)
-                done.append(f"started:{last.number}")
-            return done
-        if last is not None and last.status != RoundStatus.FINISHED:
-            return done
-        number = (last.number + 1) if last else 1
-        if number > total_rounds(tournament) and (last is not None or now >= tournament.starts_at):
-            if last is not None:
-                tournament.status = TournamentStatus.FINISHED
-                tournament.finished_at = now
-                tournament.save(update_fields=["status", "finished_at"])
-                notify_final_standings(tournament, standings(tournament))
-                done.append("tournament_finished")
-            return done
-        due = round_time(tournament, number)
-        ready = last is not None and tournament.start_when_ready
-        if (last is None and now < tournament.starts_at) or (now < due and not ready):
-            return done
-        try:
-            with transaction.atomic():
-                rnd = create_round(tournament, number, now)
-                begin_round(tournament, rnd, now)
-        except TournamentError as error:
-            log.warning("tournament %s round %s not started: %s", tournament.pk, number, error)
-            done.append(f"not_started:{error.code}")
-            return done
-        done.append(f"started:{number}")
+        step = selectors.next_step(tournament, last, now)
+        if step.action == "start" and last is not None:
+            begin_round(tournament, last, now)
+            done.append(f"started:{step.number}")
+        elif step.action == "pair":
+            done.append(_pair_and_start(tournament, step.number, now))
+        elif step.action == "finish":
+            _finish(tournament, now)
+            done.append("tournament_finished")
     return done
+
+
+def _play_on(tournament: Tournament, rnd: Round, now: datetime) -> list[str]:
+    """The round being played: collect its results, forfeit its no-shows (not while paused),
+    finish it once every game is decided."""
+    done = []
+    if collect_results(tournament, rnd, now):
+        done.append(f"results:{rnd.number}")
+    if tournament.status != TournamentStatus.PAUSED and forfeit_no_shows(tournament, rnd, now):
+        done.append(f"forfeits:{rnd.number}")
+    if round_done(rnd):
+        rnd.status = RoundStatus.FINISHED
+        rnd.finished_at = now
+        rnd.save(update_fields=["status", "finished_at"])
+        done.append(f"finished:{rnd.number}")
+    return done
+
+
+def _pair_and_start(tournament: Tournament, number: int, now: datetime) -> str:
+    """Pair round ``number`` and start it, all or nothing: a refusal (too few entries, a table
+    that cannot open) is logged and the round waits for the next tick."""
+    try:
+        with transaction.atomic():
+            begin_round(tournament, create_round(tournament, number, now), now)
+    except TournamentError as error:
+        log.warning("tournament %s round %s not started: %s", tournament.pk, number, error)
+        return f"not_started:{error.code}"
+    return f"started:{number}"
+
+
+def _finish(tournament: Tournament, now: datetime) -> None:
+    """Every round has been played: the tournament is finished and its players told the final
+    standings."""
+    tournament.status = TournamentStatus.FINISHED
+    tournament.finished_at = now
+    tournament.save(update_fields=["status", "finished_at"])
+    notify_final_standings(tournament, selectors.standings(tournament))
 
 
 def tick(now: datetime | None = None) -> dict[int, list[str]]:
