@@ -23,7 +23,7 @@ PAGES = (
     ("matches/", "matches.urls"),
     ("friends/", "friends.urls"),
     ("learn/", "learn.urls"),
-    ("", "sheets.urls"),  # score sheets: pages under matches/sheets/ and their API
+    ("matches/sheets/", "sheets.urls"),
     ("tournaments/", "tournaments.urls"),
     ("ladder/", "tournaments.moved_urls"),  # tournament pages' addresses before issue 42: 301
     ("leagues/", "leagues.urls"),
@@ -32,9 +32,10 @@ PAGES = (
 #: Every app's API module, served under ``/api/v1/``, in the layer order.
 APIS = (
     "clubs.api.urls",
-    "outbox.api_urls",
+    "outbox.api.urls",
     "ladder.api.urls",
-    "tournaments.api",
+    "sheets.api.urls",
+    "tournaments.api.urls",
     "leagues.api.urls",
 )
 

@@ -1,33 +1,31 @@
 """The code's structure: dependencies run one way and only the engine and games name a game.
 
 The layers (``docs/architecture.md``): engine ← games ← clubs ← outbox ← ladder ← matches ←
-sheets ← tournaments ← leagues, config on top. ``lint-imports`` checks them with the contracts in
-``pyproject.toml``; the graph import-linter builds (grimp) is searched here for any circle of
-module imports, also inside a layer.
+friends | learn ← sheets ← tournaments ← leagues, config on top. ``lint-imports`` checks them
+with the contracts in ``pyproject.toml``; the graph import-linter builds (grimp) is searched here
+for any circle of module imports, also inside a layer. URL modules name other apps in strings
+(``include("app.urls")``), which no import checker sees: they are checked here against the same
+layers, and every app's URLs and API follow one layout.
 """
 
 import ast
+import re
 import subprocess
 import sys
+import tomllib
 from pathlib import Path
 
 import grimp
 import networkx as nx
+from django.conf import settings
 
 ROOT = Path(__file__).resolve().parents[1]
-PACKAGES = (
-    "config",
-    "engine",
-    "games",
-    "clubs",
-    "outbox",
-    "ladder",
-    "matches",
-    "friends",
-    "learn",
-    "sheets",
-    "tournaments",
-)
+_LINTER = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["importlinter"]
+#: Every package of the project, as import-linter knows them (the apps and ``config``).
+PACKAGES = tuple(_LINTER["root_packages"])
+#: The layers from the top (``config``) down; ``"friends | learn"`` are siblings that may not
+#: use each other.
+LAYERS = next(c["layers"] for c in _LINTER["contracts"] if c["type"] == "layers")
 GAME_NAMES = {"bao2", "guandan", "honger", "shuangkou2"}
 
 
@@ -60,6 +58,20 @@ def test_no_import_circle_among_modules():
     assert circles == [], "\n".join(" -> ".join(c + c[:1]) for c in circles[:20])
 
 
+def test_selectors_never_import_services():
+    """Data flows one way inside an app: the services read through the selectors, never the
+    reverse (in tournaments the selectors once imported the round services, which the
+    schedule reached through the selectors again)."""
+    graph = grimp.build_graph(*PACKAGES, cache_dir=None)
+    found = []
+    for package in PACKAGES:
+        selectors, services = f"{package}.selectors", f"{package}.services"
+        if selectors in graph.modules and services in graph.modules:
+            if graph.chain_exists(importer=selectors, imported=services, as_packages=True):
+                found.append(package)
+    assert found == [], "selectors importing services: " + ", ".join(found)
+
+
 def _names_a_game(node: ast.AST) -> bool:
     if isinstance(node, ast.Constant):
         return node.value in GAME_NAMES
@@ -89,3 +101,184 @@ def test_names_a_game_sees_comparisons():
     compares = [n for n in ast.walk(tree) if isinstance(n, ast.Compare)][:3]
     assert len(compares) == 3
     assert all(any(_names_a_game(s) for s in [c.left, *c.comparators]) for c in compares)
+
+
+def _rank(package: str) -> int | None:
+    """How low ``package`` sits (0 is the top layer); None if it is not a project package."""
+    for i, layer in enumerate(LAYERS):
+        if package in (name.strip() for name in layer.split("|")):
+            return i
+    return None
+
+
+def _may_use(user: str, used: str) -> bool:
+    """Whether package ``user`` may name package ``used`` (its own, or one in a lower layer)."""
+    if user == used or _rank(used) is None:
+        return True
+    return _rank(user) is not None and _rank(used) > _rank(user)
+
+
+def _app_of(dotted: str) -> str:
+    return dotted.split(".", 1)[0]
+
+
+def url_includes_against_the_order(package: str, source: str) -> list[str]:
+    """The apps a URL module of ``package`` (its text ``source``) names against the layer
+    order: in ``include("<app>....")`` (also an ``include(("<app>...", namespace))``) and in the
+    modules it imports its views from."""
+    found = []
+    for node in ast.walk(ast.parse(source)):
+        named: list[tuple[str, int]] = []
+        if isinstance(node, ast.Call) and getattr(node.func, "id", None) == "include":
+            arg = node.args[0] if node.args else None
+            if isinstance(arg, ast.Tuple) and arg.elts:
+                arg = arg.elts[0]
+            if isinstance(arg, ast.Constant) and isinstance(arg.value, str):
+                named.append((arg.value, node.lineno))
+        elif isinstance(node, ast.ImportFrom) and node.module:
+            named.append((node.module, node.lineno))
+        elif isinstance(node, ast.Import):
+            named += [(alias.name, node.lineno) for alias in node.names]
+        for dotted, line in named:
+            if not _may_use(package, _app_of(dotted)):
+                found.append(f"{package} line {line}: {dotted}")
+    return found
+
+
+def _url_modules():
+    for package in PACKAGES:
+        for path in sorted((ROOT / package).rglob("*urls.py")):
+            yield package, path
+
+
+def test_every_app_is_in_the_package_list_and_the_layers():
+    project_apps = {
+        name
+        for name in settings.INSTALLED_APPS
+        if "." not in name and (ROOT / name / "apps.py").exists()
+    }
+    assert project_apps | {"config", "engine"} == set(PACKAGES)
+    assert {"leagues", "learn", "friends"} <= project_apps
+    assert all(_rank(package) is not None for package in PACKAGES)
+
+
+def test_no_url_module_includes_a_higher_app():
+    found = []
+    for package, path in _url_modules():
+        found += url_includes_against_the_order(package, path.read_text())
+    assert found == [], "URLs against the layer order: " + ", ".join(found)
+
+
+def test_the_url_check_sees_an_include_against_the_order():
+    ladder_urls = 'urlpatterns = [path("", include("tournaments.urls"))]'
+    assert url_includes_against_the_order("ladder", ladder_urls) == [
+        "ladder line 1: tournaments.urls"
+    ]
+    namespaced = 'urlpatterns = [path("", include(("leagues.urls", "leagues")))]'
+    assert url_includes_against_the_order("matches", namespaced) == ["matches line 1: leagues.urls"]
+    siblings = "from learn import views\n"
+    assert url_includes_against_the_order("friends", siblings) == ["friends line 1: learn"]
+    fine = 'from ladder import views\nurlpatterns = [path("", include("clubs.urls"))]'
+    assert url_includes_against_the_order("tournaments", fine) == []
+    assert url_includes_against_the_order("config", 'include("leagues.urls")') == []
+
+
+def test_config_mounts_every_app_in_the_layer_order():
+    from config import urls
+
+    pages = [module for _prefix, module in urls.PAGES]
+    with_pages = [p for p in PACKAGES if p != "config" and (ROOT / p / "urls.py").exists()]
+    assert {_app_of(m) for m in pages} == set(with_pages)
+    with_api = [p for p in PACKAGES if (ROOT / p / "api" / "urls.py").exists()]
+    assert list(urls.APIS) == [f"{p}.api.urls" for p in sorted(with_api, key=_rank, reverse=True)]
+    ranks = [_rank(_app_of(m)) for m in pages]
+    assert ranks == sorted(ranks, reverse=True), "PAGES is not in the layer order"
+
+
+def test_every_api_has_one_layout():
+    """An app's API is the package ``<app>/api/`` with ``urls.py``, ``views.py`` and
+    ``serializers.py``; no app keeps an ``api.py`` or ``api_urls.py`` beside it, and no page
+    URL module routes API views."""
+    found = []
+    for package in PACKAGES:
+        base = ROOT / package
+        for stray in ("api.py", "api_urls.py"):
+            if (base / stray).exists():
+                found.append(f"{package}/{stray}")
+        if (base / "api").is_dir():
+            for part in ("__init__.py", "urls.py", "views.py", "serializers.py"):
+                if not (base / "api" / part).exists():
+                    found.append(f"{package}/api/{part} missing")
+        if (base / "urls.py").exists() and _imports_an_api((base / "urls.py").read_text()):
+            found.append(f"{package}/urls.py routes its API")
+    assert found == [], ", ".join(found)
+
+
+def _imports_an_api(source: str) -> bool:
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.ImportFrom):
+            names = [node.module or "", *(f"{node.module}.{a.name}" for a in node.names)]
+        elif isinstance(node, ast.Import):
+            names = [a.name for a in node.names]
+        else:
+            continue
+        if any(".api" in name.replace("_", ".") for name in names):
+            return True
+    return False
+
+
+#: The namespace of each app's page names (``sheets`` kept its older ``scoresheet``).
+NAMESPACES = {
+    "ladder": "ladder",
+    "matches": "matches",
+    "friends": "friends",
+    "learn": "learn",
+    "scoresheet": "sheets",
+    "tournaments": "tournaments",
+    "leagues": "leagues",
+    "outbox": "outbox",
+}
+_URL_NAME = re.compile(r"""['"]([a-z_]+):[a-z_]+['"]""")
+#: Links of a lower app's page to a higher app's page that were there before this check: they
+#: are to become hooks, as the club page's sections are (``clubs.views.CLUB_PAGE_SECTIONS``).
+#: No other may be added.
+KNOWN_UPWARD_URL_NAMES = {
+    ("templates/clubs/club_detail.html", "scoresheet"),
+    ("templates/clubs/home.html", "friends"),
+    ("templates/clubs/home.html", "learn"),
+    ("templates/matches/lobby.html", "learn"),
+    ("templates/matches/table.html", "learn"),
+}
+
+
+def url_names_against_the_order(package: str, text: str) -> list[str]:
+    """The namespaces of higher apps' pages that a module or template of ``package`` names
+    (``reverse("tournaments:detail")``, ``{% url 'leagues:list' %}``)."""
+    found = []
+    for match in _URL_NAME.finditer(text):
+        app = NAMESPACES.get(match.group(1))
+        if app is not None and not _may_use(package, app):
+            found.append(match.group(1))
+    return found
+
+
+def test_no_page_links_by_name_to_a_higher_app():
+    found = set()
+    for path in _production_files():
+        package = path.relative_to(ROOT).parts[0]
+        for name in url_names_against_the_order(package, path.read_text()):
+            found.add((str(path.relative_to(ROOT)), name))
+    for path in sorted((ROOT / "templates").rglob("*.html")):
+        package = path.relative_to(ROOT / "templates").parts[0]
+        if _rank(package) is None:
+            continue  # the site's own templates (base.html, errors) sit with config, on top
+        for name in url_names_against_the_order(package, path.read_text()):
+            found.add((str(path.relative_to(ROOT)), name))
+    assert found - KNOWN_UPWARD_URL_NAMES == set()
+
+
+def test_the_url_name_check_sees_a_lower_app_naming_a_higher_page():
+    ladder_template = "<a href=\"{% url 'tournaments:detail' t.pk %}\">"
+    assert url_names_against_the_order("ladder", ladder_template) == ["tournaments"]
+    assert url_names_against_the_order("leagues", 'reverse("tournaments:detail")') == []
+    assert url_names_against_the_order("matches", 'f"ladder:{pk}:count"') == []

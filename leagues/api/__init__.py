@@ -1,0 +1,1 @@
+"""The league API: routes (urls), views and serializers."""

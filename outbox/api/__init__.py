@@ -1,0 +1,1 @@
+"""The outbox API: routes (urls), views and serializers."""

@@ -1,0 +1,1 @@
+"""The sheets API: routes (urls), views and serializers."""

@@ -1,0 +1,1 @@
+"""The tournaments API: routes (urls), views and serializers."""

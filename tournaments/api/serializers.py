@@ -1,0 +1,199 @@
+"""Serializers of the tournament API (:mod:`tournaments.api.views`): the shapes it reads and
+answers."""
+
+from __future__ import annotations
+
+from rest_framework import serializers
+
+from clubs.models import Club, User
+from tournaments import selectors
+from tournaments.models import Entry, Tournament
+from tournaments.services import setup as setup_services
+
+SETTINGS_FIELDS = sorted(setup_services.EDITABLE)
+
+
+class TournamentSerializer(serializers.ModelSerializer):
+    """A tournament and its settings (``club`` is the club id; it cannot change)."""
+
+    total_rounds = serializers.SerializerMethodField()
+
+    class Meta:
+        model = Tournament
+        fields = ["id", "club", "status", "created_at", "finished_at", "total_rounds"] + (
+            SETTINGS_FIELDS
+        )
+        read_only_fields = ["id", "status", "created_at", "finished_at", "total_rounds"]
+
+    def get_total_rounds(self, obj: Tournament) -> int:
+        """How many rounds the tournament has."""
+        return selectors.total_rounds(obj)
+
+    def validate_club(self, club: Club) -> Club:
+        """The club cannot change after creation."""
+        if self.instance is not None and club.pk != self.instance.club_id:
+            raise serializers.ValidationError("The club of a tournament cannot change.")
+        return club
+
+
+class EntrySerializer(serializers.ModelSerializer):
+    """An entry: its players (user ids), team, seed and status."""
+
+    class Meta:
+        model = Entry
+        fields = [
+            "id",
+            "name",
+            "player1",
+            "player2",
+            "team",
+            "seed",
+            "status",
+            "registered_at",
+            "checked_in_at",
+            "withdrawn_at",
+            "answer_by",
+        ]
+        read_only_fields = fields
+
+
+class NoteSerializer(serializers.Serializer):
+    """Why a pairing broke a preference (code, entries concerned, numbers, sentence)."""
+
+    code = serializers.CharField()
+    units = serializers.ListField(child=serializers.IntegerField())
+    detail = serializers.DictField()
+    text = serializers.CharField()
+
+
+class GameUnitSerializer(serializers.Serializer):
+    """An entry on one side of a game."""
+
+    entry = serializers.IntegerField()
+    name = serializers.CharField()
+
+
+class SeatSerializer(serializers.Serializer):
+    """A player of a Nanping Red Two game, by seat, with their points and outcome once it has a
+    result (None before)."""
+
+    seat = serializers.IntegerField()
+    entry = serializers.IntegerField()
+    name = serializers.CharField()
+    score = serializers.IntegerField(allow_null=True)
+    outcome = serializers.CharField(allow_null=True)
+    forfeit = serializers.BooleanField()
+
+
+class GameSerializer(serializers.Serializer):
+    """A game of a round: sides, status, score, winner, source, table or sheet, notes; Red Two
+    games also list their four ``seats`` (their ``score`` is null: each player has their own)."""
+
+    id = serializers.IntegerField()
+    round = serializers.IntegerField()
+    number = serializers.IntegerField()
+    sides = serializers.ListField(child=GameUnitSerializer(many=True))
+    status = serializers.CharField()
+    status_text = serializers.CharField()
+    score = serializers.ListField(child=serializers.IntegerField(), allow_null=True)
+    winner = serializers.IntegerField(allow_null=True)
+    source = serializers.CharField()
+    third_place = serializers.BooleanField()
+    table = serializers.IntegerField(allow_null=True)
+    sheet = serializers.IntegerField(allow_null=True)
+    notes = NoteSerializer(many=True)
+    seats = SeatSerializer(many=True, required=False)
+
+
+class RoundSerializer(serializers.Serializer):
+    """A round: number, time, status and (once paired) its games."""
+
+    number = serializers.IntegerField()
+    scheduled_at = serializers.DateTimeField()
+    status = serializers.CharField()
+    games = GameSerializer(many=True)
+
+
+class StandingSerializer(serializers.Serializer):
+    """A line of the standings with the value of each tie-break."""
+
+    place = serializers.IntegerField()
+    entry = serializers.IntegerField()
+    name = serializers.CharField()
+    played = serializers.IntegerField()
+    wins = serializers.IntegerField()
+    draws = serializers.IntegerField()
+    losses = serializers.IntegerField()
+    byes = serializers.IntegerField()
+    values = serializers.DictField(child=serializers.FloatField())
+
+
+class RegisterSerializer(serializers.Serializer):
+    """Register: ``partner`` (pair events), ``player`` (organisers register someone else),
+    ``team`` (individual events)."""
+
+    partner = serializers.PrimaryKeyRelatedField(
+        queryset=User.objects.all(), required=False, allow_null=True
+    )
+    player = serializers.PrimaryKeyRelatedField(
+        queryset=User.objects.all(), required=False, allow_null=True
+    )
+    team = serializers.CharField(required=False, allow_blank=True, max_length=60, default="")
+
+
+class EntryActionSerializer(serializers.Serializer):
+    """Check in / withdraw: the caller's own entry, or ``entry`` (organisers). Accept / decline
+    a partner invitation: the one naming the caller, or ``entry``."""
+
+    entry = serializers.IntegerField(
+        required=False, allow_null=True, min_value=1, max_value=2**31 - 1
+    )
+
+
+class EntryRefSerializer(serializers.Serializer):
+    """An entry of the tournament, by id (organisers' actions on it)."""
+
+    entry = serializers.IntegerField(min_value=1, max_value=2**31 - 1)
+
+
+class SeedSerializer(EntryRefSerializer):
+    """Move ``entry`` to place ``seed`` of the seeding order (1 is the first)."""
+
+    seed = serializers.IntegerField(min_value=1, max_value=10_000)
+
+
+class SwapSerializer(serializers.Serializer):
+    """Swap two entries' places in a paired round before it starts."""
+
+    first = serializers.IntegerField()
+    second = serializers.IntegerField()
+
+
+class ResultSerializer(serializers.Serializer):
+    """A game's result: both scores; ``winner`` (0 / 1) decides a tie or a forfeit. Nanping
+    Red Two games give ``seat_scores`` instead: each seat's points (seats as in the game's
+    ``seats``), adding up to 0, and ``forfeits``, the seats that lost by forfeit."""
+
+    score0 = serializers.IntegerField(min_value=-(10**6), max_value=10**6, required=False)
+    score1 = serializers.IntegerField(min_value=-(10**6), max_value=10**6, required=False)
+    winner = serializers.ChoiceField(choices=[0, 1], required=False, allow_null=True)
+    seat_scores = serializers.ListField(
+        child=serializers.IntegerField(min_value=-(10**6), max_value=10**6),
+        min_length=4,
+        max_length=4,
+        required=False,
+    )
+    forfeits = serializers.ListField(
+        child=serializers.ChoiceField(choices=[0, 1, 2, 3]), max_length=4, required=False
+    )
+
+
+class NoticeSerializer(serializers.Serializer):
+    """An on-site notice: a round started, a bye, check-in open, a forfeit."""
+
+    id = serializers.IntegerField()
+    tournament = serializers.IntegerField(source="tournament_id")
+    text = serializers.CharField()
+    url = serializers.CharField()
+    created_at = serializers.DateTimeField()
+    read_at = serializers.DateTimeField(allow_null=True)
