@@ -59,13 +59,6 @@ def can_delete_club(user: User | None, club: Club) -> bool:
     return is_owner(user, club)
 
 
-def can_view_join_request(user: User | None, join_request: JoinRequest) -> bool:
-    """The requester and the club's admins see a join request."""
-    if user is None or not user.is_authenticated:
-        return False
-    return join_request.user_id == user.pk or is_club_admin(user, join_request.club)
-
-
 def can_decide_join_request(user: User | None, join_request: JoinRequest) -> bool:
     """The club's owner and admins accept or decline join requests."""
     return is_club_admin(user, join_request.club)

@@ -108,11 +108,6 @@ class Action:
         """A play of ``cards`` declared as ``type``."""
         return cls("play", seat, tuple(sorted(cards)), type)
 
-    @classmethod
-    def pass_(cls, seat: int) -> Action:
-        """A pass."""
-        return cls("pass", seat)
-
     @property
     def card(self) -> int:
         """The single card of a tribute or return."""

@@ -12,7 +12,7 @@ multiset: a list of ids, order irrelevant.
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 SUITS = "SHCD"
@@ -136,13 +136,3 @@ def deal(
     dealt = [sorted(cards[i::n]) for i in range(n)]
     pos = rng.randrange(len(cards))
     return Deal(tuple(tuple(h) for h in dealt), cards[pos], pos % n)
-
-
-def sort_key_natural(card: int) -> tuple[int, int]:
-    """Sort by natural rank then suit (for display; game order depends on the variant)."""
-    return (rank_of(card), card)
-
-
-def format_hand(cards: Sequence[int]) -> str:
-    """Space-separated notation of a hand sorted by natural rank (for logs and tests)."""
-    return " ".join(card_str(c) for c in sorted(cards, key=sort_key_natural))

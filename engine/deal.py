@@ -51,9 +51,6 @@ from engine.outcome import OutcomeRefusal
 
 _STR = [card_str(c) for c in range(54)]
 
-PHASES = ("tribute", "return", "choose", "play", "immune", "over")
-LEAD_KINDS = ("first", "trick", "jiefeng", "tribute")
-
 
 class DealRules:
     """What a variant says about the course of a deal and of a match. Subclasses override the

@@ -25,15 +25,6 @@ if TYPE_CHECKING:
     from engine.deal import Deal
 
 
-def visible_count(deal: Deal, seat: int | None, other: int) -> int | None:
-    """The card count of ``other`` as ``seat`` sees it (bao2.md §9): own count always; others
-    at 6 or fewer, or 7–10 after it was asked in this deal; else ``None``."""
-    n = deal.sizes[other]
-    if other == seat or n <= 6 or (deal.revealed[other] and n <= 10):
-        return n
-    return None
-
-
 def _copy_flat(data: dict[str, Any]) -> dict[str, Any]:
     """Copy of a dict whose values are scalars or lists of scalars."""
     return {k: v[:] if isinstance(v, list) else v for k, v in data.items()}

@@ -78,11 +78,6 @@ class Ladder(models.Model):
             draw_multiplier=self.draw_multiplier,
         )
 
-    @property
-    def is_platform(self) -> bool:
-        """True for the platform-wide ladder of a variant."""
-        return self.club_id is None
-
     def __str__(self) -> str:
         scope = self.club.name if self.club_id else _("Platform")
         return f"{scope} · {self.get_variant_display()}"

@@ -115,11 +115,6 @@ class Tournament(models.Model):
         change every deal, so a game is four players scored on their own totals)."""
         return is_game(self.variant) and not game(self.variant).fixed_sides
 
-    @property
-    def seats_per_side(self) -> int:
-        """Entries on one side of a game: 2 partners in individual events, else 1."""
-        return 2 if self.unit_kind == UnitKind.INDIVIDUAL else 1
-
     def __str__(self) -> str:
         return self.name
 

@@ -29,7 +29,7 @@ Every pairing that had to break a preference carries a :class:`Note` saying whic
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 import networkx as nx
@@ -115,15 +115,6 @@ class History:
         for i, x in enumerate(units):
             for y in units[i + 1 :]:
                 self.met[_key(x, y)] += 1
-
-    @classmethod
-    def of(cls, rounds: Iterable[Iterable[Game]], team: Mapping[int, str] | None = None) -> History:
-        """The history of the given rounds."""
-        history = cls(team=dict(team or {}))
-        for games in rounds:
-            for game in games:
-                history.add(game)
-        return history
 
 
 def _key(a: int, b: int) -> tuple[int, int]:

@@ -152,7 +152,6 @@ class Moves:
         if obs["lead"]:
             st = None
         self.allow_two = allow_two = obs["variant"] != "bao2" or bool(obs["initiative"][self.seat])
-        self._legal = legal
         self.moves: list[Any]
         self.view: Any = None
         if hasattr(rules, "hand_moves"):
@@ -181,10 +180,6 @@ class Moves:
         else:
             combo = self.rules.materialize(self.hand, move)
         return Action("play", self.seat, combo.cards, combo.type)
-
-    @staticmethod
-    def mtype(move: Any) -> str:
-        return move.type
 
     def size(self, move: Any) -> int:
         """Number of cards of a move."""

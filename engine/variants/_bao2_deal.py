@@ -21,11 +21,6 @@ TWOS = (0, 13, 26, 39)
 RETURN_RANKS = range(1, 9)
 
 
-def is_natural_two(card: int) -> bool:
-    """Whether a card is a natural 2 (小2)."""
-    return card < 52 and card % 13 == 0
-
-
 def two_value(card: int, colour_twos: bool) -> int:
     """Levels one natural 2 is worth in 保2 and 关2: 1, or under ``colour_twos`` 2 for ♥2/♦2
     and 1 for ♠2/♣2 (二十)."""

@@ -15,8 +15,6 @@ from engine.cards import HR, RANKS, card_str
 from engine.deal import Deal, DealRules
 from engine.outcome import OutcomeRefusal, finish_order, refuse_unknown
 
-TRIBUTE_FIELDS = ("givers", "receivers", "paid", "returned")
-
 
 class GuandanDealRules(DealRules):
     """Guandan: four players in fixed partnerships, tribute from the second deal."""

@@ -53,11 +53,6 @@ CARD_ORDER = (TWO,) + tuple(range(12)) + (G_SB, G_HR)
 H2 = 13
 
 
-def game_rank(card: int) -> int:
-    """Game rank of a card: 0..12 for ``3``..``A``, ``2``; 13 for ``SB``; 14 for ``HR``."""
-    return GAME_RANK[card]
-
-
 class Move(NamedTuple):
     """An abstract move: what a combo takes from a rank-count array, without suits.
 
@@ -105,16 +100,6 @@ def make_combo(
     _set_length(obj, length)
     _set_lines(obj, lines)
     return obj
-
-
-def apply_move(counts: list[int], move: Move) -> None:
-    """Remove the move's cards from a game-order rank-count array (in place)."""
-    for g, k in move.parts:
-        counts[g] -= k
-    if move.sb:
-        counts[G_SB] -= move.sb
-    if move.hr:
-        counts[G_HR] -= move.hr
 
 
 @lru_cache(maxsize=4096)
