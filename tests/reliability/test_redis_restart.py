@@ -12,6 +12,7 @@ e-mail must arrive exactly once.
 
 Before the fix in ``config.celery`` the worker logged "Unrecoverable error:
 AttributeError("'NoneType' object has no attribute 'hostname'")" and exited at the restart.
+The first test shows that cause in one process, in a second.
 """
 
 from __future__ import annotations
@@ -273,3 +274,53 @@ def test_the_stack_rides_out_a_redis_restart_without_any_process_restarted(stack
     assert "Connection to broker lost" in worker_log  # it did see the restart
     assert "Unrecoverable error" not in worker_log
     assert connects >= 1
+
+
+def test_a_redis_channel_whose_connection_broke_closes_twice_as_celery_does(tmp_path):
+    """What a worker's broker connection goes through when Redis stops while the worker holds
+    an unacknowledged message and waits for the next one (BRPOP sent), with a second channel
+    (Celery's broadcast one) open: Celery 5.7's consumer ``collect()``s the connection, then
+    ``close()``s it. No error but a connection error may come out, and the channel must end
+    closed. kombu 5.7.0 alone: the first close stops at the dead reply, closing the broadcast
+    channel fails (Redis is down) before the default one is closed, ``collect()`` detaches the
+    transport, and ``close()`` closes the default channel again: AttributeError 'hostname'."""
+    from kombu import Consumer, Exchange, Queue
+
+    from config.celery import app
+    from config.embedded_redis import EmbeddedRedis
+
+    server = EmbeddedRedis(tmp_path).start()
+    try:
+        connection = app.connection_for_read(server.url)
+        channel = connection.default_channel
+        queue = Queue("probe", Exchange("probe", type="direct"), routing_key="probe")
+        connection.Producer().publish(
+            {"n": 1}, exchange=queue.exchange, routing_key="probe", declare=[queue]
+        )
+        held = []
+        Consumer(channel, [queue], callbacks=[lambda body, m: held.append(m)]).consume()
+        broadcast = Queue("probe.b", Exchange("probe.fanout", type="fanout"), auto_delete=True)
+        Consumer(connection.channel(), [broadcast], callbacks=[lambda body, m: None]).consume()
+        deadline = time.monotonic() + 10
+        # until the message is delivered (not acknowledged) and the next BRPOP is sent (its
+        # reply pending); the broadcast channel's subscription is an event too
+        while not (held and channel._in_poll):
+            assert time.monotonic() < deadline
+            try:
+                connection.drain_events(timeout=0.05)
+            except TimeoutError:
+                pass
+        assert len(held) == 1 and channel.qos._delivered
+        server.stop()  # Redis goes away
+
+        try:
+            connection.collect(socket_timeout=5)
+        except connection.connection_errors:
+            pass
+        try:
+            connection.close()
+        except connection.connection_errors:
+            pass
+        assert channel.closed
+    finally:
+        server.stop()
