@@ -282,3 +282,133 @@ def test_the_url_name_check_sees_a_lower_app_naming_a_higher_page():
     assert url_names_against_the_order("ladder", ladder_template) == ["tournaments"]
     assert url_names_against_the_order("leagues", 'reverse("tournaments:detail")') == []
     assert url_names_against_the_order("matches", 'f"ladder:{pk}:count"') == []
+
+
+# -- variant branches and the engine's private names (issue 42, point 3) ------------------------
+
+
+def game_name_cases(source: str) -> list[int]:
+    """Lines of ``case`` clauses of a ``match`` statement that name a game (``case "bao2":``,
+    ``case Variant.HONGER:``, ``case "guandan" | "bao2":``): a branch on a variant name that the
+    comparison check does not see."""
+    found = []
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.match_case):
+            for pattern in ast.walk(node.pattern):
+                if isinstance(pattern, ast.MatchValue) and _names_a_game(pattern.value):
+                    found.append(node.pattern.lineno)
+                    break
+    return found
+
+
+def test_only_engine_and_games_match_on_a_game_name():
+    found = [
+        f"{path.relative_to(ROOT)}:{line}"
+        for path in _production_files()
+        if path.relative_to(ROOT).parts[0] not in ("engine", "games")
+        for line in game_name_cases(path.read_text())
+    ]
+    assert found == [], "a match statement on a game name: " + ", ".join(found)
+
+
+def test_the_match_check_sees_a_case_on_a_game_name():
+    source = (
+        "match v:\n"
+        '    case "honger":\n'
+        "        pass\n"
+        '    case "x" | "bao2":\n'
+        "        pass\n"
+        "    case Variant.GUANDAN:\n"
+        "        pass\n"
+        '    case "chess" | _:\n'
+        "        pass\n"
+    )
+    assert game_name_cases(source) == [2, 4, 6]
+
+
+#: Private names of other libraries that the platform may read on its own objects (Django's
+#: model ``_meta`` and ``_state``; a named tuple's public ``_replace``, ``_asdict``...).
+NOT_ENGINE_PRIVATE = {"_meta", "_state", "_replace", "_asdict", "_fields", "_make"}
+
+
+def _private(name: str) -> bool:
+    return name.startswith("_") and not name.startswith("__")
+
+
+def _defined_private_names(source: str) -> set[str]:
+    """The private names a module defines: functions, classes, module or class constants and
+    the attributes it sets (``self._x = ...``)."""
+    names = set()
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+            names.add(node.name)
+        elif isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
+            names.add(node.id)
+        elif isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Store):
+            names.add(node.attr)
+    return {n for n in names if _private(n)}
+
+
+def private_engine_uses(source: str, engine_private: set[str]) -> list[str]:
+    """What ``source`` (a module outside ``engine/``) uses of the engine's private side: an
+    import of a private name or of a private engine module (``engine.bots._moves``,
+    ``engine.variants._bao2_deal``), and an attribute read of a private name the engine
+    defines (``deal._execute``), given ``engine_private`` (the engine's private names that the
+    rest of the project does not define for itself)."""
+    found = []
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.ImportFrom) and (node.module or "").split(".")[0] == "engine":
+            if any(_private(part) for part in node.module.split(".")):
+                found.append(f"{node.lineno}: from {node.module}")
+            found += [f"{node.lineno}: {a.name}" for a in node.names if _private(a.name)]
+        elif isinstance(node, ast.Import):
+            for alias in node.names:
+                parts = alias.name.split(".")
+                if parts[0] == "engine" and any(_private(p) for p in parts):
+                    found.append(f"{node.lineno}: import {alias.name}")
+        elif isinstance(node, ast.Attribute) and node.attr in engine_private:
+            found.append(f"{node.lineno}: .{node.attr}")
+    return found
+
+
+def _engine_private_names() -> set[str]:
+    engine = set()
+    for path in (ROOT / "engine").rglob("*.py"):
+        engine |= _defined_private_names(path.read_text())
+    elsewhere = set()
+    for path in [*_production_files(), *(ROOT / "tests").rglob("*.py")]:
+        if path.relative_to(ROOT).parts[0] != "engine":
+            elsewhere |= _defined_private_names(path.read_text())
+    return engine - elsewhere - NOT_ENGINE_PRIVATE
+
+
+def test_no_private_engine_name_is_used_outside_the_engine():
+    engine_private = _engine_private_names()
+    assert {"_validate", "_bomb_order", "_RANK_INDEX"} <= engine_private
+    outside = [p for p in _production_files() if p.relative_to(ROOT).parts[0] != "engine"]
+    outside += [p for p in (ROOT / "tests").rglob("*.py") if "engine" not in p.parts]
+    found = [
+        f"{path.relative_to(ROOT)}:{use}"
+        for path in outside
+        for use in private_engine_uses(path.read_text(), engine_private)
+    ]
+    assert found == [], "private engine names used outside engine/: " + ", ".join(found)
+
+
+def test_the_private_name_check_sees_each_form():
+    engine_private = {"_validate", "_RANK_INDEX"}
+    source = (
+        "from engine.variants.guandan import _RANK_INDEX, GuandanRules\n"
+        "from engine.bots._moves import Moves\n"
+        "import engine.variants._bao2_deal\n"
+        "plan = deal._validate(action)\n"
+        "deal.apply_unchecked(action, plan)\n"
+        "from matches.bench import _user\n"
+        "table._state.db\n"
+    )
+    assert private_engine_uses(source, engine_private) == [
+        "1: _RANK_INDEX",
+        "2: from engine.bots._moves",
+        "3: import engine.variants._bao2_deal",
+        "4: ._validate",
+    ]
