@@ -3,7 +3,10 @@
 Every connection to a match joins its group (``match.<id>``). An update is one group message
 (one Redis PUBLISH) carrying one frame per recipient, each built from that seat's (or the
 spectator) observation only; each connection forwards the frame of its own seat and no other.
-Called after the commit (``transaction.on_commit``).
+Frames are built after the commit (``transaction.on_commit``). Those of the actions a server
+applies for its sockets are returned by :func:`matches.services.play.submit_actions` and
+published from the server's loop (:func:`publish_now`, by :mod:`matches.live.batching`);
+everything else publishes at once from its thread (:func:`publish`).
 """
 
 from __future__ import annotations
@@ -35,6 +38,9 @@ def table_group(table_id: int) -> str:
     return f"table.{table_id}"
 
 
+#: A message for a group: ``(group name, Channels message)``.
+Frame = tuple[str, dict[str, Any]]
+
 _server_loop: asyncio.AbstractEventLoop | None = None
 _chains: dict[object, concurrent.futures.Future] = {}
 _chains_lock = threading.Lock()
@@ -51,7 +57,7 @@ def use_server_loop(loop: asyncio.AbstractEventLoop) -> None:
 SEND_TIMEOUT = 10.0
 
 
-async def _send_all(messages: list[tuple[str, dict]]) -> None:
+async def _send_all(messages: list[Frame]) -> None:
     layer = get_channel_layer()
     for group, message in messages:  # one per update now: no task per send
         try:
@@ -70,39 +76,32 @@ async def _after(previous: concurrent.futures.Future | None, messages: list) -> 
     await _send_all(messages)
 
 
-_collecting = threading.local()
-
-
-def collect(box: list | None) -> None:
-    """From now on put this thread's broadcasts in ``box`` instead of sending them (None: send
-    them again). The consumer's database thread collects, and the consumer publishes them
-    from the loop as soon as the thread is done (:func:`send_collected`): one hand-over
-    between the thread and the loop per action instead of two."""
-    _collecting.box = box
-
-
-async def send_collected(box: list[tuple[str, dict]]) -> None:
-    """Publish broadcasts collected by :func:`collect` (on the server's loop). A failure is
-    logged, not raised: the action is committed, and clients catch up with ``hello``."""
+async def publish_now(frames: list[Frame]) -> None:
+    """Publish ``frames`` from the server's event loop, in their order (what
+    :func:`matches.services.play.submit_actions` returned to the batching on that loop). A
+    failure is logged, not raised: the actions are committed, and clients catch up with
+    ``hello``."""
     try:
-        await _send_all(box)
+        await _send_all(frames)
     except Exception:
         log.exception("broadcast failed")
 
 
-def _send(messages: list[tuple[str, dict]], key: object = None) -> None:
-    """Send ``messages``; broadcasts with the same ``key`` (a match) go out in order."""
-    box = getattr(_collecting, "box", None)
-    if box is not None:
-        box.extend(messages)
-        return
+def publish(frames: list[Frame], key: object = None) -> None:
+    """Publish ``frames`` from any thread without waiting for them to go out (through the
+    server's loop when there is one); frames published with the same ``key`` (a match) go out
+    in order."""
+    _send(frames, key)
+
+
+def _send(frames: list[Frame], key: object = None) -> None:
     loop = _server_loop
     if loop is None or not loop.is_running() or loop.is_closed():
-        async_to_sync(_send_all)(messages)
+        async_to_sync(_send_all)(frames)
         return
     with _chains_lock:
         previous = _chains.get(key) if key is not None else None
-        future = asyncio.run_coroutine_threadsafe(_after(previous, messages), loop)
+        future = asyncio.run_coroutine_threadsafe(_after(previous, frames), loop)
         if key is not None:
             _chains[key] = future
 
@@ -120,13 +119,14 @@ def recipient_key(seat: int | None) -> str:
     return "s" if seat is None else str(seat)
 
 
-def match_updated(
+def match_frames(
     match: Match, engine: EngineMatch, event: MatchEvent | None, new_level: bool = True
-) -> None:
-    """Send every seat and the spectators the new state (and the event that led to it): one
-    group message carrying each recipient's frame, each built from that recipient's
-    observation only; a connection forwards its own (:meth:`TableConsumer.match_frame`).
-    ``new_level``: the event changed the deal's level, so an update carries its ``cards``."""
+) -> list[Frame]:
+    """The group message that tells every seat and the spectators the new state (and the
+    event that led to it), carrying each recipient's frame, each built from that recipient's
+    observation only; a connection forwards its own (:mod:`matches.live.ordering`).
+    ``new_level``: the event changed the deal's level, so an update carries its ``cards``.
+    Nothing is sent: the caller publishes it (:func:`publish`, :func:`publish_now`)."""
     # The spectators' frame goes out also where spectators are not allowed: a referee
     # (matches.services.access) watches every table with it.
     recipients: list[int | None] = [*range(len(match.seats)), None]
@@ -142,7 +142,14 @@ def match_updated(
     # ``version`` and ``kind`` let each connection forward the frames in the order of the
     # versions (broadcasts of the worker and of the servers are not ordered with each other)
     message = {"type": "match.frame", "texts": texts, "version": match.version, "kind": kind}
-    _send([(match_group(match.pk), message)], key=("match", match.pk))
+    return [(match_group(match.pk), message)]
+
+
+def match_updated(
+    match: Match, engine: EngineMatch, event: MatchEvent | None, new_level: bool = True
+) -> None:
+    """Publish :func:`match_frames` now (a match that started, a state sent again)."""
+    publish(match_frames(match, engine, event, new_level), key=("match", match.pk))
 
 
 def table_changed(table_id: int) -> None:

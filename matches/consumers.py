@@ -103,16 +103,8 @@ async def _in_thread(func: Any, *args: Any, executor: ThreadPoolExecutor = _exec
     not on the loop and not on Channels' one shared thread; stale database connections are
     closed before and after, as ``database_sync_to_async`` does. A plain ``run_in_executor``:
     asgiref's machinery (context copies, thread-sensitivity bookkeeping) cost more than the
-    hop itself, on every action. What the work broadcast is published from here, once it is
-    done."""
-    result, box, error = await asyncio.get_running_loop().run_in_executor(
-        executor, _db_work, func, args
-    )
-    if box:
-        await broadcast.send_collected(box)
-    if error is not None:
-        raise error
-    return result
+    hop itself, on every action."""
+    return await asyncio.get_running_loop().run_in_executor(executor, _db_work, func, args)
 
 
 async def _bookkeeping(func: Any, *args: Any) -> Any:
@@ -122,16 +114,11 @@ async def _bookkeeping(func: Any, *args: Any) -> Any:
     return await _in_thread(func, *args, executor=_connections)
 
 
-def _db_work(func: Any, args: tuple[Any, ...]) -> tuple[Any, list, Exception | None]:
-    box: list = []
-    broadcast.collect(box)
+def _db_work(func: Any, args: tuple[Any, ...]) -> Any:
     close_old_connections()
     try:
-        return func(*args), box, None
-    except Exception as error:  # raised on the loop, after what was committed is published
-        return None, box, error
+        return func(*args)
     finally:
-        broadcast.collect(None)
         close_old_connections()
 
 
@@ -168,7 +155,9 @@ class _ActionQueue:
 
     async def _run(self, batch: list[tuple[TableConsumer, dict[str, Any], asyncio.Future]]) -> None:
         try:
-            answers = await _in_thread(_submit_batch, [(c, d) for c, d, _ in batch])
+            answers, frames = await _in_thread(_submit_batch, [(c, d) for c, d, _ in batch])
+            if frames:
+                await broadcast.publish_now(frames)
         except Exception as error:
             answers = [error] * len(batch)
         finally:
@@ -200,7 +189,7 @@ def _action_queue() -> _ActionQueue:
 _reads: dict[tuple, tuple[int | None, Any]] = {}
 
 
-def _submit_batch(items: list[tuple[TableConsumer, dict[str, Any]]]) -> list[Any]:
+def _submit_batch(items: list[tuple[TableConsumer, dict[str, Any]]]) -> tuple[list[Any], list]:
     """Apply the actions of ``items`` (on a tables' thread): each one's answer in its
     connection's language, or the exception that stopped it."""
     answers: list[Any] = []
@@ -210,7 +199,8 @@ def _submit_batch(items: list[tuple[TableConsumer, dict[str, Any]]]) -> list[Any
         answers.append(checked if isinstance(checked, dict) else None)
         if not isinstance(checked, dict):
             requests.append(checked)
-    outcomes = iter(play.submit_actions(requests))
+    submitted = play.submit_actions(requests)
+    outcomes = iter(submitted.outcomes)
     for k, (consumer, data) in enumerate(items):
         if answers[k] is not None:
             continue
@@ -222,7 +212,7 @@ def _submit_batch(items: list[tuple[TableConsumer, dict[str, Any]]]) -> list[Any
                 answers[k] = {"type": "refused", "id": data.get("id"), **outcome.to_json()}
         else:
             answers[k] = outcome
-    return answers
+    return answers, submitted.frames
 
 
 class Consumer(AsyncWebsocketConsumer):

@@ -1,7 +1,10 @@
 """Play: every action of a match.
 
-Every action of a person, a bot, auto-play (托管), the clock or the system goes through
-:func:`submit_action`. It reads the match (no lock), lets the engine apply the action to the
+Every action goes through :func:`_prepare` and :func:`_write_prepared`: the actions of people
+through :func:`submit_actions` (a server's batch) or :func:`submit_action` (one, e.g. a
+referee's sanction, a bot of the worker), the clock's and the time limit's through
+:func:`apply_to` (:mod:`matches.services.clock`, which has read the row and built the engine
+state already). Each reads the match (no lock), lets the engine apply the action to the
 state at the stored version (a :class:`~engine.actions.Refusal` changes nothing), then, in one
 write, bumps the version with ``UPDATE ... WHERE version = v AND revision = r`` (optimistic
 concurrency: a second writer for the same version updates no row and is refused ``stale``)
@@ -10,8 +13,10 @@ transaction on SQLite (:func:`matches.store.write_many`). The engine's work is d
 it, so SQLite's single write lock is held only for the two statements. A server applies the
 actions that queued while it wrote in one batch (:func:`submit_actions`): the same steps for
 each, with one write for all of them. Only after the commit (``transaction.on_commit``) are
-the updates broadcast, each built from one seat's observation, and the next deadline task
-queued (:mod:`matches.schedule`).
+the updates built, each from one seat's observation, and the next deadline task queued
+(:mod:`matches.schedule`); :func:`submit_actions` returns the updates for its caller to
+publish (the server's loop sends them before it answers the actions), the others publish
+them at once (:func:`matches.broadcast.publish`).
 
 Rows are read and written by :mod:`matches.store`; tables are opened and seated in
 :mod:`matches.services.tables`, the clock is :mod:`matches.services.clock`, connections and
@@ -196,6 +201,31 @@ class ActionRequest:
     expected_version: int | None = None
 
 
+@dataclass
+class Submitted:
+    """What :func:`submit_actions` did: each request's outcome, in the requests' order, and
+    the group messages of the accepted actions, for the caller to publish (in that order)."""
+
+    outcomes: list[Accepted | Exception]
+    frames: list[broadcast.Frame]
+
+
+class _Outgoing:
+    """The frames of one :func:`submit_actions` call, collected after each commit while the
+    call runs; a commit after it returned (the caller's own transaction) publishes its frames
+    at once, since the call's list has been handed over already."""
+
+    def __init__(self) -> None:
+        self.frames: list[broadcast.Frame] = []
+        self.open = True
+
+    def add(self, frames: list[broadcast.Frame], key: object) -> None:
+        if self.open:
+            self.frames.extend(frames)
+        else:
+            broadcast.publish(frames, key)
+
+
 def submit_action(
     match_id: int,
     action: Any,
@@ -213,21 +243,27 @@ def submit_action(
     names another seat is refused. ``expected_version`` is the version the caller saw.
     """
     request = ActionRequest(match_id, action, seat, actor, user, expected_version)
-    outcome = submit_actions([request])[0]
+    submitted = submit_actions([request])
+    if submitted.frames:
+        broadcast.publish(submitted.frames, key=("match", match_id))
+    outcome = submitted.outcomes[0]
     if isinstance(outcome, Exception):
         raise outcome
     return outcome
 
 
-def submit_actions(requests: list[ActionRequest]) -> list[Accepted | Exception]:
+def submit_actions(requests: list[ActionRequest]) -> Submitted:
     """Apply each request as :func:`submit_action` would, in order, and return for each its
     :class:`Accepted` or the :class:`MatchError` (or database error) that refused it, having
-    changed nothing for a refused one. The accepted actions of different matches are written
+    changed nothing for a refused one, with the frames of the accepted actions, which the
+    caller publishes (nothing is sent here, unless the caller's own transaction commits
+    after the return). The accepted actions of different matches are written
     in one transaction (a round; one action per match per round): what a server does with the
     actions that queued while it wrote the last ones, so they share one write lock and one
     commit. If a shared write fails, each of its actions is tried again alone, so one bad
     write refuses only its own action."""
     outcomes: list[Accepted | Exception | None] = [None] * len(requests)
+    outgoing = _Outgoing()
     queue: list[tuple[int, Action]] = []
     for index, request in enumerate(requests):
         try:
@@ -242,7 +278,7 @@ def submit_actions(requests: list[ActionRequest]) -> list[Accepted | Exception]:
         else:
             batch, queue = _one_per_match(requests, queue)
         try:
-            again = _round(requests, batch, outcomes)
+            again = _round(requests, batch, outcomes, outgoing)
         except Exception as error:  # a database error: the round was undone
             if len(batch) > 1:
                 alone.extend(batch)
@@ -255,7 +291,9 @@ def submit_actions(requests: list[ActionRequest]) -> list[Accepted | Exception]:
                 outcomes[item[0]] = MatchError("stale")
         again = [item for item in again if tries[item[0]] < ATTEMPTS]
         queue = again + queue
-    return outcomes  # type: ignore[return-value]  # every request has its outcome now
+    outgoing.open = False
+    # every request has its outcome now
+    return Submitted(outcomes, outgoing.frames)  # type: ignore[arg-type]
 
 
 def _checked_action(request: ActionRequest) -> Any:
@@ -300,6 +338,7 @@ def _round(
     requests: list[ActionRequest],
     batch: list[tuple[int, Any]],
     outcomes: list[Accepted | Exception | None],
+    outgoing: _Outgoing,
 ) -> list[tuple[int, Any]]:
     """Apply ``batch`` (one action per match) and write what the engine accepts in one
     transaction; set each one's outcome, or return it to be read and tried again (its match
@@ -328,7 +367,7 @@ def _round(
     if not prepared:
         return []
     again = []
-    written = _write_prepared([change for _, _, change in prepared])
+    written = _write_prepared([change for _, _, change in prepared], outgoing)
     for (index, action, change), result in zip(prepared, written, strict=True):
         if result == "moved":
             again.append((index, action))
@@ -456,12 +495,13 @@ def _level(engine: EngineMatch) -> Any:
     return getattr(engine.deal, "level", None)
 
 
-def _write_prepared(changes: list[_Prepared]) -> list[str]:
+def _write_prepared(changes: list[_Prepared], outgoing: _Outgoing | None = None) -> list[str]:
     """Write ``changes`` (:func:`store.write_many`: one statement on PostgreSQL, one
     transaction on SQLite); an action that ends its match is written in a transaction of its
     own with the table's status and the rated result. For each change: "ok", "moved" (the row
     changed at the same version: read it again) or "stale" (another action came first). Once
-    committed, each written change is broadcast (:func:`after_commit`)."""
+    committed, each written change is broadcast (:func:`after_commit`; its frames go to
+    ``outgoing`` when given)."""
     results = ["stale"] * len(changes)
     going_on = [k for k, change in enumerate(changes) if not change.engine.over]
     if going_on:
@@ -496,6 +536,7 @@ def _write_prepared(changes: list[_Prepared]) -> list[str]:
                     change.event,
                     match.table_id,
                     change.new_level,
+                    outgoing,
                 )
             )
     return results
@@ -514,13 +555,19 @@ def after_commit(
     event: MatchEvent | None,
     table_id: int,
     new_level: bool = True,
+    outgoing: _Outgoing | None = None,
 ) -> None:
     """Once ``match`` is committed at ``version`` (state ``engine``, after ``event``; None:
-    the match started): broadcast it, queue its next deadline and time-limit tasks, and keep
-    the engine state for the next action."""
+    the match started): broadcast it (into ``outgoing``, if given, for the caller of
+    :func:`submit_actions` to publish), queue its next deadline and time-limit tasks, and
+    keep the engine state for the next action."""
     match_id = match.pk
     try:
-        broadcast.match_updated(match, engine, event, new_level)
+        frames = broadcast.match_frames(match, engine, event, new_level)
+        if outgoing is not None:
+            outgoing.add(frames, ("match", match_id))
+        else:
+            broadcast.publish(frames, key=("match", match_id))
     except Exception:  # a broadcast failure must not undo or block the accepted action
         log.exception("broadcast of match %s v%s failed", match_id, version)
     if event is None:

@@ -363,11 +363,15 @@ def test_actions_of_several_matches_are_written_in_one_transaction(
     requests.append(play.ActionRequest(matches[3].pk, {"pass": True, "seat": late}, late))
     requests.append(play.ActionRequest(matches[3].pk, action, late, user=players[late]))
     opened = _counting_writes(monkeypatch)
-    outcomes = play.submit_actions(requests)
+    submitted = play.submit_actions(requests)
+    outcomes = submitted.outcomes
     assert len(opened) == 1  # one write for the three accepted actions
     assert all(isinstance(o, play.Accepted) for o in outcomes[:3])
     assert [o.version for o in outcomes[:3]] == [1, 1, 1]
     assert [o.code for o in outcomes[3:]] == ["not_your_turn", "not_your_seat"]
+    # the accepted actions' updates are returned for the caller to publish, in their order
+    assert [message["version"] for _, message in submitted.frames] == [1, 1, 1]
+    assert [group for group, _ in submitted.frames] == [f"match.{m.pk}" for m in matches[:3]]
     for match in matches:
         match.refresh_from_db()
         assert match.events.count() == match.version
@@ -393,7 +397,7 @@ def test_two_actions_of_one_match_in_a_batch_are_applied_in_order(club, players,
             # sent with the version both saw: the first came first
             play.ActionRequest(match.pk, second, second_seat, expected_version=0),
         ]
-    )
+    ).outcomes
     assert [o.version for o in outcomes[:2]] == [1, 2]
     assert isinstance(outcomes[2], MatchError) and outcomes[2].code == "stale"
     assert list(match.events.order_by("seq").values_list("seat", flat=True)) == [
@@ -420,7 +424,8 @@ def test_a_failing_write_in_a_batch_refuses_only_its_own_action(
         seat, action = _first_legal(match)
         requests.append(play.ActionRequest(match.pk, action, seat, expected_version=0))
     opened = _counting_writes(monkeypatch)
-    outcomes = play.submit_actions(requests)
+    submitted = play.submit_actions(requests)
+    outcomes = submitted.outcomes
     assert isinstance(outcomes[1], OperationalError)
     assert [outcomes[0].version, outcomes[2].version] == [1, 1]
     assert len(opened) == 4  # the shared write was undone, then each tried alone
@@ -428,7 +433,7 @@ def test_a_failing_write_in_a_batch_refuses_only_its_own_action(
     assert MatchEvent.objects.filter(match_id=bad).count() == 0
     # the refused match still plays: its state was not kept from the undone write
     monkeypatch.setattr(store, "write_many", write_many)
-    assert play.submit_actions(requests[1:2])[0].version == 1
+    assert play.submit_actions(requests[1:2]).outcomes[0].version == 1
 
 
 def test_writes_of_different_fields_are_all_written_or_none(club, players, scheduled):
