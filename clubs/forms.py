@@ -1,6 +1,7 @@
 """Web forms of accounts and clubs. They validate input; ``clubs.services`` changes state."""
 
 import zoneinfo
+from typing import Any
 
 from django import forms
 from django.contrib.auth.forms import UserCreationForm
@@ -53,7 +54,7 @@ class SignUpForm(UserCreationForm):
 
 
 class ProfileForm(forms.ModelForm):
-    """Edit display name, email, language and time zone."""
+    """Edit display name, email, language, time zone and text size."""
 
     time_zone = forms.ChoiceField(label=_("Time zone"), choices=time_zone_choices)
     current_password = forms.CharField(
@@ -66,12 +67,23 @@ class ProfileForm(forms.ModelForm):
 
     class Meta:
         model = User
-        fields = ["display_name", "email", "language", "time_zone"]
+        fields = ["display_name", "email", "language", "time_zone", "text_size"]
         labels = {
             "display_name": _("Display name"),
             "email": _("Email"),
             "language": _("Language"),
+            "text_size": _("Text size"),
         }
+        widgets = {"text_size": forms.RadioSelect}
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        """The text size may be left out (a form of an older page): the user's own is kept."""
+        super().__init__(*args, **kwargs)
+        self.fields["text_size"].required = False
+
+    def clean_text_size(self) -> str:
+        """The size chosen, else the user's present one."""
+        return self.cleaned_data.get("text_size") or self.instance.text_size
 
 
 class ApiTokenForm(forms.Form):

@@ -37,6 +37,14 @@ class Language(models.TextChoices):
     EN = "en", "English"
 
 
+class TextSize(models.TextChoices):
+    """The size of the text on every page (issue 43): 标准 / 大 / 特大."""
+
+    STANDARD = "standard", _("Standard")
+    LARGE = "large", _("Large")
+    XLARGE = "xlarge", _("Extra large")
+
+
 class User(AbstractUser):
     """A person with an account; the profile fields live here (display name, language, zone)."""
 
@@ -52,6 +60,11 @@ class User(AbstractUser):
     #: Signing up turns the same row into a full account (the flag cleared), keeping its games
     #: and settings; an unused guest is removed after ``GUESTS_EXPIRE_DAYS``.
     is_guest = models.BooleanField(_("guest"), default=False)
+    #: Every page's text size for this person (a guest too: the same row); visitors without an
+    #: account keep theirs in a cookie (:mod:`clubs.textsize`).
+    text_size = models.CharField(
+        _("text size"), max_length=10, choices=TextSize.choices, default=TextSize.STANDARD
+    )
 
     class Meta:
         verbose_name = _("user")

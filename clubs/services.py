@@ -123,6 +123,7 @@ def update_profile(
     time_zone: str | None = None,
     email: str | None = None,
     current_password: str | None = None,
+    text_size: str | None = None,
 ) -> User:
     """Change the user's display name, language, time zone or email; None keeps a field.
 
@@ -148,12 +149,14 @@ def update_profile(
         user.time_zone = time_zone
     if email is not None:
         user.email = email
+    if text_size is not None:
+        user.text_size = text_size
     try:
         user.full_clean(exclude=["password"])
     except ValidationError as error:
         user.refresh_from_db()
         raise ClubError("invalid", " ".join(error.messages)) from error
-    user.save(update_fields=["display_name", "language", "time_zone", "email"])
+    user.save(update_fields=["display_name", "language", "time_zone", "email", "text_size"])
     if email_changes and old_email:
         transaction.on_commit(lambda: _notify_email_changed(user, old_email))
     return user

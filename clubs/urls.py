@@ -3,12 +3,13 @@
 from django.contrib.auth import views as auth_views
 from django.urls import include, path
 
-from clubs import views
+from clubs import textsize, views
 
 urlpatterns = [
     path("", views.home, name="home"),
     path("accounts/signup/", views.signup, name="signup"),
     path("accounts/profile/", views.profile, name="profile"),
+    path("text-size/", textsize.set_text_size_view, name="text_size"),
     path(
         "accounts/login/",
         auth_views.LoginView.as_view(redirect_authenticated_user=True),

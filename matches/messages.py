@@ -10,6 +10,7 @@ from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext_lazy
 
 from games.errors import Refused
+from matches.announcements import spoken_words
 
 REASONS = {
     # the rules engine (engine.actions)
@@ -108,6 +109,8 @@ SANCTION_LABELS = {
 #: Words of the table page (static/js/table.js), sent translated with the page.
 TABLE_WORDS = {
     **{f"sanction_{key}": label for key, label in SANCTION_LABELS.items()},
+    # what the table says aloud (matches.announcements, static/js/speech.js)
+    **spoken_words(),
     "referee": _("Referee"),
     "sanction_against": _("Referee: %(sanction)s for %(name)s. Reason: %(reason)s"),
     "sanction_drop": _("%(team)s level: %(from)s → %(to)s"),

@@ -18,6 +18,7 @@ from engine.arrange import arrange
 from engine.cards import InvalidCard, card_str, parse_card
 from engine.match import Match as EngineMatch
 from engine.variants import combo_rules, deal_rules
+from matches import refusals
 from matches.messages import MatchError
 from matches.models import Match, MatchEvent, Table, TableStatus
 
@@ -236,8 +237,11 @@ def check_selection(engine: EngineMatch, seat: int, cards: list[str]) -> list[di
             engine.check(Action("play", seat, tuple(sorted(ids)), "single"))
         except Refusal as refusal:
             if refusal.code in ("not_your_turn", "wrong_phase", "not_in_hand", "match_over"):
-                raise MatchError(refusal.code, refusal.message) from None
-        raise MatchError("invalid_combo")
+                raise refusals.explain(
+                    refusal.code, refusal.message, ids, None, rules, observation
+                ) from None
+        # which cards do not fit which combination (matches.refusals)
+        raise refusals.no_combination(ids, rules, observation.get("standing"))
     for combo in readings:
         action = Action("play", seat, tuple(sorted(ids)), combo.type)
         if combo.type == "immune":  # an immune bomb is its own action (played in its window)
@@ -245,7 +249,9 @@ def check_selection(engine: EngineMatch, seat: int, cards: list[str]) -> list[di
         try:
             engine.check(action)
         except Refusal as refusal:
-            first = first or MatchError(refusal.code, refusal.message)
+            first = first or refusals.explain(
+                refusal.code, refusal.message, ids, combo.type, rules, observation
+            )
             continue
         legal.append(action.to_json())
     if not legal:

@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from matches import practice_views, views
+from matches import moment_views, practice_views, views
 
 app_name = "matches"
 
@@ -13,4 +13,6 @@ urlpatterns = [
     path("tables/<int:table_id>/seat/", views.seat, name="seat"),
     path("tables/<int:table_id>/replay/", views.replay, name="replay"),
     path("tables/<int:table_id>/referee/", views.referee, name="referee"),
+    path("tables/<int:table_id>/again/", moment_views.play_again, name="again"),
+    path("tables/<int:table_id>/away/", moment_views.away_summary, name="away"),
 ]

@@ -6,6 +6,8 @@
 import { cardFace, cardLabel, isRed, sortHand } from "./cards.js";
 import { handHtml as drawHand, handOrder, layoutHand as placeHand } from "./hand.js";
 import { quickPhrases } from "./phrases.js";
+import { createSpeaker } from "./speech.js";
+import { createMoments } from "./moments.js";
 
 const app = document.getElementById("table-app");
 // words sent translated with the page: the server's list, then the page's own (data-* attributes)
@@ -37,6 +39,10 @@ const esc = (text) => String(text ?? "").replace(/[&<>"']/g, (c) => ({ "&": "&am
 const has = (o, k) => o && o[k] !== undefined && o[k] !== null;
 // quick phrases at casual tables (phrases.js): the 💬 list, the words shown by each seat
 const phrases = quickPhrases({ send: (data) => send({ ...data, id: nextId++ }), seatName: (s) => seatName(s) });
+// sounds, spoken announcements and the ⚙ settings (speech.js); what auto-play did while this
+// player was away, and the links after the match (moments.js)
+const speaker = createSpeaker(W);
+const moments = createMoments(app, W);
 
 function send(data) {
   if (ws && ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify(data));
@@ -52,6 +58,7 @@ function connect() {
   ws.onmessage = (e) => { lastFrame = Date.now(); retry = 500; handle(JSON.parse(e.data)); };
   ws.onclose = (e) => {
     state.connected = false;
+    moments.disconnected();
     if (stopped) return;
     if (app.dataset.started === "1") render();
     setTimeout(connect, reconnectDelay(e.code));
@@ -139,6 +146,8 @@ function onState(m) {
     state.selected = remap(keep);
   }
   announce(before, m);
+  speaker.frame({ events: m.event ? [m.event] : (m.events || []), before, obs: m.obs, you: m.you, seatName, wild: state.cards && state.cards.wild });
+  moments.connected(m.you);
   render();
   attend();
 }
@@ -306,9 +315,7 @@ function beep(times, pitch) {
   } catch (error) { /* no audio on this device: vibration and the title still tell */ }
 }
 function alertPlayer(kind) {
-  if (!state.attention) return;
-  if (kind === "turn") beep(1, 880); else beep(3, 660);
-  if (navigator.vibrate) navigator.vibrate(kind === "turn" ? 200 : [120, 80, 120, 80, 120]);
+  speaker.alert(kind); // 提醒, sound, voice and vibration: the ⚙ settings of this device
 }
 function attend() {
   const acting = canAct();
@@ -427,7 +434,10 @@ function clockHtml(s) {
   const t = state.table;
   if (!t || t.to_move !== s || !t.deadline) return "";
   const left = secondsLeft();
-  return `<span class="clock${left <= WARN_SECONDS ? " low" : ""}" data-clock="${s}">${esc(fmt(W.clock, { s: left }))}</span>`;
+  // a bot's (or auto-play's) clock is no alarm: it plays by itself
+  const info = t.seats[s];
+  const bot = info && (info.bot || info.autoplay) ? " bot" : "";
+  return `<span class="clock${left <= WARN_SECONDS && !bot ? " low" : ""}${bot}" data-clock="${s}">${esc(fmt(W.clock, { s: left }))}</span>`;
 }
 // Red Two: the sides are hidden until the deal is over; before, what this seat can tell from
 // the ♥2s played and its own hand.
@@ -528,7 +538,7 @@ function barHtml() {
     const m = Math.max(0, Math.ceil((t.ends_at - (Date.now() / 1000 + state.offset)) / 60));
     parts.push(`<span class="muted">${esc(m > 0 ? fmt(W.time_left, { m }) : W.time_up)}</span>`);
   }
-  const tools = [`<button class="tool${state.attention ? " on" : ""}" data-act="attention" aria-pressed="${state.attention}">${esc(state.attention ? W.attention_on : W.attention_off)}</button>`];
+  const tools = [speaker.toolHtml()];
   // the table's show_history option: the server sends past tricks only then
   if (Array.isArray(o.history)) tools.push(`<button class="tool${state.historyOpen ? " on" : ""}" data-act="history" aria-pressed="${state.historyOpen}" aria-controls="history">${esc(W.history)}</button>`);
   const mine = state.you !== null && t.seats[state.you];
@@ -693,7 +703,7 @@ function summaryHtml() {
 function controlsHtml() {
   const o = state.obs;
   if (state.you === null) return `<div class="controls"><p class="status muted">${esc(W.spectator)}</p></div>`;
-  if (o.match && o.match.over) return "";
+  if (o.match && o.match.over) return `<div class="controls">${moments.afterMatchHtml(state.you)}</div>`;
   const mine = state.table.seats[state.you];
   if (mine && mine.autoplay) {
     return `<div class="controls"><div class="buttons"><button data-act="autoplay" data-on="0">${esc(W.autoplay_off)}</button></div></div>`;
@@ -758,7 +768,7 @@ setInterval(() => {
   for (const el of app.querySelectorAll("[data-clock]")) {
     const left = secondsLeft();
     el.textContent = fmt(W.clock, { s: left });
-    el.classList.toggle("low", left !== null && left <= WARN_SECONDS);
+    el.classList.toggle("low", left !== null && left <= WARN_SECONDS && !el.classList.contains("bot"));
   }
   clockWarning();
   if (state.banner && Date.now() - state.bannerAt >= BANNER_MS) { state.banner = ""; render(); }
