@@ -19,6 +19,7 @@ from engine.bots._moves import (
     resolve,
 )
 from engine.bots.points import PointsHeuristicBot
+from engine.bots.policy import move_cost, plays_needed
 from engine.cards import RANK_NAMES
 from engine.variants import combo_rules, deal_rules
 
@@ -33,9 +34,11 @@ class HeuristicBot:
     seat's hand changes only by its own plays, which it records, so one bot kept per seat
     does not analyse the same hand again on every turn."""
 
-    def __init__(self) -> None:
-        """A bot with no memory yet."""
+    def __init__(self, plan: bool = True) -> None:
+        """A bot with no memory yet. ``plan=False``: the former line (lowest cheap play, no
+        hand plan), kept to measure the planned one against."""
         self._memo: list[Any] = []
+        self.plan = plan
 
     def choose(self, observation: dict[str, Any], legal_actions: LegalActions) -> Action:
         """The heuristic's action for the observing seat."""
@@ -61,7 +64,22 @@ class HeuristicBot:
                     r = c % 13 if c < 52 else (13 if c == 52 else 14)
                     return (value[r] if value else r, c)
 
-                return min(legal, key=low)
+                if not self.plan:
+                    return min(legal, key=low)
+                cnt = [0] * 15
+                hand = [a.card for a in legal]
+                for c in hand:
+                    cnt[c % 13 if c < 52 else (13 if c == 52 else 14)] += 1
+                wild = getattr(rules, "wild", -1)
+
+                def planned(a: Action) -> tuple:
+                    c = a.card
+                    if c == wild:
+                        return (9, 0, 0, c)
+                    r = c % 13 if c < 52 else (13 if c == 52 else 14)
+                    return (*move_cost(cnt, ((r, 1),)), low(a)[0], c)
+
+                return min(legal, key=planned)
             return legal[0]
         moves = Moves(obs, legal_actions, self._memo)
         if not moves.moves and obs["lead"]:  # nothing abstract to lead: take a listed action
@@ -111,6 +129,8 @@ class HeuristicBot:
         return (bad, move.wilds, self._value(moves, move), -size)
 
     def _lead(self, obs: dict[str, Any], moves: Moves) -> Action:
+        if self.plan and moves.fast:
+            return self._plan_lead(obs, moves)
         hand = moves.hand
         size = len(hand)
         # go out in one play when possible (this is a 保2 when the hand is pure natural 2s)
@@ -127,6 +147,8 @@ class HeuristicBot:
         return moves.action(best)
 
     def _follow(self, obs: dict[str, Any], moves: Moves) -> Action:
+        if self.plan and moves.fast:
+            return self._plan_follow(obs, moves)
         seat = obs["seat"]
         standing_seat = obs["standing"]["seat"]
         size = len(moves.hand)
@@ -149,4 +171,104 @@ class HeuristicBot:
             if (left is not None and left <= 6) or size <= 10:
                 best = min(bombs, key=lambda m: (moves.size(m), self._value(moves, m)))
                 return moves.action(best)
+        return Action("pass", seat)
+
+    # -- the planned line (hand plan: engine.bots.policy) --------------------------------------
+    def _lead_value(self, moves: Moves, move: Any) -> int:
+        """Card-order value of a play for leading: a sequence by its lowest rank."""
+        value = moves.rules.value  # type: ignore[union-attr]
+        if move.type in SEQUENCES:
+            return 2 * min(r for r, _ in move.naturals) if move.naturals else 0
+        key = move.key
+        return value[_RANK_INDEX[key]] if key is not None else 99
+
+    def _plan_key(self, moves: Moves, move: Any, cnt: list[int], bao2: bool) -> tuple:
+        """Lower is better: bombs kept, the plan kept (plays needed after), wild cards and
+        保2's natural 2s spared, low first, many cards first."""
+        broken, delta = move_cost(cnt, move.naturals)
+        twos = 0
+        if bao2:
+            for r, k in move.naturals:
+                if r == 0:
+                    twos += k
+        size = move.wilds
+        for _, k in move.naturals:
+            size += k
+        return (broken, twos, delta + move.wilds, self._lead_value(moves, move), -size)
+
+    def _plan_lead(self, obs: dict[str, Any], moves: Moves) -> Action:
+        size = len(moves.hand)
+        for m in moves.moves:
+            if moves.size(m) == size:  # out in one play (a 保2 when it is all natural 2s)
+                return moves.action(m)
+        cnt = self._counts(moves)
+        bao2 = obs["variant"] == "bao2"
+        seat = obs["seat"]
+        counts = obs["counts"]
+        n = len(counts)
+        plain = [m for m in moves.moves if m.type not in BOMB_TYPES]
+        if not plain:
+            best = min(moves.moves, key=lambda m: (moves.size(m), self._value(moves, m)))
+            return moves.action(best)
+        keys = {id(m): self._plan_key(moves, m, cnt, bao2) for m in plain}
+        if n == 4:
+            partner = counts[(seat + 2) % 4]
+            opp = [counts[(seat + 1) % 4], counts[(seat + 3) % 4]]
+            opp_near = min((c for c in opp if c), default=None)
+            # the partner is one card from out and no opponent is: lead our lowest single
+            if partner == 1 and (opp_near is None or opp_near > 2):
+                singles = [m for m in plain if m.type == "single" and not m.wilds]
+                if singles:
+                    return moves.action(min(singles, key=lambda m: self._lead_value(moves, m)))
+            if partner == 2 and (opp_near is None or opp_near > 2):
+                pairs = [m for m in plain if m.type == "pair" and not m.wilds]
+                if pairs:
+                    return moves.action(min(pairs, key=lambda m: self._lead_value(moves, m)))
+            # an opponent one or two cards from out: no single (or pair) it can follow with
+            if opp_near is not None and opp_near <= 2:
+                avoid = "single" if opp_near == 1 else "pair"
+                safe = [m for m in plain if m.type != avoid]
+                if safe:
+                    return moves.action(min(safe, key=lambda m: keys[id(m)]))
+                # only that type: lead the highest, which the opponent is least likely to beat
+                return moves.action(max(plain, key=lambda m: self._lead_value(moves, m)))
+        return moves.action(min(plain, key=lambda m: keys[id(m)]))
+
+    def _plan_follow(self, obs: dict[str, Any], moves: Moves) -> Action:
+        seat = obs["seat"]
+        size = len(moves.hand)
+        for m in moves.moves:
+            if moves.size(m) == size:
+                return moves.action(m)
+        counts = obs["counts"]
+        standing_seat = obs["standing"]["seat"]
+        if len(counts) == 4 and standing_seat == (seat + 2) % 4:
+            return Action("pass", seat)  # the partner's play stands
+        if not moves.moves:
+            return Action("pass", seat)
+        cnt = self._counts(moves)
+        bao2 = obs["variant"] == "bao2"
+        left = counts[standing_seat]
+        opp_near = [counts[s] for s in range(len(counts)) if s % 2 != seat % 2 and counts[s]]
+        danger = min(opp_near, default=None)
+        urgent = danger is not None and danger <= 4  # an opponent close to going out
+        plans = plays_needed(tuple(cnt))
+        plain = [m for m in moves.moves if m.type not in BOMB_TYPES]
+        if plain:
+            best = min(plain, key=lambda m: self._plan_key(moves, m, cnt, bao2))
+            broken, twos, delta, value, _ = self._plan_key(moves, best, cnt, bao2)
+            tolerance = 1 if urgent else (0 if plans <= 3 or size <= 10 else -1)
+            if broken == 0 and twos == 0 and delta <= tolerance:
+                return moves.action(best)
+            if urgent and broken == 0 and delta <= 2:
+                return moves.action(best)
+        bombs = [m for m in moves.moves if m.type in BOMB_TYPES]
+        if bombs:
+            bomb = min(bombs, key=lambda m: (moves.size(m), self._value(moves, m)))
+            rest = list(cnt)
+            for r, k in bomb.naturals:
+                rest[r] -= k
+            after = plays_needed(tuple(rest))
+            if (left is not None and left <= 6) or urgent or after <= 2 or size <= 10:
+                return moves.action(bomb)
         return Action("pass", seat)
