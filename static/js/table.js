@@ -4,7 +4,7 @@
 // action buttons and the hand fixed at the bottom. Players are named by where they sit
 // relative to this seat (对家 / 上家 / 下家).
 import { cardFace, cardLabel, isRed, sortHand } from "./cards.js";
-import { handHtml as drawHand, handOrder, layoutHand as placeHand } from "./hand.js";
+import { createHand } from "./hand.js";
 import { quickPhrases } from "./phrases.js";
 import { createSpeaker } from "./speech.js";
 import { createMoments } from "./moments.js";
@@ -43,6 +43,8 @@ const phrases = quickPhrases({ send: (data) => send({ ...data, id: nextId++ }), 
 // player was away, and the links after the match (moments.js)
 const speaker = createSpeaker(W);
 const moments = createMoments(app, W);
+// the hand (hand.js): rank columns, touch and slide, 理牌 (asked of the server: hint + arrange)
+const hand = createHand({ root: app, words: W, tableId, ask: () => send({ type: "hint", arrange: true, id: nextId++ }), select: (list) => selectCards(list) });
 
 function send(data) {
   if (ws && ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify(data));
@@ -115,6 +117,8 @@ function handle(m) {
       return render();
     case "phrase":
       return phrases.show(m);
+    case "arranged":
+      return hand.arranged(m);
     case "hints":
       state.hints = m.plays;
       state.hintVersion = m.version;
@@ -216,7 +220,7 @@ const teamGame = () => seats() === 4 && state.obs && state.obs.variant !== "hong
 function sortedHand() {
   const obs = state.obs;
   if (!obs || !obs.hand) return [];
-  return handOrder(obs.hand, state.cards, obs.level);
+  return hand.order(obs.hand, state.cards, obs.level, obs.deal_no);
 }
 function realName(s) {
   const info = state.table && state.table.seats[s];
@@ -331,9 +335,8 @@ function clockWarning() {
 }
 
 // ------------------------------------------------------------------ user actions
-function toggle(i) {
-  const k = state.selected.indexOf(i);
-  if (k >= 0) state.selected.splice(k, 1); else state.selected.push(i);
+function selectCards(list) {
+  state.selected = list;
   state.plays = null; state.ok = ""; state.message = ""; state.choices = null;
   checkSelection(false);
   render();
@@ -412,8 +415,7 @@ app.addEventListener("click", (e) => {
   const el = e.target.closest("[data-act]");
   if (!el) return;
   const act = el.dataset.act;
-  if (act === "card") toggle(Number(el.dataset.index));
-  else if (act === "play") onPlay();
+  if (act === "play") onPlay();
   else if (act === "pass") onPass();
   else if (act === "hint") onHint();
   else if (act === "clear") onClear();
@@ -736,10 +738,9 @@ function controlsHtml() {
   return `<div class="controls"><div class="status">${status}</div>${msg}${choices}${buttons ? `<div class="buttons">${buttons}</div>` : ""}</div>`;
 }
 function handHtml() {
-  const o = state.obs;
-  return drawHand(sortedHand(), new Set(state.selected), { label: W.your_hand, level: o && o.level, wild: state.cards && state.cards.wild });
+  return sortedHand().length ? hand.html(new Set(state.selected)) : "";
 }
-function layoutHand() { placeHand(app); }
+function layoutHand() { hand.layout(); }
 function render() {
   const o = state.obs;
   if (!o) return;

@@ -1,0 +1,287 @@
+"""The hand at the live table (static/js/hand.js), in the browser against the real stack, for
+all four games at 390×844, 844×390, 768×1024 and 1366×768: the dealt hand (27 cards, 26 in
+Red Two) fits without scrolling; every card has a touch region of its own of at least 28 × 44
+px in portrait (44 × 44 on a landscape phone); the rank and the suit of every card are
+wholly visible (every point of their boxes hits that card: nothing of them is under the next
+card); a finger sliding across five cards selects them, and a slide starting on a selected
+card puts cards back; 理牌 shows the groups the engine computes for the seat's own hand; a card
+moved into a group of one's own stays there after a reload.
+
+Screenshots go to var/screenshots/hand-*.png for a person to look at."""
+
+import json
+import os
+import sys
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+from engine.arrange import arrange
+from engine.cards import parse_cards
+from engine.match import Match as EngineMatch
+
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "e2e"))
+
+from stack import Stack  # noqa: E402
+
+pytestmark = pytest.mark.layout
+SCREENSHOTS = Path(__file__).resolve().parents[2] / "var" / "screenshots"
+VIEWPORTS = {
+    "phone": (390, 844),
+    "phone-landscape": (844, 390),
+    "tablet": (768, 1024),
+    "laptop": (1366, 768),
+}
+GAMES = ["bao2", "guandan", "honger", "shuangkou2"]
+# long clocks: the person's seat must not go on auto-play (and play a card) while measured
+OPTIONS = {"first_action_seconds": 900, "action_seconds": 900}
+
+SETUP = """
+from django.db import transaction
+from clubs.models import Club, Membership
+from matches.models import Seat, Table
+from matches.services import tables
+from matches.bench import _user, session_cookie
+with transaction.atomic():
+    person = _user(f"hand-{Table.objects.count()}")
+    person.language = "zh-hans"
+    person.save(update_fields=["language"])
+    club, _ = Club.objects.get_or_create(slug="hand", defaults={"name": "hand"})
+    Membership.objects.get_or_create(club=club, user=person)
+    table = tables.open_table(person, club, variant=VARIANT, options=OPTIONS)
+    Seat.objects.filter(table=table, index__gte=1).update(bot="heuristic")
+    tables.start_match(table, seed=SEED)
+out = {"table": table.pk, "session": session_cookie(person).split("=", 1)[1]}
+"""
+
+# seat 0's hand now and its 理牌 groups as the engine computes them
+ENGINE_GROUPS = """
+from engine.arrange import arrange
+from engine.cards import parse_cards
+from matches.models import Match
+from matches.store import engine_of
+engine = engine_of(Match.objects.get(table_id=TABLE))
+obs = engine.observation(0)
+out = {"hand": obs["hand"], **arrange(engine.variant, obs.get("level"), parse_cards(obs["hand"]))}
+"""
+
+# Every hand card: its touch region (a rectangle of points, on a 2 px grid, where the page's
+# hit test finds that card and no other: from its first such point, as wide and as high as
+# they go), and whether every point of its rank and suit boxes hits it.
+REGIONS = """() => {
+  const owner = (x, y) => { const e = document.elementFromPoint(x, y); return e && e.closest('.card-button'); };
+  const out = [];
+  for (const b of document.querySelectorAll('.hand .card-button')) {
+    const r = b.getBoundingClientRect();
+    // the rectangle of its own from the first point (top-left first) that hits it: as wide
+    // as the hits go along that line, as high as whole lines of it are hit
+    let x0 = null, y0 = null;
+    for (let y = r.top + 1; y0 === null && y < r.bottom; y += 2) for (let x = r.left + 1; x < r.right; x += 2)
+      if (owner(x, y) === b) { x0 = x; y0 = y; break; }
+    let x1 = x0, y1 = y0;
+    if (x0 !== null) {
+      while (x1 + 2 < r.right && owner(x1 + 2, y0) === b) x1 += 2;
+      const line = (y) => { for (let x = x0; x <= x1; x += 2) if (owner(x, y) !== b) return false; return true; };
+      while (y1 + 2 < r.bottom && line(y1 + 2)) y1 += 2;
+    }
+    const full = x0 !== null;
+    const glyph = (sel) => { const q = b.querySelector(sel).getBoundingClientRect();
+      if (q.width < 4 || q.height < 8) return false;
+      for (let y = q.top + 0.5; y < q.bottom; y += 2) for (let x = q.left + 0.5; x < q.right; x += 2) if (owner(x, y) !== b) return false;
+      return q.left >= r.left && q.right <= r.right && q.top >= r.top && q.bottom <= r.bottom; };
+    out.push({card: b.querySelector('.face').dataset.card, w: x1 - x0 + 2, h: y1 - y0 + 2, full,
+      rank: glyph('.ix b'), suit: glyph('.ix i'), x: r.left, y: r.top, r: r.right, b: r.bottom});
+  }
+  return {cards: out, vw: document.documentElement.clientWidth, vh: innerHeight,
+    scrollW: document.documentElement.scrollWidth, scrollH: document.documentElement.scrollHeight,
+    handScrollW: document.querySelector('.hand').scrollWidth, handW: document.querySelector('.hand').clientWidth};
+}"""
+
+GROUPS_SHOWN = """() => { const out = [];
+  for (const f of document.querySelectorAll('.hand .hand-frame')) {
+    const k = f.dataset.col;
+    out.push({kind: f.classList.contains('own') ? 'own' : 'combo',
+      cards: [...document.querySelectorAll(`.hand .card-button[data-col="${k}"] .face`)].map((e) => e.dataset.card)}); }
+  return out; }"""
+
+
+@pytest.fixture(scope="module")
+def stack(browser):
+    stack = Stack(bot_delay=0.0, sweep_seconds=1.0).start()
+    yield stack
+    stack.stop()
+
+
+def seed_with_groups(variant):
+    """A seed whose seat 0 is dealt at least one bomb or straight flush."""
+    for k in range(400):
+        seed = f"hand-{variant}-{k}"
+        obs = EngineMatch.new(variant, seed, {}).observation(0)
+        if arrange(variant, obs.get("level"), parse_cards(obs["hand"]))["groups"]:
+            return seed
+    raise AssertionError(variant)
+
+
+def open_table(browser, stack, variant, seed):
+    info = stack.query(
+        SETUP.replace("VARIANT", repr(variant))
+        .replace("SEED", repr(seed))
+        .replace("OPTIONS", repr(OPTIONS))
+    )
+    context = browser.new_context(
+        locale="zh-CN",
+        base_url=stack.http,
+        viewport={"width": 390, "height": 844},
+        is_mobile=True,
+        has_touch=True,
+        device_scale_factor=2,
+    )
+    context.set_default_timeout(20000)
+    context.add_cookies([{"name": "sessionid", "value": info["session"], "url": stack.http}])
+    page = context.new_page()
+    page.goto(f"/matches/tables/{info['table']}/")
+    page.wait_for_selector(".hand .card-button")
+    page.info = info
+    return context, page
+
+
+def settle(page):
+    page.evaluate("() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))")
+
+
+def check_cards(page, name, count):
+    """Screenshot, then every card's touch region and legibility at this size."""
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SCREENSHOTS / f"hand-{name}.png"))
+    m = page.evaluate(REGIONS)
+    landscape = m["vw"] > m["vh"] and m["vh"] < 500
+    report = json.dumps({k: v for k, v in m.items() if k != "cards"})
+    assert len(m["cards"]) == count, report
+    assert m["scrollW"] <= m["vw"] and m["scrollH"] <= m["vh"], report
+    assert m["handScrollW"] <= m["handW"], report
+    for c in m["cards"]:
+        assert c["x"] >= 0 and c["r"] <= m["vw"] and c["y"] >= 0 and c["b"] <= m["vh"], (c, report)
+        assert c["full"], c
+        short, long = sorted((c["w"], c["h"]))
+        if landscape:
+            assert short >= 44, c
+        else:
+            assert short >= 28 and long >= 44, c
+        assert c["rank"] and c["suit"], c
+    return m
+
+
+def touch_slide(page, points):
+    """A finger put down at the first point, moved through the others, lifted (CDP touch
+    events: the page gets real pointer events of type touch)."""
+    client = page.context.new_cdp_session(page)
+    x, y = points[0]
+    client.send(
+        "Input.dispatchTouchEvent", {"type": "touchStart", "touchPoints": [{"x": x, "y": y}]}
+    )
+    for x, y in points[1:]:
+        client.send(
+            "Input.dispatchTouchEvent", {"type": "touchMove", "touchPoints": [{"x": x, "y": y}]}
+        )
+    client.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
+    client.detach()
+
+
+def mouse_slide(page, points):
+    page.mouse.move(*points[0])
+    page.mouse.down()
+    for x, y in points[1:]:
+        page.mouse.move(x, y, steps=3)
+    page.mouse.up()
+
+
+def slide(page, points, touch):
+    (touch_slide if touch else mouse_slide)(page, points)
+    settle(page)
+
+
+def centre_of_region(page, index):
+    """A point inside card ``index``'s own touch region (its top-left part, shown)."""
+    box = page.locator(f".hand .card-button[data-index='{index}']").bounding_box()
+    return box["x"] + 14, box["y"] + 14
+
+
+def selected(page):
+    return page.evaluate(
+        "() => [...document.querySelectorAll('.hand .card-button.selected')].map((b) => Number(b.dataset.index))"
+    )
+
+
+@pytest.mark.parametrize("variant", GAMES)
+def test_the_hand_at_four_sizes(browser, stack, variant):
+    seed = seed_with_groups(variant)
+    count = 26 if variant == "honger" else 27
+    context, page = open_table(browser, stack, variant, seed)
+    try:
+        for size, (width, height) in VIEWPORTS.items():
+            page.set_viewport_size({"width": width, "height": height})
+            settle(page)
+            check_cards(page, f"{variant}-{size}", count)
+
+            # slide across five cards: the first decides (not selected: select)
+            touch = width < 1000
+            # columns: the top card of each of the first five columns (a line across their
+            # top strips); a landscape phone: the first five cards of the first row
+            targets = page.evaluate(
+                "() => document.querySelector('.hand.fan') ? [0, 1, 2, 3, 4] : [...new Set([...document.querySelectorAll('.hand .card-button')]"
+                ".map((b) => b.dataset.col))].slice(0, 5).map((k) => Number(document.querySelector(`.hand .card-button[data-col='${k}']`).dataset.index))"
+            )
+            points = [centre_of_region(page, i) for i in targets]
+            # through the middle of each step too, as a finger does
+            path = [
+                p
+                for a, b in zip(points, points[1:], strict=False)
+                for p in (a, ((a[0] + b[0]) / 2, (a[1] + b[1]) / 2))
+            ]
+            slide(page, [*path, points[-1]], touch)
+            assert sorted(selected(page)) == sorted(targets), (size, selected(page), targets)
+            # a slide starting on a selected card puts back the cards it crosses
+            slide(page, points[:3], touch)
+            assert sorted(selected(page)) == sorted(targets[3:]), (size, selected(page))
+            slide(page, points[3:], touch)
+            assert selected(page) == []
+
+        # 理牌: the groups shown are the engine's, for this seat's hand
+        page.set_viewport_size({"width": 390, "height": 844})
+        settle(page)
+        page.locator("[data-hand=arrange]").tap()
+        page.wait_for_selector(".hand .hand-frame")
+        expected = stack.query(ENGINE_GROUPS.replace("TABLE", str(page.info["table"])))
+        shown = page.evaluate(GROUPS_SHOWN)
+        assert [g["cards"] for g in shown] == [g["cards"] for g in expected["groups"]], (
+            shown,
+            expected,
+        )
+        assert all(g["kind"] == "combo" for g in shown)
+        check_cards(page, f"{variant}-arranged-phone", count)
+
+        # move a card into a group of one's own: it is the first column, and stays after a reload
+        last = count - 1
+        page.locator(f".hand .card-button[data-index='{last}']").tap()
+        page.locator("[data-hand=group]").tap()
+        page.wait_for_selector(".hand .hand-frame.own")
+        moved = page.evaluate(GROUPS_SHOWN)
+        assert moved[0]["kind"] == "own" and len(moved[0]["cards"]) == 1
+        page.reload()
+        page.wait_for_selector(".hand .hand-frame.own")
+        # (a reload is a drop-out: at its turn the seat may have been auto-played meanwhile;
+        # a 理牌 group that lost a card is no longer that bomb and goes back to the columns)
+        hand = Counter(
+            page.evaluate(
+                "() => [...document.querySelectorAll('.hand .face')].map((e) => e.dataset.card)"
+            )
+        )
+        kept = [g for g in moved if not Counter(g["cards"]) - hand]
+        assert page.evaluate(GROUPS_SHOWN) == kept, (hand, moved)
+        assert kept[0] == moved[0]
+        # and back to plain rank columns
+        page.locator("[data-hand=reset]").tap()
+        page.wait_for_function("() => !document.querySelector('.hand .hand-frame')")
+    finally:
+        context.close()
