@@ -25,13 +25,15 @@ def close_redis_channels_completely() -> bool:
     went away, the read raises a connection error and ``close`` stops there: the channel is
     neither marked closed nor its unacknowledged messages restored (kombu 5.7.0, and its
     main branch as of 2026-08). Celery 5.7.0's consumer, on a lost connection, first
-    ``collect()``s the connection — the half-closed channel's error is swallowed and the
-    transport detached — then ``close()``s it: that closes the channel a second time, which now
-    restores the unacknowledged messages through a transport that has no client any more and
-    raises ``AttributeError: 'NoneType' object has no attribute 'hostname'``. That is not a
-    connection error, so the worker logs "Unrecoverable error" and exits. Every worker of this
-    project holds unacknowledged messages (tasks with a countdown: bots, clocks, retries), so
-    every Redis restart killed every worker.
+    ``collect()``s the connection: that closes the default channel (which stops half-way; the
+    error is swallowed), then the transport's other channels (stopping at the first whose close
+    fails while Redis is down, so the default one may not be closed there either), and
+    detaches the transport. Then it ``close()``s the connection, which closes the default
+    channel again: that one now restores its unacknowledged messages through a transport with
+    no client any more and raises ``AttributeError: 'NoneType' object has no attribute
+    'hostname'``. That is not a connection error, so the worker logs "Unrecoverable error" and
+    exits. Every worker of this project holds unacknowledged messages (tasks with a countdown:
+    bots, clocks, retries), so every Redis restart killed every worker.
 
     With the reply's connection error ignored (the reply is gone with the connection: a
     message Redis popped for it is lost either way, as before), the first ``close`` goes on:
