@@ -69,6 +69,10 @@ class DealRules:
     seats = 4
     #: Whether the deal has the ``immune`` play type handled by a window (Bao 2).
     has_immune_window = False
+    #: Whether natural 2s need initiative (the little-2 restriction, bao2.md §5): the rules
+    #: apply it in :meth:`may_play`, :meth:`playable_hand` and :meth:`is_stuck`; bots read it
+    #: to list only the moves a seat may make.
+    twos_need_initiative = False
     #: Default values of the variant's options (``docs/rules/<game>.md``).
     defaults: dict[str, Any] = {}
     #: The options that matter for a match played with real cards (a score sheet).

@@ -18,7 +18,7 @@ from typing import Any
 from engine.actions import Action
 from engine.cards import card_str, parse_cards
 from engine.combo import Combo
-from engine.variants import combo_rules
+from engine.variants import combo_rules, deal_rules
 
 LegalActions = Sequence[Action] | Callable[[], Sequence[Action]]
 
@@ -151,7 +151,9 @@ class Moves:
         st = obs.get("standing")
         if obs["lead"]:
             st = None
-        self.allow_two = allow_two = obs["variant"] != "bao2" or bool(obs["initiative"][self.seat])
+        self.allow_two = allow_two = not deal_rules(obs["variant"]).twos_need_initiative or bool(
+            obs["initiative"][self.seat]
+        )
         self.moves: list[Any]
         self.view: Any = None
         if hasattr(rules, "hand_moves"):

@@ -16,7 +16,7 @@ from engine.bots._moves import (
     _standing_of,
     resolve,
 )
-from engine.variants import combo_rules
+from engine.variants import combo_rules, deal_rules
 
 
 class RandomBot:
@@ -43,7 +43,9 @@ class RandomBot:
             if hasattr(rules, "hand_moves"):  # lean path of _Moves
                 seat = obs["seat"]
                 lead = obs["lead"]
-                allow_two = variant != "bao2" or bool(obs["initiative"][seat])
+                allow_two = not deal_rules(variant).twos_need_initiative or bool(
+                    obs["initiative"][seat]
+                )
                 memo = self._memo
                 strs = obs["hand"]
                 if not (memo and memo[0] is rules and memo[1] is allow_two and memo[2] == strs):

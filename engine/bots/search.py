@@ -62,8 +62,6 @@ GAMES: dict[str, tuple[tuple[int, ...], int]] = {
     "honger": (DECK2_NO_JOKERS, 26),
     "shuangkou2": (DECK2, 27),
 }
-#: The point-scored games (their own heuristic and settlement).
-POINT_GAMES = frozenset(("honger", "shuangkou2"))
 #: The red two (♥2) that makes Red Two's sides.
 H2 = 13
 #: Score of a playout that wins (or loses) the match, against level changes of a few steps.
@@ -276,7 +274,7 @@ class SearchBot:
     def _orders(self, obs: dict[str, Any], moves: Moves) -> tuple[Any, Any, frozenset[str], Any]:
         """How the game's heuristic ranks moves: the cost of a plain play, the order of bombs,
         the bomb types, and the number of cards of a move."""
-        if obs["variant"] in POINT_GAMES:
+        if deal_rules(obs["variant"]).scoring == "points":
             points = self.heuristic_points
             counts = moves.view.counts
 
@@ -312,7 +310,7 @@ class SearchBot:
         rules = deal_rules(variant)
         options = dict(rules.defaults)
         options.update(self.options or {})
-        score_of = playout_points if variant in POINT_GAMES else playout_score
+        score_of = playout_points if rules.scoring == "points" else playout_score
         k = len(cands)
         n = [0] * k  # worlds each candidate was played in
         diff = [0.0] * k  # sums of (score of candidate i - score of the heuristic's choice)
@@ -593,6 +591,7 @@ def playout_score(deal: Deal, obs: dict[str, Any], options: dict[str, Any], heur
     change minus the other's, ± :data:`MATCH_WEIGHT` when the deal ends the match."""
     views: list[Any] = [None] * deal.n
     variant = deal.variant
+    little_two = deal.rules.twos_need_initiative
     for _ in range(MAX_STEPS):
         phase = deal.phase
         if phase == "over":
@@ -604,7 +603,7 @@ def playout_score(deal: Deal, obs: dict[str, Any], options: dict[str, Any], heur
             act = next((a for a in acts if a.kind == "immune"), Action("pass", seat))
             deal.apply(act)
             continue
-        allow = variant != "bao2" or deal.initiative[seat]
+        allow = not little_two or deal.initiative[seat]
         v = views[seat]
         if v is None or v[0] is not allow:
             v = views[seat] = [allow, deal.combos.hand_moves(deal.hand(seat), allow)]

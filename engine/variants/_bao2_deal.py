@@ -56,6 +56,7 @@ class Bao2DealRules(GuandanDealRules):
     level_ranks = "3456789TJQKA"
     max_level = 23
     has_immune_window = True
+    twos_need_initiative = True
     defaults: dict[str, Any] = {
         "colour_twos": False,
         "time_limit_minutes": 60,

@@ -165,3 +165,8 @@ def test_a_sister_variant_changes_only_its_own_hooks():
     assert bao2.bomb_reading(0, 8, 0) == ("supreme", "2", None)
     assert [c.type for c in guandan.readings(eight)] == ["bomb"]
     assert [c.type for c in bao2.readings(eight)] == ["supreme"]
+
+
+def test_only_bao2_says_natural_twos_need_initiative():
+    # the bots list a seat's moves by this fact of the deal rules, never by the variant's name
+    assert {n for n in VARIANT_NAMES if deal_rules(n).twos_need_initiative} == {"bao2"}
