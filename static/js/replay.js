@@ -1,6 +1,8 @@
 // Replay of a finished match: every action, every hand (data rendered into the page). Jumps to
 // any deal, steps by trick or by action; the step that ends a deal shows that deal's summary.
-import { cardLabel, isRed, sortHand } from "./cards.js";
+import { cardLabel, isRed } from "./cards.js";
+// the hands in rank columns, as at the table (hand.js)
+import { staticHandHtml } from "./hand.js";
 
 const steps = JSON.parse(document.getElementById("replay-steps").textContent);
 const names = JSON.parse(document.getElementById("replay-names").textContent);
@@ -95,7 +97,7 @@ function show(i) {
   document.querySelector("#replay-trick .center").innerHTML = (view0.trick || []).map((e) =>
     `<div class="trick-entry"><span class="who">${seatName(e.seat)}</span> ${e.pass ? esc(names.pass) : e.cards.map((c) => card(c, view0.level)).join("")}</div>`).join("") || "&nbsp;";
   document.getElementById("replay-hands").innerHTML = step.views.map((v, s) =>
-    `<div class="replay-hand${s === step.seat ? " acted" : ""}"><strong>${seatName(s)}</strong> (${v.hand.length})<br>${sortHand(v.hand, orders[v.level || ""] || null, v.level).map((c) => card(c, v.level)).join("")}</div>`).join("");
+    `<div class="replay-hand${s === step.seat ? " acted" : ""}"><strong>${seatName(s)}</strong> (${v.hand.length})${staticHandHtml(v.hand, orders[v.level || ""] || null, v.level)}</div>`).join("");
 }
 
 const now = () => Number(slider.value);

@@ -285,3 +285,32 @@ def test_the_hand_at_four_sizes(browser, stack, variant):
         page.wait_for_function("() => !document.querySelector('.hand .hand-frame')")
     finally:
         context.close()
+
+
+COLUMNS_SHOWN = """() => [...document.querySelectorAll('.replay-hand')].map((h) =>
+  [...h.querySelectorAll('.hand-static .hand-col')].map((c) => [...c.querySelectorAll('.face')].map((f) => f.dataset.card)))"""
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_replay_shows_every_hand_in_the_same_rank_columns(new_page, monkeypatch, settings):
+    sys.path.insert(0, os.path.dirname(__file__))
+    from test_replay import two_deal_match
+
+    settings.MATCHES_BOT_DELAY_SECONDS = 0
+    _, match = two_deal_match(monkeypatch)
+    page = new_page(locale="zh-CN", mobile=True)
+    page.goto(f"/matches/tables/{match.table_id}/replay/")
+    page.wait_for_selector(".replay-hand .hand-static")
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SCREENSHOTS / "hand-replay-phone.png"), full_page=True)
+    hands = page.evaluate(COLUMNS_SHOWN)
+    assert len(hands) == 4
+    for columns in hands:
+        assert sum(len(c) for c in columns) == 27
+        rank = lambda card: card if card in ("SB", "HR") else card[1]  # noqa: E731
+        # one column a rank, each rank in one column; the wild card (Bao 2: ♥ of the level)
+        # first, a column of its own
+        assert all(len({rank(c) for c in col}) == 1 for col in columns), columns
+        rest = columns[1:] if columns[0][0][0] == "H" and len(set(columns[0])) == 1 else columns
+        assert len({rank(col[0]) for col in rest}) == len(rest), columns
+    assert page.evaluate("() => document.documentElement.scrollWidth <= innerWidth")
