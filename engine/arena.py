@@ -25,7 +25,7 @@ import time
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
-from engine.bots import BOT_KINDS, SearchBot, make_bot
+from engine.bots import ARENA_KINDS, SearchBot, make_bot
 from engine.match import Match
 
 __all__ = ["mirrored_schedule", "play_one", "summarize", "wilson", "main"]
@@ -143,8 +143,8 @@ def main(argv: list[str] | None = None) -> int:
     """Parse the arguments, play the mirrored matches (in ``--jobs`` processes), print JSON."""
     p = argparse.ArgumentParser(prog="python -m engine.arena", description=__doc__)
     p.add_argument("--variant", default="bao2")
-    p.add_argument("--a", default="search", choices=BOT_KINDS)
-    p.add_argument("--b", default="heuristic", choices=BOT_KINDS)
+    p.add_argument("--a", default="search", choices=ARENA_KINDS)
+    p.add_argument("--b", default="heuristic", choices=ARENA_KINDS)
     p.add_argument("--matches", type=int, default=20)
     p.add_argument("--budget-ms", type=float, default=None)
     p.add_argument("--playouts", type=int, default=None, help="per decision (deterministic)")

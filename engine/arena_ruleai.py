@@ -584,13 +584,13 @@ def _ms(values: list[float]) -> dict[str, float] | None:
 
 def main(argv: list[str] | None = None) -> int:
     """The command line (see the module docstring); ``--host DIR`` runs one rule-AI seat."""
-    from engine.bots import BOT_KINDS
+    from engine.bots import ARENA_KINDS
 
     p = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
     p.add_argument("--ruleai-dir", help="a rule AI's folder (wintest/aiN, exported)")
-    p.add_argument("--ours", default="heuristic", choices=BOT_KINDS)
+    p.add_argument("--ours", default="heuristic", choices=ARENA_KINDS)
     p.add_argument("--matches", type=int, default=10)
     p.add_argument("--budget-ms", type=float, default=None)
     p.add_argument("--seed", type=int, default=1)

@@ -28,6 +28,7 @@ from engine.bots.search import SearchBot
 from engine.match import Match
 
 __all__ = [
+    "ARENA_KINDS",
     "BOT_KINDS",
     "HeuristicBot",
     "PointsHeuristicBot",
@@ -41,20 +42,26 @@ __all__ = [
 
 #: Bot kinds, weakest first: 入门 (easy), 普通 (normal), 高手 (strong).
 BOT_KINDS = ("random", "heuristic", "search")
+#: Kinds the arenas also accept: the bots as they were before the hand plan (issue 44), kept
+#: to measure the planned ones against (``heuristic-v1``, ``search-v1``).
+ARENA_KINDS = BOT_KINDS + ("heuristic-v1", "search-v1")
 #: The longest a search bot thinks per decision, whatever the clock allows.
 MAX_BUDGET_MS = 1000.0
 
 
 def make_bot(kind: str, seed: int | str | None = None, budget_ms: float | None = None) -> Any:
-    """A bot of ``kind`` (one of :data:`BOT_KINDS`) seeded with ``seed``; a search bot thinks
+    """A bot of ``kind`` (one of :data:`ARENA_KINDS`) seeded with ``seed``; a search bot thinks
     at most ``budget_ms`` (capped at :data:`MAX_BUDGET_MS`). ``ValueError`` for another kind."""
     if kind == "random":
         return RandomBot(seed)
-    if kind == "heuristic":
-        return HeuristicBot()
-    if kind == "search":
+    if kind in ("heuristic", "heuristic-v1"):
+        return HeuristicBot(plan=kind == "heuristic")
+    if kind in ("search", "search-v1"):
         budget = MAX_BUDGET_MS if budget_ms is None else min(MAX_BUDGET_MS, budget_ms)
-        return SearchBot(seed, budget_ms=max(1.0, budget))
+        bot = SearchBot(seed, budget_ms=max(1.0, budget))
+        if kind == "search-v1":
+            bot.heuristic = HeuristicBot(plan=False)
+        return bot
     raise ValueError(f"unknown bot kind: {kind!r}")
 
 
