@@ -259,6 +259,8 @@ export function createHand({ root, words, tableId, ask, select }) {
     const next = [...before.filter((i) => done.selection.has(i)), ...[...done.seen].filter((i) => done.selection.has(i) && !before.includes(i))];
     select(next);
   };
+  // a long press on a phone opens no menu over the cards (an older hand presses longer)
+  root.addEventListener("contextmenu", (e) => { if (e.target.closest(".hand-cards")) e.preventDefault(); });
   document.addEventListener("pointerup", end);
   document.addEventListener("pointercancel", end);
   root.addEventListener("click", (e) => {
