@@ -115,7 +115,7 @@ export function createHand({ root, words, tableId, ask, select }) {
     let second = "";
     if (grouped) second = `<button class="hand-tool" data-hand="ungroup">${esc(W.hand_ungroup)}</button>`;
     else if (!any && arranged) second = `<button class="hand-tool" data-hand="reset">${esc(W.hand_reset)}</button>`;
-    return `<div class="hand-tools">${first}${second}</div>`;
+    return `<div class="hand-tools">${first}${second}<span class="hand-tip">${esc(W.hand_slide)}</span></div>`;
   }
 
   // The hand as buttons, one per card, and the frames of the groups (``selected``: a Set of
