@@ -77,6 +77,13 @@ PANEL_WORDS = {
     "away_tribute": _("gave as tribute"),
     "away_return": _("returned"),
     "bot_thinking": _("thinking"),
+    # the replay's auto-play (static/js/replay.js gets the table's words too)
+    "replay_start": _("Play the replay"),
+    "replay_pause": _("Pause"),
+    "replay_speed": _("Speed"),
+    "replay_slow": _("Slow"),
+    "replay_medium": _("Medium"),
+    "replay_fast": _("Fast"),
 }
 
 

@@ -1,4 +1,4 @@
-"""While you were away: what auto-play (托管) and the clock did for a seat (issue 43, point 4).
+"""While you were away: what auto-play (托管) did for a seat (issue 43, point 4).
 
 Back from a drop-out (or a run of timeouts), a player is told, once, what was done in their
 name since their own last action: the cards played, the passes, a tribute given or a card
@@ -21,7 +21,7 @@ LOOK_BACK = 400
 
 
 def away_summary(match: Match, seat: int) -> dict[str, Any] | None:
-    """What was done for ``seat`` since its player last acted themselves (None: nothing).
+    """What auto-play did for ``seat`` since its player last acted themselves (None: nothing).
 
     ``{"since": first seq, "upto": last seq, "plays": [{"cards", "type"}], "passes": n,
     "tributes": [card], "returns": [card], "deals": [deal numbers touched]}``, oldest first.
@@ -36,7 +36,8 @@ def away_summary(match: Match, seat: int) -> dict[str, Any] | None:
     for event in mine:
         if event["actor"] == Actor.PLAYER:
             break
-        if event["actor"] in (Actor.AUTOPLAY, Actor.CLOCK):
+        # (the clock's own actions are not told: a player whose clock ran out was there)
+        if event["actor"] == Actor.AUTOPLAY:
             done.append(event)
     if not done:
         return None

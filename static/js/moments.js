@@ -56,6 +56,10 @@ export function createMoments(app, W) {
       document.body.appendChild(box);
     }
     box.innerHTML = awayHtml(level, wild);
+    // under the table's bar, never over its tools (⚙, 托管, ?)
+    const bar = document.querySelector(".live .bar");
+    const panel = box.firstElementChild;
+    if (bar && panel) panel.style.top = `${Math.round(bar.getBoundingClientRect().bottom) + 4}px`;
   }
   function dismiss() {
     if (away) { try { localStorage.setItem(seenKey, String(away.upto)); } catch (error) { /* shown until reload */ } }

@@ -1,5 +1,6 @@
 // Replay of a finished match: every action, every hand (data rendered into the page). Jumps to
-// any deal, steps by trick or by action; the step that ends a deal shows that deal's summary.
+// any deal, steps by trick or by action, or plays itself at three speeds; the step that ends a
+// deal shows that deal's summary; a finished trick stays on the felt until the next lead.
 import { cardLabel, isRed } from "./cards.js";
 // the hands in rank columns, as at the table (hand.js)
 import { staticHandHtml } from "./hand.js";
@@ -94,10 +95,27 @@ function show(i) {
   let start = 0;
   dealStarts.forEach((s) => { if (s <= i) start = s; });
   dealSelect.value = String(start);
-  document.querySelector("#replay-trick .center").innerHTML = (view0.trick || []).map((e) =>
+  // the trick a pass has just ended stays on the felt (dimmed) until the next lead
+  const shown = trickOnFelt(i);
+  const felt = document.querySelector("#replay-trick .center");
+  felt.classList.toggle("ended", shown.ended);
+  felt.dataset.ended = shown.ended ? "1" : "0";
+  felt.innerHTML = shown.trick.map((e) =>
     `<div class="trick-entry"><span class="who">${seatName(e.seat)}</span> ${e.pass ? esc(names.pass) : e.cards.map((c) => card(c, view0.level)).join("")}</div>`).join("") || "&nbsp;";
   document.getElementById("replay-hands").innerHTML = step.views.map((v, s) =>
     `<div class="replay-hand${s === step.seat ? " acted" : ""}"><strong>${seatName(s)}</strong> (${v.hand.length})${staticHandHtml(v.hand, orders[v.level || ""] || null, v.level)}</div>`).join("");
+}
+
+// The current trick at step i; when it is empty (a pass ended a trick, or a deal began) the
+// last trick played in this deal, marked ended, until someone leads again.
+function trickOnFelt(i) {
+  const trick = steps[i].views[0].trick || [];
+  if (trick.length) return { trick, ended: false };
+  for (let j = i - 1; j >= 0 && dealOf[j] === dealOf[i] && !endsDeal(j); j--) {
+    const before = steps[j].views[0].trick || [];
+    if (before.length) return { trick: before, ended: true };
+  }
+  return { trick: [], ended: false };
 }
 
 const now = () => Number(slider.value);
@@ -116,4 +134,41 @@ document.addEventListener("keydown", (e) => {
   if (e.key === "ArrowRight") show(clamp(now() + 1));
   if (e.key === "ArrowLeft") show(clamp(now() - 1));
 });
+// Auto-play at three speeds (seconds a step): it stops at the end, or when the person steps.
+const SPEEDS = { slow: 2400, medium: 1200, fast: 500 };
+let timer = null;
+let speed = "medium";
+const auto = document.createElement("div");
+auto.className = "replay-controls replay-auto";
+auto.setAttribute("role", "group");
+auto.setAttribute("aria-label", names.replay_speed || "");
+function drawAuto() {
+  const playing = timer !== null;
+  auto.innerHTML = `<button type="button" data-auto="toggle" aria-pressed="${playing}">${esc(playing ? `⏸ ${names.replay_pause}` : `▶ ${names.replay_start}`)}</button>` +
+    Object.keys(SPEEDS).map((k) => `<button type="button" class="secondary${k === speed ? " on" : ""}" data-speed="${k}" aria-pressed="${k === speed}">${esc(names[`replay_${k}`] || k)}</button>`).join("");
+}
+function stop() { if (timer !== null) { clearInterval(timer); timer = null; drawAuto(); } }
+function start() {
+  stop();
+  if (now() >= steps.length - 1) show(0);
+  timer = setInterval(() => {
+    if (now() >= steps.length - 1) { stop(); return; }
+    show(now() + 1);
+  }, SPEEDS[speed]);
+  drawAuto();
+}
+auto.addEventListener("click", (e) => {
+  const b = e.target.closest("button");
+  if (!b) return;
+  if (b.dataset.auto) { if (timer === null) start(); else stop(); return; }
+  if (b.dataset.speed) { speed = b.dataset.speed; if (timer !== null) start(); else drawAuto(); }
+});
+// a step of the person's own pauses the auto-play
+for (const el of document.querySelectorAll("[data-step], [data-trick]")) el.addEventListener("click", stop, true);
+slider.addEventListener("pointerdown", stop);
+dealSelect.addEventListener("change", stop);
+drawAuto();
+document.querySelector("#replay-action").before(auto);
+window.replayAuto = { speeds: SPEEDS, playing: () => timer !== null };
+
 show(0);

@@ -209,6 +209,8 @@ export function createSpeaker(W, { lang = document.documentElement.lang || "zh-h
       document.body.appendChild(box);
     }
     box.innerHTML = panelHtml();
+    const bar = document.querySelector(".live .bar");
+    if (bar && box.firstElementChild) box.firstElementChild.style.top = `${Math.round(bar.getBoundingClientRect().bottom) + 4}px`;
     for (const b of document.querySelectorAll("[data-voice=panel].tool")) { b.classList.toggle("on", panelOpen); b.setAttribute("aria-expanded", String(panelOpen)); }
   }
   document.addEventListener("click", (event) => {

