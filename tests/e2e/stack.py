@@ -20,12 +20,14 @@ from __future__ import annotations
 import json
 import math
 import os
+import select
 import shutil
 import signal
 import socket
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 import urllib.request
 import uuid
@@ -35,6 +37,7 @@ from statistics import median
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tests"))
+import dbcache  # noqa: E402
 from throwaway import Servers  # noqa: E402
 
 from config.serve import UVICORN_OPTIONS, WEBSOCKET_MAX_MESSAGE  # noqa: E402
@@ -70,6 +73,9 @@ class Stack:
             "CHANNEL_LAYER": os.environ.get("CHANNEL_LAYER", "pubsub"),
         }
         self.env.pop("EMBEDDED_REDIS_DIR", None)
+        self._queries: subprocess.Popen | None = None  # tests/e2e/query_server.py
+        self._queries_env: dict[str, str] = {}
+        self._queries_lock = threading.Lock()
         self.pg_admin_url: str | None = None
         self.db_name: str | None = None
         url = os.environ.get("DATABASE_URL", "")
@@ -101,12 +107,8 @@ class Stack:
             if time.monotonic() > deadline:
                 raise RuntimeError("redis did not start")
             time.sleep(0.05)
-        if self.pg_admin_url:
-            import psycopg
-
-            with psycopg.connect(self.pg_admin_url, autocommit=True) as conn:
-                conn.execute(f'CREATE DATABASE "{self.db_name}"')
-        self.manage("migrate", "--noinput", "-v", "0")
+        # a copy of a database migrated once (tests/dbcache.py), not a migrate per stack
+        dbcache.prepare(self.env, self.env["DATABASE_URL"], self.pg_admin_url, self.db_name)
         self.start_asgi()
         self.start_worker()
         return self
@@ -196,6 +198,18 @@ class Stack:
             pass
         proc.wait()
 
+    def call_command(self, *args: str) -> str:
+        """``manage.py`` ``args`` run through the query process (as ``manage`` does, without
+        starting Python and Django again); returns what the command wrote to its stdout."""
+        code = (
+            "import io\n"
+            "from django.core.management import call_command\n"
+            "buffer = io.StringIO()\n"
+            f"call_command(*{list(args)!r}, stdout=buffer)\n"
+            "out = buffer.getvalue()\n"
+        )
+        return self.query(code)
+
     def setup_tables(self, count: int = 1, **kwargs) -> list[dict]:
         args = ["loadtest", "--setup-only", "--tables", str(count), "--prefix", "e2e"]
         if "options" in kwargs:
@@ -206,29 +220,73 @@ class Stack:
             args.append("--no-clocks")
         if kwargs.get("spectators"):
             args += ["--spectators", str(kwargs["spectators"])]
-        return json.loads(self.manage(*args).strip().splitlines()[-1])
+        return json.loads(self.call_command(*args).strip().splitlines()[-1])
 
-    def query(self, code: str) -> object:
-        """Run Python with Django set up against the stack's database; returns the JSON that
-        the code assigns to ``out``."""
-        script = (
-            "import django, json, os\n"
-            "os.environ.setdefault('DJANGO_SETTINGS_MODULE', 'config.settings')\n"
-            "django.setup()\n" + code + "\nprint(json.dumps(out))\n"
-        )
-        result = subprocess.run(
-            [sys.executable, "-c", script],
-            cwd=ROOT,
-            env=self.env,
-            capture_output=True,
-            text=True,
-            timeout=300,
-        )
-        if result.returncode != 0:
-            raise RuntimeError(result.stderr)
-        return json.loads(result.stdout.strip().splitlines()[-1])
+    def query(self, code: str, timeout: float = 300) -> object:
+        """Run Python with Django set up against the stack's database, in a process of its
+        own; returns the JSON that the code assigns to ``out`` (RuntimeError: the traceback).
+
+        Each query is a fork of one process that set Django up once (tests/e2e/query_server.py),
+        as fresh as a new ``python -c`` but without its seconds of start-up."""
+        with self._queries_lock:
+            server = self._query_server()
+            server.stdin.write(json.dumps({"code": code}) + "\n")
+            server.stdin.flush()
+            line = self._query_reply(server, timeout)
+        reply = json.loads(line)
+        if "error" in reply:
+            raise RuntimeError(reply["error"])
+        return reply["out"]
+
+    def _query_server(self) -> subprocess.Popen:
+        """The running query process, (re)started when it is gone or ``env`` has changed."""
+        server = self._queries
+        if server is not None and (server.poll() is not None or self._queries_env != self.env):
+            self._stop_queries()
+            server = None
+        if server is None:
+            log = self.tmp / "queries.log"
+            self.logs["queries"] = log
+            server = subprocess.Popen(
+                [sys.executable, str(Path(__file__).with_name("query_server.py"))],
+                cwd=ROOT,
+                env=self.env,
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=open(log, "ab"),
+                text=True,
+                start_new_session=True,
+            )
+            self._queries, self._queries_env = server, dict(self.env)
+            self._query_reply(server, 120)  # {"ready": true}: Django is set up
+        return server
+
+    def _query_reply(self, server: subprocess.Popen, timeout: float) -> str:
+        ready, _, _ = select.select([server.stdout], [], [], timeout)
+        line = server.stdout.readline() if ready else ""
+        if not line:
+            self._stop_queries()
+            log = self.logs["queries"].read_text(errors="replace")[-3000:]
+            raise RuntimeError(f"the query process gave no answer in {timeout} s:\n{log}")
+        return line
+
+    def _stop_queries(self) -> None:
+        server, self._queries = self._queries, None
+        if server is None:
+            return
+        try:
+            server.stdin.close()
+        except OSError:
+            pass
+        try:
+            server.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            os.killpg(server.pid, signal.SIGKILL)
+            server.wait()
+        server.stdout.close()
 
     def stop(self) -> None:
+        self._stop_queries()
         for name in list(self.procs):
             proc = self.procs[name]
             if proc.poll() is None:

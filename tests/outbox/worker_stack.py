@@ -17,6 +17,9 @@ from pathlib import Path
 from config.embedded_redis import EmbeddedRedis
 
 ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT / "tests"))
+import dbcache  # noqa: E402
+
 BIN = Path(sys.executable).parent
 
 
@@ -49,14 +52,9 @@ class WorkerStack:
 
     def start(self) -> WorkerStack:
         self.redis.start()
-        if self.pg_admin_url:
-            import psycopg
-
-            with psycopg.connect(self.pg_admin_url, autocommit=True) as conn:
-                conn.execute(f'CREATE DATABASE "{self.db_name}"')
-        self.python(
-            "from django.core.management import call_command\n"
-            "call_command('migrate', verbosity=0)\nout = None"
+        # a copy of a database migrated once (tests/dbcache.py), not a migrate per stack
+        dbcache.prepare(
+            self.env, self.env["DATABASE_URL"], self.pg_admin_url, getattr(self, "db_name", None)
         )
         return self
 
