@@ -122,6 +122,28 @@ def _isolated_cache(request):
         yield
 
 
+@pytest.fixture(scope="session")
+def shared_stack():
+    """The real stack of tests/e2e/stack.py (uvicorn, a Celery worker with beat, Redis, a
+    database of its own), started once per test run (per pytest-xdist worker) and shared by the
+    end-to-end and browser modules that only add to it: the bots act at once (bot delay 0), the
+    matches' sweep runs every second, invitation links name the stack's own address
+    (``SITE_URL``). A test that kills or restarts its processes, or needs a database nobody
+    else wrote to, starts a ``Stack`` of its own (a copy of a migrated database, a few
+    seconds)."""
+    import sys
+    from pathlib import Path
+
+    sys.path.insert(0, str(Path(__file__).resolve().parent / "e2e"))
+    from stack import Stack
+
+    stack = Stack(bot_delay=0.0, sweep_seconds=1.0)
+    stack.env["SITE_URL"] = stack.http
+    stack.start()
+    yield stack
+    stack.stop()
+
+
 @pytest.fixture
 def no_deadline_tasks(monkeypatch):
     """Live play is driven by its beat task (matches' sweep) as time moves forward, not by

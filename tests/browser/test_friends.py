@@ -15,7 +15,6 @@ from playwright.sync_api import expect
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "e2e"))
 
-from stack import Stack  # noqa: E402
 
 SHOTS = Path(__file__).resolve().parents[2] / "var" / "screenshots"
 WIDTH = 390
@@ -43,12 +42,10 @@ MEASURE = """(root) => {
 
 
 @pytest.fixture(scope="module")
-def stack(browser):
-    stack = Stack(bot_delay=0.0, sweep_seconds=1.0)
-    stack.env["SITE_URL"] = stack.http  # the invitation link names the stack's own address
-    stack.start()
-    yield stack
-    stack.stop()
+def stack(browser, shared_stack):
+    # the run's one stack (tests/conftest.py): this module only adds rooms and people to it;
+    # its invitation links name the stack's own address (SITE_URL)
+    return shared_stack
 
 
 class Phone:

@@ -20,7 +20,6 @@ from learn.positions import BOMB_LOOP
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "e2e"))
 sys.path.insert(0, os.path.dirname(__file__))  # test_table_layout's seeded tables
 
-from stack import Stack  # noqa: E402
 
 PASSWORD = "Long-Pass-phrase-77"
 SHOTS = Path(__file__).resolve().parents[2] / "var" / "screenshots"
@@ -185,10 +184,9 @@ def test_the_guide_draws_the_tables_card_faces(new_page, live_server):
 
 # --------------------------------------------------------------------------- at the table
 @pytest.fixture(scope="module")
-def stack(browser):
-    stack = Stack(bot_delay=0.0, sweep_seconds=1.0).start()
-    yield stack
-    stack.stop()
+def stack(browser, shared_stack):
+    # the run's one stack (tests/conftest.py): this module only adds tables and people to it
+    return shared_stack
 
 
 def test_the_table_links_to_the_rules(browser, stack):

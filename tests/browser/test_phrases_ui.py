@@ -12,7 +12,6 @@ from playwright.sync_api import expect
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "e2e"))
 
-from stack import Stack  # noqa: E402
 
 SHOTS = Path(__file__).resolve().parents[2] / "var" / "screenshots"
 TAP = 44
@@ -28,10 +27,9 @@ out["watcher"] = session_cookie(watcher).split("=", 1)[1]
 
 
 @pytest.fixture(scope="module")
-def stack(browser):
-    stack = Stack(bot_delay=0.3, sweep_seconds=1.0).start()
-    yield stack
-    stack.stop()
+def stack(browser, shared_stack):
+    # the run's one stack (tests/conftest.py): this module only adds tables and people to it
+    return shared_stack
 
 
 def _page(browser, stack, session, mobile):

@@ -13,7 +13,6 @@ from playwright.sync_api import expect
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "e2e"))
 
-from stack import Stack  # noqa: E402
 
 from matches.selectors import level_names  # noqa: E402
 
@@ -79,10 +78,9 @@ out = {{
 
 
 @pytest.fixture(scope="module")
-def stack(browser):
-    stack = Stack(bot_delay=0.0, sweep_seconds=1.0).start()
-    yield stack
-    stack.stop()
+def stack(browser, shared_stack):
+    # the run's one stack (tests/conftest.py): this module only adds tables and people to it
+    return shared_stack
 
 
 def phone(browser, stack, session):

@@ -13,17 +13,15 @@ from playwright.sync_api import expect
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "e2e"))
 
-from stack import Stack  # noqa: E402
 
 CORNER = {"x": 8, "y": 16}
 SCREENSHOTS = Path(__file__).resolve().parents[2] / "var" / "screenshots"
 
 
 @pytest.fixture(scope="module")
-def stack(browser):
-    stack = Stack(bot_delay=0.0, sweep_seconds=1.0).start()
-    yield stack
-    stack.stop()
+def stack(browser, shared_stack):
+    # the run's one stack (tests/conftest.py): this module only adds tables and people to it
+    return shared_stack
 
 
 def open_table_page(browser, stack, mobile):

@@ -36,7 +36,14 @@ out = {{
 
 
 @pytest.fixture(scope="module")
-def stack():
+def stack(shared_stack):
+    # the run's one stack (tests/conftest.py): this module only adds tables and people to it
+    return shared_stack
+
+
+@pytest.fixture
+def own_stack():
+    """A stack of the test's own, for a test that kills its processes."""
     stack = Stack(bot_delay=0.0, sweep_seconds=1.0).start()
     yield stack
     stack.stop()
@@ -162,7 +169,8 @@ def test_a_client_that_hears_nothing_asks_for_what_it_missed(stack):
     assert all(c.resyncs == 0 for c in clients[:4])
 
 
-def test_crash_of_server_and_worker_mid_match(stack):
+def test_crash_of_server_and_worker_mid_match(own_stack):
+    stack = own_stack
     (table,) = stack.setup_tables(1, time_limit=12, spectators=1)
     clients = clients_for(stack, table, record=True)
 

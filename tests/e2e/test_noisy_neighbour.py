@@ -14,7 +14,6 @@ import websockets
 
 sys.path.insert(0, os.path.dirname(__file__))
 
-from stack import Stack  # noqa: E402
 
 from matches.botclient import SeatClient  # noqa: E402
 
@@ -31,10 +30,9 @@ PHASE = 8.0
 
 
 @pytest.fixture(scope="module")
-def stack():
-    stack = Stack(bot_delay=0.0, sweep_seconds=1.0).start()
-    yield stack
-    stack.stop()
+def stack(shared_stack):
+    # the run's one stack (tests/conftest.py): this module only adds tables and people to it
+    return shared_stack
 
 
 def p99(values):
