@@ -296,6 +296,15 @@ CELERY_BEAT_SCHEDULE = {
         "schedule": float(os.environ.get("GUESTS_SWEEP_SECONDS", "3600")),
     },
 }
+# Live play's threads in each ASGI process (matches.live.threads): how many apply the tables'
+# actions (few on purpose: docs/benchmarks.md, "Live play"), and whether the connections'
+# bookkeeping (who may connect, presence, auto-play) has a thread of its own, as on PostgreSQL,
+# or stays on Django's one thread, as on SQLite (one writer at a time; its in-memory test
+# database refuses a read while another connection writes).
+MATCHES_THREADS = max(1, int(os.environ.get("MATCHES_THREADS", "1")))
+MATCHES_BOOKKEEPING_THREAD = env_bool(
+    "MATCHES_BOOKKEEPING_THREAD", DATABASES["default"]["ENGINE"] != "django.db.backends.sqlite3"
+)
 # Seconds a bot (or a seat on auto-play) waits before acting, so people can follow the play.
 MATCHES_BOT_DELAY_SECONDS = float(os.environ.get("MATCHES_BOT_DELAY_SECONDS", "0.8"))
 # The most process time (ms) the worker spends on a move of a seat on auto-play (托管): the

@@ -6,7 +6,7 @@ address). Counted when a frame arrives, before it is queued. Fixed one-second wi
 
 Each server process counts locally and adds its counts to Redis at most every ``FLUSH``
 seconds (one script call doing INCRBY + EXPIREAT for all counters), reading back the totals of
-all processes: a Redis round trip for every frame was an eighth of a loaded server's event loop.
+all processes, instead of a Redis round trip for every frame (docs/benchmarks.md).
 So a process decides on its own counts at once and on the other processes' counts as they
 stood at its last flush: across processes a limit can be exceeded by what the others received
 in the last ``FLUSH`` seconds, never within one.

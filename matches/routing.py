@@ -1,7 +1,8 @@
 """Websocket routes of live play (collected by ``config.asgi``).
 
-``/ws/bench/<group>/`` (the load test's bare broadcast baseline) is served only with DEBUG on
-or ``MATCHES_BENCH_WEBSOCKET=1`` in the server's environment.
+``/ws/bench/<group>/`` (the load test's bare broadcast baseline, :mod:`bench.broadcast_ws`,
+which is not part of the installed packages) is served only with DEBUG on or
+``MATCHES_BENCH_WEBSOCKET=1`` in the server's environment.
 """
 
 import os
@@ -9,7 +10,7 @@ import os
 from django.conf import settings
 from django.urls import path, re_path
 
-from matches.consumers import BroadcastBenchConsumer, TableConsumer
+from matches.consumers import TableConsumer
 
 websocket_urlpatterns = [
     # at most 18 digits: any id a table can have (64-bit keys), none the database cannot
@@ -18,4 +19,11 @@ websocket_urlpatterns = [
 ]
 
 if settings.DEBUG or os.environ.get("MATCHES_BENCH_WEBSOCKET") == "1":
-    websocket_urlpatterns.append(path("ws/bench/<slug:group>/", BroadcastBenchConsumer.as_asgi()))
+    try:
+        from bench.broadcast_ws import BroadcastBenchConsumer
+    except ImportError:  # an installed copy without the source tree's bench/ folder
+        BroadcastBenchConsumer = None
+    if BroadcastBenchConsumer is not None:
+        websocket_urlpatterns.append(
+            path("ws/bench/<slug:group>/", BroadcastBenchConsumer.as_asgi())
+        )

@@ -203,8 +203,8 @@ def _read_plan() -> tuple[str, list[tuple[Any, list[Any]]], int]:
 
 
 def _json_from_db(value: Any, expression: Any, connection: Any) -> Any:
-    """A JSON column decoded with orjson, as the field's own ``json.loads`` would (the
-    snapshot is a few kilobytes, and eight JSON columns are read on every action)."""
+    """A JSON column decoded with orjson, as the field's own ``json.loads`` would (eight JSON
+    columns are read on every action; docs/benchmarks.md, "Why live play's code is as it is")."""
     return orjson.loads(value) if isinstance(value, str | bytes) else value
 
 
@@ -222,8 +222,8 @@ def read(match_id: int) -> Match | None:
 def read_many(match_ids: list[int]) -> dict[int, Match]:
     """The match rows and their tables as stored now, snapshot included (read with the
     version: a snapshot loaded later could already be a newer one), by id. One plain query
-    with the ORM's column conversions: it is on every action's path, and the ORM's own select
-    with its table cost 0.4 ms to build."""
+    with the ORM's column conversions, since it is on every action's path (docs/benchmarks.md,
+    "Why live play's code is as it is")."""
     sql, converted, split = _read_plan()
     conn = _connection()
     if conn.vendor == "postgresql":
@@ -252,9 +252,9 @@ _TABLE_CACHE = Match._meta.get_field("table")
 
 def _from_db(model: type[models.Model], db: str, names: Any, values: list[Any]) -> Any:
     """``model.from_db(db, names, values)`` for a row read here: the same instance (the fields
-    not in ``names`` deferred), its fields set directly when no one listens to its
-    ``pre_init`` or ``post_init``: ``Model.__init__`` goes through every field's descriptor
-    and sends both signals, for the two objects of every action's read."""
+    not in ``names`` deferred), built without ``Model.__init__`` when no one listens to its
+    ``pre_init`` or ``post_init`` (the measured cost: docs/benchmarks.md, "Why live play's
+    code is as it is")."""
     if pre_init.has_listeners(model) or post_init.has_listeners(model):
         return model.from_db(db, names, values)
     instance = model.__new__(model)
@@ -278,10 +278,8 @@ def new_event(
     created_at: datetime,
 ) -> MatchEvent:
     """A new, unsaved event of ``match``, as ``MatchEvent(match=match, ...)`` builds it (its
-    match and user at hand without a query), with its fields set directly when no one
-    listens to its init signals: on every action's path, ``Model.__init__`` and the foreign
-    keys' descriptors (which ask the database router about every relation) cost more than
-    the rest of the event's making."""
+    match and user at hand without a query), built without ``Model.__init__`` when no one
+    listens to its init signals, as :func:`_from_db`."""
     fields = {"seq": seq, "action": action, "seat": seat, "actor": actor, "created_at": created_at}
     if pre_init.has_listeners(MatchEvent) or post_init.has_listeners(MatchEvent):
         return MatchEvent(match=match, user=user, **fields)
@@ -329,8 +327,8 @@ def write(
 ) -> bool:
     """``UPDATE`` the match row at ``version`` and ``revision`` with ``fields``; if it was
     there, append ``event`` and return True (False: it moved on, nothing written). SQLite's
-    write (:func:`write_many`); plain SQL with the fields' own conversions: the ORM spent
-    0.25 ms building the two statements on every action."""
+    write (:func:`write_many`); plain SQL with the fields' own conversions, as the ORM's
+    ``update()`` and ``save()`` would convert them."""
     quote = connection.ops.quote_name
     names = [Match._meta.get_field(name) for name in fields]
     update = (
@@ -372,10 +370,8 @@ def write_many(writes: list[Write]) -> set[int]:
 
     On PostgreSQL it is **one statement** (the version bumps and the event inserts, the rows
     listed in the order of their ids): a single statement is atomic on its own, so there is no
-    ``BEGIN`` and no ``COMMIT`` either, and an action costs one round trip to the server
-    instead of four (every round trip waits for the server's process to get a core, which on a
-    busy machine is most of an action's time). Elsewhere (SQLite) it is one transaction of
-    :func:`write` calls under :func:`writing`."""
+    ``BEGIN`` and no ``COMMIT`` either: one round trip to the server instead of four. Elsewhere
+    (SQLite) it is one transaction of :func:`write` calls under :func:`writing`."""
     conn = _connection()
     if conn.vendor != "postgresql":
         with writing():
@@ -397,8 +393,8 @@ def write_many(writes: list[Write]) -> set[int]:
 def _fetch_prepared(conn: Any, sql: str, params: list[str | None]) -> list[tuple[Any, ...]]:
     """The rows of ``sql`` (placeholders ``$1``, ``$2``, ...; every parameter text or None,
     typed by a cast in ``sql``) run on ``conn``, a PostgreSQL connection, as a statement
-    prepared on the server once per connection: parsing and planning the batch statements
-    was most of PostgreSQL's time per action. Parameters given as text make one prepared
+    prepared on the server once per connection (parsing and planning them is saved).
+    Parameters given as text make one prepared
     statement per ``sql`` (psycopg keys them by their parameters' types too). Unprepared
     when the settings turn prepared statements off (``prepare_threshold`` None: a pooler
     in transaction mode). Errors are Django's database errors, as from its own cursors;
@@ -475,9 +471,8 @@ def _pg_text(field: Any, value: Any) -> str | None:
 
 def _db_value(field: Any, value: Any, conn: Any) -> Any:
     """``value`` as ``field`` stores it on SQLite's connection ``conn``. The snapshot is
-    encoded with orjson (the standard encoder took most of the write's time for its list of
-    actions); other JSON as the ORM does, since SQLite's JSON lookups compare the stored
-    text."""
+    encoded with orjson (it is the bulk of the write); other JSON as the ORM does, since
+    SQLite's JSON lookups compare the stored text."""
     if not isinstance(field, models.JSONField):
         if type(value) in (int, str, type(None)):
             return value  # stored as it is: the field's conversion would change nothing
@@ -489,5 +484,5 @@ def _db_value(field: Any, value: Any, conn: Any) -> Any:
 
 def _connection() -> Any:
     """This thread's default database connection itself: ``django.db.connection`` is a
-    proxy that looks it up again for every attribute, dozens of times per action here."""
+    proxy that looks it up again for every attribute."""
     return connections[DEFAULT_DB_ALIAS]

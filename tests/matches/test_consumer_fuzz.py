@@ -11,7 +11,6 @@ Runs on PostgreSQL too (``integration``): JSONB refuses ``\\u0000`` where SQLite
 import asyncio
 import json
 import random
-import time
 
 import pytest
 from asgiref.sync import async_to_sync
@@ -26,6 +25,7 @@ from test_consumers import connect, login, receive, receive_type
 
 from engine.match import Match as EngineMatch
 from matches import consumers, limits
+from matches.live import answers, intake
 from matches.messages import refusal_message
 from matches.models import Match
 from matches.services import tables
@@ -41,7 +41,7 @@ SNAP = "snapshot"
 def table(club, players, scheduled, monkeypatch, settings):
     # hundreds of frames a second: lift the rate limits (per connection, per user, per
     # address) for these tests
-    monkeypatch.setattr(consumers, "RATE", 1e9)
+    monkeypatch.setattr(intake, "RATE", 1e9)
     for name in ("USER", "READ", "ANONYMOUS", "IP"):
         setattr(settings, f"MATCHES_WS_{name}_RATE", 10**9)
     table = tables.open_table(players[0], club, variant="bao2")
@@ -308,16 +308,15 @@ def _frames(draw):
         at = draw(st.integers(0, len(text)))
         text = text[:at] + draw(_PIECE) + text[at:]
     if draw(st.integers(0, 4)) == 0:
-        text += " " * (consumers.MAX_FRAME + 1)
+        text += " " * (intake.MAX_FRAME + 1)
     return text
 
 
 def _reader():
     """A table consumer with no socket: what it sends, whether it closed, what it queued."""
     consumer = consumers.TableConsumer.__new__(consumers.TableConsumer)
-    consumer.language = settings.LANGUAGE_CODE
-    consumer.allowance = consumers.RATE * 2
-    consumer.last_check = time.monotonic()
+    consumer.viewer = answers.Viewer(1, None, settings.LANGUAGE_CODE)
+    consumer.allowance = intake.Allowance()
     consumer.limits = limits.Identity(1, "127.0.0.1")
     consumer.sent, consumer.closed = [], []
 
@@ -344,10 +343,10 @@ def test_no_frame_raises_in_the_reader(monkeypatch, text, state):
 
     monkeypatch.setattr(limits, "allowed", always)
     consumer = _reader()
-    consumer.allowance = {
-        "fresh": consumer.allowance,
+    consumer.allowance.tokens = {
+        "fresh": consumer.allowance.tokens,
         "limited": 0.0,
-        "flooding": -consumers.FLOOD,
+        "flooding": -intake.FLOOD,
     }[state]
 
     async def read():
@@ -361,7 +360,7 @@ def test_no_frame_raises_in_the_reader(monkeypatch, text, state):
         answer = json.loads(frame)
         assert answer["type"] == "refused" and answer["code"] in _CODES, answer
         assert answer["message"] and answer["message"] != answer["code"]
-        assert answer["id"] is None or consumers.TableConsumer._clean(answer["id"]), answer
+        assert answer["id"] is None or intake.clean(answer["id"]), answer
     if queued:
         assert state == "fresh"
 

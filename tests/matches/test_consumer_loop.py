@@ -1,4 +1,4 @@
-"""The consumers' own loop (``matches.consumers.Consumer``): the socket's frames and the
+"""The consumers' own loop (``matches.live.loop.Consumer``): the socket's frames and the
 channel's messages reach the handlers one at a time, as in Channels; a closed socket ends the
 consumer and its channel's receive; what a handler raises ends the connection with it."""
 
@@ -9,7 +9,7 @@ from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from channels.testing import WebsocketCommunicator
 
-from matches.consumers import Consumer
+from matches.live.loop import Consumer
 
 pytestmark = pytest.mark.integration
 

@@ -17,7 +17,9 @@ from matchkit import make_user
 from config.asgi import application
 from engine.match import Match as EngineMatch
 from matches import broadcast, store
-from matches.consumers import GAP_WAIT, TRY_AGAIN, TableConsumer
+from matches.consumers import TRY_AGAIN
+from matches.live import answers
+from matches.live.ordering import GAP_WAIT
 from matches.messages import refusal_message
 from matches.models import Match
 from matches.services import play, tables
@@ -395,7 +397,7 @@ def test_a_database_that_cannot_serve_the_connection_closes_it_with_try_again(
 
     async def scenario():
         with monkeypatch.context() as patch:
-            patch.setattr(TableConsumer, "_open", unavailable)
+            patch.setattr(answers, "open_viewer", unavailable)
             assert await closed_with(connect(table.pk, players[1])) == {
                 "type": "websocket.close",
                 "code": TRY_AGAIN,

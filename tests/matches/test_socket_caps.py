@@ -17,6 +17,7 @@ from test_consumers import connect, login, receive_type
 
 from engine.match import Match as EngineMatch
 from matches import consumers, limits, schedule
+from matches.live import answers, intake
 from matches.models import Match
 from matches.services import tables
 
@@ -133,13 +134,13 @@ def test_nothing_is_sent_after_a_flood_close(table, players, monkeypatch, settin
     its table."""
     settings.MATCHES_WS_READ_RATE = 10**6
     settings.MATCHES_WS_USER_RATE = 10**6
-    slow = consumers.TableConsumer._check
+    slow = answers.check
 
-    def slow_check(self, data):
+    def slow_check(viewer, data):
         time.sleep(0.1)  # a busy server: the queued frames are still waiting at the close
-        return slow(self, data)
+        return slow(viewer, data)
 
-    monkeypatch.setattr(consumers.TableConsumer, "_check", slow_check)
+    monkeypatch.setattr(answers, "check", slow_check)
     match = Match.objects.get(table=table)
     engine = EngineMatch.from_json(match.snapshot)
     mover = engine.to_move()
@@ -152,7 +153,7 @@ def test_nothing_is_sent_after_a_flood_close(table, players, monkeypatch, settin
         actor = connect(table.pk, players[mover])
         assert await _open(noisy) == "served"
         assert await _open(actor) == "served"
-        for n in range(int(consumers.RATE * 2 + consumers.FLOOD) + 20):
+        for n in range(int(intake.RATE * 2 + intake.FLOOD) + 20):
             await noisy.send_to(text_data=json.dumps({"type": "hint", "id": n}))
         outputs = []
         while True:
@@ -218,7 +219,7 @@ def test_the_cap_holds_across_two_server_processes():
             ws, outcome = await open_socket(1)  # on the second
             assert outcome == "served"
             # a flood on one socket: closed 4429, nothing sent after the close
-            for n in range(int(consumers.RATE * 2 + consumers.FLOOD) + 50):
+            for n in range(int(intake.RATE * 2 + intake.FLOOD) + 50):
                 try:
                     await ws.send(json.dumps({"type": "hint", "id": n}))
                 except websockets.ConnectionClosed:

@@ -1,0 +1,1 @@
+"""Benchmarks and their fixtures, outside the production packages (not installed with them)."""

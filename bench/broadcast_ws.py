@@ -1,0 +1,42 @@
+"""The load test's baseline (``manage.py loadtest``): a bare Channels group broadcast at
+``/ws/bench/<group>/``, routed by :mod:`matches.routing` only when the server runs with
+``MATCHES_BENCH_WEBSOCKET=1`` (or DEBUG).
+
+Channels' own consumer, as any Channels application has it (its loop, and its closing of stale
+database connections before every message, which the tables' loop :mod:`matches.live.loop`
+leaves out: docs/benchmarks.md compares both). Every text frame received is sent to the whole
+group, with no database, engine or authentication.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from channels.generic.websocket import AsyncWebsocketConsumer
+
+from matches.live.intake import MAX_FRAME, utf8_size
+
+
+class BroadcastBenchConsumer(AsyncWebsocketConsumer):
+    """One socket of a bench group (see the module)."""
+
+    async def connect(self) -> None:
+        """Join the group named in the URL."""
+        self.group = f"bench.{self.scope['url_route']['kwargs']['group']}"
+        await self.channel_layer.group_add(self.group, self.channel_name)
+        await self.accept()
+
+    async def disconnect(self, code: int) -> None:
+        """Leave the group."""
+        await self.channel_layer.group_discard(self.group, self.channel_name)
+
+    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
+        """Broadcast the frame (at most MAX_FRAME bytes) to the group."""
+        if text_data is not None and utf8_size(text_data) <= MAX_FRAME:
+            await self.channel_layer.group_send(
+                self.group, {"type": "bench.frame", "text": text_data}
+            )
+
+    async def bench_frame(self, message: dict[str, Any]) -> None:
+        """Forward a broadcast frame."""
+        await self.send(text_data=message["text"])
