@@ -59,11 +59,17 @@ class User(AbstractUser):
     #: (:mod:`clubs.guests`): practice tables only, no clubs, no rated play, no API writes.
     #: Signing up turns the same row into a full account (the flag cleared), keeping its games
     #: and settings; an unused guest is removed after ``GUESTS_EXPIRE_DAYS``.
-    is_guest = models.BooleanField(_("guest"), default=False)
+    #: (also a database default: rows written by code that predates the column, such as a
+    #: migration's historical models, stay full accounts)
+    is_guest = models.BooleanField(_("guest"), default=False, db_default=False)
     #: Every page's text size for this person (a guest too: the same row); visitors without an
     #: account keep theirs in a cookie (:mod:`clubs.textsize`).
     text_size = models.CharField(
-        _("text size"), max_length=10, choices=TextSize.choices, default=TextSize.STANDARD
+        _("text size"),
+        max_length=10,
+        choices=TextSize.choices,
+        default=TextSize.STANDARD,
+        db_default=TextSize.STANDARD,
     )
 
     class Meta:

@@ -14,7 +14,7 @@ class Migration(migrations.Migration):
         migrations.AddField(
             model_name='user',
             name='is_guest',
-            field=models.BooleanField(default=False, verbose_name='guest'),
+            field=models.BooleanField(db_default=False, default=False, verbose_name='guest'),
         ),
         migrations.AddIndex(
             model_name='user',

@@ -13,6 +13,6 @@ class Migration(migrations.Migration):
         migrations.AddField(
             model_name='user',
             name='text_size',
-            field=models.CharField(choices=[('standard', 'Standard'), ('large', 'Large'), ('xlarge', 'Extra large')], default='standard', max_length=10, verbose_name='text size'),
+            field=models.CharField(choices=[('standard', 'Standard'), ('large', 'Large'), ('xlarge', 'Extra large')], db_default='standard', default='standard', max_length=10, verbose_name='text size'),
         ),
     ]
