@@ -15,7 +15,7 @@ const esc = (text) => String(text ?? "").replace(/[&<>"']/g, (c) => ({ "&": "&am
 // overlapping rows.
 const COLS = { minW: 45, maxW: 58, step: 30, ratio: 1.36, gap: 2, maxStack: 5 };
 const COLS_BIG = { minW: 56, maxW: 66, step: 34, ratio: 1.36, gap: 4, maxStack: 6 };
-const FAN = { show: 45, w: 54, h: 74, rowShow: 47, gap: 8, tools: 58 };
+const FAN = { show: 45, w: 54, h: 74, rowShow: 47, gap: 8 };
 
 // A card's column in the rank order: the wild card apart, each joker apart, else its rank.
 function columnKey(card, wild) {
@@ -54,7 +54,9 @@ export function createHand({ root, words, tableId, ask, select }) {
     deal = d;
     cache = null;
     try { groups = JSON.parse(localStorage.getItem(storeKey(d)) || "[]"); } catch (error) { groups = []; }
+    // (what another version of the page stored, or a hand edited it: only lists of cards)
     if (!Array.isArray(groups)) groups = [];
+    groups = groups.filter((g) => g && Array.isArray(g.cards) && g.cards.every((c) => typeof c === "string"));
   }
   function save() {
     cache = null;
