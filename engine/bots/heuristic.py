@@ -29,10 +29,6 @@ _RANK_INDEX = {name: i for i, name in enumerate(RANK_NAMES)}
 #: of the plan; 0 one that keeps the count. Bao 2 follows more readily (initiative frees the 2s).
 FOLLOW_TOLERANCE = -1
 BAO2_FOLLOW_TOLERANCE = 99
-#: Card-order value from which a follow is a control card (the level rank, the jokers): kept
-#: while the hand still needs more than :data:`CONTROL_PLANS` plays and no opponent is near out.
-CONTROL_VALUE = 25
-CONTROL_PLANS = 99
 
 
 class HeuristicBot:
@@ -44,7 +40,8 @@ class HeuristicBot:
 
     def __init__(self, plan: bool = True) -> None:
         """A bot with no memory yet. ``plan=False``: the former line (lowest cheap play, no
-        hand plan), kept to measure the planned one against."""
+        hand plan), kept to measure the planned one against. Bao 2 plays the former line
+        either way: the plan measured weaker there (docs/bots.md)."""
         self._memo: list[Any] = []
         self.plan = plan
 
@@ -137,7 +134,7 @@ class HeuristicBot:
         return (bad, move.wilds, self._value(moves, move), -size)
 
     def _lead(self, obs: dict[str, Any], moves: Moves) -> Action:
-        if self.plan and moves.fast:
+        if self.plan and moves.fast and obs["variant"] != "bao2":
             return self._plan_lead(obs, moves)
         hand = moves.hand
         size = len(hand)
@@ -155,7 +152,7 @@ class HeuristicBot:
         return moves.action(best)
 
     def _follow(self, obs: dict[str, Any], moves: Moves) -> Action:
-        if self.plan and moves.fast:
+        if self.plan and moves.fast and obs["variant"] != "bao2":
             return self._plan_follow(obs, moves)
         seat = obs["seat"]
         standing_seat = obs["standing"]["seat"]
@@ -276,8 +273,7 @@ class HeuristicBot:
             tolerance = 1 if urgent else (0 if plans <= 3 or size <= 10 else FOLLOW_TOLERANCE)
             if bao2:
                 tolerance = BAO2_FOLLOW_TOLERANCE
-            control = value >= CONTROL_VALUE and plans > CONTROL_PLANS and not urgent
-            if broken == 0 and twos == 0 and delta <= tolerance and not control:
+            if broken == 0 and twos == 0 and delta <= tolerance:
                 return moves.action(best)
             if urgent and broken == 0 and delta <= 2:
                 return moves.action(best)

@@ -287,8 +287,18 @@ class SearchBot:
         cnt = heur._counts(moves)
         bao2 = obs["variant"] == "bao2"
 
-        def cost(m: Any) -> Any:
-            return heur._cost(moves, m, cnt, bao2)
+        if (
+            heur.plan and not bao2
+        ):  # the hand plan's order (what a play costs the plays still needed)
+            plan_cnt = heur._plan_counts(moves, bao2)
+
+            def cost(m: Any) -> Any:
+                return heur._plan_key(moves, m, plan_cnt, bao2)
+
+        else:
+
+            def cost(m: Any) -> Any:
+                return heur._cost(moves, m, cnt, bao2)
 
         def bomb_order(m: Any) -> Any:
             return (moves.size(m), heur._value(moves, m))
