@@ -17,7 +17,7 @@ import time
 from pathlib import Path
 
 #: The largest websocket message the server reads, in bytes: far above the table consumer's
-#: own limit (``matches.consumers.MAX_FRAME``), so that an oversize frame gets the consumer's
+#: own limit (``matches.live.intake.MAX_FRAME``), so that an oversize frame gets the consumer's
 #: ``too_large`` answer and the connection goes on; beyond this one the connection is closed
 #: (1009) without reading more.
 WEBSOCKET_MAX_MESSAGE = 4 * 1024 * 1024

@@ -23,7 +23,7 @@ from engine.actions import Action
 from engine.bots import HeuristicBot
 
 #: Least time between two messages of one client: 40 a second, under the server's limit of 50
-#: (``matches.consumers.RATE``), which a bot at machine speed on a fast table would exceed.
+#: (``matches.live.intake.RATE``), which a bot at machine speed on a fast table would exceed.
 MIN_GAP = 1 / 40
 #: The close code of a server that cannot serve the connection now (its database or Redis is
 #: saturated): come back later (RFC 6455's registry, 1013 "Try Again Later").
