@@ -15,6 +15,7 @@ class FriendsConfig(AppConfig):
 
     def ready(self) -> None:
         """Answer live play's questions about friends' tables (:mod:`friends.services`)."""
-        from friends import hooks
+        from friends import again, hooks
 
         hooks.register()
+        again.register()  # 再来一局 (issue 43)

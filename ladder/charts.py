@@ -40,14 +40,27 @@ def _nice_step(span: float) -> int:
     return max(1, int(10 * magnitude))
 
 
+#: The axis labels' size in the chart's own units (static/css/site.css draws them so): at
+#: :data:`PHONE_WIDTH` css px the chart of the default width shows them at least
+#: :data:`MIN_LABEL_PX` px high, readable on a phone (issue 43).
+LABEL_SIZE = 18
+PHONE_WIDTH = 358
+MIN_LABEL_PX = 16
+
+
+def label_px(chart: Chart, shown_width: float = PHONE_WIDTH) -> float:
+    """How high the axis labels are drawn when the chart is ``shown_width`` css px wide."""
+    return LABEL_SIZE * shown_width / chart.width
+
+
 def history_chart(
     start: float,
     afters: Sequence[float],
     labels: tuple[str, str] = ("", ""),
-    width: int = 520,
+    width: int = 400,
     height: int = 230,
-    pad_left: int = 50,
-    pad: int = 12,
+    pad_left: int = 62,
+    pad: int = 14,
 ) -> Chart:
     """Chart a rating that started at ``start`` and was ``afters[i]`` after match ``i``.
 

@@ -144,6 +144,10 @@ def play_again(user: User | None, table: Table) -> Table:
             cache.set(_KEY % table.pk, new.pk, AGAIN_SECONDS)
         if not Seat.objects.filter(table=new, user=user).exists():
             tables.take_seat(user, new, index)  # the last one to come starts the match
+        elif new.status == TableStatus.OPEN and all(
+            s.taken for s in Seat.objects.filter(table=new)
+        ):
+            tables.start_match(new)  # the opener seated the asker; the bots filled the rest
     new.refresh_from_db()
     return new
 

@@ -27,3 +27,13 @@ def test_flat_history_still_has_a_visible_range():
     ys = {float(p.split(",")[1]) for p in chart.points.split()}
     assert len(ys) == 1 and 0 < ys.pop() < chart.height
     assert len(chart.gridlines) >= 2
+
+
+def test_the_axis_labels_are_readable_on_a_phone():
+    # issue 43: a 390 px phone shows the chart about 358 px wide; its labels at least 16 px
+    from ladder.charts import MIN_LABEL_PX, label_px
+
+    chart = history_chart(1500, [1510, 1490, 1530], ("2026-01-01", "2026-12-05"))
+    assert label_px(chart) >= MIN_LABEL_PX
+    # the rating labels (four digits) fit left of the plot
+    assert chart.pad_left >= 3 * 18
