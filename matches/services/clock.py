@@ -3,7 +3,9 @@ passes (:func:`act_on_deadline`): a bot plays its own kind's choice, a seat on a
 search within a bound per move while a person plays (:mod:`matches.services.bots`); a
 person whose clock ran out gets the rules' timeout action, and after two in a row is put on
 auto-play until they act again. The match time limit (:func:`apply_time_limit`) and the
-sweeper (:func:`sweep`) that applies what a lost task missed.
+sweeper (:func:`sweep`) that applies what a lost task missed. Their actions are written by
+:func:`matches.services.play.apply_to` (the row is read and the engine state built here
+already), which publishes their updates itself after the commit.
 
 Fair clocks across outages: a person's deadline that passed while no ASGI process was alive
 (:func:`matches.schedule.web_outage`), or while the worker or beat was down (the task or the
