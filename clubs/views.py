@@ -212,7 +212,10 @@ CLUB_PAGE_SECTIONS = (
     "matches/_club_section.html",
     "ladder/_club_section.html",
     "tournaments/_club_section.html",
+    "leagues/_club_section.html",
 )
+#: Sections other apps add to the club's manage page (same contract as the club page's).
+CLUB_MANAGE_SECTIONS = ("leagues/_club_manage_section.html",)
 #: How a member's name is drawn when an app above offers it (with ``user`` and ``ladder``, the
 #: club's first ladder, in its context): the ladders link it to the member's player page.
 MEMBER_NAME = "ladder/_member_name.html"
@@ -296,6 +299,7 @@ def club_manage(request: HttpRequest, slug: str) -> HttpResponse:
             "invitations": invitations,
             "invitation_form": forms.InvitationForm(),
             "is_owner": permissions.is_owner(request.user, club),
+            "sections": club_page_sections(CLUB_MANAGE_SECTIONS),
         },
     )
 
