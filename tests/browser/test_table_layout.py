@@ -547,7 +547,7 @@ def test_in_english_the_players_are_partner_left_and_right(browser, stack):
         }
         assert page.title().startswith("It is your turn")
         expect(page.locator(".bar")).to_contain_text("Us")
-        expect(page.locator("button[data-act=attention]")).to_have_text("Alerts: off")
+        expect(page.locator("button[data-voice=panel]")).to_have_attribute("aria-label", "Settings")
     finally:
         context.close()
 
