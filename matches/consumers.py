@@ -107,9 +107,7 @@ class TableConsumer(Consumer):
                 self._every(presence.PRESENCE_HEARTBEAT, self._beat)
             )
             await self._join(broadcast.match_group(match_id))
-            await self._send_state(
-                await threads.run(threads.READS, answers.state, self.viewer, None)
-            )
+            await self._send_state(await self._state_after(None))
 
     async def _every(self, seconds: float, work: Any) -> None:
         while True:
@@ -208,9 +206,7 @@ class TableConsumer(Consumer):
             if viewer.match_id is None:
                 await self._attach()
                 return None
-            await self._send_state(
-                await threads.run(threads.READS, answers.state, viewer, data.get("version"))
-            )
+            await self._send_state(await self._state_after(data.get("version")))
             return None
         if kind in ("check", "hint"):
             return await threads.run(threads.READS, answers.check, viewer, data)
@@ -237,7 +233,8 @@ class TableConsumer(Consumer):
         if data is not None:
             await self.forward.state(json_dumps(data), data.get("version", -1))
 
-    async def _state_after(self, version: int) -> dict[str, Any] | None:
+    async def _state_after(self, version: Any) -> dict[str, Any] | None:
+        """The connection's state frame after ``version`` (:func:`answers.state`)."""
         return await threads.run(threads.READS, answers.state, self.viewer, version)
 
     async def match_frame(self, message: dict[str, Any]) -> None:

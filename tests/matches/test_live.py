@@ -63,8 +63,13 @@ def test_a_batch_publishes_its_updates_before_it_answers(monkeypatch):
         await asyncio.sleep(0.05)
         happened.append(("published", published))
 
+    async def run(pool, func, *args):  # the thread itself is not what is tested here
+        assert pool == threads.ACTIONS
+        return func(*args)
+
     monkeypatch.setattr(play, "submit_actions", submit_actions)
     monkeypatch.setattr(broadcast, "publish_now", publish_now)
+    monkeypatch.setattr(threads, "run", run)
 
     async def scenario():
         async def answer(request, frame_id, language):
