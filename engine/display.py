@@ -10,6 +10,8 @@ Pure Python, no Django.
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from engine.cards import rank_index, rank_of, suit_of
 from engine.combo import Combo, ComboRules
 
@@ -36,6 +38,9 @@ def _window(key: str, ranks: int) -> list[int] | None:
     return [12 if r == -1 else r for r in range(low, top + 1)]
 
 
+# (cached: the observation orders each play of the trick, and of every past trick under
+# show_history, for every recipient; a combo and its deal's rules never change)
+@lru_cache(maxsize=8192)
 def display_order(combo: Combo, rules: ComboRules) -> tuple[int, ...]:
     """The combo's cards in reading order; always a permutation of ``combo.cards``.
 
