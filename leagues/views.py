@@ -220,6 +220,25 @@ def _round_rows(season: Season) -> list[dict[str, Any]]:
     ]
 
 
+def _setup_divisions(season: Season, user: Any) -> list[dict[str, Any]]:
+    """A draft season's divisions with their entries, for its organisers to remove an empty
+    division or move entries between them (nothing otherwise)."""
+    if season.status != SeasonStatus.DRAFT or not can_manage(user, season.league):
+        return []
+    divisions = list(season.divisions.all())
+    entries_of: dict[int, list[Entry]] = {d.pk: [] for d in divisions}
+    for entry in Entry.objects.filter(season=season).order_by("seed", "id"):
+        entries_of.setdefault(entry.division_id, []).append(entry)
+    return [
+        {
+            "division": d,
+            "entries": entries_of[d.pk],
+            "others": [o for o in divisions if o.pk != d.pk],
+        }
+        for d in divisions
+    ]
+
+
 def season_detail(request: HttpRequest, pk: int) -> HttpResponse:
     """A season: each division's standings, the rounds with their windows, and the forms
     its organisers and the entering clubs' admins use. The standings' HTML is cached per
@@ -240,6 +259,7 @@ def season_detail(request: HttpRequest, pk: int) -> HttpResponse:
             "columns": _columns(season),
             "rounds": _round_rows(season),
             "manage": can_manage(request.user, season.league),
+            "setup_divisions": _setup_divisions(season, request.user),
             "next_form": NextSeasonForm(),
             "clubs": clubs,
             # only a pair season has partners to wait for: a team season's page spares the query
@@ -253,8 +273,8 @@ def season_detail(request: HttpRequest, pk: int) -> HttpResponse:
 @require_POST
 @login_required
 def season_action(request: HttpRequest, pk: int, action: str) -> HttpResponse:
-    """Start or close a season, add a division, or propose the next season from a closed
-    one (organisers)."""
+    """Start or close a season, add or remove a division, move an entry to another division,
+    or propose the next season from a closed one (organisers)."""
     season = _season(request, pk)
     actions = {
         "start": (lambda: setup.start_season(request.user, season), _("The season has started.")),
@@ -264,6 +284,23 @@ def season_action(request: HttpRequest, pk: int, action: str) -> HttpResponse:
             _("The division is added."),
         ),
     }
+    if action in ("remove_division", "move_entry"):
+        division = get_object_or_404(season.divisions, pk=request.POST.get("division") or 0)
+        if action == "remove_division":
+            _run(
+                request,
+                lambda: setup.remove_division(request.user, season, division),
+                _("%(division)s is removed.") % {"division": division.name},
+            )
+        else:
+            entry = get_object_or_404(Entry, season=season, pk=request.POST.get("entry") or 0)
+            _run(
+                request,
+                lambda: setup.move_entry(request.user, entry, division),
+                _("%(entry)s is moved to %(division)s.")
+                % {"entry": entry.name, "division": division.name},
+            )
+        return redirect("leagues:season", season.pk)
     if action == "next":
         form = NextSeasonForm(request.POST)
         if not form.is_valid():

@@ -143,6 +143,42 @@ class SeasonViewSet(viewsets.ModelViewSet):
         return Response(LeagueDivisionSerializer(division).data, status=201)
 
     @extend_schema(
+        summary="Remove an empty division of a draft season (those below move up a level). "
+        "Permission: host admins.",
+        request=inline_serializer("LeagueDivisionRef", {"division": serializers.IntegerField()}),
+        responses={204: None},
+    )
+    @action(detail=True, methods=["post"], permission_classes=AUTH, url_path="remove-division")
+    def remove_division(self, request: Request, pk: str | None = None) -> Response:
+        """A division with entries is refused: move them first."""
+        season = self.get_object()
+        number = serializers.IntegerField().run_validation(
+            request_object(request.data).get("division")
+        )
+        division = get_object_or_404(Division, season=season, pk=number)
+        setup.remove_division(request.user, season, division)
+        return Response(status=204)
+
+    @extend_schema(
+        summary="Move an entry of a draft season to another division. Permission: host admins.",
+        request=inline_serializer(
+            "LeagueEntryMove",
+            {"entry": serializers.IntegerField(), "division": serializers.IntegerField()},
+        ),
+        responses=LeagueEntrySerializer,
+    )
+    @action(detail=True, methods=["post"], permission_classes=AUTH, url_path="move-entry")
+    def move_entry(self, request: Request, pk: str | None = None) -> Response:
+        """The entry becomes the last seed of its new division."""
+        season = self.get_object()
+        data = request_object(request.data)
+        entry_id = serializers.IntegerField().run_validation(data.get("entry"))
+        division_id = serializers.IntegerField().run_validation(data.get("division"))
+        entry = get_object_or_404(Entry, season=season, pk=entry_id)
+        division = get_object_or_404(Division, season=season, pk=division_id)
+        return Response(LeagueEntrySerializer(setup.move_entry(request.user, entry, division)).data)
+
+    @extend_schema(
         summary="Set a club night for every open fixture of a round. Permission: host admins.",
         request=inline_serializer(
             "LeagueClubNight",

@@ -156,6 +156,53 @@ def add_division(user: User, season: Season, name: str) -> Division:
     return division
 
 
+@transaction.atomic
+def remove_division(user: User, season: Season, division: Division) -> None:
+    """Remove an empty division of a draft season (one added by mistake); the divisions
+    below it move up a level, so the levels stay 1, 2, 3… A season keeps at least one
+    division, and a division with entries is refused (move them first)."""
+    season = _locked(season)
+    if not can_manage(user, season.league):
+        raise not_allowed()
+    if season.status != SeasonStatus.DRAFT:
+        raise refuse("season_started", _("The season has started."))
+    if division.season_id != season.pk:
+        raise refuse("bad_division", _("This division is not in this season."))
+    if season.divisions.count() <= 1:
+        raise refuse("last_division", _("A season keeps at least one division."))
+    if division.entries.exists():
+        raise refuse(
+            "division_not_empty",
+            _("%(division)s has entries: move them to another division first.")
+            % {"division": division.name},
+        )
+    level = division.level
+    division.delete()
+    # one at a time, top down, so the unique (season, level) never sees two rows at a level
+    for below in season.divisions.filter(level__gt=level).order_by("level"):
+        below.level -= 1
+        below.save(update_fields=["level"])
+    standings.changed(season.pk)
+
+
+@transaction.atomic
+def move_entry(user: User, entry: Entry, division: Division) -> Entry:
+    """Move an entry of a draft season to another of its divisions (last seed there)."""
+    season = _locked(entry.season)
+    if not can_manage(user, season.league):
+        raise not_allowed()
+    if season.status != SeasonStatus.DRAFT:
+        raise refuse("season_started", _("The season has started."))
+    if division.season_id != season.pk:
+        raise refuse("bad_division", _("This division is not in this season."))
+    if entry.division_id != division.pk:
+        entry.division = division
+        entry.seed = division.entries.count() + 1
+        entry.save(update_fields=["division", "seed"])
+        standings.changed(season.pk)
+    return entry
+
+
 def match_options(season: Season) -> dict[str, Any]:
     """The engine options of every table of the season (only those its game has)."""
     options: dict[str, Any] = {}
@@ -240,8 +287,17 @@ def start_season(user: User, season: Season) -> Season:
         )
         for d in divisions
     }
-    if any(len(ids) < 2 for ids in entries.values()):
-        raise refuse("too_few_entries", _("Every division needs at least two entries."))
+    short = [d.name for d in divisions if len(entries[d.pk]) < 2]
+    if short:
+        # name the divisions and the way out: an organiser must never be stuck here
+        raise refuse(
+            "too_few_entries",
+            _(
+                "Every division needs at least two entries; %(divisions)s: move entries "
+                "there or remove the division."
+            )
+            % {"divisions": ", ".join(short)},
+        )
     if any(len(ids) > schedule.MAX_ENTRIES for ids in entries.values()):
         raise refuse("too_many_entries", _("A division has too many entries."))
     if season.format == ScheduleFormat.SWISS:
