@@ -18,6 +18,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from clubs.api.partners import PartnerAnswerActions, partner_schema
 from clubs.api.serializers import request_object
 from clubs.models import Club, User
 from leagues import selectors
@@ -93,9 +94,19 @@ class LeagueViewSet(viewsets.ModelViewSet):
         return Response(LeagueSerializer(league).data)
 
 
-class SeasonViewSet(viewsets.ModelViewSet):
+@partner_schema(
+    LeagueAnswerSerializer,
+    LeagueEntrySerializer,
+    accepted="The pending pair is entered (in a running season from the next round).",
+    declined="The pending pair is removed: both players may enter again.",
+)
+class SeasonViewSet(PartnerAnswerActions, viewsets.ModelViewSet):
     """Seasons: everyone reads; host admins create, start and close them; entering clubs'
     admins enter teams."""
+
+    partners = entries.PARTNERS
+    partner_request = LeagueAnswerSerializer
+    partner_response = LeagueEntrySerializer
 
     serializer_class = LeagueSeasonSerializer
     queryset = Season.objects.select_related("league").prefetch_related("divisions")
@@ -241,37 +252,16 @@ class SeasonViewSet(viewsets.ModelViewSet):
             )
         return Response(LeagueEntrySerializer(entry).data, status=201)
 
-    @extend_schema(
-        summary="Accept the invitation to play as a pair's partner. Permission: the partner.",
-        request=LeagueAnswerSerializer,
-        responses=LeagueEntrySerializer,
-    )
-    @action(detail=True, methods=["post"], url_path="accept-partner", permission_classes=AUTH)
-    def accept_partner(self, request: Request, pk: str | None = None) -> Response:
-        """The pending pair is entered (in a running season from the next round)."""
-        return self._answer(request, accept=True)
-
-    @extend_schema(
-        summary="Decline the invitation to play as a pair's partner. Permission: the partner.",
-        request=LeagueAnswerSerializer,
-        responses=LeagueEntrySerializer,
-    )
-    @action(detail=True, methods=["post"], url_path="decline-partner", permission_classes=AUTH)
-    def decline_partner(self, request: Request, pk: str | None = None) -> Response:
-        """The pending pair is removed: both players may enter again."""
-        return self._answer(request, accept=False)
-
-    def _answer(self, request: Request, *, accept: bool) -> Response:
-        season = self.get_object()
-        entry_id = _valid(LeagueAnswerSerializer, request).get("entry")
+    def partner_entry(self, event: Season, entry_id: int | None, request: Request) -> Entry:
+        """The season's entry named, else the invitation naming the caller (404 when there
+        is none)."""
         if entry_id is None:
-            entry = selectors.invitation_of(request.user, season)
+            entry = selectors.invitation_of(request.user, event)
         else:
-            entry = Entry.objects.filter(season=season, pk=entry_id).first()
+            entry = Entry.objects.filter(season=event, pk=entry_id).first()
         if entry is None:
             raise NotFound()
-        answered = entries.answer_invitation(request.user, entry, accept=accept)
-        return Response(LeagueEntrySerializer(answered).data)
+        return entry
 
     @extend_schema(
         summary="The season's entries (public)", responses=LeagueEntrySerializer(many=True)

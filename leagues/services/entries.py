@@ -9,13 +9,14 @@ them at once."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from datetime import datetime, timedelta
+from datetime import datetime
 
 from django.db import IntegrityError, transaction
-from django.db.models import Q
+from django.db.models import Q, QuerySet
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from clubs import partners
 from clubs.models import Club, Membership, User
 from clubs.services import require_club_visible
 from leagues import notices
@@ -38,12 +39,73 @@ from leagues.models import (
 )
 from leagues.permissions import can_enter, can_manage_entry, may_enter
 from leagues.services import standings
-from leagues.services.errors import not_allowed, refuse
+from leagues.services.errors import LeagueError, not_allowed, refuse
 from leagues.services.fixtures import OPEN
 from leagues.services.setup import window_start
 
 #: How long a named partner has to answer (never past the opening of the first round).
-PARTNER_ANSWER = timedelta(hours=48)
+PARTNER_ANSWER = partners.PARTNER_ANSWER
+
+
+class LeaguePartners(partners.PartnerInvitations[Season, Entry]):
+    """The partner-invitation flow (:mod:`clubs.partners`) of league seasons: a pending pair
+    has an ``answer_by``; the answer is due before the first round opens; accepting enters
+    the pair (in a running season as a late entry, from the next round); the players are
+    told through :mod:`leagues.notices`."""
+
+    entry_model = Entry
+    event_field = "season"
+
+    def pending_entries(self) -> QuerySet[Entry]:
+        """Entries with an ``answer_by``."""
+        return Entry.objects.filter(answer_by__isnull=False)
+
+    def is_pending(self, entry: Entry) -> bool:
+        """Whether the entry has an ``answer_by``."""
+        return entry.answer_by is not None
+
+    def lock_event(self, event_id: int) -> Season:
+        """The season locked, with its league."""
+        return Season.objects.select_for_update().select_related("league").get(pk=event_id)
+
+    def answer_limits(self, event: Season) -> list[datetime | None]:
+        """The opening of the first round."""
+        return [window_start(event.starts_on)]
+
+    def lapsed(self, entry: Entry, event: Season, now: datetime) -> bool:
+        """Its time is up or the season is closed."""
+        return now >= entry.answer_by or event.status == SeasonStatus.CLOSED
+
+    def accepted(self, entry: Entry, event: Season, now: datetime) -> None:
+        """Enter the pair from the first round it can join (refused when none is left) and
+        tell the player who entered it."""
+        first_round = _late(event)
+        entry.answer_by = None
+        entry.joined_round = first_round
+        entry.save(update_fields=["answer_by", "joined_round"])
+        if first_round > 1:
+            _place_late(entry, first_round)
+        notices.partner_accepted(entry)
+
+    def notify_invited(self, entry: Entry) -> None:
+        """See :func:`leagues.notices.partner_invited`."""
+        notices.partner_invited(entry)
+
+    def notify_closed(self, entry: Entry, why: str, actor: User | None) -> None:
+        """See :func:`leagues.notices.invitation_closed`."""
+        notices.invitation_closed(entry, why, actor)
+
+    def refuse(self, code: str, message: str) -> LeagueError:
+        """A :class:`leagues.services.errors.LeagueError`."""
+        return refuse(code, message)
+
+    def not_allowed(self) -> LeagueError:
+        """See :func:`leagues.services.errors.not_allowed`."""
+        return not_allowed()
+
+
+#: The leagues' partner invitations.
+PARTNERS = LeaguePartners()
 
 
 def _fresh(season: Season) -> Season:
@@ -68,12 +130,7 @@ def _members(club: Club, ids: Sequence[int]) -> None:
 def _taken(season: Season, ids: Sequence[int], team: Team | None = None) -> None:
     """No player plays for two entries of one season (a pending pair counts; a lapsed one is
     removed first)."""
-    now = timezone.now()
-    lapsed = Entry.objects.filter(season=season, answer_by__lte=now).filter(
-        Q(player1_id__in=ids) | Q(player2_id__in=ids)
-    )
-    for entry in lapsed:
-        remove_pending(entry, "lapsed")
+    PARTNERS.remove_lapsed(season, ids, timezone.now())
     clash = TeamMember.objects.filter(season=season, user_id__in=ids)
     if team is not None:
         clash = clash.exclude(team=team)
@@ -217,73 +274,37 @@ def enter_players(
         player2_id=ids[1] if want == 2 else None,
         seed=division.entries.count() + 1,
         joined_round=first_round,
-        answer_by=_answer_by(season, timezone.now()) if invited else None,
+        answer_by=PARTNERS.answer_by(season, timezone.now()) if invited else None,
     )
     if invited:
-        notices.partner_invited(entry)
+        PARTNERS.invited(entry)
     elif first_round > 1:
         _place_late(entry, first_round)
     standings.changed(season.pk)
     return entry
 
 
-def _answer_by(season: Season, now: datetime) -> datetime:
-    """When an invitation made at ``now`` lapses: :data:`PARTNER_ANSWER` later, but at the
-    latest when the first round opens, if that is still ahead."""
-    by = now + PARTNER_ANSWER
-    opens = window_start(season.starts_on)
-    return min(by, opens) if opens > now else by
-
-
 def remove_pending(entry: Entry, why: str, actor: User | None = None) -> None:
     """Remove a pending pair (it never played) and tell its players, but ``actor``, why:
     ``declined``, ``withdrawn`` or ``lapsed`` (see :func:`leagues.notices.invitation_closed`)."""
-    notices.invitation_closed(entry, why, actor)
-    entry.delete()
+    PARTNERS.remove(entry, why, actor)
 
 
-@transaction.atomic
 def answer_invitation(
     user: User, entry: Entry, *, accept: bool, now: datetime | None = None
 ) -> Entry:
-    """Accept or decline the invitation to play as ``entry``'s partner. Only the named
-    partner may answer. Accepting enters the pair (in a running season as a late entry, from
-    the next round); declining removes it, so both are free again; either answer is told to
-    the player who entered the pair. A lapsed invitation cannot be accepted."""
-    season = _fresh(entry.season)
-    now = now or timezone.now()
-    entry = Entry.objects.select_for_update().get(pk=entry.pk)
-    if entry.player2_id != user.pk:
-        raise not_allowed()
-    if entry.answer_by is None:
-        raise refuse("no_invitation", _("No invitation waits for your answer."))
-    if not accept:
-        remove_pending(entry, "declined", user)
-        return entry
-    if now >= entry.answer_by or season.status == SeasonStatus.CLOSED:
-        raise refuse("invitation_lapsed", _("This invitation has lapsed."))
-    first_round = _late(season)
-    entry.answer_by = None
-    entry.joined_round = first_round
-    entry.save(update_fields=["answer_by", "joined_round"])
-    if first_round > 1:
-        _place_late(entry, first_round)
-    notices.partner_accepted(entry)
-    return entry
+    """Accept or decline the invitation to play as ``entry``'s partner: see
+    :meth:`clubs.partners.PartnerInvitations.answer`. Accepting enters the pair (in a running
+    season as a late entry, from the next round); declining removes it, so both are free
+    again; either answer is told to the player who entered the pair. A lapsed invitation
+    cannot be accepted."""
+    return PARTNERS.answer(user, entry, accept=accept, now=now)
 
 
 def expire_invitations(now: datetime | None = None) -> int:
     """Remove every pending pair whose invitation has lapsed and tell both players (beat).
     Returns how many were removed."""
-    now = now or timezone.now()
-    removed = 0
-    for pk in Entry.objects.filter(answer_by__lte=now).values_list("pk", flat=True):
-        with transaction.atomic():
-            entry = Entry.objects.select_for_update().filter(pk=pk, answer_by__lte=now).first()
-            if entry is not None:
-                remove_pending(entry, "lapsed")
-                removed += 1
-    return removed
+    return PARTNERS.expire(now)
 
 
 def _may_self_enter(season: Season, club: Club) -> bool:
@@ -383,8 +404,7 @@ def withdraw(user: User, entry: Entry, now: datetime | None = None) -> Entry:
     season = _fresh(entry.season)
     now = now or timezone.now()
     if entry.answer_by is not None:  # a pending pair: the invitation is withdrawn
-        remove_pending(entry, "declined" if user.pk == entry.player2_id else "withdrawn", user)
-        return entry
+        return PARTNERS.withdraw(user, entry)
     standings.changed(season.pk)
     if season.status == SeasonStatus.DRAFT:
         if entry.team_id:

@@ -23,6 +23,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from clubs import permissions as club_permissions
+from clubs.api.partners import PartnerAnswerActions, partner_schema
 from clubs.api.serializers import request_object
 from clubs.models import Membership, Role
 from tournaments import selectors
@@ -94,8 +95,18 @@ AUTH = [permissions.IsAuthenticated]
     partial_update=extend_schema(summary="Edit settings. Permission: club owner or admin."),
     update=extend_schema(summary="Replace settings. Permission: club owner or admin."),
 )
-class TournamentViewSet(viewsets.ModelViewSet):
+@partner_schema(
+    EntryActionSerializer,
+    EntrySerializer,
+    accepted="Accept: the pending pair is registered (paired from the next round it can play).",
+    declined="Decline: the pending entry is removed; both players may register again.",
+)
+class TournamentViewSet(PartnerAnswerActions, viewsets.ModelViewSet):
     """Tournaments of clubs; ``?club=<id>`` filters by club."""
+
+    partners = entry_services.PARTNERS
+    partner_request = EntryActionSerializer
+    partner_response = EntrySerializer
 
     serializer_class = TournamentSerializer
     permission_classes = [permissions.IsAuthenticatedOrReadOnly]
@@ -284,33 +295,11 @@ class TournamentViewSet(viewsets.ModelViewSet):
         seeded = entry_services.set_seed(request.user, tournament, entry, data["seed"])
         return Response(EntrySerializer(seeded, many=True).data)
 
-    @extend_schema(
-        summary="Accept the invitation to play as a pair's partner. Permission: the partner.",
-        request=EntryActionSerializer,
-        responses=EntrySerializer,
-    )
-    @action(detail=True, methods=["post"], url_path="accept-partner", permission_classes=AUTH)
-    def accept_partner(self, request: Request, pk: str | None = None) -> Response:
-        """Accept: the pending pair is registered (paired from the next round it can play)."""
-        return self._answer(request, accept=True)
-
-    @extend_schema(
-        summary="Decline the invitation to play as a pair's partner. Permission: the partner.",
-        request=EntryActionSerializer,
-        responses=EntrySerializer,
-    )
-    @action(detail=True, methods=["post"], url_path="decline-partner", permission_classes=AUTH)
-    def decline_partner(self, request: Request, pk: str | None = None) -> Response:
-        """Decline: the pending entry is removed; both players may register again."""
-        return self._answer(request, accept=False)
-
-    def _answer(self, request: Request, *, accept: bool) -> Response:
-        tournament = self.get_object()
-        entry = _entry_param(tournament, _valid(EntryActionSerializer, request))
-        answered = entry_services.answer_invitation(
-            request.user, tournament, accept=accept, entry=entry
-        )
-        return Response(EntrySerializer(answered).data)
+    def partner_entry(self, event: Tournament, entry_id: int | None, request: Request) -> Entry:
+        """The entry named (400 when it is not the tournament's), else the invitation naming
+        the caller (refused ``no_invitation``)."""
+        entry = _entry_param(event, {"entry": entry_id})
+        return entry_services.invitation_to_answer(request.user, event, entry)
 
     @extend_schema(summary="Entries (public)", responses=EntrySerializer(many=True))
     @action(detail=True, methods=["get"], pagination_class=None)

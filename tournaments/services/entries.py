@@ -7,13 +7,14 @@ two other players registers them at once (they asked the organiser)."""
 
 from __future__ import annotations
 
-from datetime import datetime, timedelta
+from datetime import datetime
 
 from django.db import transaction
-from django.db.models import Max, Q
+from django.db.models import Max, Q, QuerySet
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from clubs import partners
 from clubs import selectors as club_selectors
 from clubs.models import User
 from ladder.models import Ladder, Rating
@@ -33,7 +34,75 @@ from tournaments.services.setup import locked
 from tournaments.windows import checkin_open, registration_open
 
 #: How long a named partner has to answer (never past the close of registration or the start).
-PARTNER_ANSWER = timedelta(hours=48)
+PARTNER_ANSWER = partners.PARTNER_ANSWER
+
+
+class TournamentPartners(partners.PartnerInvitations[Tournament, Entry]):
+    """The partner-invitation flow (:mod:`clubs.partners`) of tournaments: a pending entry has
+    the status ``pending``; the answer is due before registration closes or the tournament
+    starts; accepting registers the pair; the players are told by a notice and an e-mail."""
+
+    entry_model = Entry
+    event_field = "tournament"
+
+    def pending_entries(self) -> QuerySet[Entry]:
+        """Entries with the status ``pending``."""
+        return Entry.objects.filter(status=EntryStatus.PENDING)
+
+    def is_pending(self, entry: Entry) -> bool:
+        """Whether the entry's status is ``pending``."""
+        return entry.status == EntryStatus.PENDING
+
+    def lock_event(self, event_id: int) -> Tournament:
+        """The tournament locked (see :func:`tournaments.services.setup.locked`)."""
+        return locked(Tournament(pk=event_id))
+
+    def answer_limits(self, event: Tournament) -> list[datetime | None]:
+        """The close of registration and the start (an answer after it is too late for
+        round 1)."""
+        return [event.registration_closes, event.starts_at]
+
+    def lapsed(self, entry: Entry, event: Tournament, now: datetime) -> bool:
+        """Its time is up, the tournament is over, or rounds are paired and late registration
+        is closed."""
+        return (
+            entry.answer_by is None
+            or now >= entry.answer_by
+            or event.status not in ACTIVE_STATUSES
+            or (event.rounds.exists() and not registration_open(event, now))
+        )
+
+    def accepted(self, entry: Entry, event: Tournament, now: datetime) -> None:
+        """Register the pair; confirm to the player who registered it and to the partner."""
+        entry.status = EntryStatus.REGISTERED
+        entry.answer_by = None
+        entry.save(update_fields=["status", "answer_by"])
+        notifications.notify_accepted(entry)  # the registering player's confirmation
+        notifications.notify_registered(entry, [entry.player2])
+
+    def notify_invited(self, entry: Entry) -> None:
+        """A notice and an e-mail to the partner."""
+        notifications.notify_invited(entry)
+
+    def notify_closed(self, entry: Entry, why: str, actor: User | None) -> None:
+        """A notice and an e-mail to each player but ``actor``."""
+        notifications.notify_invitation_closed(entry, why, actor)
+
+    def refuse(self, code: str, message: str) -> TournamentError:
+        """A :class:`TournamentError`."""
+        return TournamentError(code, message)
+
+    def not_allowed(self) -> TournamentError:
+        """See :func:`tournaments.services.errors.not_allowed`."""
+        return not_allowed()
+
+    def removed(self, entry: Entry) -> None:
+        """A removed pending entry reads as withdrawn (the API answers it so)."""
+        entry.status = EntryStatus.WITHDRAWN
+
+
+#: The tournaments' partner invitations.
+PARTNERS = TournamentPartners()
 
 
 def entry_of(user: User | None, tournament: Tournament) -> Entry | None:
@@ -57,11 +126,9 @@ def _free_for_entry(person: User, tournament: Tournament, now: datetime) -> None
     """Refuse a player who has an active entry or an invitation waiting for an answer; a
     withdrawn entry of theirs that never played, or a lapsed invitation, is removed, so they
     can register again, alone or with someone else."""
+    PARTNERS.remove_lapsed(tournament, [person.pk], now)
     for entry in tournament.entries.filter(Q(player1=person) | Q(player2=person)):
         if entry.status == EntryStatus.PENDING:
-            if _lapsed(entry, tournament, now):
-                _remove_pending(entry, "lapsed")
-                continue
             if entry.player2_id == person.pk:
                 raise TournamentError(
                     "invitation_pending",
@@ -83,34 +150,6 @@ def _free_for_entry(person: User, tournament: Tournament, now: datetime) -> None
             )
 
 
-def _answer_by(tournament: Tournament, now: datetime) -> datetime:
-    """When an invitation made at ``now`` lapses: :data:`PARTNER_ANSWER` later, but at the
-    latest when registration closes or the tournament starts, if that is still ahead (an
-    answer after it would come too late for round 1)."""
-    by = now + PARTNER_ANSWER
-    for limit in (tournament.registration_closes, tournament.starts_at):
-        if limit is not None and limit > now:
-            by = min(by, limit)
-    return by
-
-
-def _lapsed(entry: Entry, tournament: Tournament, now: datetime) -> bool:
-    """Whether a pending entry can no longer be accepted: its time is up, the tournament is
-    over, or rounds are paired and late registration is closed."""
-    return (
-        entry.answer_by is None
-        or now >= entry.answer_by
-        or tournament.status not in ACTIVE_STATUSES
-        or (tournament.rounds.exists() and not registration_open(tournament, now))
-    )
-
-
-def _remove_pending(entry: Entry, why: str, actor: User | None = None) -> None:
-    """Remove a pending entry (it never took part) and tell its players, but ``actor``, why."""
-    notifications.notify_invitation_closed(entry, why, actor)
-    entry.delete()
-
-
 @transaction.atomic
 def register(
     user: User,
@@ -127,7 +166,7 @@ def register(
     answer (a withdrawn entry that never played is replaced); the window must be open (an
     organiser may register outside it until the tournament is over). A player who names a
     partner gets a pending entry and the partner an invitation (a notice and an e-mail) to
-    accept by :func:`_answer_by`; an organiser registering two other players registers them at
+    accept by :meth:`TournamentPartners.answer_by`; an organiser registering two other players registers them at
     once."""
     tournament = locked(tournament)
     now = now or timezone.now()
@@ -166,10 +205,10 @@ def register(
         seed=seed,
         registered_at=now,
         status=EntryStatus.PENDING if invited else EntryStatus.REGISTERED,
-        answer_by=_answer_by(tournament, now) if invited else None,
+        answer_by=PARTNERS.answer_by(tournament, now) if invited else None,
     )
     if invited:
-        notifications.notify_invited(entry)
+        PARTNERS.invited(entry)
     else:
         notifications.notify_registered(entry)
     return entry
@@ -177,12 +216,9 @@ def register(
 
 def invitation_of(user: User | None, tournament: Tournament) -> Entry | None:
     """The pending entry that names ``user`` as the partner (there is at most one)."""
-    if user is None or not user.is_authenticated:
-        return None
-    return tournament.entries.filter(player2=user, status=EntryStatus.PENDING).first()
+    return PARTNERS.invitation_of(user, tournament)
 
 
-@transaction.atomic
 def answer_invitation(
     user: User,
     tournament: Tournament,
@@ -192,53 +228,31 @@ def answer_invitation(
     now: datetime | None = None,
 ) -> Entry:
     """Accept or decline the invitation to play as ``entry``'s partner (by default the
-    invitation naming ``user``). Only the named partner may answer (not the player who
-    registered, not an organiser). Accepting registers the pair; declining removes the entry,
-    so both are free again; either answer is told to the player who registered (a notice and
-    an e-mail). A lapsed invitation cannot be accepted."""
-    tournament = locked(tournament)
-    now = now or timezone.now()
+    invitation naming ``user``): see :meth:`clubs.partners.PartnerInvitations.answer`.
+    Accepting registers the pair; declining removes the entry, so both are free again; either
+    answer is told to the player who registered (a notice and an e-mail). A lapsed invitation
+    cannot be accepted."""
+    entry = invitation_to_answer(user, tournament, entry)
+    return PARTNERS.answer(user, entry, accept=accept, now=now)
+
+
+def invitation_to_answer(user: User, tournament: Tournament, entry: Entry | None) -> Entry:
+    """The entry whose invitation ``user`` answers: ``entry`` (refused ``not_registered``
+    when it is another tournament's), else the invitation naming ``user`` (refused
+    ``no_invitation`` when none waits)."""
     if entry is None:
         entry = invitation_of(user, tournament)
         if entry is None:
             raise TournamentError("no_invitation", _("No invitation waits for your answer."))
     elif entry.tournament_id != tournament.pk:
         raise TournamentError("not_registered", _("This entry is not in the tournament."))
-    entry = Entry.objects.select_for_update().get(pk=entry.pk)
-    if entry.player2_id != user.pk:
-        raise not_allowed()
-    if entry.status != EntryStatus.PENDING:
-        raise TournamentError("no_invitation", _("No invitation waits for your answer."))
-    if not accept:
-        _remove_pending(entry, "declined", user)
-        entry.status = EntryStatus.WITHDRAWN
-        return entry
-    if _lapsed(entry, tournament, now):
-        raise TournamentError("invitation_lapsed", _("This invitation has lapsed."))
-    entry.status = EntryStatus.REGISTERED
-    entry.answer_by = None
-    entry.save(update_fields=["status", "answer_by"])
-    notifications.notify_accepted(entry)  # the registering player's confirmation
-    notifications.notify_registered(entry, [entry.player2])
     return entry
 
 
 def expire_invitations(now: datetime | None = None) -> int:
     """Remove every pending entry whose invitation has lapsed and tell both players (beat).
     Returns how many were removed."""
-    now = now or timezone.now()
-    removed = 0
-    due = Entry.objects.filter(status=EntryStatus.PENDING, answer_by__lte=now)
-    for pk, tournament_id in due.values_list("pk", "tournament_id"):
-        with transaction.atomic():
-            tournament = locked(Tournament(pk=tournament_id))
-            entry = (
-                Entry.objects.select_for_update().filter(pk=pk, status=EntryStatus.PENDING).first()
-            )
-            if entry is not None and _lapsed(entry, tournament, now):
-                _remove_pending(entry, "lapsed")
-                removed += 1
-    return removed
+    return PARTNERS.expire(now)
 
 
 def _entry_for_action(user: User, tournament: Tournament, entry: Entry | None) -> Entry:
@@ -287,9 +301,7 @@ def withdraw(
     if tournament.status in (TournamentStatus.FINISHED, TournamentStatus.CANCELLED):
         raise TournamentError("closed", _("This tournament is over."))
     if entry.status == EntryStatus.PENDING:
-        _remove_pending(entry, "declined" if user.pk == entry.player2_id else "withdrawn", user)
-        entry.status = EntryStatus.WITHDRAWN
-        return entry
+        return PARTNERS.withdraw(user, entry)
     if entry.status != EntryStatus.WITHDRAWN:
         entry.status = EntryStatus.WITHDRAWN
         entry.withdrawn_at = now or timezone.now()
