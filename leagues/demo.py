@@ -63,6 +63,7 @@ def load_demo(club: Club, users: Sequence[User], stdout: TextIO) -> None:
         variant="bao2",
         starts_on=today - timedelta(days=8),
         window_days=7,
+        today=today - timedelta(days=8),  # the demo's season is under way
     )
     levels = [season.divisions.get(level=1), setup.add_division(organiser, season, "乙级")]
     captains = {}

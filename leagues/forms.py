@@ -10,7 +10,7 @@ from django.utils.translation import pgettext_lazy
 
 from clubs.models import Club, User
 from leagues.models import League, Season
-from leagues.services.setup import SEASON_FIELDS
+from leagues.services.setup import SEASON_FIELDS, past_start, season_problems
 
 
 class LeagueForm(forms.ModelForm):
@@ -42,6 +42,17 @@ class SeasonForm(forms.ModelForm):
         model = Season
         fields = list(SEASON_FIELDS)
         widgets = {"starts_on": forms.DateInput(attrs={"type": "date"})}
+
+    def clean(self) -> dict[str, Any]:
+        """Say what the model's constraints refuse on the fields concerned (a field with an
+        error is left out of the constraint check, so no constraint's name is shown)."""
+        data = super().clean()
+        values = {f: data.get(f) for f in ("points_win", "points_draw", "points_loss", "starts_on")}
+        season = Season(**values)
+        for field, problems in {**season_problems(season), **past_start(season, None)}.items():
+            for problem in problems:
+                self.add_error(field, problem)
+        return data
 
 
 def _choices(users: list[User]) -> list[tuple[int, str]]:

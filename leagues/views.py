@@ -17,6 +17,7 @@ from django.utils import timezone
 from django.utils.dateparse import parse_date
 from django.utils.html import format_html, format_html_join
 from django.utils.translation import gettext as _
+from django.utils.translation import pgettext
 from django.views.decorators.http import require_POST
 
 from clubs.models import Club, Membership, User
@@ -41,6 +42,7 @@ from leagues.models import (
     FixtureTable,
     League,
     Round,
+    RoundStatus,
     Season,
     SeasonStatus,
 )
@@ -58,6 +60,17 @@ from leagues.services.errors import LeagueError
 
 def _refused(request: HttpRequest, error: LeagueError) -> None:
     messages.error(request, error.message)
+
+
+def _form_refused(form: Any, error: LeagueError) -> None:
+    """Show a refusal on the form: beside each field it names, else above the form."""
+    fields = getattr(error, "fields", None) or {}
+    if not fields or any(f not in form.fields for f in fields):
+        form.add_error(None, error.message)
+        return
+    for field, problems in fields.items():
+        for problem in problems:
+            form.add_error(field, problem)
 
 
 def _run(request: HttpRequest, action: Callable[[], Any], done: str) -> bool:
@@ -104,7 +117,7 @@ def league_create(request: HttpRequest, slug: str) -> HttpResponse:
         try:
             league = setup.create_league(request.user, club, **form.cleaned_data)
         except LeagueError as error:
-            _refused(request, error)
+            _form_refused(form, error)
         else:
             return redirect("leagues:league", league.pk)
     return render(request, "leagues/form.html", {"form": form, "title": _("New league")})
@@ -147,7 +160,7 @@ def season_create(request: HttpRequest, pk: int) -> HttpResponse:
         try:
             season = setup.create_season(request.user, league, **form.cleaned_data)
         except LeagueError as error:
-            _refused(request, error)
+            _form_refused(form, error)
         else:
             return redirect("leagues:season", season.pk)
     return render(request, "leagues/form.html", {"form": form, "title": _("New season")})
@@ -206,6 +219,15 @@ def _standings_tables(season: Season) -> list[dict[str, Any]]:
     ]
 
 
+def round_status(status: str) -> str:
+    """A round's state in the glossary's words: a round whose fixtures are drawn but whose
+    window has not opened is 已编排 (scheduled), never 平 (the model's label "Drawn" shares
+    its msgid with a drawn game)."""
+    if status == RoundStatus.DRAWN:
+        return pgettext("league round status", "Drawn")
+    return str(RoundStatus(status).label)
+
+
 def _round_rows(season: Season) -> list[dict[str, Any]]:
     """The season's rounds as its page lists them (one reverse for all)."""
     round_url = reverse("leagues:round", args=[season.pk, 0])[:-2]
@@ -214,7 +236,7 @@ def _round_rows(season: Season) -> list[dict[str, Any]]:
             "number": r.number,
             "url": f"{round_url}{r.number}/",
             "window": f"{r.opens_on:%Y-%m-%d} – {r.closes_on:%Y-%m-%d}",
-            "status": r.get_status_display(),
+            "status": round_status(r.status),
         }
         for r in season.rounds.all()
     ]

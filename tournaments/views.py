@@ -238,6 +238,18 @@ def club_calendar(request: HttpRequest, slug: str) -> HttpResponse:
     return response
 
 
+def _form_refused(form: forms.Form, error: TournamentError) -> None:
+    """Show a refusal on the form: each problem beside the field it names (all at once),
+    else above the form."""
+    fields = getattr(error, "fields", None) or {}
+    if not fields or any(f not in form.fields for f in fields):
+        form.add_error(None, error.message)
+        return
+    for field, problems in fields.items():
+        for problem in problems:
+            form.add_error(field, problem)
+
+
 @login_required
 def tournament_create(request: HttpRequest, slug: str) -> HttpResponse:
     """Create a draft tournament (club owner / admins)."""
@@ -249,7 +261,7 @@ def tournament_create(request: HttpRequest, slug: str) -> HttpResponse:
         try:
             tournament = setup_services.create_tournament(request.user, club, **form.cleaned_data)
         except TournamentError as error:
-            form.add_error(None, error.message)
+            _form_refused(form, error)
         else:
             messages.success(request, _("The tournament is created as a draft."))
             return redirect("tournaments:run", pk=tournament.pk)
@@ -267,7 +279,7 @@ def tournament_edit(request: HttpRequest, pk: int) -> HttpResponse:
         try:
             setup_services.update_tournament(request.user, fresh, **changed)
         except TournamentError as error:
-            form.add_error(None, error.message)
+            _form_refused(form, error)
         else:
             messages.success(request, _("Saved."))
             return redirect("tournaments:run", pk=pk)

@@ -9,6 +9,7 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import pgettext
 
 from clubs.models import Club, User
 from games.variants import game, is_game
@@ -56,13 +57,52 @@ SEASON_FIELDS = (
 )
 
 
-def _clean(instance: Any) -> None:
-    """Run the model's validators; a bad value is refused with its translated message."""
+def season_problems(season: Season) -> dict[str, list[str]]:
+    """What the model's check constraints would refuse in ``season``, said per field in
+    the organiser's words (a constraint's own message names only the constraint)."""
+    problems: dict[str, list[str]] = {}
+    win, draw, loss = season.points_win, season.points_draw, season.points_loss
+    if None not in (win, draw, loss) and not (win >= draw >= loss):
+        problems["points_draw"] = [
+            _(
+                "Points run from a win down to a loss: a win at least a draw, a draw at least a loss."
+            )
+        ]
+    return problems
+
+
+def field_name(instance: Any, field: str) -> str:
+    """The field's verbose name (what the form's label says), or the name itself."""
     try:
-        instance.full_clean(exclude=["league", "host", "season", "created_by"])
+        return str(instance._meta.get_field(field).verbose_name)
+    except Exception:  # not a model field (e.g. ``__all__``)
+        return ""
+
+
+def _clean(instance: Any, found: dict[str, list[str]] | None = None) -> None:
+    """Run the model's validators; every bad value is refused at once, each message led by
+    the field's verbose name; the refusal's ``fields`` keeps them per field for forms."""
+    problems = season_problems(instance) if isinstance(instance, Season) else {}
+    for field, messages in (found or {}).items():
+        problems.setdefault(field, []).extend(messages)
+    try:
+        instance.full_clean(exclude=["league", "host", "season", "created_by", *problems])
     except ValidationError as error:
-        field, messages = next(iter(error.message_dict.items()))
-        raise refuse(f"bad_{field}", f"{field}: {' '.join(messages)}") from None
+        for field, messages in error.message_dict.items():
+            problems.setdefault(field, []).extend(messages)
+    if problems:
+        lines = []
+        for field, messages in problems.items():
+            label = field_name(instance, field)
+            text = " ".join(messages)
+            lines.append(
+                _("%(field)s: %(message)s") % {"field": label, "message": text} if label else text
+            )
+        refusal = refuse(
+            f"bad_{next(iter(problems))}", pgettext("list separator", "; ").join(lines)
+        )
+        refusal.fields = problems  # type: ignore[attr-defined]
+        raise refusal
 
 
 @transaction.atomic
@@ -120,17 +160,32 @@ def _check_game(season: Season) -> None:
         raise refuse("bad_deals", _("This game is not played over a number of deals."))
 
 
+def past_start(season: Season, today: date | None) -> dict[str, list[str]]:
+    """A first day already past: its first rounds' windows would be over before anyone
+    could play them."""
+    today = today or timezone.localdate()
+    if isinstance(season.starts_on, date) and season.starts_on < today:
+        return {
+            "starts_on": [
+                _("%(day)s has passed: the first day is today or later.")
+                % {"day": season.starts_on.isoformat()}
+            ]
+        }
+    return {}
+
+
 @transaction.atomic
-def create_season(user: User, league: League, **fields: Any) -> Season:
+def create_season(user: User, league: League, today: date | None = None, **fields: Any) -> Season:
     """Create a draft season of ``league`` with the settings in ``fields``
-    (:data:`SEASON_FIELDS`) and one first division."""
+    (:data:`SEASON_FIELDS`) and one first division; a first day before ``today`` (the
+    platform's today by default) is refused."""
     if not can_manage(user, league):
         raise not_allowed()
     unknown = set(fields) - set(SEASON_FIELDS)
     if unknown:
         raise refuse("bad_field", _("Unknown setting: %(name)s") % {"name": sorted(unknown)[0]})
     season = Season(league=league, **fields)
-    _clean(season)
+    _clean(season, past_start(season, today))
     _check_game(season)
     season.save()
     Division.objects.create(season=season, name=_("Division 1"), level=1)
@@ -351,7 +406,9 @@ def close_season(user: User, season: Season, now: datetime | None = None) -> Sea
 
 
 @transaction.atomic
-def next_season(user: User, season: Season, *, name: str, starts_on: date) -> Season:
+def next_season(
+    user: User, season: Season, *, name: str, starts_on: date, today: date | None = None
+) -> Season:
     """A draft next season with the closed season's settings and its entries moved by
     promotion and relegation (:func:`leagues.schedule.promote_relegate`); teams keep their
     rosters. The organiser may still change everything before starting it."""
@@ -367,7 +424,7 @@ def next_season(user: User, season: Season, *, name: str, starts_on: date) -> Se
     fields = {f: getattr(season, f) for f in SEASON_FIELDS}
     fields.update(name=str(name).strip()[:120], starts_on=starts_on)
     new = Season(league=season.league, **fields)
-    _clean(new)
+    _clean(new, past_start(new, today))
     new.save()
     old_entries = {e.pk: e for e in Entry.objects.filter(season=season).select_related("team")}
     for level, ids in enumerate(moved, start=1):

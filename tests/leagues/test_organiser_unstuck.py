@@ -97,3 +97,67 @@ def setup_division(world, season, name):
     from leagues.services import setup
 
     return setup.add_division(world.host_admin, season, name)
+
+
+def test_season_settings_refused_in_words_all_at_once(world):
+    from datetime import date
+
+    import pytest
+    from django.utils import translation
+
+    from leagues.models import Season
+    from leagues.services import setup
+    from leagues.services.errors import LeagueError
+
+    with translation.override("zh-hans"), pytest.raises(LeagueError) as refused:
+        setup.create_season(
+            world.host_admin,
+            world.league,
+            name="2020 春季",
+            variant="bao2",
+            entry_kind="team",
+            starts_on=date(2020, 3, 4),
+            points_win=1,
+            points_draw=2,
+            swiss_rounds=99,
+        )
+    error = refused.value
+    assert "season_points_ordered" not in error.message and "约束" not in error.message
+    assert set(error.fields) == {"points_draw", "starts_on", "swiss_rounds"}
+    assert "2020-03-04" in error.message
+    assert not Season.objects.filter(name="2020 春季").exists()
+
+
+def test_the_season_form_shows_each_problem_beside_its_field(world):
+    admin = _client(world.host_admin)
+    data = {
+        "name": "2020 春季",
+        "variant": "bao2",
+        "entry_kind": "team",
+        "format": "round_robin",
+        "swiss_rounds": "5",
+        "online": "on",
+        "time_limit_minutes": "0",
+        "deals": "0",
+        "team_tables": "2",
+        "points_win": "1",
+        "points_draw": "2",
+        "points_loss": "0",
+        "tiebreak1": "level_diff",
+        "tiebreak2": "head_to_head",
+        "tiebreak3": "buchholz",
+        "starts_on": "2020-03-04",
+        "window_days": "7",
+    }
+    page = admin.get(f"/leagues/{world.league.pk}/seasons/new/").content.decode()
+    page = admin.post(f"/leagues/{world.league.pk}/seasons/new/", data).content.decode()
+    assert "season_points_ordered" not in page and "约束" not in page
+    assert "2020-03-04" in page  # the past first day, refused with its reason
+    assert page.count('class="errorlist') >= 2 or page.count("errorlist") >= 2
+
+
+def test_a_drawn_round_is_scheduled_not_a_tie(world, two_teams):
+    season = two_teams[0]
+    page = _client(world.host_admin).get(f"/leagues/seasons/{season.pk}/").content.decode()
+    rounds = page[page.index("fixtures") :]
+    assert "已编排" in rounds and " · 平" not in rounds
