@@ -5,7 +5,7 @@ permission check every organiser action starts with."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
 from django.db import transaction
@@ -192,11 +192,12 @@ def _check_fields(
         opens, closes = merged.get("registration_opens"), merged.get("registration_closes")
         starts = merged["starts_at"]
         # a start already past could never open registration: 发布并开放报名 would refuse it
-        if "starts_at" in data and starts < (now or timezone.now()):
+        # a minute of grace: a form gives minutes, so "start now" is a few seconds past
+        if "starts_at" in data and starts < (now or timezone.now()) - timedelta(minutes=1):
             problem(
                 "starts_at",
                 "past_start",
-                _("The start time %(when)s has passed: choose a time in the future.")
+                _("%(when)s has passed: choose a time in the future.")
                 % {"when": timezone.localtime(starts).strftime("%Y-%m-%d %H:%M")},
             )
         if opens and closes and opens >= closes:
