@@ -29,6 +29,10 @@ _RANK_INDEX = {name: i for i, name in enumerate(RANK_NAMES)}
 #: of the plan; 0 one that keeps the count. Bao 2 follows more readily (initiative frees the 2s).
 FOLLOW_TOLERANCE = -1
 BAO2_FOLLOW_TOLERANCE = 99
+#: A follow bombs any opponent's play once the hand holds this many cards or fewer.
+BOMB_HAND = 10
+#: ... or once the standing opponent shows this many cards or fewer.
+BOMB_LEFT = 6
 
 
 class HeuristicBot:
@@ -284,6 +288,11 @@ class HeuristicBot:
             for r, k in bomb.naturals:
                 rest[r] -= k
             after = plays_needed(tuple(rest))
-            if (left is not None and left <= 6) or urgent or after <= 2 or size <= 10:
+            if (
+                (left is not None and left <= BOMB_LEFT)
+                or urgent
+                or after <= 2
+                or size <= BOMB_HAND
+            ):
                 return moves.action(bomb)
         return Action("pass", seat)
