@@ -113,3 +113,28 @@ def game(variant: str) -> Game:
 def is_game(variant: object) -> bool:
     """Whether ``variant`` is the id of a game of the platform."""
     return isinstance(variant, str) and variant in GAMES
+
+
+def level_names(variant: str) -> list[str]:
+    """The name of every level index 0…max_level of a level game, as the table names them
+    (the level card's rank, "10" for T; "(round n)" after it from the second time a match
+    climbs through the ranks, as Bao 2's 3…A twice); empty for a game scored by points."""
+    from django.utils.translation import gettext
+
+    from engine.variants import deal_rules
+
+    rules = deal_rules(variant)
+    if not rules.max_level:
+        return []
+    rounds = rules.max_level >= len(rules.level_ranks)
+    names = []
+    for index in range(rules.max_level + 1):
+        rank = rules.level_rank(index) or ""
+        rank = "10" if rank == "T" else rank
+        if rounds and index >= len(rules.level_ranks):
+            rank = gettext("%(rank)s (round %(n)s)") % {
+                "rank": rank,
+                "n": index // len(rules.level_ranks) + 1,
+            }
+        names.append(rank)
+    return names

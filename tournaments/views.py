@@ -24,6 +24,7 @@ from clubs import selectors as club_selectors
 from clubs import services as club_services
 from clubs.models import Club, User
 from games.variants import game as game_facts
+from games.variants import level_names
 from tournaments import exports, selectors
 from tournaments.models import Entry, EntryStatus, Game, Round, Tournament
 from tournaments.permissions import can_manage, can_view
@@ -481,6 +482,8 @@ def tournament_run(request: HttpRequest, pk: int) -> HttpResponse:
             "members": _club_members(tournament),
             "not_checked_in": selectors.not_checked_in(tournament),
             "checkin_opened": selectors.checkin_applies(tournament),
+            # a level game's result is entered as the level each side reached, by name
+            "level_names": list(enumerate(level_names(tournament.variant))),
         },
     )
 

@@ -14,6 +14,7 @@ from django.utils.translation import gettext as _
 
 from clubs.models import User
 from games.variants import game as game_facts
+from games.variants import level_names
 from matches.models import Match, MatchStatus
 from sheets.selectors import confirmed_results
 from tournaments.models import (
@@ -201,8 +202,16 @@ def set_result(
     if game_facts(tournament.variant).levels:
         top = game_facts(tournament.variant).max_level
         if not (0 <= score0 <= top and 0 <= score1 <= top):
+            names = level_names(tournament.variant)
             raise TournamentError(
-                "bad_score", _("Levels are whole numbers from 0 to %(top)d.") % {"top": top}
+                "bad_score",
+                _("Levels go from %(low)s to %(high)s.") % {"low": names[0], "high": names[-1]},
+            )
+        if score0 == score1 == top and winner is None:
+            # both at the last level: one side passed it first and won; a tie there is none
+            raise TournamentError(
+                "bad_score",
+                _("Both sides cannot both have won: name the side that passed the last level."),
             )
     natural = None if score0 == score1 else (0 if score0 > score1 else 1)
     if winner is not None and natural is not None and winner != natural:
