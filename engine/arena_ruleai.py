@@ -431,7 +431,10 @@ def host(folder: str, seat: int, seed: int) -> int:
 class _Seat:
     """The arena's handle on a rule-AI seat's process."""
 
-    def __init__(self, python: str, folder: str, seat: int, seed: int, workdir: str) -> None:
+    def __init__(
+        self, python: str, folder: str, seat: int, seed: int, workdir: str, timeout: float
+    ) -> None:
+        self.timeout = timeout
         self.errfile = os.path.join(workdir, "stderr.txt")
         self.err = open(self.errfile, "w")  # noqa: SIM115 - closed in close()
         env = dict(
@@ -455,7 +458,7 @@ class _Seat:
 
     def _read(self) -> dict[str, Any] | None:
         assert self.proc.stdout is not None
-        ready, _, _ = select.select([self.proc.stdout], [], [], REPLY_TIMEOUT_S)
+        ready, _, _ = select.select([self.proc.stdout], [], [], self.timeout)
         line = self.proc.stdout.readline() if ready else ""
         return json.loads(line) if line else None
 
@@ -495,6 +498,7 @@ def play_one(
     budget_ms: float | None = None,
     max_deals: int = 500,
     back_list: str = "competition",
+    reply_timeout: float = REPLY_TIMEOUT_S,
 ) -> dict[str, Any]:
     """One full Guandan match: our bot kind ``ours`` on the seats of ``ours_team``, the rule AI
     of ``folder`` on the others. Our outcome (1 / 0.5 / 0), level margin, deals, checks, times."""
@@ -505,7 +509,7 @@ def play_one(
     bots = {s: make_bot(ours, f"{seed}/{s}", budget_ms) for s in range(4) if s % 2 == ours_team}
     rule_seats = [s for s in range(4) if s not in bots]
     table = WireTable(match, rule_seats, back_list)
-    checks: Counter = Counter()
+    checks: Counter[str] = Counter()
     notes: list[str] = []
     times: dict[str, list[float]] = {"ours": [], "theirs": []}
     with tempfile.TemporaryDirectory(prefix="ruleai-") as tmp:
@@ -514,7 +518,7 @@ def play_one(
             for s in rule_seats:
                 wd = os.path.join(tmp, f"seat{s}")
                 os.mkdir(wd)
-                seats[s] = _Seat(python, folder, s, seed * 10 + s, wd)
+                seats[s] = _Seat(python, folder, s, seed * 10 + s, wd, reply_timeout)
             while not match.over and match.deal_no < max_deals:
                 seat = match.to_move()
                 assert seat is not None
@@ -530,7 +534,9 @@ def play_one(
                     index = None
                     if reply is None:
                         checks["crashes"] += 1
-                        notes.append("no reply: " + seats[seat].stderr())
+                        alive = seats[seat].proc.poll() is None
+                        why = f"no reply in {reply_timeout:g} s" if alive else "process died"
+                        notes.append(f"{why}: " + seats[seat].stderr())
                     else:
                         checks["crashes"] += len(reply["errors"])
                         notes.extend(reply["errors"])
@@ -599,6 +605,12 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--ruleai-python", default=sys.executable, help="the AI's interpreter")
     p.add_argument("--back-list", default="competition", choices=("competition", "engine"))
     p.add_argument("--progress", action="store_true", help="each match on stderr as it ends")
+    p.add_argument(
+        "--reply-timeout",
+        type=float,
+        default=REPLY_TIMEOUT_S,
+        help="seconds an AI may take to answer before its seat counts as crashed",
+    )
     p.add_argument("--host", help=argparse.SUPPRESS)
     p.add_argument("--seat", type=int, default=0, help=argparse.SUPPRESS)
     ns = p.parse_args(sys.argv[1:] if argv is None else argv)
@@ -612,7 +624,7 @@ def main(argv: list[str] | None = None) -> int:
     pairs = (ns.matches + 1) // 2
     work = [
         (ns.seed * 100_000 + i, team, ns.ours, folder, ns.ruleai_python, ns.budget_ms,
-         ns.max_deals, ns.back_list)
+         ns.max_deals, ns.back_list, ns.reply_timeout)
         for i in range(pairs) for team in (0, 1)
     ]  # fmt: skip
     cpu0, wall0 = time.process_time(), time.perf_counter()
@@ -629,7 +641,7 @@ def main(argv: list[str] | None = None) -> int:
     wins = sum(r["outcome"] == 1 for r in results)
     draws = sum(r["outcome"] == 0.5 for r in results)
     score = (wins + draws / 2) / n if n else 0.0
-    checks: Counter = Counter()
+    checks: Counter[str] = Counter()
     for r in results:
         checks.update(r["checks"])
     children = resource.getrusage(resource.RUSAGE_CHILDREN)

@@ -89,9 +89,9 @@ def arrange(variant: str, level: str | None, hand: Sequence[int]) -> dict[str, A
     for cards in [[c for c in left if rank_of(c) == r] for r in range(13)] + [
         [c for c in left if c in JOKERS]
     ]:
-        combo = _bomb(rules, cards) if cards else None
-        if combo is not None and _take(left, combo.cards):
-            groups.append(combo)
+        bomb = _bomb(rules, cards) if cards else None
+        if bomb is not None and _take(left, bomb.cards):
+            groups.append(bomb)
     # 4. straight flushes among the rest
     for combo in _straight_flushes(rules, left):
         if _take(left, combo.cards):

@@ -27,6 +27,7 @@ import resource
 import statistics
 import sys
 import time
+from functools import partial
 from typing import Any
 
 from engine.bots import RandomBot
@@ -75,7 +76,7 @@ def play_random_match(
     while not match.over and match.deal_no < max_deals:
         seat = match.to_move()
         assert seat is not None
-        action = bots[seat].choose(view(seat), lambda s=seat: match.legal_actions(s))
+        action = bots[seat].choose(view(seat), partial(match.legal_actions, seat))
         match.apply(action)
     return match
 

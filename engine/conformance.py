@@ -44,8 +44,8 @@ def run_case(case: dict[str, Any]) -> tuple[bool, Any, Any]:
     expect = case["expect"]
     if kind == "classify":
         rules = combo_rules(case["variant"], case.get("level"))
-        got = [c.reading() for c in rules.readings(parse_cards(case["cards"]))]
-        return _norm_readings(got) == _norm_readings(expect), expect, got
+        readings = [c.reading() for c in rules.readings(parse_cards(case["cards"]))]
+        return _norm_readings(readings) == _norm_readings(expect), expect, readings
     if kind == "beats":
         rules = combo_rules(case["variant"], case.get("level"))
         combos = []
@@ -60,10 +60,10 @@ def run_case(case: dict[str, Any]) -> tuple[bool, Any, Any]:
     if kind == "deal":
         return _run_deal(case)
     if kind == "settle":
-        rules = _rules(case["variant"])
-        options = dict(rules.defaults)
+        settling = _rules(case["variant"])
+        options = dict(settling.defaults)
         options.update(case.get("options", {}))
-        out = rules.settle_levels(
+        out = settling.settle_levels(
             case["levels"],
             case["level_team"],
             case["attempts"],
@@ -72,8 +72,8 @@ def run_case(case: dict[str, Any]) -> tuple[bool, Any, Any]:
             case["closed"],
             options,
         )
-        got = {k: out[k] for k in expect}
-        return got == expect, expect, got
+        settled = {k: out[k] for k in expect}
+        return settled == expect, expect, settled
     try:
         got = _rules(case["variant"]).conformance_case(case)
     except ValueError as exc:

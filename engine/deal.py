@@ -363,7 +363,8 @@ class Deal:
         #: Derived data memoised for speed (never serialised; safe to drop at any time; hands
         #: change only through :meth:`remove_cards`, which updates the memoised hands, and
         #: :meth:`add_cards`, which drops them).
-        self.cache: dict[str, Any] = {}
+        #: Keys: a seat (its sorted card ids), ("str", seat) (their strings), or a name.
+        self.cache: dict[int | str | tuple[str, int], Any] = {}
 
     # ---------------------------------------------------------------- constructors
     @classmethod
@@ -424,7 +425,7 @@ class Deal:
 
     def hand(self, seat: int) -> list[int]:
         """The cards a seat holds (ids, sorted; a fresh list)."""
-        cached = self.cache.get(seat)
+        cached: list[int] | None = self.cache.get(seat)
         if cached is None:
             cached = self.cache[seat] = _cards(self.hands[seat])
         return list(cached)
@@ -651,8 +652,8 @@ class Deal:
         hand (and its card strings) lose the same cards, and stay sorted."""
         hand = self.hands[seat]
         cache = self.cache
-        ids = cache.get(seat)
-        strs = cache.get(("str", seat))
+        ids: list[int] | None = cache.get(seat)
+        strs: list[str] | None = cache.get(("str", seat))
         k = 0
         for c in cards:
             hand[c] -= 1

@@ -55,7 +55,58 @@ def _check_options(rules: Any, options: dict[str, Any] | None) -> dict[str, Any]
     return merged
 
 
-class Match:
+class _Progression:
+    """What :class:`Match` and :class:`TableMatch` share: referee cards, lowering a level and
+    ending the match (the rules deal, close deals and end matches through their hooks:
+    DealRules.new_deal, close_deal, end_on_time, …, which call these)."""
+
+    rules: DealRules
+    levels: list[int]
+    yellows: list[int]
+    reds: list[int]
+    over: bool
+    winner: int | None
+    reason: str | None
+    score: list[int] | None
+
+    def _end(self, winner: int | None, reason: str) -> None:
+        self.over = True
+        self.winner = winner
+        self.reason = reason
+        self.score = list(self.levels)
+
+    def _end_on_time(self) -> None:
+        self.rules.end_on_time(self)
+
+    def _card(self, team: int, sanction: str) -> None:
+        """Referee cards (bao2.md §9, 十七): yellow −1; a team's second yellow −2 more and counts
+        as a red; red −3; a team's second red sends it to level 0; any card after two reds, or
+        ``forfeit``, loses the match 23:0 (the other team scores the top level, this one 0)."""
+        if sanction == "forfeit" or self.reds[team] >= 2:
+            self.levels[team] = 0
+            self.levels[1 - team] = self.rules.max_level
+            self._end(1 - team, "forfeit")
+            return
+        red = sanction == "red"
+        if sanction == "yellow":
+            self.yellows[team] += 1
+            if self.yellows[team] % 2:
+                self._lower(team, 1)
+            else:
+                self._lower(team, 2)
+                red = True
+        else:
+            self._lower(team, 3)
+        if red:
+            self.reds[team] += 1
+            if self.reds[team] >= 2:
+                self.levels[team] = 0
+
+    def _lower(self, team: int, by: int) -> None:
+        self.levels[team] = max(0, self.levels[team] - by)
+
+
+class Match(_Progression):
     """The state of a match. Build with :meth:`new`, :meth:`replay` or :meth:`from_json`."""
 
     def __init__(self, variant: str, seed: int | str, options: dict[str, Any] | None = None):
@@ -109,17 +160,6 @@ class Match:
         for action in actions:
             match.apply(action)
         return match
-
-    # ---------------------------------------------------------------- ending (the rules deal,
-    # close deals and end matches through their hooks: DealRules.new_deal, close_deal, …)
-    def _end(self, winner: int | None, reason: str) -> None:
-        self.over = True
-        self.winner = winner
-        self.reason = reason
-        self.score = list(self.levels)
-
-    def _end_on_time(self) -> None:
-        self.rules.end_on_time(self)
 
     # ---------------------------------------------------------------- the platform API
     def to_move(self) -> int | None:
@@ -224,6 +264,7 @@ class Match:
         if act.kind == "sanction" and act.sanction in ("yellow", "red", "forfeit"):
             self.log.append(act)
             before = self.levels[:]
+            assert act.target is not None  # Action.from_json refuses a sanction without one
             self.rules.match_sanction(self, act.target, act.sanction)
             for t in (0, 1):
                 self.sanctioned[t] += self.levels[t] - before[t]
@@ -234,33 +275,6 @@ class Match:
         if deal.phase == "over":
             self.rules.close_deal(self)
         return act
-
-    def _card(self, team: int, sanction: str) -> None:
-        """Referee cards (bao2.md §9, 十七): yellow −1; a team's second yellow −2 more and counts
-        as a red; red −3; a team's second red sends it to level 0; any card after two reds, or
-        ``forfeit``, loses the match 23:0 (the other team scores the top level, this one 0)."""
-        if sanction == "forfeit" or self.reds[team] >= 2:
-            self.levels[team] = 0
-            self.levels[1 - team] = self.rules.max_level
-            self._end(1 - team, "forfeit")
-            return
-        red = sanction == "red"
-        if sanction == "yellow":
-            self.yellows[team] += 1
-            if self.yellows[team] % 2:
-                self._lower(team, 1)
-            else:
-                self._lower(team, 2)
-                red = True
-        else:
-            self._lower(team, 3)
-        if red:
-            self.reds[team] += 1
-            if self.reds[team] >= 2:
-                self.levels[team] = 0
-
-    def _lower(self, team: int, by: int) -> None:
-        self.levels[team] = max(0, self.levels[team] - by)
 
     def observation(self, seat: int | None) -> dict[str, Any]:
         """What ``seat`` (``None``: a spectator) may know, JSON-ready (:mod:`engine.observation`).
@@ -371,7 +385,7 @@ class Match:
 
 
 # ---------------------------------------------------------------- matches at a real table
-class TableMatch:
+class TableMatch(_Progression):
     """Match progression for a match played with real cards at a real table (the score sheet,
     保2记分器). The engine never sees the cards: each entry is what the scorer saw.
 
@@ -401,11 +415,6 @@ class TableMatch:
     :meth:`apply` returns a record of what the entry changed (``before`` / ``after`` states
     and the deal's 保2 and 关2 levels per team, or its points per seat).
     """
-
-    _card = Match._card
-    _lower = Match._lower
-    _end = Match._end
-    _end_on_time = Match._end_on_time
 
     def __init__(self, variant: str, options: dict[str, Any] | None = None) -> None:
         """A match at its start (raises ``ValueError`` for an unknown variant or option)."""

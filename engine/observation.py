@@ -122,10 +122,11 @@ def deal_observation(deal: Deal, seat: int | None) -> dict[str, Any]:
     phase = deal.phase
     revealed = deal.revealed
     trick, st_entry = _trick_entries(deal)
-    counts = deal.sizes[:]
+    # a hidden count is None
+    counts: list[int | None] = list(deal.sizes)
     askable = [False] * len(counts)
     asking = phase in ("play", "immune")
-    for s, k in enumerate(counts):
+    for s, k in enumerate(deal.sizes):
         if k > 6 and s != seat and (k > 10 or not revealed[s]):
             counts[s] = None
             # 7–10 cards not asked yet: anyone may ask (bao2.md §9); above 10 no one may
@@ -165,7 +166,7 @@ def deal_observation(deal: Deal, seat: int | None) -> dict[str, Any]:
 
 def _hand_strs(deal: Deal, seat: int) -> list[str]:
     """The seat's hand as card strings, kept on the deal until it changes (shared)."""
-    hand = deal.cache.get(("str", seat))
+    hand: list[str] | None = deal.cache.get(("str", seat))
     if hand is None:
         hand = deal.cache["str", seat] = [_STR[c] for c in deal.hand(seat)]
     return hand

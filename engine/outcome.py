@@ -31,7 +31,7 @@ def refuse_unknown(outcome: dict[str, Any], known: Iterable[str]) -> None:
         raise OutcomeRefusal("unknown_field", extra[0], f"{extra[0]} is not part of this game")
 
 
-def whole(value: Any, field: str, low: int, high: int) -> int:
+def whole(value: object, field: str, low: int, high: int) -> int:
     """``value`` if it is a whole number in ``low..high`` (not a bool), else ``bad_number``."""
     if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
         raise OutcomeRefusal("bad_number", field, f"{field} must be a whole number {low}..{high}")

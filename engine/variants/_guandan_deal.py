@@ -256,7 +256,8 @@ class GuandanDealRules(DealRules):
         if cached is not None:
             return _copy_view(cached)
         all_back = all(c >= 0 for c in trib["returned"]) and not trib["anti"]
-        returned = []
+        # per giver: the card returned, True (returned, hidden from this seat) or None (not yet)
+        returned: list[str | bool | None] = []
         for g, r, c in zip(trib["givers"], trib["receivers"], trib["returned"], strict=True):
             if c < 0:
                 returned.append(None)

@@ -79,7 +79,8 @@ class HongerDealRules(PointsDealRules):
     def sides(self, deal: Deal) -> list[list[int]]:
         """The two sides of the deal (hidden state: never put it in an observation before the
         deal is over). Solo: ``[[solo], others]``; otherwise the ♥2 holders, then the rest."""
-        return self.state(deal)["sides"]
+        sides: list[list[int]] = self.state(deal)["sides"]
+        return sides
 
     def team_of(self, deal: Deal, seat: int) -> int:
         """Index of the seat's side in :meth:`sides` (hidden information)."""

@@ -68,6 +68,7 @@ class Shuangkou2DealRules(PointsDealRules):
     def after_play(self, deal: Deal, seat: int, combo: Combo, was_lead: bool) -> bool:
         """Record the line count of a bomb played (for the multiplier and contributions)."""
         if combo.type in BOMB_TYPES:
+            assert combo.lines is not None  # every Shuangkou bomb reads with its line count
             self.bombs(deal)[seat].append(combo.lines)
         return False
 

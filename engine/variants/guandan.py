@@ -46,6 +46,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from itertools import combinations, compress, product
+from types import MemberDescriptorType
 from typing import NamedTuple
 
 from engine.cards import HR, RANK_NAMES, SB, InvalidCard
@@ -148,12 +149,20 @@ _TRIPLE_CHAINS = _seq_templates(2, 3)
 _DRAGONS = _seq_templates(10, 1)
 
 _new = object.__new__
-_set_type = Combo.type.__set__  # type: ignore[attr-defined]
-_set_key = Combo.key.__set__  # type: ignore[attr-defined]
-_set_cards = Combo.cards.__set__  # type: ignore[attr-defined]
-_set_size = Combo.size.__set__  # type: ignore[attr-defined]
-_set_length = Combo.length.__set__  # type: ignore[attr-defined]
-_set_lines = Combo.lines.__set__  # type: ignore[attr-defined]
+
+
+def _slot_setter(name: str) -> Callable[[Combo, object], None]:
+    """The setter of one of Combo's slots (the frozen dataclass refuses plain assignment)."""
+    slot: MemberDescriptorType = vars(Combo)[name]
+    return slot.__set__
+
+
+_set_type = _slot_setter("type")
+_set_key = _slot_setter("key")
+_set_cards = _slot_setter("cards")
+_set_size = _slot_setter("size")
+_set_length = _slot_setter("length")
+_set_lines = _slot_setter("lines")
 
 
 def _combo(type: str, key: str | None, cards: tuple[int, ...], size: int | None) -> Combo:
@@ -234,8 +243,10 @@ class GuandanRules(ComboRules):
         nat.append(_mk(("pair", NAMES[lvl], None, (), 2, None)))
         wil = [_mk(("pair", NAMES[r], None, ((r, 1),), 1, None)) for r in range(13)]
         self._t_pair = (nat, wil)
+        # indexed by the count of natural cards, 1..3; index 0 (no natural card) is never read
+        # and repeats index 1 so that every entry is a Move
         self._t_triple = [
-            [None] + [_mk(("triple", NAMES[r], None, ((r, k),), 3 - k, None)) for k in (1, 2, 3)]
+            [_mk(("triple", NAMES[r], None, ((r, k),), 3 - k, None)) for k in (1, 1, 2, 3)]
             for r in range(13)
         ]
         bombs: list[list[list[list[Move]]]] = []
@@ -342,24 +353,24 @@ class GuandanRules(ComboRules):
                     best = b
                 if best >= 0:
                     out.append(_combo("full_house", NAMES[best], srt, None))
-            key = _seq_key(rc, 5, 1)
-            if key is not None:
+            seq = _seq_key(rc, 5, 1)
+            if seq is not None:
                 same_printed = len(suits) == 1 and (j == 0 or HEART in suits)
                 if len(suits) == 1:
-                    out.append(_combo("straight_flush", key, srt, None))
+                    out.append(_combo("straight_flush", seq, srt, None))
                 if not same_printed:
-                    out.append(_combo("straight", key, srt, None))
+                    out.append(_combo("straight", seq, srt, None))
         elif n == 6:
-            key = _seq_key(rc, 3, 2)
-            if key is not None:
-                out.append(_combo("pair_chain", key, srt, None))
-            key = _seq_key(rc, 2, 3)
-            if key is not None:
-                out.append(_combo("triple_chain", key, srt, None))
+            seq = _seq_key(rc, 3, 2)
+            if seq is not None:
+                out.append(_combo("pair_chain", seq, srt, None))
+            seq = _seq_key(rc, 2, 3)
+            if seq is not None:
+                out.append(_combo("triple_chain", seq, srt, None))
         elif n == 10 and self.has_dragon and len(suits) == 1:
-            key = _seq_key(rc, 10, 1)
-            if key is not None:
-                out.append(_combo("dragon", key, srt, None))
+            seq = _seq_key(rc, 10, 1)
+            if seq is not None:
+                out.append(_combo("dragon", seq, srt, None))
         return out
 
     def read_as(self, cards: Sequence[int], type: str) -> Combo | None:
@@ -824,7 +835,9 @@ class _Gen:
         """Bao 2 dragons (ten consecutive ranks of one suit)."""
         self._suited(_DRAGON_RANKS, "dragon")
 
-    def _chains(self, templates: list, typ: str) -> None:
+    def _chains(
+        self, templates: list[tuple[tuple[tuple[int, int], ...], int, str, int]], typ: str
+    ) -> None:
         out = self.out
         nat = self.nat
         S = self.S
@@ -1001,7 +1014,8 @@ class HandMoves:
             return [m for m in self.bomb_moves() if beats(m, standing)]  # type: ignore[arg-type]
         typed = self._typed.get(st)
         if typed is None:
-            self.out = moves = []
+            moves: list[Move] = []
+            self.out = moves
             if st == "pair_chain":
                 self.chains(3, 2, "pair_chain")
             elif st == "triple_chain":
@@ -1113,7 +1127,7 @@ class HandMoves:
             out.append(t[14])
         nat, wil = rules._t_pair
         t3 = rules._t_triple
-        triples = []
+        triples: list[Move] = []
         for r in range(13):
             n = cnt[r]
             if n:

@@ -25,9 +25,9 @@ the heuristic bot in :mod:`engine.bots.points`; the fans and the four settlement
 from __future__ import annotations
 
 import itertools
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from functools import lru_cache
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from engine.cards import HR, SB
 from engine.combo import Combo, ComboRules
@@ -147,8 +147,9 @@ def expand_cards(
 
 def pick_cards(move: Move, hand: Sequence[int]) -> tuple[int, ...]:
     """One concrete multiset of the hand's cards for a move (lowest card ids first)."""
+    count: Callable[[int], int]
     try:
-        count = hand.count  # type: ignore[attr-defined]
+        count = hand.count
     except AttributeError:
         count = list(hand).count
     out: list[int] = []
@@ -202,6 +203,7 @@ class HandMoves:
         elif self._leads is not None:
             return self._leads
         bot_bombs = getattr(rules, "bot_bombs", None)
+        moves: list[Move]
         if bot_bombs is None:
             moves = rules.moves(self.counts, standing)
         else:
@@ -214,7 +216,8 @@ class HandMoves:
 
     def materialize(self, move: Move) -> Combo:
         """Concrete cards of the hand for a move."""
-        return self.rules.combo_of(move, self.hand)
+        combo: Combo = self.rules.combo_of(move, self.hand)
+        return combo
 
 
 class ReadingCache:
@@ -222,6 +225,22 @@ class ReadingCache:
     cards are read again and again: validation, bots reading the standing play). Bounded."""
 
     _LIMIT = 200_000
+
+    if TYPE_CHECKING:
+        # what the rules classes that mix this in (HongerRules, Shuangkou2Rules) provide
+
+        def readings(self, cards: Sequence[int]) -> list[Combo]:
+            """Every reading of the cards (the rules class's)."""
+
+        @staticmethod
+        def hand_counts(cards: Sequence[int]) -> list[int]:
+            """Card ids as counts per game rank (the rules class's)."""
+
+        def combo_of(self, move: Move, hand: Sequence[int]) -> Combo:
+            """Concrete cards of ``hand`` for a move (the rules class's)."""
+
+        def moves(self, counts: Sequence[int], standing: Move | None = None) -> list[Move]:
+            """The moves of a hand's counts (the rules class's)."""
 
     def _init_cache(self) -> None:
         self._read_cache: dict[tuple[tuple[int, ...], str], Combo | None] = {}
@@ -238,7 +257,7 @@ class ReadingCache:
         if len(cache) > self._LIMIT:
             cache.clear()
         found = None
-        for combo in self.readings(cards):  # type: ignore[attr-defined]
+        for combo in self.readings(cards):
             if combo.type == type:
                 found = combo
                 break
@@ -260,7 +279,10 @@ class ReadingCache:
         lines = getattr(standing, "lines", None) or 0
         if t in _CHAIN_WIDTH:
             width = _CHAIN_WIDTH[t]
-            length = length or size // width
+            if not length:
+                if size is None:
+                    raise ValueError(f"a {t} needs its size or its length")
+                length = size // width
             size = size or length * width
         elif t in _SIZES:
             size = _SIZES[t]
@@ -286,11 +308,11 @@ class ReadingCache:
         st = standing
         if isinstance(st, Combo):
             st = self.move_of(st)
-        return self.moves(self.hand_counts(hand), st)  # type: ignore[attr-defined]
+        return self.moves(self.hand_counts(hand), st)
 
     def materialize(self, hand: Sequence[int], move: Move) -> Combo:
         """The bots' interface: concrete cards for a move (see :meth:`combo_of`)."""
-        return self.combo_of(move, hand)  # type: ignore[attr-defined]
+        return self.combo_of(move, hand)
 
     def legal_combos(self, hand: Sequence[int], standing: Combo | None = None) -> list[Combo]:
         """Every distinct combo (multiset of cards x reading) the hand can play; with a
@@ -441,15 +463,15 @@ class HongerRules(ReadingCache, ComboRules):
         st_type = standing.type if standing is not None else None
         if st_type != "bomb":
             if st_type is None or st_type in ("single", "pair", "triple"):
-                sizes = (1, 2, 3) if st_type is None else (standing.size,)
-                lo = 0 if st_type is None else standing.key + 1
+                sizes = (1, 2, 3) if standing is None else (standing.size,)
+                lo = 0 if standing is None else standing.key + 1
                 for k in sizes:
                     name = _SIMPLE[k]
                     for g in range(lo, 13):
                         if counts[g] >= k:
                             append(_new(Move, (name, g, 0, k, 0, ((g, k),), 0, 0)))
             if st_type is None or st_type in ("pair_chain", "triple_chain"):
-                widths = (2, 3) if st_type is None else (standing.size // standing.length,)
+                widths = (2, 3) if standing is None else (standing.size // standing.length,)
                 for w in widths:
                     name = _CHAIN[w]
                     for start in range(ACE):
@@ -464,12 +486,15 @@ class HongerRules(ReadingCache, ComboRules):
                                 parts = tuple((g, w) for g in range(start, end + 1))
                                 append(_new(Move, (name, end, length, w * length, 0, parts, 0, 0)))
                             end += 1
+        floor = (
+            (standing.size, standing.key) if standing is not None and st_type == "bomb" else None
+        )
         for g in range(13):
             have = counts[g]
             if have < 4:
                 continue
             for size in range(4, have + 1):
-                if st_type == "bomb" and (size, g) <= (standing.size, standing.key):
+                if floor is not None and (size, g) <= floor:
                     continue
                 append(_new(Move, ("bomb", g, 0, size, 0, ((g, size),), 0, 0)))
         return out
@@ -604,10 +629,13 @@ def score_solo(solo: int, finish: Sequence[int], fans: Sequence[int], base: int 
     return points
 
 
-def _bomb_winner(solo: int, hands: Sequence[Sequence[int]]) -> tuple[int | None, tuple | None]:
+def _bomb_winner(
+    solo: int, hands: Sequence[Sequence[int]]
+) -> tuple[int | None, tuple[int, int] | None]:
     """The opponent (after the solo player in turn order, ties to the first) with the biggest
     bomb in hand, and that bomb; ``(None, None)`` if no opponent holds one."""
-    best_seat, best = None, None
+    best_seat: int | None = None
+    best: tuple[int, int] | None = None
     for i in range(1, 4):
         seat = (solo + i) % 4
         bomb = biggest_bomb(hands[seat])
@@ -641,7 +669,7 @@ def score_compare(solo: int, hands: Sequence[Sequence[int]], base: int = 1) -> l
     fans of that opponent's bombs in hand."""
     points = [0] * 4
     seat, best = _bomb_winner(solo, hands)
-    if seat is None:
+    if seat is None or best is None:  # both or neither
         return points
     own = biggest_bomb(hands[solo])
     if own is not None and own >= best:

@@ -20,7 +20,7 @@ distinct move, the basis of :meth:`Shuangkou2Rules.legal_combos`), ``move_of``, 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, cast
 
 from engine.cards import HR, SB
 from engine.combo import Combo, ComboRules
@@ -421,8 +421,9 @@ class Shuangkou2Rules(ReadingCache, ComboRules):
                     while end < ACE and nat[end + 1] >= w:
                         end += 1
                     for lo in range(g, end - min_len + 2):
-                        row = table[lo]
-                        out.extend(row[hi] for hi in range(lo + min_len - 1, end + 1))
+                        # from lo + min_len - 1 up every entry is a chain (never None)
+                        chains = cast(tuple[Move, ...], table[lo])
+                        out.extend(chains[hi] for hi in range(lo + min_len - 1, end + 1))
                     g = end + 1
             return
         for w in (1, 2, 3):
@@ -441,34 +442,39 @@ class Shuangkou2Rules(ReadingCache, ComboRules):
                         if gaps > j:
                             break
                     else:
-                        parts = tuple((g, w - need[g]) for g in range(lo, ACE + 1) if need[g] < w)
-                        if parts:
+                        joker_parts = tuple(
+                            (g, w - need[g]) for g in range(lo, ACE + 1) if need[g] < w
+                        )
+                        if joker_parts:
                             length = ACE - lo + 1
                             a, b = _take_jokers(gaps, sb)
-                            out.append(_new(Move, (name, ACE, length, w * length, 0, parts, a, b)))
+                            out.append(
+                                _new(Move, (name, ACE, length, w * length, 0, joker_parts, a, b))
+                            )
                     continue
-                row = _NATURAL_CHAINS[w][lo]
+                # read only at length >= min_len, where every entry is a chain (never None)
+                row = cast(tuple[Move, ...], _NATURAL_CHAINS[w][lo])
                 # parts stay implicit (the constant table's) until a joker fills a gap
-                parts = None if gaps == 0 else [(lo, w - gaps)]
+                filled: list[tuple[int, int]] | None = None if gaps == 0 else [(lo, w - gaps)]
                 for hi in range(lo + 1, ACE + 1):
                     miss = need[hi]
                     if miss:
                         gaps += miss
                         if gaps > j:
                             break
-                        if parts is None:
-                            parts = [(g, w) for g in range(lo, hi)]
+                        if filled is None:
+                            filled = [(g, w) for g in range(lo, hi)]
                         if miss < w:
-                            parts.append((hi, w - miss))
-                    elif parts is not None:
-                        parts.append((hi, w))
+                            filled.append((hi, w - miss))
+                    elif filled is not None:
+                        filled.append((hi, w))
                     length = hi - lo + 1
                     if length >= min_len:
-                        if parts is None:
+                        if filled is None:
                             out.append(row[hi])
                         else:
                             a = sb if sb < gaps else gaps
-                            move = (name, hi, length, w * length, 0, tuple(parts), a, gaps - a)
+                            move = (name, hi, length, w * length, 0, tuple(filled), a, gaps - a)
                             out.append(_new(Move, move))
 
     @staticmethod
