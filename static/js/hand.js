@@ -13,8 +13,8 @@ const esc = (text) => String(text ?? "").replace(/[&<>"']/g, (c) => ({ "&": "&am
 // screen is under 500 px high, too low for columns): the cards of a column lie side by side,
 // each showing 45 px of its width and at least 47 px of its height (44 × 44), in up to two
 // overlapping rows.
-const COLS = { minW: 45, maxW: 58, step: 30, ratio: 1.36, gap: 2, maxStack: 5 };
-const COLS_BIG = { minW: 56, maxW: 66, step: 34, ratio: 1.36, gap: 4, maxStack: 6 };
+const COLS = { minW: 45, maxW: 58, step: 30, tight: 28, ratio: 1.2, gap: 2, maxStack: 5 };
+const COLS_BIG = { minW: 56, maxW: 66, step: 34, tight: 34, ratio: 1.36, gap: 4, maxStack: 6 };
 const FAN = { show: 45, w: 54, h: 74, rowShow: 47, gap: 8 };
 
 // A card's column in the rank order: the wild card apart, each joker apart, else its rank.
@@ -158,33 +158,68 @@ export function createHand({ root, words, tableId, ask, select }) {
     const place = (el, x, y, w, h) => { el.style.left = `${x}px`; el.style.top = `${y}px`; el.style.width = `${w}px`; el.style.height = `${h}px`; };
     const frame = (k, x, y, w, h) => { const f = frames.find((e) => Number(e.dataset.col) === k); if (f) place(f, x - 2, y - 2, w + 4, h + 4); };
     const avail = box.clientWidth;
+    const toolsBox = hand.querySelector(".hand-tools");
+    if (toolsBox) { toolsBox.style.left = ""; toolsBox.style.top = ""; toolsBox.style.width = ""; }
+    hand.classList.remove("tools-slot");
     if (m === "cols") {
       const s = big() ? COLS_BIG : COLS;
       // tall columns go on in the next column (a bomb of 6 on a phone: 5 + 1)
       const visual = [];
       for (const [k, list] of byCol) for (let a = 0; a < list.length; a += s.maxStack) visual.push({ k, list: list.slice(a, a + s.maxStack) });
       const fit = Math.max(1, Math.floor((avail + s.gap) / (s.minW + s.gap)));
+      // the buttons take a free place at the end of the last band, as a column of their own
+      // (a row above the cards would cost the middle of the screen 48 px); with no free
+      // place, the row above
+      const tools = hand.querySelector(".hand-tools");
       const bands = Math.ceil(visual.length / fit);
-      const per = Math.ceil(visual.length / bands);
-      const w = Math.max(s.minW, Math.min(s.maxW, Math.floor((avail - s.gap * (per - 1)) / per)));
-      const h = Math.round(w * s.ratio);
+      // a tall hand (long columns in two bands) takes strips of 28 px, the least a finger
+      // needs, and square cards (the index at the top is what is read), so that the trick
+      // above keeps its room
+      const longest = Math.min(s.maxStack, Math.max(...visual.map((c) => c.list.length)));
+      const wOf = (n) => Math.max(s.minW, Math.min(s.maxW, Math.floor((avail - s.gap * (n - 1)) / n)));
+      const tall = bands * (Math.round(wOf(Math.ceil(visual.length / bands)) * s.ratio) + 5 + (longest - 1) * s.step) > window.innerHeight * 0.36;
+      const step = tall ? s.tight : s.step;
+      const hOf = (w) => Math.round(w * (tall && s === COLS ? 1.0 : s.ratio));
+      // as many columns a band as make the hand lowest (the long columns together), from
+      // bands as even as can be up to full ones
+      const heightOf = (n) => {
+        let total = 0;
+        for (let a = 0; a < visual.length; a += n) total += Math.max(...visual.slice(a, a + n).map((c) => (c.list.length - 1) * step)) + hOf(wOf(n)) + 5;
+        return total + (bands * n > visual.length ? 0 : 48); // no free place: the row above
+      };
+      let per = Math.ceil(visual.length / bands);
+      for (let n = per + 1; n <= fit; n++) if (Math.ceil(visual.length / n) === bands && heightOf(n) < heightOf(per)) per = n;
+      const w = wOf(per);
+      const h = hOf(w);
+      const slot = !!tools && bands * per > visual.length;
+      hand.classList.toggle("tools-slot", slot);
       let y = 2;
       for (let b = 0; b < bands; b++) {
         const band = visual.slice(b * per, (b + 1) * per);
-        const width = band.length * w + (band.length - 1) * s.gap;
+        const last = slot && b === bands - 1;
+        const slots = band.length + (last ? 1 : 0);
+        const width = slots * w + (slots - 1) * s.gap;
         let x = Math.max(0, Math.floor((avail - width) / 2));
         let tallest = 0;
         for (const col of band) {
-          col.list.forEach((btn, j) => place(btn, x, y + j * s.step, w, h));
-          const height = (col.list.length - 1) * s.step + h;
+          col.list.forEach((btn, j) => place(btn, x, y + j * step, w, h));
+          const height = (col.list.length - 1) * step + h;
           frame(col.k, x, y, w, height);
           tallest = Math.max(tallest, height);
           x += w + s.gap;
         }
-        y += tallest + 6;
+        if (last) {
+          tools.style.left = `${x}px`; tools.style.top = `${y}px`; tools.style.width = `${w}px`;
+          tallest = Math.max(tallest, tools.offsetHeight);
+        }
+        y += tallest + 5;
       }
       box.style.height = `${y}px`;
       hand.style.setProperty("--card-w", `${w}px`);
+      // the index sized to the column: "10♦" whole on one line, never under 18 px
+      const [rank, suit] = s === COLS_BIG ? [25, 23] : w >= 50 ? [21, 19] : [19, 18];
+      hand.style.setProperty("--ix-b", `${rank}px`);
+      hand.style.setProperty("--ix-i", `${suit}px`);
       root.dataset.handRows = String(bands);
     } else {
       const s = FAN;

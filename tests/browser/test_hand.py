@@ -203,7 +203,9 @@ def slide(page, points, touch):
 
 def centre_of_region(page, index):
     """A point inside card ``index``'s own touch region (its top-left part, shown)."""
-    box = page.locator(f".hand .card-button[data-index='{index}']").bounding_box()
+    card = page.locator(f".hand .card-button[data-index='{index}']")
+    card.wait_for(state="visible")  # (a bot's play may redraw the table meanwhile)
+    box = card.bounding_box()
     return box["x"] + 14, box["y"] + 14
 
 
