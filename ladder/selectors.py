@@ -16,6 +16,7 @@ from django.utils import timezone
 
 from clubs.models import User
 from clubs.permissions import visible_clubs_filter
+from games.variants import level_names
 from ladder.models import Ladder, Rating, RatingChange, ResultPlayer
 
 #: Leaderboard scopes: ``ranked`` lists non-provisional players active within the ladder's
@@ -264,13 +265,29 @@ def rating_history(ladder: Ladder, user_id: int) -> QuerySet[RatingChange]:
 
 def recent_matches(ladder: Ladder, user_id: int, limit: int = 20) -> list[RatingChange]:
     """The player's latest rating changes, newest first, each with its result and the
-    result's players (``change.result.players.all()`` with users) loaded: three queries."""
-    return list(
+    result's players (``change.result.players.all()`` with users) loaded: three queries.
+    Each carries ``score_text``: the player's side first, in the game's own terms (level
+    names for a level game, "10:A（第2轮）", as the table shows them; points otherwise)."""
+    changes = list(
         RatingChange.objects.filter(ladder=ladder, user_id=user_id)
         .select_related("result")
         .prefetch_related("result__players__user")
         .order_by("-ended_at", "-result_id")[:limit]
     )
+    names = level_names(ladder.variant)
+    for change in changes:
+        scores = change.result.scores or []
+        if len(scores) == 2 and change.side in (0, 1):
+            own, other = scores[change.side], scores[1 - change.side]
+            change.score_text = f"{_level(names, own)}:{_level(names, other)}"
+    return changes
+
+
+def _level(names: list[str], value: object) -> str:
+    """A level index by its name (a value outside the names, or a point score, as it is)."""
+    if names and isinstance(value, int) and 0 <= value < len(names):
+        return names[value]
+    return str(value)
 
 
 @dataclass
