@@ -14,7 +14,6 @@ from leagues.models import (
     League,
     LineUp,
     LineUpPair,
-    Notice,
     Round,
     Season,
     Team,
@@ -163,9 +162,3 @@ class FixtureTableAdmin(admin.ModelAdmin):
 
     list_display = ["fixture", "number", "home_side", "table_ref", "sheet_ref", "done"]
 
-
-@admin.register(Notice)
-class NoticeAdmin(admin.ModelAdmin):
-    """Notices sent."""
-
-    list_display = ["key", "sent_at"]

@@ -575,13 +575,3 @@ class FixtureTable(models.Model):
             ),
         ]
 
-
-class Notice(models.Model):
-    """A notice already sent (its unique key), so that a repeated tick sends nothing twice."""
-
-    key = models.CharField(max_length=200, unique=True)
-    sent_at = models.DateTimeField(default=timezone.now)
-
-    class Meta:
-        verbose_name = _("league notice")
-        verbose_name_plural = _("league notices")

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from django.core import signing
+from django.db import IntegrityError, transaction
 from django.db.models import QuerySet
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -48,6 +49,26 @@ def record(*, user: User, key: str, kind: str, text: str, url: str = "") -> None
         ],
         ignore_conflicts=True,
     )
+
+
+def record_first(*, user: User, key: str, kind: str, text: str, url: str = "") -> bool:
+    """Like :func:`record`, and say whether this call wrote the notice: False when ``key`` was
+    used before (also under concurrency: the second writer waits for the first and finds its
+    row), so a cause told once is not told again."""
+    if kind not in Kind.values or not key.strip():
+        raise ValueError(f"notice needs a key and one of the kinds {Kind.values}")
+    try:
+        with transaction.atomic():  # a savepoint: a used key leaves the caller's work intact
+            Notification.objects.create(
+                key=key.strip()[:200],
+                user=user,
+                kind=kind,
+                text=" ".join(text.split())[:TEXT_MAX],
+                url=url[:URL_MAX],
+            )
+    except IntegrityError:
+        return False
+    return True
 
 
 def has_notices(key_prefix: str) -> bool:

@@ -141,6 +141,24 @@ def tell_user(
     ``List-Unsubscribe`` headers whose signed link turns ``kind`` off. Returns the message,
     or None when no e-mail was written."""
     notices.record(user=user, key=key, kind=kind, text=notice or rendered.subject, url=url)
+    return _email_notice(key=key, user=user, kind=kind, rendered=rendered)
+
+
+def tell_user_once(
+    *, key: str, user: User, kind: str, rendered: Rendered, url: str = "", notice: str = ""
+) -> OutboxMessage | None:
+    """Like :func:`tell_user`, but only the first time ``key`` is used: a cause whose notice
+    is written already (e.g. a repeated tick) writes nothing, not even the e-mail of a user
+    who has an address or wants these e-mails now and did not then. Returns the new message,
+    or None when nothing was e-mailed."""
+    text = notice or rendered.subject
+    if not notices.record_first(user=user, key=key, kind=kind, text=text, url=url):
+        return None
+    return _email_notice(key=key, user=user, kind=kind, rendered=rendered)
+
+
+def _email_notice(*, key: str, user: User, kind: str, rendered: Rendered) -> OutboxMessage | None:
+    """Queue the e-mail of a notice (see :func:`tell_user`)."""
     if not user.email or not notices.emails_wanted(user, kind):
         return None
     link = site_url(reverse("outbox:unsubscribe", args=[notices.unsubscribe_token(user, kind)]))
