@@ -141,7 +141,7 @@ class PartnerInvitations(ABC, Generic[Event, Entry]):
     def withdraw(self, user: User, entry: Entry) -> Entry:
         """Withdraw the pending ``entry`` for ``user`` (the caller checked they may): it is
         removed, the partner's withdrawal told as declined."""
-        self.remove(entry, "declined" if user.pk == entry.player2_id else "withdrawn", user)
+        self.remove(entry, "declined" if user.pk == partner_id(entry) else "withdrawn", user)
         return entry
 
     def remove_lapsed(self, event: Event, user_ids: Sequence[int], now: datetime) -> int:
@@ -169,7 +169,7 @@ class PartnerInvitations(ABC, Generic[Event, Entry]):
         stored = self.entry_model._default_manager.select_for_update().filter(pk=entry.pk).first()
         if stored is None:  # removed meanwhile (declined, withdrawn or lapsed)
             raise self.refuse("no_invitation", _("No invitation waits for your answer."))
-        if stored.player2_id != user.pk:
+        if partner_id(stored) != user.pk:
             raise self.not_allowed()
         if not self.is_pending(stored):
             raise self.refuse("no_invitation", _("No invitation waits for your answer."))
@@ -195,3 +195,8 @@ class PartnerInvitations(ABC, Generic[Event, Entry]):
                     self.remove(entry, "lapsed")
                     removed += 1
         return removed
+
+
+def partner_id(entry: models.Model) -> int | None:
+    """The id of the partner ``entry`` names (``player2``; None for a single player)."""
+    return getattr(entry, "player2_id", None)

@@ -8,7 +8,7 @@ serializers, and says how the request names the entry (:meth:`partner_entry`); i
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import Any, ClassVar, cast
 
 from drf_spectacular.utils import extend_schema, extend_schema_view
 from rest_framework import permissions, serializers
@@ -16,6 +16,7 @@ from rest_framework.decorators import action
 from rest_framework.request import Request
 from rest_framework.response import Response
 
+from clubs.models import User
 from clubs.partners import PartnerInvitations
 
 ACCEPT_SUMMARY = "Accept the invitation to play as a pair's partner. Permission: the partner."
@@ -66,7 +67,8 @@ class PartnerAnswerActions:
         body = self.partner_request(data=request.data)
         body.is_valid(raise_exception=True)
         entry = self.partner_entry(event, body.validated_data.get("entry"), request)
-        answered = self.partners.answer(request.user, entry, accept=accept)
+        user = cast(User, request.user)  # the actions require a signed-in user
+        answered = self.partners.answer(user, entry, accept=accept)
         return Response(self.partner_response(answered).data)
 
 
