@@ -82,8 +82,9 @@ def test_organiser_runs_a_tournament_players_register_on_phones(new_page, live_s
     expect(forms).to_have_count(2)
     for index in range(2):
         form = admin.locator("form[action$='/do/result/']").nth(index)
-        form.locator("input[name=score0]").fill("9")
-        form.locator("input[name=score1]").fill("4")
+        # Bao 2's levels are chosen by name (issue 45): index 9 is Q, 4 is 7
+        form.locator("select[name=score0]").select_option(label="Q")
+        form.locator("select[name=score1]").select_option(label="7")
         form.get_by_role("button", name="保存").click()
         expect(admin.locator(".messages")).to_contain_text("已完成")
 
