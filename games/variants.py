@@ -14,9 +14,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from django.db import models
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
-from engine.variants import VARIANT_NAMES, variant_facts
+from engine.variants import VARIANT_NAMES, deal_rules, variant_facts
 
 
 class Variant(models.TextChoices):
@@ -119,10 +120,6 @@ def level_names(variant: str) -> list[str]:
     """The name of every level index 0…max_level of a level game, as the table names them
     (the level card's rank, "10" for T; "(round n)" after it from the second time a match
     climbs through the ranks, as Bao 2's 3…A twice); empty for a game scored by points."""
-    from django.utils.translation import gettext
-
-    from engine.variants import deal_rules
-
     rules = deal_rules(variant)
     if not rules.max_level:
         return []
