@@ -41,13 +41,16 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Callable, Iterable, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from engine import cards as cards_mod
 from engine.actions import Action, Refusal, parse_action
 from engine.cards import card_str, cards_str, parse_cards, rank_index
 from engine.combo import Combo, ComboRules
 from engine.outcome import OutcomeRefusal
+
+if TYPE_CHECKING:  # engine.match imports this module
+    from engine.match import Match, TableMatch
 
 _STR = [card_str(c) for c in range(54)]
 
@@ -232,7 +235,7 @@ class DealRules:
         to its level change) (level-scored variants)."""
         raise NotImplementedError
 
-    def new_deal(self, match: Any) -> Deal:
+    def new_deal(self, match: Match) -> Deal:
         """The match's next deal: dealt from the seed; the first is led by the marked card's
         receiver (明牌), later ones start with tribute after the previous deal."""
         dealt = cards_mod.deal(f"{match.seed}/{match.deal_no}", players=self.seats)
@@ -245,12 +248,13 @@ class DealRules:
         left = dict(enumerate(prev["cards_left"]))
         return Deal.with_tribute(self, dealt.hands, level, prev["finish"], left, match.options)
 
-    def close_deal(self, match: Any) -> None:
+    def close_deal(self, match: Match) -> None:
         """Record the finished deal, move the levels (:meth:`settle_levels`), end the match or
         deal the next deal. The summary's ``breakdown`` says why each team's level moved since
         the deal began (the referee cards of the deal as ``sanction``, then the settlement's
         items); each team's items sum to its level change."""
         result = match.deal.result
+        assert result is not None  # a deal is closed once it is over
         out = self.settle_levels(
             match.levels,
             match.level_team,
@@ -283,12 +287,12 @@ class DealRules:
             match.deal_no += 1
             match.deal = self.new_deal(match)
 
-    def end_on_time(self, match: Any) -> None:
+    def end_on_time(self, match: Match | TableMatch) -> None:
         """The match time ran out: the higher level wins, equal levels draw."""
         a, b = match.levels
         match._end(None if a == b else (0 if a > b else 1), "time")
 
-    def match_sanction(self, match: Any, target: int, sanction: str) -> None:
+    def match_sanction(self, match: Match, target: int, sanction: str) -> None:
         """A referee card (``yellow``, ``red``, ``forfeit``) against ``target``'s team."""
         match._card(target % 2, sanction)
 

@@ -76,6 +76,7 @@ class _Progression:
         self.score = list(self.levels)
 
     def _end_on_time(self) -> None:
+        assert isinstance(self, Match | TableMatch)
         self.rules.end_on_time(self)
 
     def _card(self, team: int, sanction: str) -> None:

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from engine.actions import Action, Refusal
 from engine.cards import cards_str, parse_cards
@@ -48,6 +48,9 @@ from engine.variants.honger import (
     score_solo,
     score_surrender,
 )
+
+if TYPE_CHECKING:  # engine.match imports this module
+    from engine.match import Match
 
 CHOICES = ("solo", "surrender", "compare")
 
@@ -327,7 +330,7 @@ class HongerDealRules(PointsDealRules):
         first = random.Random(f"{seed}/{deal_no}/leader").randrange(4)
         return [list(h) for h in dealt.hands], first
 
-    def new_deal(self, match: Any) -> Deal:
+    def new_deal(self, match: Match) -> Deal:
         """The match's next deal: the first is led by a seat drawn from the seed, later ones by
         the previous deal's 1st player (the solo player after a surrender or a compare)."""
         self.check_deals(match)

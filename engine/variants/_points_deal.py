@@ -8,9 +8,12 @@ partner); :func:`close_points_deal` and :func:`end_points_match` are also used b
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from engine.deal import Deal, DealRules
+
+if TYPE_CHECKING:  # engine.match imports this module
+    from engine.match import Match, TableMatch
 
 
 class PointsDealRules(DealRules):
@@ -32,31 +35,32 @@ class PointsDealRules(DealRules):
         return None
 
     @staticmethod
-    def check_deals(match: Any) -> None:
+    def check_deals(match: Match) -> None:
         """Refuse (``ValueError``) a match whose ``deals`` option is below 1."""
         if match.options["deals"] < 1:
             raise ValueError("option deals must be at least 1")
 
-    def close_deal(self, match: Any) -> None:
+    def close_deal(self, match: Match) -> None:
         """Add the finished deal's points to the totals; end the match after ``deals`` deals,
         on abandonment, or (match time out) at the end of this deal; else deal the next one."""
         close_points_deal(match, self)
 
-    def match_sanction(self, match: Any, target: int, sanction: str) -> None:
+    def match_sanction(self, match: Match, target: int, sanction: str) -> None:
         """Referee cards do not change points; ``forfeit`` ends the match at once, lost by
         ``target`` (the deal in progress is not scored)."""
         if sanction == "forfeit":
             end_points_match(match, "forfeit", loser=target)
 
-    def end_on_time(self, match: Any) -> None:
+    def end_on_time(self, match: Match | TableMatch) -> None:
         """The match time ran out before anyone acted in the deal: the totals stand."""
         end_points_match(match, "time")
 
 
-def close_points_deal(match: Any, rules: DealRules) -> None:
+def close_points_deal(match: Match, rules: DealRules) -> None:
     """Record the finished deal, add its points to the per-seat totals (``match.score``), end
     the match or deal the next deal."""
     result = match.deal.result
+    assert result is not None  # a deal is closed once it is over
     summary = dict(result)
     summary["deal_no"] = match.deal_no
     match.deals.append(summary)
@@ -74,7 +78,7 @@ def close_points_deal(match: Any, rules: DealRules) -> None:
         match.deal = rules.new_deal(match)
 
 
-def end_points_match(match: Any, reason: str, loser: int | None = None) -> None:
+def end_points_match(match: Match | TableMatch, reason: str, loser: int | None = None) -> None:
     """End a point-scored match: the winner is the seat with the most points (``None`` on a
     tie); with ``loser`` (forfeit, abandonment) the best of the other seats."""
     seats = match.rules.seats

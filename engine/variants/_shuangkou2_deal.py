@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from engine.cards import card_str
 from engine.cards import deal as deal_cards
@@ -32,6 +32,9 @@ from engine.variants.shuangkou2 import (
     points_of,
     score_deal,
 )
+
+if TYPE_CHECKING:  # engine.match imports this module
+    from engine.match import Match
 
 
 class Shuangkou2DealRules(PointsDealRules):
@@ -147,7 +150,7 @@ class Shuangkou2DealRules(PointsDealRules):
         card = hands[seat][pos if seat == 0 else pos - len(hands[0])]
         return hands, card, seat
 
-    def new_deal(self, match: Any) -> Deal:
+    def new_deal(self, match: Match) -> Deal:
         """The match's next deal; the marked card's receiver leads."""
         self.check_deals(match)
         hands, card, seat = self.deal_hands(match.seed, match.deal_no)
@@ -158,7 +161,7 @@ class Shuangkou2DealRules(PointsDealRules):
         match.marked_card = card
         return deal
 
-    def match_sanction(self, match: Any, target: int, sanction: str) -> None:
+    def match_sanction(self, match: Match, target: int, sanction: str) -> None:
         """``forfeit`` is abandonment (逃跑): ``target`` loses the deal in progress (scored by
         :func:`~engine.variants.shuangkou2.score_abandon`) and the match. Other cards change no
         points."""
