@@ -161,4 +161,3 @@ class FixtureTableAdmin(admin.ModelAdmin):
     """Fixture tables."""
 
     list_display = ["fixture", "number", "home_side", "table_ref", "sheet_ref", "done"]
-

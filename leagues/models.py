@@ -574,4 +574,3 @@ class FixtureTable(models.Model):
                 condition=Q(home_side__in=[0, 1]), name="fixture_table_home_side"
             ),
         ]
-

@@ -384,7 +384,12 @@ def _reference_readings(rules, cards):
             k = (typ, size)
             if k not in best or order > best[k][0]:
                 best[k] = (order, key)
-    if rules.variant == "bao2" and j == 2 and len({r for r, _ in naturals}) == 1 and len(naturals) == 8:
+    if (
+        rules.variant == "bao2"
+        and j == 2
+        and len({r for r, _ in naturals}) == 1
+        and len(naturals) == 8
+    ):
         best = {("immune", None): (0, naturals[0][0])}
     elif ("immune", None) in best:
         del best[("immune", None)]
