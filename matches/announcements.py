@@ -17,13 +17,13 @@ ANNOUNCEMENTS = {
     # whose turn (only this seat's own turn is said: the plays tell the rest)
     "your_turn": _("Your turn"),
     # a play: the seat, then the combo (a combo word below, with its rank where it has one)
-    "play": _("%(name)s %(combo)s"),
+    "play": _("%(name)s plays %(combo)s"),
     "pass": _("%(name)s passes"),
     # 报牌: a seat's count told (few cards left)
     "report": _("%(name)s has %(n)s cards left"),
     "report_one": _("%(name)s has one card left"),
-    "bao2": _("%(name)s 保2"),
-    "guan2": _("关2"),
+    "bao2": _("%(name)s makes Bao 2"),
+    "guan2": _("The 2s are shut in"),
     "tribute": _("%(name)s gives a tribute"),
     "deal_over": _("The deal is over"),
     "match_over": _("The match is over"),
@@ -31,7 +31,7 @@ ANNOUNCEMENTS = {
 
 #: How each combo is said in a play (``%(rank)s`` where the combo has a rank).
 SPOKEN_COMBOS = {
-    "single": pgettext_lazy("spoken", "%(rank)s"),
+    "single": pgettext_lazy("spoken", "single %(rank)s"),
     "pair": pgettext_lazy("spoken", "pair of %(rank)s"),
     "triple": pgettext_lazy("spoken", "three %(rank)s"),
     "full_house": pgettext_lazy("spoken", "full house"),
@@ -53,8 +53,8 @@ SPOKEN_COMBOS = {
 #: Ranks as they are said (the engine's rank names).
 SPOKEN_RANKS = {
     **{r: r for r in "3456789JQKA"},
-    "2": pgettext_lazy("spoken", "2"),
-    "T": pgettext_lazy("spoken", "10"),
+    "2": pgettext_lazy("spoken", "two"),
+    "T": pgettext_lazy("spoken", "ten"),
     "SB": pgettext_lazy("spoken", "small joker"),
     "HR": pgettext_lazy("spoken", "big joker"),
 }

@@ -33,12 +33,12 @@ EXPECTED = {
     },
     "en": {
         "your_turn": "Your turn",
-        "play": "上家 pair of 8",
+        "play": "上家 plays pair of 8",
         "pass": "上家 passes",
         "report": "上家 has 5 cards left",
         "report_one": "上家 has one card left",
-        "bao2": "上家 保2",
-        "guan2": "关2",
+        "bao2": "上家 makes Bao 2",
+        "guan2": "The 2s are shut in",
         "tribute": "上家 gives a tribute",
         "deal_over": "The deal is over",
         "match_over": "The match is over",
@@ -68,12 +68,14 @@ def test_every_combo_and_rank_is_said(language):
             assert text.startswith("下家 ") and len(text) > len("下家 ")
             if language == "zh-hans":
                 assert HAN.search(text[3:]) or text.endswith("8"), (type, text)
+        play, single = str(ANNOUNCEMENTS["play"]), str(SPOKEN_COMBOS["single"])
         for rank, said in SPOKEN_RANKS.items():
-            assert announcement("play", name="你", type="single", rank=rank) == f"你 {said}"
+            expected = play % {"name": "你", "combo": single % {"rank": said}}
+            assert announcement("play", name="你", type="single", rank=rank) == expected
     with translation.override("zh-hans"):
         assert announcement("play", name="下家", type="bomb") == "下家 炸弹"
         assert announcement("play", name="对家", type="single", rank="HR") == "对家 大王"
-        assert announcement("play", name="对家", type="pair", rank="T") == "对家 对10"
+        assert announcement("play", name="对家", type="pair", rank="T") == "对家 对十"
 
 
 def test_the_page_gets_every_template():
