@@ -156,7 +156,7 @@ def test_levels_out_of_range_are_refused_and_change_nothing(
     t, (game, _other) = running_round(club, club_admin, members(8))
     with pytest.raises(TournamentError) as err:
         result_services.set_result(club_admin, game, score0, score1)
-    assert err.value.code == "bad_score" and "23" in err.value.message
+    assert err.value.code == "bad_score" and "A（第2轮）" in err.value.message
     game.refresh_from_db()
     assert (game.status, game.score0, game.source) == (GameStatus.PLAYING, None, "")
     assert not RatedResult.objects.exists()
