@@ -37,6 +37,20 @@ class Guide:
     sections: tuple[Section, ...]
 
 
+#: 报牌 works alike in 保2 and Guandan: one section for both guides.
+COUNTS = Section(
+    "counts",
+    _("报牌: card counts"),
+    (
+        _(
+            "A count of 6 cards or fewer is always shown to everyone. At 7 to 10 cards "
+            "anyone may ask, and everyone sees the answer. Above 10 it is never told. "
+            "Only the current trick stays on the table: remember the cards played."
+        ),
+    ),
+)
+
+
 #: Sample combinations per game, each read by the engine as its type (tests/learn checks it):
 #: ``(type, cards)`` at the level given.
 COMBO_SAMPLES: dict[str, tuple[str | None, list[tuple[str, str]]]] = {
@@ -261,17 +275,7 @@ BAO2 = Guide(
                 ),
             ),
         ),
-        Section(
-            "counts",
-            _("报牌: card counts"),
-            (
-                _(
-                    "A count of 6 cards or fewer is always shown to everyone. At 7 to 10 cards "
-                    "anyone may ask, and everyone sees the answer. Above 10 it is never told. "
-                    "Only the current trick stays on the table: remember the cards played."
-                ),
-            ),
-        ),
+        COUNTS,
         Section(
             "tribute",
             _("Tribute and its return"),
@@ -380,17 +384,7 @@ GUANDAN = Guide(
                 ),
             ),
         ),
-        Section(
-            "counts",
-            _("报牌: card counts"),
-            (
-                _(
-                    "A count of 6 cards or fewer is always shown to everyone. At 7 to 10 cards "
-                    "anyone may ask, and everyone sees the answer. Above 10 it is never told. "
-                    "Only the current trick stays on the table: remember the cards played."
-                ),
-            ),
-        ),
+        COUNTS,
         Section(
             "tribute",
             _("Tribute and its return"),
