@@ -23,3 +23,12 @@ def people():
     ]
     Membership.objects.bulk_create(Membership(club=club, user=u, role=Role.MEMBER) for u in users)
     return club, users
+
+
+@pytest.fixture
+def server():
+    """A bare SMTP server for a stack of processes to send to (not the test process's backend,
+    which the ``smtp`` fixture sets)."""
+    server = smtp_server.SmtpServer().start()
+    yield server
+    server.stop()

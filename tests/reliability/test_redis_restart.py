@@ -187,13 +187,6 @@ class Stack(worker_stack.WorkerStack):
 
 
 @pytest.fixture
-def server():
-    server = smtp_server.SmtpServer().start()
-    yield server
-    server.stop()
-
-
-@pytest.fixture
 def stack(server):
     stack = Stack(server.port).start()
     yield stack

@@ -18,7 +18,6 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
-import smtp_server  # loaded by this folder's conftest
 import worker_stack
 
 pytestmark = pytest.mark.integration
@@ -85,13 +84,6 @@ for ladder in Ladder.objects.all():
     played = Counter(players.values_list("user_id", flat=True))
     out["matches_as_played"].append({u: m for u, _r, m in applied} == dict(played))
 """
-
-
-@pytest.fixture
-def server():
-    server = smtp_server.SmtpServer().start()
-    yield server
-    server.stop()
 
 
 @pytest.fixture
