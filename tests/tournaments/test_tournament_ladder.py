@@ -14,6 +14,7 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 import time_machine
+from django.utils import translation
 
 from ladder.apply import apply_result
 from ladder.models import RatedResult, RatingChange
@@ -154,7 +155,8 @@ def test_levels_out_of_range_are_refused_and_change_nothing(
     club, club_admin, members, score0, score1
 ):
     t, (game, _other) = running_round(club, club_admin, members(8))
-    with pytest.raises(TournamentError) as err:
+    # the language is set here: an earlier test on the same worker may have left English active
+    with translation.override("zh-hans"), pytest.raises(TournamentError) as err:
         result_services.set_result(club_admin, game, score0, score1)
     assert err.value.code == "bad_score" and "A（第2轮）" in err.value.message
     game.refresh_from_db()
