@@ -91,8 +91,3 @@ def display_order(combo: Combo, rules: ComboRules) -> tuple[int, ...]:
             if not left and not spare:
                 return tuple(out)
     return tuple(naturals + wilds)
-
-
-def display_cards(combo: Combo, rules: ComboRules) -> list[int]:
-    """:func:`display_order` as a list (for JSON)."""
-    return list(display_order(combo, rules))

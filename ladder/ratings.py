@@ -169,13 +169,6 @@ def decided_scores(scores: Sequence[int], winner: int | None) -> tuple[int, int]
     return first, second
 
 
-def side_totals(seat_totals: Sequence[int], side: Sequence[int]) -> tuple[int, int]:
-    """The two scores of a match scored per seat (Nanping Red Two): the sum of the totals of
-    the seats in ``side``, then the sum of the other seats' totals."""
-    first = sum(total for seat, total in enumerate(seat_totals) if seat in side)
-    return first, sum(seat_totals) - first
-
-
 def _check_score(score: float) -> float:
     if isinstance(score, bool) or not isinstance(score, int | float) or not math.isfinite(score):
         raise RatingInputError("bad_score", f"a score must be a finite number, not {score!r}")

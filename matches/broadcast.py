@@ -145,13 +145,6 @@ def match_frames(
     return [(match_group(match.pk), message)]
 
 
-def match_updated(
-    match: Match, engine: EngineMatch, event: MatchEvent | None, new_level: bool = True
-) -> None:
-    """Publish :func:`match_frames` now (a match that started, a state sent again)."""
-    publish(match_frames(match, engine, event, new_level), key=("match", match.pk))
-
-
 def table_changed(table_id: int) -> None:
     """Tell everyone looking at a table that its seats or status changed."""
     _send([(table_group(table_id), {"type": "table.changed", "table": table_id})])

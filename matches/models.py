@@ -109,11 +109,6 @@ class Table(models.Model):
         ]
 
     @property
-    def clubless(self) -> bool:
-        """Whether the table belongs to no club (a practice or friends' table)."""
-        return self.club_id is None
-
-    @property
     def seat_count(self) -> int:
         """Number of seats of the table's variant."""
         return game(self.variant).seats

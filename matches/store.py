@@ -118,11 +118,6 @@ def keep_engine(match_id: int, version: int, engine: EngineMatch) -> None:
     _engines.put(match_id, version, engine)
 
 
-def clear_engines() -> None:
-    """Forget every kept engine state (the next reads replay the snapshots)."""
-    _engines.clear()
-
-
 def _compact(engine: EngineMatch) -> list[str]:
     """The engine's actions as compact strings, kept on the engine object and extended, not
     rebuilt, per action."""

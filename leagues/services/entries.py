@@ -284,12 +284,6 @@ def enter_players(
     return entry
 
 
-def remove_pending(entry: Entry, why: str, actor: User | None = None) -> None:
-    """Remove a pending pair (it never played) and tell its players, but ``actor``, why:
-    ``declined``, ``withdrawn`` or ``lapsed`` (see :func:`leagues.notices.invitation_closed`)."""
-    PARTNERS.remove(entry, why, actor)
-
-
 def answer_invitation(
     user: User, entry: Entry, *, accept: bool, now: datetime | None = None
 ) -> Entry:

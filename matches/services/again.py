@@ -14,7 +14,6 @@ offered: their next match is the competition's to make.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
 
 from django.core.cache import cache
 from django.db import transaction
@@ -150,9 +149,3 @@ def play_again(user: User | None, table: Table) -> Table:
             tables.start_match(new)  # the opener seated the asker; the bots filled the rest
     new.refresh_from_db()
     return new
-
-
-def after_match_links(user: User | None, table: Table, match: Match | None) -> dict[str, Any]:
-    """What a finished match's table page offers ``user``: ``replay`` (always, once the
-    replay may be seen: the caller checks) and ``again`` (whether 再来一局 is offered)."""
-    return {"again": offered(user, table, match)}

@@ -16,7 +16,6 @@ from ladder.ratings import (
     expected_score,
     margin_multiplier,
     rate_match,
-    side_totals,
 )
 
 ESTABLISHED = 100  # a match count well past the provisional period
@@ -257,8 +256,3 @@ def test_each_game_steps_about_8_points_per_unit_of_surprise():
         assert established_k(variant) == round(8 / factor)
         assert 6 <= established_k(variant) * factor <= 10
     assert established_k("a game with no measurement") == 8
-
-
-def test_side_totals_sum_the_seats_of_each_side():
-    assert side_totals([30, -10, 5, -25], [0, 2]) == (35, -35)
-    assert side_totals([30, -10, 5, -25], [3]) == (-25, 25)
