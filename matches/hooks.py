@@ -93,3 +93,20 @@ def table_panels(request: Any, table: Any, match: Any) -> list[dict[str, Any]]:
     """Every registered source's panel for ``request``'s user at ``table``, in order."""
     panels = (source(request, table, match) for source in _table_panels)
     return [panel for panel in panels if panel]
+
+
+#: Listeners told that a live match has finished (e.g. the statistics of issue 46).
+_finished_listeners: list[Callable[[int], None]] = []
+
+
+def register_match_finished(listener: Callable[[int], None]) -> None:
+    """Register ``listener(match_id)``, called inside the transaction that finishes a live
+    match (so a listener that publishes a task does it from ``transaction.on_commit``). Once."""
+    if listener not in _finished_listeners:
+        _finished_listeners.append(listener)
+
+
+def match_finished(match_id: int) -> None:
+    """Tell every registered listener that match ``match_id`` has finished."""
+    for listener in _finished_listeners:
+        listener(match_id)

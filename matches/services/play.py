@@ -41,7 +41,7 @@ from engine.match import Match as EngineMatch
 from games.variants import game
 from ladder import services as ladder_services
 from ladder.errors import LadderError
-from matches import broadcast, schedule, store
+from matches import broadcast, hooks, schedule, store
 from matches.messages import MatchError
 from matches.models import Actor, Match, MatchEvent, MatchStatus, Table, TableStatus
 from matches.services.access import may_referee
@@ -518,6 +518,7 @@ def _write_prepared(changes: list[_Prepared], outgoing: _Outgoing | None = None)
                 results[k] = "ok"
                 Table.objects.filter(pk=match.table_id).update(status=TableStatus.FINISHED)
                 _record_rated_result(match, change.engine)
+                hooks.match_finished(match.pk)
     for k, change in enumerate(changes):
         if results[k] != "ok" and (
             Match.objects.filter(pk=change.match.pk, version=change.version).exists()
