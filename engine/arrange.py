@@ -11,7 +11,12 @@ How the groups are chosen (few rules, so a player can predict them):
 2. then every rank's remaining cards, when they read as a bomb (4 or more, or what the
    variant counts as one);
 3. then the jokers together, when they read as a bomb (the joker bomb);
-4. then straight flushes among what is left.
+4. then straight flushes among what is left;
+5. then rank bombs of consecutive ranks are put together where the variant reads them together
+   as one bomb stronger than each of them (Shuangkou's chain bomb, 连炸: 4444 5555 6666 is
+   one bomb of 7 lines, stronger than three of 4), the strongest such run first; a run that
+   would be weaker than one of its bombs (an 8-card bomb is 8 lines, more than 7) is left
+   apart.
 
 Wild cards (Guandan's ♥ level card) stay out of the groups: where a wild card goes is the
 player's own choice, and it stays in view at the head of the rest.
@@ -96,12 +101,44 @@ def arrange(variant: str, level: str | None, hand: Sequence[int]) -> dict[str, A
     for combo in _straight_flushes(rules, left):
         if _take(left, combo.cards):
             groups.append(combo)
+    # 5. consecutive rank bombs as one (chain bombs)
+    groups = _chained(rules, groups)
     groups.sort(key=rules.bomb_strength, reverse=True)
     rest = wild + left
     return {
         "groups": [{"type": g.type, "cards": cards_str(_shown(g.cards))} for g in groups],
         "rest": cards_str(rest),
     }
+
+
+def _chained(rules: ComboRules, groups: list[Combo]) -> list[Combo]:
+    """``groups`` with runs of rank bombs of consecutive ranks (by rank index; which runs count,
+    e.g. Shuangkou's ``3`` .. ``A``, the variant's readings say) replaced by one bomb where the variant reads a run's cards together as a bomb
+    stronger than each bomb of the run; the strongest such run first, then again among what
+    is left (only whole rank bombs are joined: the player can still split one by hand)."""
+    while True:
+        ranked = sorted(
+            (g for g in groups if g.type == "bomb" and len({rank_of(c) for c in g.cards}) == 1),
+            key=lambda g: rank_of(g.cards[0]),
+        )
+        best: tuple[Combo, list[Combo]] | None = None
+        for a in range(len(ranked)):
+            for b in range(a + 1, len(ranked)):
+                run = ranked[a : b + 1]
+                if rank_of(run[-1].cards[0]) - rank_of(run[0].cards[0]) != b - a:
+                    break  # (a gap: no longer consecutive)
+                joined = _bomb(rules, [c for g in run for c in g.cards])
+                if joined is None:
+                    continue
+                strength = rules.bomb_strength(joined)
+                if all(strength > rules.bomb_strength(g) for g in run) and (
+                    best is None or strength > rules.bomb_strength(best[0])
+                ):
+                    best = (joined, run)
+        if best is None:
+            return groups
+        joined, run = best
+        groups = [g for g in groups if all(g is not r for r in run)] + [joined]
 
 
 def _shown(cards: Sequence[int]) -> list[int]:

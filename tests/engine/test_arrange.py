@@ -28,6 +28,20 @@ def check(variant, level, hand):
         for g in out["groups"]
     ]
     assert strengths == sorted(strengths, reverse=True)
+    # consecutive rank bombs that read together as a stronger bomb are one group (连炸)
+    bombs = sorted(
+        (parse_cards(g["cards"]) for g in out["groups"] if g["type"] == "bomb"),
+        key=lambda cards: cards[0] % 13,
+    )
+    for a in range(len(bombs)):
+        for b in range(a + 1, len(bombs)):
+            run = bombs[a : b + 1]
+            if [c[0] % 13 for c in run] != list(range(run[0][0] % 13, run[0][0] % 13 + len(run))):
+                break
+            joined = [r for r in rules.readings([c for g in run for c in g]) if rules.is_bomb(r)]
+            parts = [rules.bomb_strength(rules.read_as(g, "bomb")) for g in run]
+            for reading in joined:
+                assert not all(rules.bomb_strength(reading) > p for p in parts), (run, reading)
     return out
 
 
@@ -75,3 +89,55 @@ def test_the_jokers_group_when_they_read_as_a_bomb():
     out = check("guandan", "2", ["SB", "SB", "HR", "HR", "S3"])
     assert out["groups"] == [{"type": "joker_bomb", "cards": ["SB", "SB", "HR", "HR"]}]
     assert out["rest"] == ["S3"]
+
+
+def test_shuangkou_groups_consecutive_bombs_into_a_chain_bomb():
+    # 4444 5555 6666: one chain bomb of 7 lines (m 4 + 3 ranks), stronger than each bomb of 4
+    out = check("shuangkou2", None, "S4 H4 C4 D4 S5 H5 C5 D5 S6 H6 C6 D6 S9 H3".split())
+    assert [g["type"] for g in out["groups"]] == ["chain_bomb"]
+    assert out["groups"][0]["cards"] == "S4 H4 C4 D4 S5 H5 C5 D5 S6 H6 C6 D6".split()
+    assert sorted(out["rest"]) == ["H3", "S9"]
+    # two ranks of 4 are no chain bomb (m 4 needs 3 ranks): two bombs
+    out = check("shuangkou2", None, "S4 H4 C4 D4 S5 H5 C5 D5".split())
+    assert [g["type"] for g in out["groups"]] == ["bomb", "bomb"]
+    # 44444 55555 6666: the chain of the two fives (7 lines in 10 cards) beats the chain of
+    # all three (7 lines in 14 cards); the 6s stay a bomb of their own
+    out = check("shuangkou2", None, "S4 H4 C4 D4 S4 S5 H5 C5 D5 S5 S6 H6 C6 D6".split())
+    assert [(g["type"], len(g["cards"])) for g in out["groups"]] == [
+        ("chain_bomb", 10),
+        ("bomb", 4),
+    ]
+
+
+def test_a_chain_that_would_be_weaker_than_one_of_its_bombs_is_left_apart():
+    # eight 3s are a bomb of 8 lines; with 4444 5555 the chain would be 7 lines
+    hand = "S3 H3 C3 D3 S3 H3 C3 D3 S4 H4 C4 D4 S5 H5 C5 D5 S9".split()
+    out = check("shuangkou2", None, hand)
+    assert [(g["type"], len(g["cards"])) for g in out["groups"]] == [
+        ("bomb", 8),
+        ("bomb", 4),
+        ("bomb", 4),
+    ]
+    # and the 2s (above the A) start no chain: 2222 3333 4444 are three bombs
+    out = check("shuangkou2", None, "S2 H2 C2 D2 S3 H3 C3 D3 S4 H4 C4 D4".split())
+    assert [g["type"] for g in out["groups"]] == ["bomb", "bomb", "bomb"]
+
+
+def test_chain_bombs_of_dealt_shuangkou_hands_are_engine_readings():
+    # dealt hands holding a chain bomb are rare (about 1 in 80): look for a few
+    found = 0
+    for seed in range(3000):
+        match = Match.new("shuangkou2", f"chain-{seed}", {})
+        for seat in range(2):
+            out = check("shuangkou2", None, match.observation(seat)["hand"])
+            found += any(g["type"] == "chain_bomb" for g in out["groups"])
+        if found >= 5:
+            break
+    assert found >= 5
+
+
+def test_other_games_never_join_bombs():
+    # Guandan, Bao 2 and Red Two have no chain bomb: consecutive bombs stay apart
+    for variant, level in (("guandan", "2"), ("bao2", "3"), ("honger", None)):
+        out = check(variant, level, "S4 H4 C4 D4 S5 H5 C5 D5 S6 H6 C6 D6".split())
+        assert [g["type"] for g in out["groups"]] == ["bomb", "bomb", "bomb"], variant
