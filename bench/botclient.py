@@ -1,4 +1,4 @@
-"""Websocket bot clients for the end-to-end tests and ``manage.py loadtest``.
+"""Websocket bot clients for the end-to-end tests and ``python -m bench.loadtest``.
 
 A :class:`SeatClient` is a program playing one seat over the real table websocket exactly as a
 browser does: it reads the frames the server sends to its seat (nothing else), picks an action

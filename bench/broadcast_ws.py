@@ -1,4 +1,4 @@
-"""The load test's baseline (``manage.py loadtest``): a bare Channels group broadcast at
+"""The load test's baseline (``python -m bench.loadtest``): a bare Channels group broadcast at
 ``/ws/bench/<group>/``, routed by :mod:`matches.routing` only when the server runs with
 ``MATCHES_BENCH_WEBSOCKET=1`` (or DEBUG).
 

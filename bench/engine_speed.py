@@ -1,4 +1,4 @@
-"""Benchmark: ``python -m engine.bench [--matches N] [--repeats R]`` prints one JSON object.
+"""Benchmark: ``python -m bench.engine_speed [--matches N] [--repeats R]`` prints one JSON object.
 
 Keys (issue 2, item 10):
 

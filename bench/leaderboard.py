@@ -1,7 +1,7 @@
-"""Leaderboard latency with 100,000 rated players: ``python -m ladder.bench_leaderboard``.
+"""Leaderboard latency with 100,000 rated players: ``python -m bench.leaderboard``.
 
 Needs ``DATABASE_URL`` pointing at a PostgreSQL database it may fill (a throwaway one, e.g.
-``python tests/throwaway.py -- python -m ladder.bench_leaderboard``). It migrates the
+``python tests/throwaway.py -- python -m bench.leaderboard``). It migrates the
 database, creates one club ladder with ``--players`` (100,000) rated players (85% past the
 provisional period, 80% active within the activity window, ratings ~ N(1500, 200)), runs
 ``VACUUM ANALYZE`` (as autovacuum would), then times whole requests through Django's test client (URL routing, middleware,
@@ -165,7 +165,7 @@ def measure(ladder_id: int, requests: int, seed: int) -> dict[str, dict[str, flo
 
 def main(argv: Sequence[str] | None = None) -> None:
     """Populate, measure, print one JSON object."""
-    parser = argparse.ArgumentParser(prog="python -m ladder.bench_leaderboard")
+    parser = argparse.ArgumentParser(prog="python -m bench.leaderboard")
     parser.add_argument("--players", type=int, default=100_000)
     parser.add_argument("--requests", type=int, default=200)
     parser.add_argument("--seed", type=int, default=7)

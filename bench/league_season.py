@@ -1,4 +1,4 @@
-"""Season size benchmark: ``python -m leagues.bench`` (a script, not a timed test).
+"""Season size benchmark: ``python -m bench.league_season`` (a script, not a timed test).
 
 Generates and stores a team season of ``--divisions`` (20) × ``--teams`` (12) Bao 2 teams of
 four players (a round robin: 11 rounds, 1,320 fixtures), plays half its rounds (stored
@@ -10,7 +10,7 @@ store the season, and per request kind min / median / p95 / max in milliseconds 
 number of SQL queries (which must not depend on the season's size).
 
 The database is the configured one (``DATABASE_URL``); point it at a throwaway PostgreSQL
-for the issue's figure: ``python tests/throwaway.py -- python -m leagues.bench``. It is
+for the issue's figure: ``python tests/throwaway.py -- python -m bench.league_season``. It is
 migrated first; the benchmark league is replaced on every run.
 """
 

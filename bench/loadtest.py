@@ -1,4 +1,4 @@
-"""``python manage.py loadtest --tables N --seconds S``: play N bot tables over real websockets
+"""``python -m bench.loadtest --tables N --seconds S``: play N bot tables over real websockets
 against a running server and print the figures (a benchmark, not a test).
 
 Each table gets four people (bench users) whose websocket clients act with the heuristic bot
@@ -26,18 +26,25 @@ import time
 from collections import Counter
 from typing import Any
 
+import django
 import psutil
 import uvloop
 import websockets
 from asgiref.sync import sync_to_async
-from django.core.management.base import BaseCommand, CommandError, CommandParser
+from django.apps import apps
 
-from games.variants import DEFAULT_GAME
-from matches.bench import make_tables
-from matches.botclient import SeatClient
-from matches.messages import MatchError
-from matches.models import Actor, Match
-from matches.services import play
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+if not apps.ready:  # run as a script (``python -m bench.loadtest``), not inside Django
+    django.setup()
+
+from django.core.management.base import BaseCommand, CommandError, CommandParser  # noqa: E402
+
+from bench.botclient import SeatClient  # noqa: E402
+from bench.tables import make_tables  # noqa: E402
+from games.variants import DEFAULT_GAME  # noqa: E402
+from matches.messages import MatchError  # noqa: E402
+from matches.models import Actor, Match  # noqa: E402
+from matches.services import play  # noqa: E402
 
 
 def _percentile(values: list[float], q: float) -> float:
@@ -709,3 +716,14 @@ class Command(BaseCommand):
             self.stdout.write(f"latency mean {statistics.mean(lat) * 1e3:.1f} ms")
         # one line for scripts (tests/e2e/stack.py --runs): every figure above, by name
         self.stdout.write("figures " + json.dumps(figures))
+
+
+def main(argv: list[str]) -> None:
+    """Run the load test with command-line arguments ``argv`` (see the module)."""
+    Command().run_from_argv(["python -m bench.loadtest", "loadtest", *argv])
+
+
+if __name__ == "__main__":
+    import sys
+
+    main(sys.argv[1:])

@@ -1,4 +1,4 @@
-"""Pairing speed: ``python -m tournaments.bench`` prints how long one Swiss round and one
+"""Pairing speed: ``python -m bench.pairing`` prints how long one Swiss round and one
 individual-event round (rotating partners, and Red Two tables) take to pair for fields of
 several sizes (pure code, no database)."""
 

@@ -6,7 +6,7 @@ min / median / max of 5 runs of 1000 statements. A benchmark, not a test. The wr
 version the row has left, so after the first run it changes nothing: what it measures is
 parsing, planning and finding the rows, the same each time.
 
-    python tests/throwaway.py -- .venv/bin/python tests/bench_prepared.py
+    python tests/throwaway.py -- .venv/bin/python bench/prepared_statements.py
 """
 
 import os
@@ -26,8 +26,8 @@ django.setup()
 from django.core.management import call_command  # noqa: E402
 from django.db import connection  # noqa: E402
 
+from bench.tables import make_tables  # noqa: E402
 from matches import store  # noqa: E402
-from matches.bench import make_tables  # noqa: E402
 from matches.services import play  # noqa: E402
 
 RUNS, STATEMENTS = 5, 1000
@@ -52,6 +52,7 @@ def measure(pid: int, run: object) -> tuple[list[float], list[float]]:
 
 
 def spread(values: list[float]) -> str:
+    """``min / median / max`` of ``values``, whole numbers."""
     return f"{min(values):.0f} / {statistics.median(values):.0f} / {max(values):.0f}"
 
 

@@ -1,4 +1,4 @@
-"""Benchmark of the rating maths: ``python -m ladder.bench`` prints one JSON object.
+"""Benchmark of the rating maths: ``python -m bench.ratings`` prints one JSON object.
 
 Simulation (all seeded, so a run is reproducible):
 
@@ -92,7 +92,7 @@ ENGINE_PAIRINGS = ("hhhh", "hhrr", "rrrr")
 
 #: Level margins the ladder sees (margin: matches) in 1,200 Bao 2 matches played to the end by
 #: the engine's bots, 400 per pairing of :data:`ENGINE_PAIRINGS`
-#: (``python -m ladder.bench --margins-from-engine 400`` measures them again).
+#: (``python -m bench.ratings --margins-from-engine 400`` measures them again).
 ENGINE_MARGINS: dict[int, int] = {
     1: 245,
     4: 4,
@@ -334,7 +334,7 @@ def simulate(
 
 def main(argv: Sequence[str] | None = None) -> None:
     """Parse the command line, run the simulation, print one JSON object."""
-    parser = argparse.ArgumentParser(prog="python -m ladder.bench", description=__doc__)
+    parser = argparse.ArgumentParser(prog="python -m bench.ratings", description=__doc__)
     parser.add_argument("--players", type=int, default=200)
     parser.add_argument("--matches", type=int, default=20_000)
     parser.add_argument("--skill-sd", type=float, default=200.0)

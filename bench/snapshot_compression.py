@@ -6,7 +6,7 @@ match after 60, 300 and 1,000 random actions it updates and reads 200 rows of a 
 ``/proc``), min / median / max of 5 runs, and the bytes one stored snapshot takes. A
 benchmark, not a test.
 
-    python tests/throwaway.py -- .venv/bin/python tests/bench_snapshot_compression.py
+    python tests/throwaway.py -- .venv/bin/python bench/snapshot_compression.py
 """
 
 import os
@@ -48,10 +48,12 @@ def backend_cpu(pid: int) -> float:
 
 
 def spread(values: list[float]) -> str:
+    """``min / median / max`` of ``values``, whole numbers."""
     return f"{min(values):.0f} / {statistics.median(values):.0f} / {max(values):.0f}"
 
 
 def main() -> None:
+    """Measure both compressions and print the figures (see the module)."""
     url = os.environ["DATABASE_URL"].replace("postgres://", "postgresql://", 1)
     print(f"PostgreSQL CPU per statement in µs, min / median / max of {RUNS} x {STATEMENTS}")
     for actions in (60, 300, 1000):

@@ -1,4 +1,4 @@
-"""Setting up bot tables for the load test and the end-to-end tests (``manage.py loadtest``)."""
+"""Setting up bot tables for the load test and the end-to-end tests (``python -m bench.loadtest``)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Websocket throughput of the ASGI servers, measured here: ``python -m config.bench_ws``.
+"""Websocket throughput of the ASGI servers, measured here: ``python -m bench.ws_servers``.
 
 Starts each server (daphne, uvicorn) on loopback with a tiny Channels app, then opens
 ``--clients`` websockets and measures two loads:
@@ -92,7 +92,7 @@ def free_port() -> int:
 
 def server_command(name: str, port: int) -> list[str]:
     """The argv that serves the bench app with the named server."""
-    app = "config.bench_ws:application"
+    app = "bench.ws_servers:application"
     if name == "daphne":
         return [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port), app]
     ws = name.split("-", 1)[1] if "-" in name else "websockets"

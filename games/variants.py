@@ -67,7 +67,7 @@ class Game:
         return self.seats == 4 and self.fixed_sides
 
 
-#: The established K of each game's new ladders (measured by ``python -m ladder.bench
+#: The established K of each game's new ladders (measured by ``python -m bench.ratings
 #: --margin-factors``).
 _ESTABLISHED_K = {
     Variant.BAO2: 3.0,

@@ -89,10 +89,10 @@ DEFAULT_PARAMS = RatingParams()
 # The established K a new ladder of each game starts with (``games.variants``, whose
 # ``established_k`` holds the values). The issue's K of 8 moves an
 # established player by ``8 * M * (S - E)``; with a margin factor ``M`` near 1 that is a step
-# of 8 points per unit of surprise, which is what the accuracy targets of ``ladder.bench``
+# of 8 points per unit of surprise, which is what the accuracy targets of ``bench.ratings``
 # need (Spearman >= 0.97, log-loss within 0.01 of the truth). The games' real margins make
 # ``M`` much larger: the mean ``ln(1 + margin)`` of matches played to the end by the engine's
-# bots (``python -m ladder.bench --margin-factors 400``, 1,200 matches per game) is 2.46 for
+# bots (``python -m bench.ratings --margin-factors 400``, 1,200 matches per game) is 2.46 for
 # Bao 2 (levels, up to 23), 1.58 for Guandan (levels), 2.49 for Nanping Red Two (the sides'
 # points) and 3.49 for Shuangkou (points), so K 8 would step 13-28 points and leave ratings
 # too noisy to rank players (Bao 2: Spearman 0.951). Each game's established K is therefore

@@ -404,7 +404,7 @@ def test_the_private_name_check_sees_each_form():
         "import engine.variants._bao2_deal\n"
         "plan = deal._validate(action)\n"
         "deal.apply_unchecked(action, plan)\n"
-        "from matches.bench import _user\n"
+        "from bench.tables import _user\n"
         "table._state.db\n"
     )
     assert private_engine_uses(source, engine_private) == [

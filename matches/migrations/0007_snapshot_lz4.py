@@ -2,7 +2,7 @@
 
 Every action rewrites the whole snapshot; once it passes about 2 KB PostgreSQL compresses it,
 and its default compression (pglz) took a third of the write's CPU for a long match's
-snapshot (tests/bench_snapshot_compression.py). Only new values are affected. Other
+snapshot (bench/snapshot_compression.py). Only new values are affected. Other
 databases, and a server without LZ4, keep what they have.
 """
 

@@ -42,7 +42,7 @@ from django.db import transaction
 from clubs.models import Club, Membership
 from matches.models import Seat, Table
 from matches.services import tables
-from matches.bench import _user, session_cookie
+from bench.tables import _user, session_cookie
 with transaction.atomic():
     person = _user(f"hand-{Table.objects.count()}")
     person.language = "zh-hans"

@@ -191,7 +191,7 @@ def stack(browser, shared_stack):
 
 def test_the_table_links_to_the_rules(browser, stack):
     info = stack.query(
-        "from matches.bench import person_against_bots\n"
+        "from bench.tables import person_against_bots\n"
         "out = person_against_bots(time_limit_seconds=5)"
     )
     context = browser.new_context(

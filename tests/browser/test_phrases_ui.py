@@ -18,7 +18,7 @@ TAP = 44
 
 SETUP = """
 from clubs.models import Club, Membership
-from matches.bench import _user, person_against_bots, session_cookie
+from bench.tables import _user, person_against_bots, session_cookie
 out = person_against_bots(prefix="phrases")
 watcher = _user("phrases-watcher")
 Membership.objects.get_or_create(club=Club.objects.get(slug="phrases"), user=watcher)

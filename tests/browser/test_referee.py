@@ -24,7 +24,7 @@ PHONE = {"width": 390, "height": 844}
 FIRST_DEAL = """
 from clubs.models import User
 from engine.match import Match as EngineMatch
-from matches.bench import session_cookie
+from bench.tables import session_cookie
 from matches.models import Match
 from matches.services import clock, play
 match = Match.objects.get(pk={match})

@@ -26,7 +26,7 @@ def stack(browser, shared_stack):
 
 def open_table_page(browser, stack, mobile):
     info = stack.query(
-        "from matches.bench import person_against_bots\n"
+        "from bench.tables import person_against_bots\n"
         "out = person_against_bots(time_limit_seconds=5)"
     )
     options = {"locale": "zh-CN", "base_url": stack.http}

@@ -42,7 +42,7 @@ from django.db import transaction
 from clubs.models import Club, Membership
 from matches.models import Seat
 from matches.services import tables
-from matches.bench import _user, session_cookie
+from bench.tables import _user, session_cookie
 from matches.models import Table
 with transaction.atomic():
     person = _user(f"layout-{Table.objects.count()}")
@@ -557,7 +557,7 @@ def test_a_spectator_sees_every_seat_by_name_and_no_hand(browser, stack):
     context, page = open_table(browser, stack, "guandan", "phone", seed)
     table = page.info["table"]
     watcher = stack.query(
-        "from matches.bench import _user, session_cookie\n"
+        "from bench.tables import _user, session_cookie\n"
         f"user = _user('watcher-{table}')\n"
         "out = {'session': session_cookie(user).split('=', 1)[1]}"
     )

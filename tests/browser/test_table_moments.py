@@ -30,7 +30,7 @@ from django.db import transaction
 from clubs.models import Club, Membership, Role
 from matches.models import Seat, Table
 from matches.services import tables
-from matches.bench import _user, session_cookie
+from bench.tables import _user, session_cookie
 with transaction.atomic():
     n = Table.objects.count()
     person = _user(f"moments-{n}")

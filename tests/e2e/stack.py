@@ -4,7 +4,7 @@ restarted.
 
 Run as a script it is the load test's stack: ``python tests/e2e/stack.py --asgi 2 -- --tables
 200 --seconds 20 --think 1`` starts it with DEBUG off and two uvicorn processes, runs
-``manage.py loadtest`` against them with the arguments after ``--``, and stops it.
+``python -m bench.loadtest`` against them with the arguments after ``--``, and stops it.
 ``--runs 5 --databases postgresql,sqlite`` does that five times on each database, taking
 turns (a fresh stack and database each time; PostgreSQL: ``DATABASE_URL``'s server, else a
 throwaway one), and prints the min / median / max of every figure; ``--stacks 2`` runs two
@@ -69,6 +69,10 @@ class Stack:
             "LOG_LEVEL": "WARNING",
             "DB_CONN_MAX_AGE": "300",
             "MATCHES_BENCH_WEBSOCKET": "1",
+            # bench/ (the load test, its tables) is in the source tree, not installed
+            "PYTHONPATH": os.pathsep.join(
+                p for p in (str(ROOT), os.environ.get("PYTHONPATH", "")) if p
+            ),
             # the layer ./run uses (CHANNEL_LAYER=core for channels-redis' default layer)
             "CHANNEL_LAYER": os.environ.get("CHANNEL_LAYER", "pubsub"),
         }
@@ -204,8 +208,10 @@ class Stack:
         code = (
             "import io\n"
             "from django.core.management import call_command\n"
+            "from bench.loadtest import Command as LoadTest\n"
             "buffer = io.StringIO()\n"
-            f"call_command(*{list(args)!r}, stdout=buffer)\n"
+            f"name, *rest = {list(args)!r}\n"
+            "call_command(LoadTest() if name == 'loadtest' else name, *rest, stdout=buffer)\n"
             "out = buffer.getvalue()\n"
         )
         return self.query(code)
@@ -308,7 +314,7 @@ class Stack:
         shutil.rmtree(self.tmp, ignore_errors=True)
 
 
-#: The load test's figures summarised over runs (``figures`` line of ``manage.py loadtest``),
+#: The load test's figures summarised over runs (``figures`` line of ``python -m bench.loadtest``),
 #: with how each is printed.
 FIGURES = {
     "failed_connects": "{:.0f}",
@@ -349,7 +355,7 @@ def run_load(
 ) -> dict[str, float]:
     """Start ``stacks`` stacks of ``asgi`` uvicorn processes and one Celery worker each (one
     Redis and one database shared by all; only the first worker runs beat; every group of
-    processes its own session, as on separate machines), run ``manage.py loadtest`` against
+    processes its own session, as on separate machines), run ``python -m bench.loadtest`` against
     all of them with ``loadtest`` arguments, stop everything; return the figures printed.
     ``bot_delay``: seconds the worker's bots wait before acting. The CPU per action of the ASGI
     processes, the workers, Redis and the PostgreSQL server ``postgres`` (its postmaster's
@@ -371,7 +377,7 @@ def run_load(
                 f"stack {k + 1}: ASGI servers on ports {[ports[k, a] for a in range(asgi)]}",
                 flush=True,
             )
-        command = [sys.executable, "manage.py", "loadtest", *loadtest]
+        command = [sys.executable, "-m", "bench.loadtest", *loadtest]
         for url in urls:
             command += ["--url", url]
         kinds = {
@@ -391,7 +397,7 @@ def run_load(
                 else:
                     print(line, end="", flush=True)
         if proc.returncode:
-            raise RuntimeError(f"manage.py loadtest exited with {proc.returncode}")
+            raise RuntimeError(f"python -m bench.loadtest exited with {proc.returncode}")
         return figures
     finally:
         stack.stop()
@@ -447,7 +453,7 @@ def main(argv: list[str] | None = None) -> int:
         help="comma-separated: postgresql (DATABASE_URL's server, else a throwaway one), "
         "sqlite; default: DATABASE_URL's",
     )
-    parser.add_argument("loadtest", nargs="*", help="arguments of manage.py loadtest")
+    parser.add_argument("loadtest", nargs="*", help="arguments of python -m bench.loadtest")
     args = parser.parse_args(argv)
     os.environ.setdefault("DEBUG", "0")
     url = os.environ.get("DATABASE_URL", "")

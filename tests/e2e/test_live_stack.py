@@ -1,5 +1,5 @@
 """End-to-end: the real ASGI server (uvicorn), a real Celery worker with beat, a Redis server,
-and websocket clients playing as browsers do (matches.botclient)."""
+and websocket clients playing as browsers do (bench.botclient)."""
 
 import asyncio
 import os
@@ -13,7 +13,7 @@ sys.path.insert(0, os.path.dirname(__file__))
 from hidden import check_frames, check_sibling_refusal  # noqa: E402
 from stack import Stack  # noqa: E402
 
-from matches.botclient import SeatClient  # noqa: E402
+from bench.botclient import SeatClient  # noqa: E402
 
 pytest.importorskip("websockets")
 
@@ -315,7 +315,7 @@ def test_hidden_information_over_many_bot_matches(stack):
 SIBLINGS = """
 import secrets
 from clubs.models import Club, Membership, Role, User
-from matches.bench import session_cookie
+from bench.tables import session_cookie
 from matches.models import Match
 from matches.services import tables
 def person(name):

@@ -1,4 +1,4 @@
-"""The load test (``manage.py loadtest``, through the stack script) measures what it says: a
+"""The load test (``python -m bench.loadtest``, through the stack script) measures what it says: a
 short run against the real stack delivers every update and every broadcast, and measures the
 tables for ``--seconds`` and each bare broadcast for as long, half before the tables and half
 after."""

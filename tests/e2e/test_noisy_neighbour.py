@@ -15,7 +15,7 @@ import websockets
 sys.path.insert(0, os.path.dirname(__file__))
 
 
-from matches.botclient import SeatClient  # noqa: E402
+from bench.botclient import SeatClient  # noqa: E402
 
 pytestmark = pytest.mark.integration
 

@@ -133,7 +133,7 @@ def test_play_view_is_part_of_the_observation_and_plays_the_same_match(variant):
     """The bots' light view holds exactly its keys, each equal to the observation's, in every
     phase and after the end; random bots reading it play the same match as from the full
     observation (same seed: same log)."""
-    from engine.bench import play_random_match
+    from bench.engine_speed import play_random_match
     from engine.observation import PLAY_VIEW_KEYS
 
     seats = deal_rules(variant).seats

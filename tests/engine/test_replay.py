@@ -101,7 +101,7 @@ def test_finished_match_json_is_small():
 
 
 def test_long_streams_are_stored_compressed_and_replay_exactly():
-    from engine.bench import play_random_match
+    from bench.engine_speed import play_random_match
 
     m = play_random_match("bao2", 26)
     data = json.loads(json.dumps(m.to_json()))

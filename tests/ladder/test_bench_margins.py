@@ -3,7 +3,7 @@
 import json
 import math
 
-from ladder import bench
+from bench import ratings as bench
 
 
 def test_engine_margins_are_level_margins_as_the_ladder_rates_them():

@@ -225,21 +225,21 @@ def test_rating_maths_and_bench_never_import_django():
     import sys
 
     code = (
-        "import sys, ladder.ratings, ladder.bench, ladder.charts; "
+        "import sys, ladder.ratings, bench.ratings, ladder.charts; "
         "assert not any(m == 'django' or m.startswith('django.') for m in sys.modules)"
     )
     subprocess.run([sys.executable, "-c", code], check=True)
 
 
 def test_bench_rates_with_the_games_established_k():
-    from ladder.bench import BAO2_PARAMS, MEASURED_GAMES
+    from bench.ratings import BAO2_PARAMS, MEASURED_GAMES
 
     assert BAO2_PARAMS.k_established == established_k("bao2")
     assert set(MEASURED_GAMES) == set(GAMES)
 
 
 def test_bench_prints_the_figures_it_promises():
-    from ladder.bench import simulate
+    from bench.ratings import simulate
 
     figures = simulate(players=20, matches=400, seed=3)
     for key in ("spearman", "log_loss", "oracle_log_loss", "updates_per_s"):
@@ -249,7 +249,7 @@ def test_bench_prints_the_figures_it_promises():
 
 
 def test_each_game_steps_about_8_points_per_unit_of_surprise():
-    # the mean margin factors measured with the engine's bots (ladder.bench --margin-factors)
+    # the mean margin factors measured with the engine's bots (bench.ratings --margin-factors)
     measured = {"bao2": 2.46, "guandan": 1.58, "honger": 2.49, "shuangkou2": 3.49}
     assert set(GAMES) == set(measured)
     for variant, factor in measured.items():

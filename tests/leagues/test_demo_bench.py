@@ -23,7 +23,7 @@ def test_demo_league_is_under_way_and_idempotent(db):
 def test_bench_generates_a_season_and_times_its_pages(db):
     from django.test import Client
 
-    from leagues import bench
+    from bench import league_season as bench
     from leagues.models import Season
 
     season_id, _seconds = bench.generate(divisions=2, teams=4, seed=1)

@@ -1,4 +1,4 @@
-"""The load test's CPU per kind of process (``manage.py loadtest --cpu``) counts a process and
+"""The load test's CPU per kind of process (``python -m bench.loadtest --cpu``) counts a process and
 its descendants, and only them."""
 
 import os
@@ -7,7 +7,7 @@ import subprocess
 import sys
 import time
 
-from matches.management.commands.loadtest import _tree_cpu
+from bench.loadtest import _tree_cpu
 
 SPIN = "import time\nend = time.process_time() + 0.4\nwhile time.process_time() < end: pass\n"
 SLEEP = "import time\ntime.sleep(30)\n"

@@ -32,7 +32,7 @@ import pytest
 import smtp_server  # loaded by this folder's conftest
 import worker_stack
 
-from matches.botclient import SeatClient
+from bench.botclient import SeatClient
 
 pytestmark = pytest.mark.integration
 
@@ -42,7 +42,7 @@ HERE = Path(__file__).resolve().parent
 #: auto-played): a table only the worker moves. Then a table of four idle people whose first
 #: clock runs out after the restart: its deadline task is held by the worker across it.
 SETUP = """
-from matches.bench import make_tables
+from bench.tables import make_tables
 bots = make_tables(1, prefix="bots", bots=3, spectators=1,
                    options={"first_action_seconds": 1, "action_seconds": 1})[0]
 clock = make_tables(1, prefix="clock", options={"first_action_seconds": %(clock)d})[0]

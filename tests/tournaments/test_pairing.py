@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tournaments import bench as tournament_bench
+from bench import pairing as tournament_bench
 from tournaments import pairing, standings
 from tournaments.pairing import Game, History
 
