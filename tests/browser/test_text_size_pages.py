@@ -1,9 +1,17 @@
 """Text size 特大 on every kind of page (issue 43, point 2), on a phone (390×844, Playwright +
-the system's Chromium): the size chosen on the profile reaches every page, and nothing is
-wider than the screen. A visitor's size (a cookie) too. Screenshots under var/screenshots/."""
+the system's Chromium): the size chosen on the profile reaches every page (each app's pages a
+signed-in club owner reaches without further data: clubs, lobby, practice, lessons and the
+four games' rules, ladders, notifications, friends' tables, leagues, tournaments, score
+sheets, the account's forms; a finished table and its replay), and nothing is wider than the
+screen. The live table at 特大 (on one screen, at four sizes) is checked in
+test_table_moments.py. A visitor's size (a cookie) too. Screenshots under var/screenshots/."""
 
+import os
+import sys
 from pathlib import Path
 
+import pytest
+from django.test import override_settings
 from playwright.sync_api import expect
 
 from clubs.models import Club, Membership, Role, User
@@ -25,7 +33,8 @@ WIDE = """() => { const vw = document.documentElement.clientWidth;
 
 
 def _check(page, url, name):
-    page.goto(url)
+    response = page.goto(url)
+    assert response is not None and response.status == 200, (url, response and response.status)
     m = page.evaluate(WIDE)
     page.screenshot(path=str(SHOTS / f"textsize-xlarge-{name}.png"), full_page=True)
     assert (
@@ -74,6 +83,24 @@ def test_extra_large_text_on_every_page_fits_the_phone(new_page, live_server, no
         ("/matches/practice/", "practice"),
         ("/learn/", "learn"),
         ("/learn/rules/bao2/", "rules"),
+        ("/learn/rules/guandan/", "rules-guandan"),
+        ("/learn/rules/honger/", "rules-honger"),
+        ("/learn/rules/shuangkou2/", "rules-shuangkou2"),
+        ("/clubs/", "clubs"),
+        ("/clubs/new/", "club-new"),
+        (f"/clubs/{club.slug}/edit/", "club-edit"),
+        (f"/clubs/{club.slug}/manage/", "club-manage"),
+        ("/notifications/", "notifications"),
+        ("/ladder/", "ladders"),
+        ("/friends/", "friends"),
+        ("/leagues/", "leagues"),
+        ("/leagues/mine/", "league-fixtures"),
+        (f"/leagues/clubs/{club.slug}/new/", "league-new"),
+        (f"/tournaments/clubs/{club.slug}/", "tournaments"),
+        (f"/tournaments/clubs/{club.slug}/new/", "tournament-new"),
+        (f"/matches/sheets/club/{club.slug}/", "sheets"),
+        (f"/matches/sheets/new/{club.slug}/", "sheet-new"),
+        ("/accounts/password_change/", "password-change"),
     ]
     if ladder is not None:
         pages += [
@@ -82,3 +109,17 @@ def test_extra_large_text_on_every_page_fits_the_phone(new_page, live_server, no
         ]
     for url, name in pages:
         _check(phone, url, name)
+
+
+@override_settings(MATCHES_BOT_DELAY_SECONDS=0)
+@pytest.mark.django_db(transaction=True)
+def test_extra_large_text_on_a_finished_table_and_its_replay(new_page, monkeypatch, live_server):
+    sys.path.insert(0, os.path.dirname(__file__))
+    from test_replay import two_deal_match
+
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    _, match = two_deal_match(monkeypatch)
+    phone = new_page(locale="zh-CN", mobile=True)
+    phone.context.add_cookies([{"name": "text_size", "value": "xlarge", "url": live_server.url}])
+    _check(phone, f"/matches/tables/{match.table_id}/replay/", "replay")
+    _check(phone, f"/matches/tables/{match.table_id}/", "finished-table")
