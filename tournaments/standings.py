@@ -13,7 +13,17 @@ the order given and returns each unit's numbers behind its place:
 * ``head_to_head`` (胜负关系): match points scored in games among the units still tied on
   the tie-breaks before it (computed inside each tied group only);
 * ``wins`` (胜场): the games the unit won (a forfeit won counts, a bye does not: a bye is
-  not a game).
+  not a game);
+* ``grade_points`` (级分): the national rules' 级分 of the unit's games (:attr:`Record.grade`,
+  from :mod:`tournaments.scoring`: the 26-point table for Guandan, the level difference on
+  Bao 2's own scale);
+* ``head_to_head_grades`` (相互间级分): 级分 scored in games among the units still tied on the
+  tie-breaks before it (第二十七条四.3);
+* ``opponent_grades`` (对手级分): the sum of the final 级分 of every opponent met
+  (第二十七条四.4, the rules' 对手分).
+
+:data:`NATIONAL_TIEBREAKS` is the order of 第二十七、二十八条 (场分, 级分, 级分 between the tied,
+opponents' 级分; then a shared place).
 
 Units equal on every tie-break share a place.
 """
@@ -31,8 +41,14 @@ TIEBREAKS = (
     "sonneborn_berger",
     "head_to_head",
     "wins",
+    "grade_points",
+    "head_to_head_grades",
+    "opponent_grades",
 )
 DEFAULT_TIEBREAKS = ("match_points", "buchholz", "sonneborn_berger", "level_diff")
+#: The ranking of the national rules (第二十七条四、第二十八条二): 场分, then 级分, then the 级分
+#: of the games among the tied, then the opponents' 级分 (对手分); units still equal share.
+NATIONAL_TIEBREAKS = ("match_points", "grade_points", "head_to_head_grades", "opponent_grades")
 
 
 @dataclass(frozen=True)
@@ -48,13 +64,15 @@ class Points:
 @dataclass(frozen=True)
 class Record:
     """One game of one unit: ``opponents`` (empty for a bye), its score and the opponents'
-    score; ``outcome`` is ``win``, ``draw``, ``loss`` or ``bye``."""
+    score; ``outcome`` is ``win``, ``draw``, ``loss`` or ``bye``; ``grade``: the unit's 级分 of
+    the game in a national-rules event (:mod:`tournaments.scoring`; 0 elsewhere)."""
 
     unit: int
     opponents: tuple[int, ...]
     score_for: int
     score_against: int
     outcome: str
+    grade: float = 0
 
 
 @dataclass
@@ -80,14 +98,19 @@ def outcome_of(score_for: int, score_against: int) -> str:
 
 
 def records_of_game(
-    sides: Sequence[Sequence[int]], scores: tuple[int, int] | None, winner: int | None = None
+    sides: Sequence[Sequence[int]],
+    scores: tuple[int, int] | None,
+    winner: int | None = None,
+    grades: tuple[float, float] | None = None,
 ) -> list[Record]:
     """The records of one finished game (``scores`` of side 0 and 1; a bye has one side).
 
     ``winner`` overrides the outcome the scores give (a forfeit, or a knockout decided on a
-    tie), so scores may be equal with a winner."""
+    tie), so scores may be equal with a winner. ``grades``: each side's 级分 (a bye: its one
+    side's)."""
     if len(sides) < 2 or not sides[1]:
-        return [Record(u, (), 0, 0, "bye") for u in sides[0]]
+        bye_grade = grades[0] if grades else 0
+        return [Record(u, (), 0, 0, "bye", bye_grade) for u in sides[0]]
     if scores is None:
         return []
     out = []
@@ -97,8 +120,9 @@ def records_of_game(
             outcome = outcome_of(mine, theirs)
         else:
             outcome = "win" if winner == i else "loss"
+        grade = grades[i] if grades else 0
         for unit in side:
-            out.append(Record(unit, tuple(sides[1 - i]), mine, theirs, outcome))
+            out.append(Record(unit, tuple(sides[1 - i]), mine, theirs, outcome, grade))
     return out
 
 
@@ -153,6 +177,7 @@ def standings(
         if record.unit in rows:
             by_unit[record.unit].append(record)
     mp: dict[int, float] = {}
+    grades: dict[int, float] = {}
     for unit, row in rows.items():
         mine = by_unit[unit]
         row.played = sum(1 for r in mine if r.outcome != "bye")
@@ -161,6 +186,7 @@ def standings(
         row.losses = sum(1 for r in mine if r.outcome == "loss")
         row.byes = sum(1 for r in mine if r.outcome == "bye")
         mp[unit] = sum(_points(r, points) for r in mine)
+        grades[unit] = sum(r.grade for r in mine)
     # only the tie-breaks asked for are computed (Buchholz and Sonneborn-Berger read every
     # opponent of every game: a league page asks for neither)
     measures: dict[str, Callable[[int], float]] = {
@@ -173,6 +199,10 @@ def standings(
             for o in r.opponents
         ),
         "wins": lambda u: rows[u].wins,
+        "grade_points": grades.__getitem__,
+        "opponent_grades": lambda u: sum(
+            _opponent_grades(o, grades, by_unit) for r in by_unit[u] for o in r.opponents
+        ),
     }
     computed: dict[str, Mapping[int, float]] = {
         name: {u: measures[name](u) for u in rows} for name in tiebreaks if name in measures
@@ -190,12 +220,23 @@ def standings(
             for u in group
         }
 
+    def head_to_head_grades(group: list[int]) -> dict[int, float]:
+        members = set(group)
+        return {
+            u: sum(
+                r.grade / len(r.opponents) for r in by_unit[u] for o in r.opponents if o in members
+            )
+            for u in group
+        }
+
     def refine(group: list[int], remaining: Sequence[str]) -> list[list[int]]:
         if not remaining:
             return [group]
         name = remaining[0]
         if name == "head_to_head":
             values = head_to_head(group) if len(group) > 1 else {group[0]: 0.0}
+        elif name == "head_to_head_grades":
+            values = head_to_head_grades(group) if len(group) > 1 else {group[0]: 0.0}
         else:
             values = {u: computed[name][u] for u in group}
         for u in group:
@@ -217,6 +258,15 @@ def standings(
             ordered.append(rows[unit])
         place += len(group)
     return ordered
+
+
+def _opponent_grades(
+    opponent: int, grades: Mapping[int, float], by_unit: Mapping[int, list[Record]]
+) -> float:
+    """An opponent's total 级分 (also one not among the ranked units, from its records)."""
+    if opponent in grades:
+        return grades[opponent]
+    return sum(r.grade for r in by_unit.get(opponent, ()))
 
 
 def match_points(records: Iterable[Record], points: Points = Points()) -> dict[int, float]:  # noqa: B008
