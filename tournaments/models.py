@@ -25,6 +25,22 @@ class TournamentFormat(models.TextChoices):
     SWISS = "swiss", _("Swiss")
     ROUND_ROBIN = "round_robin", _("Round robin")
     ELIMINATION = "elimination", _("Single elimination")
+    #: Winners' and losers' brackets, then a final (第二十六条二, 附录六).
+    DOUBLE_ELIMINATION = "double_elim", _("Double elimination")
+
+
+#: Formats played as a knockout bracket (every game needs a winner, 第十四条三).
+KNOCKOUT_FORMATS = (TournamentFormat.ELIMINATION, TournamentFormat.DOUBLE_ELIMINATION)
+
+
+class Scoring(models.TextChoices):
+    """How a game is scored in the standings: the club's own match points and level
+    difference, or the national competition rules' 场分 (2/1/0) and 级分 (Guandan: the 26-point
+    table; Bao 2: the level difference on its own 0–23 scale), with their tie-break order
+    (:mod:`tournaments.scoring`)."""
+
+    CLUB = "club", _("Club scoring")
+    NATIONAL = "national", _("National rules (match points and grade points)")
 
 
 class UnitKind(models.TextChoices):
@@ -78,6 +94,9 @@ class Tournament(models.Model):
     match_options = models.JSONField(_("match options"), default=dict, blank=True)
     time_limit_minutes = models.PositiveIntegerField(_("match time limit (minutes)"), default=0)
     tiebreaks = models.JSONField(_("tie-breaks"), default=list, blank=True)
+    scoring = models.CharField(
+        _("scoring"), max_length=10, choices=Scoring.choices, default=Scoring.CLUB
+    )
     points_win = models.PositiveSmallIntegerField(_("points for a win"), default=2)
     points_draw = models.PositiveSmallIntegerField(_("points for a draw"), default=1)
     registration_opens = models.DateTimeField(_("registration opens"), null=True, blank=True)
@@ -261,6 +280,10 @@ class Game(models.Model):
     score1 = models.IntegerField(null=True, blank=True)
     #: The winning side (0 / 1), None for a draw or no result.
     winner = models.SmallIntegerField(null=True, blank=True)
+    #: 级分 of side 0 and side 1 in a national-rules event (:mod:`tournaments.scoring`), set
+    #: with the result (None elsewhere, and before a result).
+    grade0 = models.IntegerField(null=True, blank=True)
+    grade1 = models.IntegerField(null=True, blank=True)
     seat_scores = models.JSONField(default=list, blank=True)
     seat_forfeits = models.JSONField(default=list, blank=True)
     source = models.CharField(max_length=8, choices=GameSource.choices, default="", blank=True)
