@@ -213,6 +213,7 @@ CLUB_PAGE_SECTIONS = (
     "ladder/_club_section.html",
     "tournaments/_club_section.html",
     "leagues/_club_section.html",
+    "records/_club_section.html",
 )
 #: Sections other apps add to the club's manage page (same contract as the club page's).
 CLUB_MANAGE_SECTIONS = ("leagues/_club_manage_section.html",)

@@ -94,6 +94,7 @@ INSTALLED_APPS = [
     "ladder",
     "tournaments",
     "leagues",
+    "records",
     "learn",
 ]
 
@@ -289,6 +290,11 @@ CELERY_BEAT_SCHEDULE = {
     "outbox-sweep": {
         "task": "outbox.tasks.sweep",
         "schedule": float(os.environ.get("OUTBOX_SWEEP_SECONDS", "30")),
+    },
+    # Statistics: record every finished match and confirmed sheet not recorded yet.
+    "records-sweep": {
+        "task": "records.tasks.sweep_records_task",
+        "schedule": float(os.environ.get("RECORDS_SWEEP_SECONDS", "300")),
     },
     # Guest accounts: delete those unused for GUESTS_EXPIRE_DAYS (never a signed-up account).
     "clubs-guests-sweep": {

@@ -27,6 +27,7 @@ PAGES = (
     ("tournaments/", "tournaments.urls"),
     ("ladder/", "tournaments.moved_urls"),  # tournament pages' addresses before issue 42: 301
     ("leagues/", "leagues.urls"),
+    ("records/", "records.urls"),
 )
 
 #: Every app's API module, served under ``/api/v1/``, in the layer order.
@@ -37,6 +38,7 @@ APIS = (
     "sheets.api.urls",
     "tournaments.api.urls",
     "leagues.api.urls",
+    "records.api.urls",
 )
 
 urlpatterns = [

@@ -15,6 +15,7 @@ from django.utils import formats
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+from clubs.views import club_page_sections
 from games.variants import Variant
 from ladder import club_settings, selectors, services
 from ladder.charts import history_chart
@@ -115,6 +116,11 @@ def ladder_settings(request: HttpRequest, ladder_id: int) -> HttpResponse:
     return render(request, "ladder/settings.html", {"ladder": ladder, "form": form})
 
 
+#: Sections other apps add to a player's page: a template at one of these paths is included
+#: (with ``person`` in its context) when it exists (the statistics and honours of issue 46).
+PLAYER_PAGE_SECTIONS = ("records/_player_section.html",)
+
+
 def player(request: HttpRequest, ladder_id: int, user_id: int) -> HttpResponse:
     """A player's page in one ladder: rating, history chart, recent matches and partners."""
     ladder = get_object_or_404(Ladder.objects.select_related("club"), pk=ladder_id)
@@ -149,5 +155,6 @@ def player(request: HttpRequest, ladder_id: int, user_id: int) -> HttpResponse:
             "recent": recent,
             "partners": selectors.partners(ladder, person.pk),
             "ratings": selectors.player_ratings(person.pk, request.user),
+            "sections": club_page_sections(PLAYER_PAGE_SECTIONS),
         },
     )

@@ -238,6 +238,7 @@ NAMESPACES = {
     "tournaments": "tournaments",
     "leagues": "leagues",
     "outbox": "outbox",
+    "records": "records",
 }
 _URL_NAME = re.compile(r"""['"]([a-z_]+):[a-z_]+['"]""")
 #: Links of a lower app's page to a higher app's page that were there before this check: they

@@ -1,0 +1,32 @@
+"""Celery tasks of the statistics: record a finished match; beat's sweep of lost ones.
+
+Thin: they call :mod:`records.services`, which records a match once in one transaction, so a
+task run twice or redelivered after its worker was killed (``acks_late``) changes nothing.
+"""
+
+from __future__ import annotations
+
+from celery import shared_task
+from django.db import OperationalError
+
+from records import services
+
+
+@shared_task(acks_late=True, autoretry_for=(OperationalError,), max_retries=5, retry_backoff=True)
+def record_match_task(match_id: int) -> bool:
+    """Record finished live match ``match_id`` (True if recorded by this run)."""
+    return services.record_live_match(match_id)
+
+
+@shared_task(acks_late=True, autoretry_for=(OperationalError,), max_retries=5, retry_backoff=True)
+def record_sheet_task(sheet_id: int) -> bool:
+    """Record confirmed score sheet ``sheet_id`` (True if recorded by this run)."""
+    return services.record_sheet(sheet_id)
+
+
+@shared_task(acks_late=True)
+def sweep_records_task() -> int:
+    """Record the finished matches and confirmed sheets of the last days that are not yet
+    (their task was lost, or a sheet was confirmed: sheets have no hook); returns how many."""
+    done = sum(services.record_live_match(pk) for pk in services.unrecorded_matches())
+    return done + sum(services.record_sheet(pk) for pk in services.unrecorded_sheets())
