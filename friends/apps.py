@@ -15,7 +15,9 @@ class FriendsConfig(AppConfig):
 
     def ready(self) -> None:
         """Answer live play's questions about friends' tables (:mod:`friends.services`)."""
+        from clubs.page_parts import register_page_part
         from friends import again, hooks
 
         hooks.register()
         again.register()  # 再来一局 (issue 43)
+        register_page_part("clubs.home.sections", "friends/_home_section.html")

@@ -135,3 +135,29 @@ def level_names(variant: str) -> list[str]:
             }
         names.append(rank)
     return names
+
+
+def page_facts(variant: str) -> dict[str, object]:
+    """What a page's script needs to know of ``variant``, as facts, so that no script branches
+    on a game's name: ``seats``; ``levels`` (won by climbing levels, else scored by points);
+    ``fixed_sides`` (partners by seat, else found deal by deal, as Red Two's); ``pairs``;
+    ``max_level``; ``levels_per_round`` (the ranks of one climb when a match climbs through
+    them more than once, as Bao 2's 3…A twice, else ``None``); ``deal_fields`` (what a deal
+    played with real cards records on a score sheet, besides its scores: e.g. Bao 2's
+    ``bao2``, ``immune``, ``twos_left``, ``stuck_end``); ``initiative`` (whether a seat's
+    initiative decides what it may play, as Bao 2's 2s, so the table shows it). Raises
+    :class:`UnknownGame`."""
+    facts = game(variant)
+    rules = deal_rules(variant)
+    ranks = len(rules.level_ranks) if facts.levels else 0
+    return {
+        "variant": variant,
+        "seats": facts.seats,
+        "levels": facts.levels,
+        "fixed_sides": facts.fixed_sides,
+        "pairs": facts.pairs,
+        "max_level": facts.max_level,
+        "levels_per_round": ranks if ranks and facts.max_level >= ranks else None,
+        "deal_fields": sorted(getattr(rules, "table_fields", ()) or ()),
+        "initiative": bool(getattr(rules, "twos_need_initiative", False)),
+    }

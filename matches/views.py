@@ -26,7 +26,7 @@ from clubs import services as club_services
 from clubs.client_ip import client_ip
 from clubs.models import Club
 from clubs.permissions import is_club_admin
-from games.variants import DEFAULT_GAME, Variant
+from games.variants import DEFAULT_GAME, Variant, page_facts
 from matches import selectors
 from matches.forms import RefereeForm, SeatForm, TableForm
 from matches.hooks import may_sit_clubless, table_panels
@@ -100,6 +100,7 @@ def table(request: HttpRequest, table_id: int) -> HttpResponse:
             and (table.created_by_id == request.user.pk or _is_admin(request, table)),
             "bot_choices": SeatForm.base_fields["bot"].choices,
             "words": {key: str(value) for key, value in TABLE_WORDS.items()},
+            "variant_facts": page_facts(table.variant),
             "referee": _referee_context(match) if referee else None,
             "replay_open": access.replay_open(table, match),
             "panels": table_panels(request, table, match),

@@ -11,3 +11,10 @@ class SheetsConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
     name = "sheets"
     verbose_name = _("Score sheets")
+
+    def ready(self) -> None:
+        """Offer the club's score sheets among a member's actions on the club page
+        (:mod:`clubs.page_parts`)."""
+        from clubs.page_parts import register_page_part
+
+        register_page_part("clubs.club.member_actions", "sheets/_club_action.html")

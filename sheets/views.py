@@ -15,7 +15,7 @@ from django.utils.translation import gettext_lazy as _
 from clubs import selectors as club_selectors
 from clubs.models import Club
 from clubs.services import NotFound
-from games.variants import GAMES, Variant, game
+from games.variants import GAMES, Variant, game, page_facts
 from sheets import permissions as perms
 from sheets import selectors, services
 
@@ -113,7 +113,12 @@ def sheet_page(request: HttpRequest, pk: int) -> HttpResponse:
     return render(
         request,
         "sheets/sheet.html",
-        {"sheet": sheet, "data": selectors.sheet_json(sheet, request.user), "cache": SHEET_CACHE},
+        {
+            "sheet": sheet,
+            "data": selectors.sheet_json(sheet, request.user),
+            "facts": page_facts(sheet.variant),
+            "cache": SHEET_CACHE,
+        },
     )
 
 

@@ -1,4 +1,5 @@
-"""The code's structure: dependencies run one way and only the engine and games name a game.
+"""The code's structure: dependencies run one way and only the engine and games name a game
+(the page scripts in ``static/`` read a game's facts instead).
 
 The layers (``docs/architecture.md``): engine ← games ← clubs ← outbox ← ladder ← matches ←
 friends | learn ← sheets ← tournaments ← leagues, config on top. ``lint-imports`` checks them
@@ -234,23 +235,19 @@ NAMESPACES = {
     "matches": "matches",
     "friends": "friends",
     "learn": "learn",
+    "reviews": "reviews",
     "scoresheet": "sheets",
     "tournaments": "tournaments",
     "leagues": "leagues",
     "outbox": "outbox",
     "records": "records",
+    "officials": "officials",
 }
 _URL_NAME = re.compile(r"""['"]([a-z_]+):[a-z_]+['"]""")
-#: Links of a lower app's page to a higher app's page that were there before this check: they
-#: are to become hooks, as the club page's sections are (``clubs.views.CLUB_PAGE_SECTIONS``).
-#: No other may be added.
-KNOWN_UPWARD_URL_NAMES = {
-    ("templates/clubs/club_detail.html", "scoresheet"),
-    ("templates/clubs/home.html", "friends"),
-    ("templates/clubs/home.html", "learn"),
-    ("templates/matches/lobby.html", "learn"),
-    ("templates/matches/table.html", "learn"),
-}
+#: Links of a lower app's page to a higher app's page: none. A higher app adds its link or
+#: section to a lower app's page through a hook (``clubs.page_parts``, as the club page's
+#: sections are added: ``clubs.views.CLUB_PAGE_SECTIONS``).
+KNOWN_UPWARD_URL_NAMES: set[tuple[str, str]] = set()
 
 
 def url_names_against_the_order(package: str, text: str) -> list[str]:
@@ -326,6 +323,46 @@ def test_the_match_check_sees_a_case_on_a_game_name():
         "        pass\n"
     )
     assert game_name_cases(source) == [2, 4, 6]
+
+
+_JS_GAME = "|".join(sorted(GAME_NAMES))
+#: A script's branch on a game's name: a comparison with one (either side, loose or strict) or
+#: a ``case`` of a ``switch`` naming one.
+_JS_GAME_BRANCH = re.compile(
+    rf"""(?:[=!]==?\s*["'`](?:{_JS_GAME})["'`])"""
+    rf"""|(?:["'`](?:{_JS_GAME})["'`]\s*[=!]==?)"""
+    rf"""|(?:\bcase\s+["'`](?:{_JS_GAME})["'`]\s*:)"""
+)
+
+
+def js_game_branches(source: str) -> list[int]:
+    """Lines of a script that branch on a game's name (``o.variant === "bao2"``,
+    ``"honger" !== v``, ``case "guandan":``): the page's scripts read the game's facts the server
+    sends (``games.variants.page_facts``) instead."""
+    return [
+        number for number, line in enumerate(source.splitlines(), 1) if _JS_GAME_BRANCH.search(line)
+    ]
+
+
+def test_no_script_branches_on_a_game_name():
+    found = [
+        f"{path.relative_to(ROOT)}:{line}"
+        for path in sorted((ROOT / "static").rglob("*.js"))
+        for line in js_game_branches(path.read_text())
+    ]
+    assert found == [], "a script branches on a game name: " + ", ".join(found)
+
+
+def test_the_script_check_sees_each_form_of_branch():
+    source = (
+        'if (o.variant === "bao2") x();\n'
+        "const t = 'honger' != v;\n"
+        "switch (v) { case `guandan`: break; }\n"
+        'if (FIELDS.has("bao2")) y();\n'
+        'say(W, "shuangkou2");\n'
+        'if (v == "shuangkou2") z();\n'
+    )
+    assert js_game_branches(source) == [1, 2, 3, 6]
 
 
 #: Private names of other libraries that the platform may read on its own objects (Django's

@@ -38,7 +38,10 @@
       caches.open(root.dataset.cache).then((cache) => cache.add(location.pathname)).catch(() => {});
     }
   }
-  const LEVELS = sheet.variant === "bao2" || sheet.variant === "guandan";
+  // the game's facts, sent with the page (games.variants.page_facts): no branch on its name
+  const FACTS = JSON.parse(document.getElementById("sheet-facts").textContent);
+  const LEVELS = FACTS.levels;
+  const FIELDS = new Set(FACTS.deal_fields);
   const SIDE_NAMES = [L.red, L.blue];
   let draft = freshDraft();
   let flushing = false;
@@ -231,9 +234,9 @@
         const names = sheet.players.filter((p) => p.side === side).map((p) => p.name).join(" · ");
         const idx = st.levels ? st.levels[side] : 0;
         const sub = [];
-        if (sheet.variant === "bao2") sub.push(`${L.round} ${Math.floor(idx / 12) + 1}`);
+        if (FACTS.levels_per_round) sub.push(`${L.round} ${Math.floor(idx / FACTS.levels_per_round) + 1}`);
         if (st.attempts && st.attempts[side]) {
-          sub.push(`${sheet.variant === "bao2" ? L.attempts : L.a_attempts} ${st.attempts[side]}`);
+          sub.push(`${FACTS.levels_per_round ? L.attempts : L.a_attempts} ${st.attempts[side]}`);
         }
         const cards = [];
         for (let i = 0; i < (st.yellows ? st.yellows[side] : 0); i++) cards.push(h("span", { class: "ycard", title: L.yellow }));
@@ -374,7 +377,7 @@
   }
   function levelDealForm(form) {
     form.append(finishPicker(4));
-    if (sheet.variant !== "bao2") return;
+    if (!FIELDS.has("bao2")) return;
     const w = draft.finish.length ? seatSide(draft.finish[0]) : null;
     const bao = h("fieldset", { class: "bao2" }, h("legend", {}, L.bao2 + (w === null ? "" : " — " + SIDE_NAMES[w])));
     bao.append(...twosInputs(draft.bao2, render, "bao2-twos"));
@@ -458,7 +461,7 @@
   function dealBody() {
     if (LEVELS) {
       const deal = { finish: draft.finish.slice() };
-      if (sheet.variant === "bao2") {
+      if (FIELDS.has("bao2")) {
         const w = draft.finish.length ? seatSide(draft.finish[0]) : 0;
         const bao2 = [null, null];
         if (draft.bao2.twos) bao2[w] = Object.assign({}, draft.bao2);
@@ -469,7 +472,7 @@
       }
       return deal;
     }
-    if (sheet.variant === "honger") {
+    if (!FACTS.fixed_sides) {
       const deal = { mode: draft.mode, fans: draft.fans.slice() };
       if (draft.mode === "partnership") deal.h2 = draft.h2.slice();
       else deal.solo = draft.solo;
@@ -497,7 +500,7 @@
         render();
       } });
       if (LEVELS) levelDealForm(form);
-      else if (sheet.variant === "honger") hongerForm(form);
+      else if (!FACTS.fixed_sides) hongerForm(form);
       else shuangkouForm(form);
       form.append(h("button", { type: "submit", class: "save" }, L.save_deal));
       box.append(form);
@@ -529,7 +532,7 @@
   function scoreText() {
     const r = (sheet.state && sheet.state.result) || {};
     if (!r.score) return null;
-    if (LEVELS || sheet.variant === "shuangkou2") return r.score[0] + ":" + r.score[1];
+    if (FACTS.fixed_sides) return r.score[0] + ":" + r.score[1];
     return r.score.join(" / ");
   }
   function renderResult() {
@@ -541,7 +544,7 @@
     const r = st.result || {};
     let who;
     if (r.winner === null || r.winner === undefined) who = L.draw;
-    else if (LEVELS || sheet.variant === "shuangkou2") who = SIDE_NAMES[r.winner] + " " + L.wins;
+    else if (FACTS.fixed_sides) who = SIDE_NAMES[r.winner] + " " + L.wins;
     else who = player(r.winner).name + " " + L.wins;
     // The score of a level game is the levels each side climbed; the levels reached are
     // shown by name on their own line, so the two numbers are never read as one.
@@ -599,7 +602,7 @@
           cells = [row.deal_no,
             rankName(rec.level_rank) + (team === null || team === undefined ? "" : " " + SIDE_NAMES[team]),
             finishNames(rec.finish),
-            sheet.variant === "bao2" ? "+" + rec.bao2.join("/+") + " · +" + rec.closed.join("/+") : "",
+            FIELDS.has("bao2") ? "+" + rec.bao2.join("/+") + " · +" + rec.closed.join("/+") : "",
             afterText];
         } else {
           cells = [row.deal_no, rec.finish ? finishNames(rec.finish) : (L.modes && rec.mode ? L.modes[rec.mode] : ""), (rec.points || []).join(" / "), afterText];

@@ -12,6 +12,8 @@ import { createMoments } from "./moments.js";
 const app = document.getElementById("table-app");
 // words sent translated with the page: the server's list, then the page's own (data-* attributes)
 const W = { ...JSON.parse(document.getElementById("table-words").textContent), ...document.getElementById("table-words-more").dataset };
+// the game's facts, sent with the page (games.variants.page_facts): no branch on a game's name
+const V = JSON.parse(document.getElementById("table-variant").textContent);
 const tableId = app.dataset.table;
 const BOMBS = new Set(["bomb", "straight_flush", "joker_bomb", "dragon", "supreme", "two_bomb", "immune", "chain_bomb", "joker3", "joker4"]);
 const SOUND_KEY = "table.attention"; // per-user setting on this phone: sound and vibration
@@ -215,8 +217,8 @@ function sanctionNotice(a, before, obs) {
 
 // ------------------------------------------------------------------ helpers
 const seats = () => (state.table ? state.table.seats.length : 4);
-const pointsGame = () => state.obs && (state.obs.variant === "honger" || state.obs.variant === "shuangkou2");
-const teamGame = () => seats() === 4 && state.obs && state.obs.variant !== "honger";
+const pointsGame = () => state.obs && !V.levels;
+const teamGame = () => seats() === 4 && state.obs && V.fixed_sides;
 function sortedHand() {
   const obs = state.obs;
   if (!obs || !obs.hand) return [];
@@ -235,7 +237,7 @@ function seatName(s) {
   const n = seats();
   if (n === 2) return W.opponent;
   const d = (s - state.you + n) % n;
-  if (d === 2) return state.obs && state.obs.variant === "honger" ? W.opposite : W.partner;
+  if (d === 2) return V.fixed_sides ? W.partner : W.opposite;
   return d === 1 ? W.right : W.left;
 }
 function relation(s) {
@@ -441,11 +443,11 @@ function clockHtml(s) {
   const bot = info && (info.bot || info.autoplay) ? " bot" : "";
   return `<span class="clock${left <= WARN_SECONDS && !bot ? " low" : ""}${bot}" data-clock="${s}">${esc(fmt(W.clock, { s: left }))}</span>`;
 }
-// Red Two: the sides are hidden until the deal is over; before, what this seat can tell from
-// the ♥2s played and its own hand.
+// A game whose sides are found deal by deal (Red Two): the sides are hidden until the deal is
+// over; before, what this seat can tell from the ♥2s played and its own hand.
 function redTwoAlly() {
   const o = state.obs;
-  if (o.variant !== "honger" || state.you === null) return null;
+  if (V.fixed_sides || state.you === null) return null;
   if (o.phase === "over" && Array.isArray(o.sides)) {
     const side = o.sides.find((x) => x.includes(state.you)) || [];
     return side.find((s) => s !== state.you) ?? null;
@@ -463,11 +465,11 @@ function badgesHtml(s) {
   const out = [];
   const pos = o.finished.indexOf(s);
   if (pos >= 0) out.push(`<span class="badge gold">${esc(placeName(pos))}</span>`);
-  if (o.variant === "bao2" && o.phase === "play" && o.initiative && o.initiative[s]) out.push(`<span class="badge init" title="${esc(W.initiative_long)}">${esc(W.initiative)}</span>`);
+  if (V.initiative && o.phase === "play" && o.initiative && o.initiative[s]) out.push(`<span class="badge init" title="${esc(W.initiative_long)}">${esc(W.initiative)}</span>`);
   if (o.stuck && o.stuck[s]) out.push(`<span class="badge warn" title="${esc(W.stuck_long)}">${esc(W.stuck)}</span>`);
   if (o.suspended && o.suspended[s]) out.push(`<span class="badge warn">${esc(W.suspended)}</span>`);
   if (info.autoplay) out.push(`<span class="badge warn">${esc(W.autoplay)}</span>`);
-  if (o.variant === "honger") {
+  if (!V.fixed_sides) {
     if (o.solo === s && o.mode === "solo") out.push(`<span class="badge solo">${esc(W.choose_solo)}</span>`);
     if (o.h2_played && o.h2_played[s] > 0) out.push(`<span class="badge h2">♥2</span>`);
     if (redTwoAlly() === s) out.push(`<span class="badge ally">${esc(W.ally)}</span>`);
