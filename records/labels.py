@@ -28,7 +28,7 @@ FACT_LABELS: dict[str, Promise] = {
     "bao2_failed": _("保2 failed"),
     "guan2_done": _("关2 done"),
     "guan2_suffered": _("关2 suffered"),
-    "double_up": _("双上"),
+    "double_up": _("1st and 2nd (双上)"),
     "immune_bombs": _("Immune bombs played"),
     "top_attempts": _("Attempts at the last level"),
     "top_successes": _("Last level passed"),

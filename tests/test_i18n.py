@@ -65,6 +65,7 @@ def test_every_source_string_is_in_the_catalogues(tmp_path):
         "ladder",
         "tournaments",
         "leagues",
+        "records",
         "engine",
         "templates",
         "locale",
