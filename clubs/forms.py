@@ -111,8 +111,13 @@ class ClubForm(forms.ModelForm):
 
     class Meta:
         model = Club
-        fields = ["name", "city", "description", "join_policy", "visibility"]
-        labels = {"name": _("Club name"), "city": _("City"), "description": _("About the club")}
+        fields = ["name", "city", "description", "join_policy", "visibility", "match_reviews"]
+        labels = {
+            "name": _("Club name"),
+            "city": _("City"),
+            "description": _("About the club"),
+            "match_reviews": _("The strong bot reviews every finished match"),
+        }
         widgets = {"description": forms.Textarea(attrs={"rows": 4})}
 
     def clean_visibility(self) -> str:

@@ -180,6 +180,9 @@ class Club(models.Model):
         default=Visibility.PUBLIC,
         db_default=Visibility.PUBLIC,
     )
+    # reviews: the strong bot reviews the club's finished matches (docs/review.md); db_default
+    # as for visibility
+    match_reviews = models.BooleanField(_("match reviews"), default=True, db_default=True)
     created_at = models.DateTimeField(_("created at"), default=timezone.now)
 
     class Meta:

@@ -264,9 +264,10 @@ def create_club(
     join_policy: str = JoinPolicy.REQUEST,
     slug: str = "",
     visibility: str = Visibility.PUBLIC,
+    match_reviews: bool = True,
 ) -> Club:
-    """Create a club (public unless ``visibility`` says members only); the creator becomes
-    its owner."""
+    """Create a club (public unless ``visibility`` says members only; its matches reviewed by
+    the strong bot unless ``match_reviews`` is False); the creator becomes its owner."""
     if not user.is_authenticated:
         raise _not_allowed()
     require_full_account(user)
@@ -281,6 +282,7 @@ def create_club(
         city=city,
         join_policy=join_policy,
         visibility=visibility,
+        match_reviews=bool(match_reviews),
         slug=_unique_slug(name, slug),
     )
     try:
@@ -301,8 +303,10 @@ def update_club(
     city: str | None = None,
     join_policy: str | None = None,
     visibility: str | None = None,
+    match_reviews: bool | None = None,
 ) -> Club:
-    """Change the club's details and its visibility (owner and admins); None keeps a field."""
+    """Change the club's details, its visibility and whether its matches are reviewed by the
+    strong bot (owner and admins); None keeps a field."""
     if not permissions.can_edit_club(user, club):
         raise _not_allowed()
     for field, value in (
@@ -314,6 +318,8 @@ def update_club(
     ):
         if value is not None:
             setattr(club, field, value.strip() if field == "name" else value)
+    if match_reviews is not None:
+        club.match_reviews = bool(match_reviews)
     try:
         club.full_clean()
     except ValidationError as error:

@@ -96,6 +96,7 @@ INSTALLED_APPS = [
     "leagues",
     "records",
     "learn",
+    "reviews",
 ]
 
 MIDDLEWARE = [
@@ -295,6 +296,11 @@ CELERY_BEAT_SCHEDULE = {
     "records-sweep": {
         "task": "records.tasks.sweep_records_task",
         "schedule": float(os.environ.get("RECORDS_SWEEP_SECONDS", "300")),
+    },
+    # Reviews: publish the strong bot's review of every finished match that needs one.
+    "reviews-sweep": {
+        "task": "reviews.tasks.sweep_reviews_task",
+        "schedule": float(os.environ.get("REVIEWS_SWEEP_SECONDS", "15")),
     },
     # Guest accounts: delete those unused for GUESTS_EXPIRE_DAYS (never a signed-up account).
     "clubs-guests-sweep": {

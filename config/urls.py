@@ -23,6 +23,7 @@ PAGES = (
     ("matches/", "matches.urls"),
     ("friends/", "friends.urls"),
     ("learn/", "learn.urls"),
+    ("reviews/", "reviews.urls"),
     ("matches/sheets/", "sheets.urls"),
     ("tournaments/", "tournaments.urls"),
     ("ladder/", "tournaments.moved_urls"),  # tournament pages' addresses before issue 42: 301

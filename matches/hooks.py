@@ -110,3 +110,21 @@ def match_finished(match_id: int) -> None:
     """Tell every registered listener that match ``match_id`` has finished."""
     for listener in _finished_listeners:
         listener(match_id)
+
+
+#: Sections an app above adds to a finished match's replay page (e.g. the strong bot's review).
+_replay_panels: list[Callable[[Any, Any, Any], dict[str, Any] | None]] = []
+
+
+def register_replay_panel(source: Callable[[Any, Any, Any], dict[str, Any] | None]) -> None:
+    """Register ``source(request, table, match) -> panel or None`` for the replay page (asked
+    only once the viewer may see the replay): a dict with ``template`` (included with the dict
+    as ``panel``) and whatever it reads. Once."""
+    if source not in _replay_panels:
+        _replay_panels.append(source)
+
+
+def replay_panels(request: Any, table: Any, match: Any) -> list[dict[str, Any]]:
+    """Every registered source's panel of ``table``'s replay for ``request``, in order."""
+    panels = (source(request, table, match) for source in _replay_panels)
+    return [panel for panel in panels if panel]

@@ -29,7 +29,7 @@ from clubs.permissions import is_club_admin
 from games.variants import DEFAULT_GAME, Variant, page_facts
 from matches import selectors
 from matches.forms import RefereeForm, SeatForm, TableForm
-from matches.hooks import may_sit_clubless, table_panels
+from matches.hooks import may_sit_clubless, replay_panels, table_panels
 from matches.messages import SANCTION_LABELS, TABLE_WORDS, MatchError, refusal_message
 from matches.models import Match, MatchStatus, Table
 from matches.services import access, play, tables
@@ -210,6 +210,7 @@ def replay(request: HttpRequest, table_id: int) -> HttpResponse:
             "orders_script": mark_safe(scripts["orders"]),
             "steps": steps,
             "orders": SimpleLazyObject(lambda: selectors.replay_card_orders(match, steps)),
+            "panels": replay_panels(request, table, match),
             "names": {
                 **{key: str(TABLE_WORDS[key]) for key in TABLE_WORDS},
                 "seats": _seat_names(match),

@@ -236,6 +236,7 @@ NAMESPACES = {
     "friends": "friends",
     "learn": "learn",
     "reviews": "reviews",
+    "reviews": "reviews",
     "scoresheet": "sheets",
     "tournaments": "tournaments",
     "leagues": "leagues",

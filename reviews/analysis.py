@@ -1,0 +1,313 @@
+"""The review of a finished match by the strong bot, from one seat's own view (pure Python).
+
+No Django here: the input is a :class:`SeatView`, which holds what one seat was shown at each
+of its decisions (its observation, its legal actions) and what it did; it cannot hold another
+seat's hand (:meth:`SeatView.__post_init__` refuses an observation that is not this seat's own,
+and an observation never carries another seat's cards). :func:`seat_view` builds it from a
+match's action log by replaying the engine and keeping only ``Match.observation(seat)``.
+
+For every decision of the seat's person in the play phase with a real choice,
+:func:`review_seat`
+
+1. asks the strong bot (:class:`engine.bots.SearchBot`, one bot per seat that sees the seat's
+   decisions in order, so it remembers the deal as a bot at the table does) for its choice;
+2. when the person chose otherwise, samples worlds consistent with the seat's observation and
+   the bot's memory of the deal (``engine.bots.search.sample_hands``: the hidden hands dealt
+   from the cards the seat has not seen, at the sizes it knows) and plays both moves out in the
+   same worlds with the heuristic (``world_deal``, ``playout_score`` / ``playout_points``);
+3. reports the paired difference (the person's move minus the bot's) as mean ± standard error:
+   in the level games the team's levels gained minus the other team's, and apart from that the
+   change in the chance that this deal wins the match; in the point games the seat's points.
+
+Cost: each reviewed decision spends at most ``Budget.search_ms`` of process time in the search
+and ``Budget.eval_ms`` in the playouts (each stops at its budget plus one playout), scaled down
+so that the match's decisions fit in ``Budget.match_seconds``; decisions after the match's
+budget is spent are left unreviewed (``complete`` False).
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from engine.actions import Action
+from engine.bots import SearchBot
+from engine.bots.search import MATCH_WEIGHT, playout_points, playout_score, sample_hands, world_deal
+from engine.cards import card_str
+from engine.match import Match
+from engine.variants import combo_rules, deal_rules
+
+#: The games the strong bot searches (others are not reviewed).
+REVIEWED_GAMES = frozenset(("bao2", "guandan", "honger", "shuangkou2"))
+#: Keys an observation of one seat may never hold: another seat's cards.
+FORBIDDEN_KEYS = frozenset(("hands", "deck", "seed"))
+
+
+@dataclass(frozen=True)
+class Budget:
+    """Process time a review may spend: per decision on the bot's search (``search_ms``) and on
+    the playouts of the two moves (``eval_ms``), and per match (``match_seconds``). With
+    ``worlds`` set, a fixed number of worlds per decision and a fixed number of bot playouts
+    (``bot_playouts``) instead of time (deterministic: tests)."""
+
+    search_ms: float = 40.0
+    eval_ms: float = 60.0
+    match_seconds: float = 120.0
+    max_worlds: int = 48
+    worlds: int | None = None
+    bot_playouts: int | None = None
+
+
+@dataclass(frozen=True)
+class Decision:
+    """One decision of the seat: the ``step`` (1-based index in the match's action log) it
+    answered, the observation it acted on, its legal actions, what it did and whether the
+    seat's person did it (not auto-play, the clock or a bot)."""
+
+    step: int
+    observation: dict[str, Any]
+    legal: tuple[Action, ...]
+    played: Action
+    by_person: bool
+
+
+@dataclass(frozen=True)
+class SeatView:
+    """What one seat knew at each of its decisions, and nothing else: its own observations.
+    Refuses an observation of another seat or one holding a key of :data:`FORBIDDEN_KEYS`."""
+
+    variant: str
+    seat: int
+    options: dict[str, Any]
+    decisions: tuple[Decision, ...] = field(default_factory=tuple)
+
+    def __post_init__(self) -> None:
+        for d in self.decisions:
+            obs = d.observation
+            if obs.get("seat") != self.seat or FORBIDDEN_KEYS & obs.keys():
+                raise ValueError("a seat view holds only the seat's own observations")
+            if d.played.seat != self.seat or any(a.seat != self.seat for a in d.legal):
+                raise ValueError("a seat view holds only the seat's own actions")
+
+
+def seat_view(
+    variant: str,
+    seed: int | str,
+    options: dict[str, Any] | None,
+    actions: Sequence[Any],
+    seat: int,
+    by_person: Sequence[bool] | None = None,
+) -> SeatView:
+    """Replay the match (``actions``: the log, JSON or :class:`Action`) and keep, at each of
+    ``seat``'s decisions, only that seat's observation, legal actions and action.
+    ``by_person[i]``: whether action ``i`` was the seat's person's own (default: all)."""
+    match = Match.new(variant, seed, options)
+    decisions: list[Decision] = []
+    for i, raw in enumerate(actions):
+        act = Action.from_json(raw) if not isinstance(raw, Action) else raw
+        if act.seat == seat and match.to_move() == seat:
+            obs = match.observation(seat)
+            legal = tuple(match.legal_actions(seat))
+            applied = match.apply(act)
+            person = True if by_person is None else bool(by_person[i])
+            decisions.append(Decision(i + 1, obs, legal, applied, person))
+        else:
+            match.apply(act)
+    return SeatView(variant, seat, dict(match.options), tuple(decisions))
+
+
+def _key(action: Action) -> tuple[str, tuple[int, ...]]:
+    """Two actions are the same decision if they play the same cards (or both pass)."""
+    return action.kind, tuple(sorted(action.cards or ()))
+
+
+def _forced(legal: Iterable[Action]) -> bool:
+    return len({_key(a) for a in legal}) <= 1
+
+
+def describe(action: Action, obs: dict[str, Any]) -> dict[str, Any]:
+    """An action as the review stores it: ``kind``, the cards (notation), and a play's combo
+    ``type`` and ``key`` (rank) read by the variant's rules at the deal's level."""
+    out: dict[str, Any] = {"kind": action.kind, "cards": [card_str(c) for c in action.cards or ()]}
+    if action.kind == "play":
+        rules = combo_rules(obs["variant"], obs.get("level"))
+        combo = rules.read_as(action.cards, action.type or "")
+        out["type"] = combo.type if combo is not None else action.type
+        out["key"] = combo.key if combo is not None else None
+    return out
+
+
+def _stats(values: Sequence[float]) -> tuple[float, float]:
+    """Mean and standard error of the mean."""
+    n = len(values)
+    if n == 0:
+        return 0.0, 0.0
+    mean = sum(values) / n
+    if n < 2:
+        return mean, 0.0
+    var = sum((v - mean) ** 2 for v in values) / (n - 1)
+    return mean, (var / n) ** 0.5
+
+
+def compare(
+    obs: dict[str, Any],
+    memory: Any,
+    options: dict[str, Any],
+    mine: Action,
+    bots: Action,
+    rng: random.Random,
+    eval_ms: float,
+    max_worlds: int,
+    worlds: int | None = None,
+) -> dict[str, Any]:
+    """Play ``mine`` and ``bots`` out in the same sampled worlds (consistent with ``obs`` and
+    the seat's ``memory`` of the deal); the paired differences (mine minus the bot's) as mean
+    and standard error: ``levels`` and ``win`` (the change in the chance that this deal wins
+    the match) in the level games, ``points`` in the point games; and ``worlds``."""
+    rules = deal_rules(obs["variant"])
+    options = {**rules.defaults, **options}
+    points = rules.scoring == "points"
+    score_of = playout_points if points else playout_score
+    start = time.process_time()
+    deadline = start + eval_ms / 1000
+    d_levels: list[float] = []
+    d_win: list[float] = []
+    limit = worlds if worlds is not None else max_worlds
+    while len(d_levels) < limit:
+        hands = sample_hands(obs, memory, rng)
+        pair = []
+        for act in (mine, bots):
+            deal = world_deal(obs, hands, options)
+            if act.kind == "play":
+                deal.apply_unchecked(act, deal.combos.read_as(act.cards, act.type or ""))
+            else:
+                deal.apply_unchecked(act, None)
+            pair.append(score_of(deal, obs, options, _HEURISTIC))
+        if points:
+            d_levels.append(pair[0] - pair[1])
+            d_win.append(0.0)
+        else:
+            # a level playout scores levels ± MATCH_WEIGHT when the deal ends the match: split
+            wins = [round(s / MATCH_WEIGHT) for s in pair]
+            d_levels.append((pair[0] - wins[0] * MATCH_WEIGHT) - (pair[1] - wins[1] * MATCH_WEIGHT))
+            d_win.append(float(wins[0] == 1) - float(wins[1] == 1))
+        if worlds is None and time.process_time() >= deadline and len(d_levels) >= 2:
+            break
+    mean, se = _stats(d_levels)
+    win, win_se = _stats(d_win)
+    out: dict[str, Any] = {"worlds": len(d_levels)}
+    if points:
+        out.update(points=round(mean, 3), points_se=round(se, 3))
+    else:
+        out.update(
+            levels=round(mean, 3),
+            levels_se=round(se, 3),
+            win=round(win, 3),
+            win_se=round(win_se, 3),
+        )
+    return out
+
+
+_HEURISTIC = SearchBot().heuristic
+
+
+def review_seat(
+    view: SeatView, budget: Budget | None = None, seed: str = "review"
+) -> dict[str, Any]:
+    """The review of one seat's decisions (see the module docstring), from ``view`` only.
+
+    Returns ``{"seat", "decisions": [...], "complete", "cpu_ms"}``; each decision reviewed:
+    ``step``, ``deal_no``, ``played`` and ``best`` (:func:`describe`), ``same`` (the bot agrees),
+    the differences of :func:`compare` (zero when the same), ``ms``. Deterministic for a seed
+    when ``budget.worlds`` and ``budget.bot_playouts`` are set."""
+    budget = budget or Budget()
+    start = time.process_time()
+    wanted = [
+        d
+        for d in view.decisions
+        if d.by_person and d.observation.get("phase") == "play" and not _forced(d.legal)
+    ]
+    per = budget.search_ms + budget.eval_ms
+    scale = 1.0
+    if wanted and per * len(wanted) > budget.match_seconds * 1000:
+        scale = budget.match_seconds * 1000 / (per * len(wanted))
+    search_ms = max(1.0, budget.search_ms * scale)
+    eval_ms = max(1.0, budget.eval_ms * scale)
+    wanted_steps = {d.step for d in wanted}
+    bot = SearchBot(f"{seed}/{view.seat}", budget_ms=search_ms, playouts=budget.bot_playouts)
+    bot.options = view.options
+    rng = random.Random(f"{seed}/{view.seat}/worlds")
+    out: list[dict[str, Any]] = []
+    complete = view.variant in REVIEWED_GAMES
+    for d in view.decisions if complete else ():
+        obs = d.observation
+        spent = time.process_time() - start
+        if d.step in wanted_steps and spent >= budget.match_seconds:
+            complete = False
+            break
+        t0 = time.process_time()
+        choice = bot.choose(obs, list(d.legal))  # every decision: the bot keeps its memory
+        if d.step not in wanted_steps:
+            continue
+        item: dict[str, Any] = {
+            "step": d.step,
+            "deal_no": obs.get("deal_no", 0),
+            "played": describe(d.played, obs),
+            "best": describe(choice, obs),
+            "same": _key(choice) == _key(d.played),
+        }
+        if item["same"]:
+            zero = {"worlds": 0}
+            if deal_rules(view.variant).scoring == "points":
+                zero.update(points=0.0, points_se=0.0)
+            else:
+                zero.update(levels=0.0, levels_se=0.0, win=0.0, win_se=0.0)
+            item.update(zero)
+        else:
+            item.update(
+                compare(
+                    obs,
+                    bot.memory,
+                    view.options,
+                    d.played,
+                    choice,
+                    rng,
+                    eval_ms,
+                    budget.max_worlds,
+                    budget.worlds,
+                )
+            )
+        item["ms"] = round((time.process_time() - t0) * 1000, 1)
+        out.append(item)
+    return {
+        "seat": view.seat,
+        "decisions": out,
+        "complete": complete,
+        "cpu_ms": round((time.process_time() - start) * 1000, 1),
+    }
+
+
+def cost(item: dict[str, Any]) -> float:
+    """How much a reviewed decision cost by the bot's measure (the bot's move minus the
+    person's), in levels (a deal that wins the match counted as :data:`MATCH_WEIGHT` / 10
+    levels, enough to rank it first) or points."""
+    if "points" in item:
+        return -float(item["points"])
+    return -(float(item.get("levels", 0.0)) + float(item.get("win", 0.0)) * MATCH_WEIGHT / 10)
+
+
+def cost_se(item: dict[str, Any]) -> float:
+    """The standard error of :func:`cost`."""
+    if "points" in item:
+        return float(item["points_se"])
+    return float(item.get("levels_se", 0.0)) + float(item.get("win_se", 0.0)) * MATCH_WEIGHT / 10
+
+
+def costliest(decisions: Iterable[dict[str, Any]], n: int = 3) -> list[dict[str, Any]]:
+    """The ``n`` decisions that cost most, among those where the bot chose otherwise and the
+    cost is above its standard error (noise is not a mistake)."""
+    worth = [d for d in decisions if not d.get("same") and cost(d) > 0 and cost(d) > cost_se(d)]
+    return sorted(worth, key=lambda d: (-cost(d), d["step"]))[:n]

@@ -1,0 +1,23 @@
+"""App configuration for the reviews of finished matches and the shared result cards."""
+
+from importlib import import_module
+
+from django.apps import AppConfig
+from django.utils.translation import gettext_lazy as _
+
+
+class ReviewsConfig(AppConfig):
+    """The strong bot's review of every finished match, and result cards to share."""
+
+    default_auto_field = "django.db.models.BigAutoField"
+    name = "reviews"
+    verbose_name = _("Reviews")
+
+    def ready(self) -> None:
+        """Register the Celery tasks (so a task published by name runs in place when Celery is
+        eager) and the review's section of the replay page (matches' hook)."""
+        import_module(f"{self.name}.tasks")
+        from matches.hooks import register_replay_panel
+        from reviews.panels import replay_panel
+
+        register_replay_panel(replay_panel)

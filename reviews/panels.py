@@ -1,0 +1,54 @@
+"""The review's section of the replay page (registered with ``matches.hooks`` by the app)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.utils.translation import gettext as _
+
+from reviews import services
+from reviews.models import MatchReview, ReviewStatus
+from reviews.words import highlights
+
+
+def seat_summaries(match: Any, review: MatchReview, user_id: int | None) -> list[dict[str, Any]]:
+    """Per reviewed seat: its player's ``name``, whether it is the viewer's (``mine``; the
+    viewer's seat comes first), decisions ``reviewed`` and ``agreed`` with the bot, and its
+    three costliest moments (:func:`reviews.words.highlights`)."""
+    out = []
+    for seat_review in review.seats:
+        seat = int(seat_review["seat"])
+        info = match.seats[seat] if seat < len(match.seats) else {}
+        decisions = seat_review.get("decisions") or []
+        out.append(
+            {
+                "seat": seat,
+                "name": info.get("name") or _("Seat %(n)s") % {"n": seat + 1},
+                "mine": user_id is not None and info.get("user") == user_id,
+                "reviewed": len(decisions),
+                "agreed": sum(1 for d in decisions if d.get("same")),
+                "highlights": highlights(seat_review),
+            }
+        )
+    out.sort(key=lambda s: (not s["mine"], s["seat"]))
+    return out
+
+
+def replay_panel(request: Any, table: Any, match: Any) -> dict[str, Any] | None:
+    """The panel of ``match``'s replay (the replay view asks only once the viewer may see it):
+    the review when done, a note while it runs; nothing for a match that is not reviewed.
+    Always the share link."""
+    if match is None:
+        return None
+    review = MatchReview.objects.filter(match=match).first()
+    user = getattr(request, "user", None)
+    user_id = user.pk if user is not None and user.is_authenticated else None
+    panel: dict[str, Any] = {"template": "reviews/_replay_panel.html", "table": table}
+    if review is not None and review.status == ReviewStatus.DONE:
+        panel["seats"] = seat_summaries(match, review, user_id)
+        panel["complete"] = review.complete
+    elif review is not None and review.status == ReviewStatus.FAILED:
+        panel["failed"] = True
+    elif services.wants_review(match):
+        panel["pending"] = True
+    return panel

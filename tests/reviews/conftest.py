@@ -1,0 +1,83 @@
+"""A club with four members and a finished match at its table (played by the engine's
+heuristic, seat 0 erring at random, so the review has moments to find)."""
+
+import random
+
+import pytest
+from django.utils import timezone
+
+from clubs import services as club_services
+from clubs.models import Membership, Role, User
+from engine.bots import HeuristicBot
+from engine.match import Match as EngineMatch
+from matches import store
+from matches.models import Match, MatchEvent, MatchStatus, Seat, Table, TableStatus
+from matches.services import tables
+
+
+@pytest.fixture
+def people(db):
+    return [
+        User.objects.create_user(
+            username=f"rv{i}", email=f"rv{i}@example.com", password="pw", display_name=f"玩家{i}"
+        )
+        for i in range(4)
+    ]
+
+
+@pytest.fixture
+def club(people):
+    club = club_services.create_club(people[0], name="复盘俱乐部")
+    for user in people[1:]:
+        Membership.objects.create(club=club, user=user, role=Role.MEMBER)
+    return club
+
+
+def finish_match(club, people, variant="guandan", seed="rv1", deals=1, bots=()):
+    """A table of ``club`` whose match was played (``deals`` deals, or to its end) and is
+    finished; seats in ``bots`` are bots."""
+    table = tables.open_table(people[0], club, variant=variant, clocks=False)
+    for i in range(1, 4):
+        Seat.objects.filter(table=table, index=i).update(user=people[i])
+    for i in bots:
+        Seat.objects.filter(table=table, index=i).update(user=None, bot="heuristic")
+    table.refresh_from_db()
+    match = tables.start_match(table, seed=seed)
+    engine = EngineMatch.new(variant, seed, match.options)
+    heur = HeuristicBot()
+    rng = random.Random(seed)
+    events = []
+    while not engine.over and engine.deal_no < deals:
+        seat = engine.to_move()
+        legal = engine.legal_actions(seat)
+        if seat == 0 and engine.deal.phase == "play" and rng.random() < 0.3:
+            act = rng.choice(legal)
+        else:
+            act = heur.choose(engine.observation(seat), legal)
+        act = engine.apply(act)
+        events.append(
+            MatchEvent(
+                match=match,
+                seq=len(events) + 1,
+                action=act.to_json(),
+                seat=seat,
+                actor="bot" if seat in bots else "player",
+            )
+        )
+    MatchEvent.objects.bulk_create(events)
+    Match.objects.filter(pk=match.pk).update(
+        version=len(events),
+        status=MatchStatus.FINISHED,
+        finished_at=timezone.now(),
+        snapshot=store.snapshot_of(engine),
+        result=engine.result(),
+        deadline=None,
+    )
+    Table.objects.filter(pk=table.pk).update(status=TableStatus.FINISHED)
+    match.refresh_from_db()
+    return match
+
+
+@pytest.fixture
+def finished(club, people):
+    return finish_match(club, people)
