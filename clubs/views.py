@@ -214,6 +214,7 @@ CLUB_PAGE_SECTIONS = (
     "tournaments/_club_section.html",
     "leagues/_club_section.html",
     "records/_club_section.html",
+    "officials/_club_section.html",
 )
 #: Sections other apps add to the club's manage page (same contract as the club page's).
 CLUB_MANAGE_SECTIONS = ("leagues/_club_manage_section.html",)

@@ -95,6 +95,7 @@ INSTALLED_APPS = [
     "tournaments",
     "leagues",
     "records",
+    "officials",
     "learn",
     "reviews",
 ]

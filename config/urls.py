@@ -29,6 +29,7 @@ PAGES = (
     ("ladder/", "tournaments.moved_urls"),  # tournament pages' addresses before issue 42: 301
     ("leagues/", "leagues.urls"),
     ("records/", "records.urls"),
+    ("officials/", "officials.urls"),
 )
 
 #: Every app's API module, served under ``/api/v1/``, in the layer order.
@@ -40,6 +41,7 @@ APIS = (
     "tournaments.api.urls",
     "leagues.api.urls",
     "records.api.urls",
+    "officials.api.urls",
 )
 
 urlpatterns = [

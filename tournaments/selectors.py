@@ -298,6 +298,15 @@ NOTE_TEXT = {
     "bracket_corrected": lambda d: (
         _("Changed after a corrected result in round %(r)s.") % {"r": d.get("round")}
     ),
+    "result_corrected": lambda d: (
+        _("Result changed from %(before)s to %(after)s by %(by)s: %(reason)s")
+        % {
+            "before": d["shown"][0],
+            "after": d["shown"][1],
+            "by": d["by_name"],
+            "reason": d["reason"],
+        }
+    ),
 }
 
 

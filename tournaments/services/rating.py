@@ -19,7 +19,7 @@ from games.variants import game as game_facts
 from ladder import services as ladder_services
 from ladder.errors import LadderError
 from ladder.models import RatedResult
-from matches.models import MatchStatus
+from matches.models import Match, MatchStatus
 from matches.services import tables as match_tables
 from sheets.selectors import confirmed_result, confirmed_results
 from tournaments.models import Entry, Game, GameSource, GameStatus, Tournament
@@ -192,6 +192,28 @@ def rate_organiser_result(tournament: Tournament, game: Game, now: datetime) -> 
         winner=game.winner,
         ended_at=min(now, timezone.now()),
     )
+
+
+def correct_played_rating(tournament: Tournament, game: Game) -> None:
+    """After a corrected result (:func:`tournaments.services.results.correct_result`): a game
+    the ladder rated from its finished live match has that rating corrected to the game's new
+    scores (:func:`ladder.services.correct_result` rebuilds the ladder once; the same scores
+    again change nothing). An organiser-rated game was corrected by
+    :func:`rate_organiser_result` already; a game rated from a score sheet keeps the sheet's."""
+    if not tournament.rated or game.table_id is None or game.score0 is None:
+        return
+    match_id = Match.objects.filter(table_id=game.table_id).values_list("pk", flat=True).first()
+    if match_id is None or not _rated_already("live", match_id):
+        return
+    try:
+        ladder_services.correct_result(
+            source="live",
+            source_id=str(match_id),
+            scores=[game.score0, game.score1 or 0],
+            winner=game.winner if game_facts(tournament.variant).levels else None,
+        )
+    except LadderError:
+        log.exception("corrected result of game %s could not be rated", game.pk)
 
 
 def _take_live_match_off_the_ladder(game: Game) -> bool:

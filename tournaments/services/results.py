@@ -31,13 +31,14 @@ from tournaments.models import (
 from tournaments.selectors import users_by_seat, winner_entry
 from tournaments.services.errors import TournamentError
 from tournaments.services.rating import (
+    correct_played_rating,
     link_sheet,
     matching_sheet,
     rate_organiser_result,
     rate_sheet,
 )
 from tournaments.services.rounds import planned_games
-from tournaments.services.setup import managed
+from tournaments.services.setup import locked, managed
 
 
 def finish_game(
@@ -190,10 +191,21 @@ def set_result(
     the result feeds the club ladder unless the game is already rated
     (:func:`rate_organiser_result`)."""
     tournament = managed(user, game.round.tournament)
+    return _store_result(tournament, game, score0, score1, winner, now or timezone.now())
+
+
+def _store_result(
+    tournament: Tournament,
+    game: Game,
+    score0: int | None,
+    score1: int | None,
+    winner: int | None,
+    now: datetime,
+) -> Game:
+    """:func:`set_result`'s checks and effects once the caller's authority is established."""
     if tournament.per_seat:
         raise TournamentError("per_seat", _("Red Two results are each player's points."))
     game = _game_for_result(game)
-    now = now or timezone.now()
     for score in (score0, score1):
         if isinstance(score, bool) or not isinstance(score, int) or abs(score) > 10**6:
             raise TournamentError("bad_score", _("Scores must be whole numbers."))
@@ -223,6 +235,58 @@ def set_result(
     if tournament.format == TournamentFormat.ELIMINATION and before != winner_entry(game):
         _rebracket(tournament, game.round.number, now)
     return game
+
+
+@transaction.atomic
+def correct_result(
+    actor: User,
+    game: Game,
+    score0: int,
+    score1: int,
+    reason: str,
+    winner: int | None = None,
+    now: datetime | None = None,
+) -> Game:
+    """Change a game's result by a decision taken above the organiser's result form (an
+    appeals committee's majority, 第三十九条): the caller (``officials.services``) has checked
+    that ``actor`` and the decision have that authority. The checks and effects are
+    :func:`set_result`'s — standings follow, a changed knockout winner re-brackets the games
+    after it that have not started (their results cleared) — and the change is noted on the
+    game (``result_corrected``: who, the scores before and after, why). The ladder follows
+    once: an organiser-rated game's rating is corrected (or given, in a rated tournament), and
+    so is a rated live match's (:func:`~tournaments.services.rating.correct_played_rating`):
+    a corrected result overrides the record of play. Raises :class:`TournamentError` for a
+    result the form would refuse, having changed nothing."""
+    tournament = locked(game.round.tournament)
+    before = Game.objects.filter(pk=game.pk).values_list("score0", "score1").get()
+    game = _store_result(tournament, game, score0, score1, winner, now or timezone.now())
+    after = (game.score0, game.score1)
+    note = {
+        "code": "result_corrected",
+        "units": [],
+        "detail": {
+            "by": actor.pk,
+            "by_name": actor.name,
+            "before": list(before),
+            "after": [game.score0, game.score1],
+            "shown": [_score_text(tournament, before), _score_text(tournament, after)],
+            "reason": str(reason)[:500],
+        },
+    }
+    game.notes = [*game.notes, note]
+    game.save(update_fields=["notes"])
+    correct_played_rating(tournament, game)
+    return game
+
+
+def _score_text(tournament: Tournament, scores: Sequence[int | None]) -> str:
+    """``10 : A（第2轮）`` in a level game's names, ``120 : 80`` in points, ``–`` for none."""
+    if scores[0] is None or scores[1] is None:
+        return "–"
+    if game_facts(tournament.variant).levels:
+        names = level_names(tournament.variant)
+        return " : ".join(names[s] if 0 <= s < len(names) else str(s) for s in scores)
+    return f"{scores[0]} : {scores[1]}"
 
 
 def _game_for_result(game: Game) -> Game:

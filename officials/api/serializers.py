@@ -1,0 +1,143 @@
+"""Serializers of the officials API: what a request may carry (bounded) and what the answers
+hold."""
+
+from __future__ import annotations
+
+from rest_framework import serializers
+
+from officials.models import (
+    MAX_APPEAL_MINUTES,
+    MIN_APPEAL_MINUTES,
+    SUBJECT_MAX,
+    TEXT_MAX,
+    Appeal,
+    AppealSubject,
+    Audience,
+    OfficialRole,
+    Verdict,
+)
+
+#: The largest id a request may name (a PostgreSQL bigint).
+ID_MAX = 2**63 - 1
+
+
+class OfficialSerializer(serializers.Serializer):
+    """An appointed official: ``current`` False once they left the club (no powers)."""
+
+    id = serializers.IntegerField()
+    user = serializers.IntegerField()
+    name = serializers.CharField()
+    role = serializers.ChoiceField(choices=OfficialRole.choices)
+    current = serializers.BooleanField()
+
+
+class AppealSerializer(serializers.ModelSerializer):
+    """An appeal: its game, who filed it, what it asks, the result before and after."""
+
+    class Meta:
+        model = Appeal
+        fields = [
+            "id",
+            "game",
+            "filed_by",
+            "subject",
+            "text",
+            "filed_at",
+            "status",
+            "before0",
+            "before1",
+            "after0",
+            "after1",
+            "decided_at",
+        ]
+        read_only_fields = fields
+
+
+class VoteOutSerializer(serializers.Serializer):
+    """A committee member's vote and its reason."""
+
+    member = serializers.IntegerField()
+    verdict = serializers.ChoiceField(choices=Verdict.choices)
+    score0 = serializers.IntegerField(allow_null=True)
+    score1 = serializers.IntegerField(allow_null=True)
+    winner = serializers.IntegerField(allow_null=True)
+    reason = serializers.CharField()
+
+
+class AppealDetailSerializer(AppealSerializer):
+    """An appeal with the committee's votes."""
+
+    votes = VoteOutSerializer(many=True, read_only=True)
+
+    class Meta(AppealSerializer.Meta):
+        fields = [*AppealSerializer.Meta.fields, "votes"]
+        read_only_fields = fields
+
+
+class PanelSerializer(serializers.Serializer):
+    """An event's officials, its appeal time and the appeals the caller reads."""
+
+    appeal_minutes = serializers.IntegerField()
+    officials = OfficialSerializer(many=True)
+    appeals = AppealSerializer(many=True)
+
+
+class AppointSerializer(serializers.Serializer):
+    """Appoint a member of the event's club."""
+
+    user = serializers.IntegerField(min_value=1, max_value=ID_MAX)
+    role = serializers.ChoiceField(choices=OfficialRole.choices)
+
+
+class DismissSerializer(serializers.Serializer):
+    """Remove an official."""
+
+    official = serializers.IntegerField(min_value=1, max_value=ID_MAX)
+
+
+class MinutesSerializer(serializers.Serializer):
+    """The time to appeal after a round ends."""
+
+    appeal_minutes = serializers.IntegerField(
+        min_value=MIN_APPEAL_MINUTES, max_value=MAX_APPEAL_MINUTES
+    )
+
+
+class AnnounceSerializer(serializers.Serializer):
+    """An announcement to all entrants, a division (its id) or a team (id or label)."""
+
+    audience = serializers.ChoiceField(choices=Audience.choices)
+    target = serializers.CharField(max_length=60, required=False, allow_blank=True, default="")
+    subject = serializers.CharField(max_length=SUBJECT_MAX)
+    text = serializers.CharField(max_length=TEXT_MAX)
+
+
+class AnnouncementSerializer(serializers.Serializer):
+    """A sent announcement."""
+
+    id = serializers.IntegerField()
+    audience = serializers.ChoiceField(choices=Audience.choices)
+    subject = serializers.CharField()
+    recipients = serializers.IntegerField()
+
+
+class FileAppealSerializer(serializers.Serializer):
+    """A written appeal about one of the caller's games."""
+
+    game = serializers.IntegerField(min_value=1, max_value=ID_MAX)
+    subject = serializers.ChoiceField(choices=AppealSubject.choices)
+    text = serializers.CharField(max_length=TEXT_MAX)
+
+
+class VoteSerializer(serializers.Serializer):
+    """A committee member's vote: dismiss, or uphold with the result they would set."""
+
+    verdict = serializers.ChoiceField(choices=Verdict.choices)
+    reason = serializers.CharField(max_length=TEXT_MAX)
+    score0 = serializers.IntegerField(
+        required=False, allow_null=True, min_value=-(10**6), max_value=10**6
+    )
+    score1 = serializers.IntegerField(
+        required=False, allow_null=True, min_value=-(10**6), max_value=10**6
+    )
+    winner = serializers.IntegerField(required=False, allow_null=True, min_value=0, max_value=1)

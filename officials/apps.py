@@ -1,0 +1,21 @@
+"""App configuration for officials."""
+
+from django.apps import AppConfig
+from django.utils.translation import gettext_lazy as _
+
+
+class OfficialsConfig(AppConfig):
+    """Referees, appeals committees, appeals and announcements of tournaments and seasons."""
+
+    default_auto_field = "django.db.models.BigAutoField"
+    name = "officials"
+    verbose_name = _("Officials")
+
+    def ready(self) -> None:
+        """Tell live play that an event's appointed referees and chief referee referee its
+        tables (matches sit below this app and cannot ask it: they offer the hook)."""
+        # imported here, as Django asks: the permissions read every app's models
+        from matches.hooks import register_referee_check
+        from officials.permissions import can_referee_table
+
+        register_referee_check(can_referee_table)

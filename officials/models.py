@@ -1,0 +1,238 @@
+"""The officials of an event (national rules 第三十四条): a :class:`Panel` per tournament or
+league season with its :class:`Official` people — one chief referee (裁判长), referees, and
+an appeals committee (仲裁委员会) of an odd number, at least three —, the written
+:class:`Appeal` of a player about a tournament game's result or a sanction, the committee's
+:class:`Vote` on it, and the organiser's :class:`Announcement` to the entrants."""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.core.validators import MaxValueValidator, MinValueValidator
+from django.db import models
+from django.db.models import Q
+from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+
+#: The rules' time to file an appeal after the round ends (第三十九条 一.2: 30 minutes).
+DEFAULT_APPEAL_MINUTES = 30
+#: The longest appeal time an event may set (a day): an appeal belongs to its round.
+MAX_APPEAL_MINUTES = 1440
+#: The shortest one.
+MIN_APPEAL_MINUTES = 5
+#: Longest appeal text, decision reason and announcement text.
+TEXT_MAX = 2000
+SUBJECT_MAX = 120
+
+
+class Panel(models.Model):
+    """The officials of one event: a tournament or a league season (exactly one of them), and
+    the event's time to file an appeal after a round ends."""
+
+    tournament = models.OneToOneField(
+        "tournaments.Tournament",
+        on_delete=models.CASCADE,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("tournament"),
+    )
+    season = models.OneToOneField(
+        "leagues.Season",
+        on_delete=models.CASCADE,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("season"),
+    )
+    appeal_minutes = models.PositiveSmallIntegerField(
+        _("minutes to appeal after a round"),
+        default=DEFAULT_APPEAL_MINUTES,
+        validators=[
+            MinValueValidator(MIN_APPEAL_MINUTES),
+            MaxValueValidator(MAX_APPEAL_MINUTES),
+        ],
+    )
+
+    class Meta:
+        verbose_name = _("officials of an event")
+        verbose_name_plural = _("officials of events")
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(tournament__isnull=False, season__isnull=True)
+                | Q(tournament__isnull=True, season__isnull=False),
+                name="panel_one_event",
+            ),
+            models.CheckConstraint(
+                condition=Q(appeal_minutes__gte=MIN_APPEAL_MINUTES)
+                & Q(appeal_minutes__lte=MAX_APPEAL_MINUTES),
+                name="panel_appeal_minutes_bounded",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"panel {self.pk}"
+
+
+class OfficialRole(models.TextChoices):
+    """What an official does at an event."""
+
+    CHIEF = "chief", _("Chief referee")
+    REFEREE = "referee", _("Referee")
+    COMMITTEE = "committee", _("Appeals committee member")
+
+
+class Official(models.Model):
+    """A person appointed to an event's officials by its organiser. The role gives powers
+    only while they are a member of the event's club (asked at every action)."""
+
+    panel = models.ForeignKey(Panel, on_delete=models.CASCADE, related_name="officials")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="+",
+        verbose_name=_("person"),
+    )
+    role = models.CharField(_("role"), max_length=10, choices=OfficialRole.choices)
+    appointed_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
+    )
+    appointed_at = models.DateTimeField(_("appointed at"), default=timezone.now)
+
+    class Meta:
+        verbose_name = _("official")
+        verbose_name_plural = _("officials")
+        ordering = ["panel", "role", "appointed_at", "id"]
+        constraints = [
+            models.UniqueConstraint(fields=["panel", "user"], name="official_one_role"),
+            models.UniqueConstraint(
+                fields=["panel"], condition=Q(role="chief"), name="official_one_chief"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.role} {self.user_id}"
+
+
+class AppealSubject(models.TextChoices):
+    """What an appeal is about."""
+
+    RESULT = "result", _("The result")
+    SANCTION = "sanction", _("A referee's sanction")
+
+
+class AppealStatus(models.TextChoices):
+    """Where an appeal stands; ``upheld`` and ``dismissed`` are final (第三十四条: the
+    committee's decision is final)."""
+
+    OPEN = "open", _("Waiting for the committee")
+    UPHELD = "upheld", _("Upheld")
+    DISMISSED = "dismissed", _("Dismissed")
+
+
+class Appeal(models.Model):
+    """A player's written appeal about a tournament game's result or a sanction at its table.
+    ``before0``/``before1``: the game's scores when it was filed; ``after0``/``after1``: the
+    scores the committee's majority set (None when the result stayed)."""
+
+    panel = models.ForeignKey(Panel, on_delete=models.CASCADE, related_name="appeals")
+    game = models.ForeignKey(
+        "tournaments.Game", on_delete=models.CASCADE, related_name="+", verbose_name=_("game")
+    )
+    filed_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="+",
+        verbose_name=_("filed by"),
+    )
+    subject = models.CharField(_("about"), max_length=10, choices=AppealSubject.choices)
+    text = models.TextField(_("appeal"), max_length=TEXT_MAX)
+    filed_at = models.DateTimeField(_("filed at"), default=timezone.now)
+    status = models.CharField(
+        _("status"), max_length=10, choices=AppealStatus.choices, default=AppealStatus.OPEN
+    )
+    before0 = models.IntegerField(null=True, blank=True)
+    before1 = models.IntegerField(null=True, blank=True)
+    after0 = models.IntegerField(null=True, blank=True)
+    after1 = models.IntegerField(null=True, blank=True)
+    decided_at = models.DateTimeField(_("decided at"), null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("appeal")
+        verbose_name_plural = _("appeals")
+        ordering = ["-filed_at", "-id"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["game", "filed_by"],
+                condition=Q(status="open"),
+                name="appeal_one_open_per_player",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"appeal {self.pk}"
+
+
+class Verdict(models.TextChoices):
+    """A committee member's vote."""
+
+    UPHOLD = "uphold", _("Uphold: change the result")
+    DISMISS = "dismiss", _("Dismiss: the result stands")
+
+
+class Vote(models.Model):
+    """One committee member's vote on an appeal, with the result they would set and why."""
+
+    appeal = models.ForeignKey(Appeal, on_delete=models.CASCADE, related_name="votes")
+    member = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    verdict = models.CharField(_("vote"), max_length=8, choices=Verdict.choices)
+    score0 = models.IntegerField(null=True, blank=True)
+    score1 = models.IntegerField(null=True, blank=True)
+    winner = models.SmallIntegerField(null=True, blank=True)
+    reason = models.TextField(_("reason"), max_length=TEXT_MAX)
+    cast_at = models.DateTimeField(_("cast at"), default=timezone.now)
+
+    class Meta:
+        verbose_name = _("vote")
+        verbose_name_plural = _("votes")
+        ordering = ["appeal", "cast_at", "id"]
+        constraints = [
+            models.UniqueConstraint(fields=["appeal", "member"], name="vote_once"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.verdict} {self.member_id}"
+
+
+class Audience(models.TextChoices):
+    """Whom an announcement reaches."""
+
+    ALL = "all", _("All entrants")
+    DIVISION = "division", _("A division")
+    TEAM = "team", _("A team")
+
+
+class Announcement(models.Model):
+    """The organiser's announcement to an event's entrants, a division (seasons) or a team
+    (a season's team, a tournament's team label): a notice and an e-mail each."""
+
+    panel = models.ForeignKey(Panel, on_delete=models.CASCADE, related_name="announcements")
+    author = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
+    )
+    audience = models.CharField(_("to"), max_length=10, choices=Audience.choices)
+    #: The division or team it went to (a season's division or team id; empty for ``all``
+    #: and for a tournament's team label, which is ``team``).
+    target = models.PositiveBigIntegerField(null=True, blank=True)
+    team = models.CharField(_("team"), max_length=60, blank=True)
+    subject = models.CharField(_("subject"), max_length=SUBJECT_MAX)
+    text = models.TextField(_("text"), max_length=TEXT_MAX)
+    recipients = models.PositiveIntegerField(default=0)
+    sent_at = models.DateTimeField(_("sent at"), default=timezone.now)
+
+    class Meta:
+        verbose_name = _("announcement")
+        verbose_name_plural = _("announcements")
+        ordering = ["-sent_at", "-id"]
+
+    def __str__(self) -> str:
+        return self.subject

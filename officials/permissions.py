@@ -1,0 +1,158 @@
+"""Who may do what among an event's officials: the one permissions module of the services,
+views and API.
+
+* the event's **organiser** — an admin of the tournament's club, of the league's host club —
+  appoints and removes officials, sets the appeal time and sends announcements;
+* an appointed **referee** or the **chief referee** referees the event's tables
+  (:func:`can_referee_table`, registered with live play), unless they have a stake in one (live
+  play asks that: :func:`matches.services.access.may_referee`); the chief referee also
+  removes a referee (第三十五条: 终止该裁判员的执裁资格) and reads every appeal;
+* a member of the **appeals committee** reads every appeal and votes on it, unless they play
+  in the game appealed (or filed it);
+* a **player** of a tournament game files an appeal about it, and reads the appeals of their
+  games.
+
+Every power comes from a current role: an appointment counts only while the person is a
+member of the event's club (for an inter-club league: the host or an invited club), checked at
+every action; a removed member keeps nothing.
+"""
+
+from __future__ import annotations
+
+from typing import TypeGuard
+
+from clubs.models import Membership, User
+from leagues import permissions as league_permissions
+from leagues.models import FixtureTable, Season
+from officials.models import Appeal, Official, OfficialRole, Panel
+from tournaments import permissions as tournament_permissions
+from tournaments.models import Entry, Game, Tournament
+
+#: The roles that referee the event's tables.
+REFEREEING = (OfficialRole.CHIEF, OfficialRole.REFEREE)
+
+
+def _signed_in(user: User | None) -> TypeGuard[User]:
+    return user is not None and user.is_authenticated
+
+
+def event_of(panel: Panel) -> Tournament | Season:
+    """The tournament or the season of ``panel``."""
+    if panel.tournament_id is not None:
+        assert panel.tournament is not None
+        return panel.tournament
+    assert panel.season is not None
+    return panel.season
+
+
+def is_member(user: User | None, panel: Panel) -> bool:
+    """Whether ``user`` is now a member of ``panel``'s event's club (a season: its league's
+    host club, or in an inter-club league one of the invited clubs)."""
+    if not _signed_in(user):
+        return False
+    event = event_of(panel)
+    if isinstance(event, Tournament):
+        return Membership.objects.filter(user=user, club_id=event.club_id).exists()
+    league = event.league
+    clubs = [league.host_id]
+    if league.inter_club:
+        clubs += list(league.invited_clubs.values_list("pk", flat=True))
+    return Membership.objects.filter(user=user, club_id__in=clubs).exists()
+
+
+def is_organiser(user: User | None, panel: Panel) -> bool:
+    """Whether ``user`` runs ``panel``'s event (the club's admins)."""
+    if not _signed_in(user):
+        return False
+    event = event_of(panel)
+    if isinstance(event, Tournament):
+        return tournament_permissions.can_manage(user, event)
+    return league_permissions.can_manage(user, event.league)
+
+
+def can_see_event(user: User | None, panel: Panel) -> bool:
+    """Whether ``user`` may see ``panel``'s event (and so its officials page)."""
+    event = event_of(panel)
+    if isinstance(event, Tournament):
+        return tournament_permissions.can_view(user, event)
+    return league_permissions.can_see_league(user, event.league)
+
+
+def role_of(user: User | None, panel: Panel) -> str | None:
+    """``user``'s current role among ``panel``'s officials: their appointment, while they
+    are a member of the event's club; None otherwise."""
+    if not _signed_in(user):
+        return None
+    role = Official.objects.filter(panel=panel, user_id=user.pk).values_list("role", flat=True)
+    found = role.first()
+    if found is None or not is_member(user, panel):
+        return None
+    return found
+
+
+def _panel_of_table(table: object) -> Panel | None:
+    pk = getattr(table, "pk", None)
+    if not isinstance(pk, int):
+        return None
+    game = Game.objects.filter(table_id=pk).values_list("round__tournament_id", flat=True).first()
+    if game is not None:
+        return Panel.objects.select_related("tournament").filter(tournament_id=game).first()
+    season = (
+        FixtureTable.objects.filter(table_ref=pk)
+        .values_list("fixture__round__season_id", flat=True)
+        .first()
+    )
+    if season is not None:
+        return Panel.objects.select_related("season__league").filter(season_id=season).first()
+    return None
+
+
+def can_referee_table(user: User | None, table: object) -> bool:
+    """Whether ``user`` holds a referee's role at a live ``table`` now: the table plays a game
+    of a tournament or a fixture of a season whose chief referee or referee they are, and
+    they are still a member of its club. A stake in the table is live play's question
+    (:func:`matches.services.access.has_stake`): an appointed referee never referees a table
+    they, their partner or a teammate play at."""
+    if not _signed_in(user):
+        return False
+    panel = _panel_of_table(table)
+    return panel is not None and role_of(user, panel) in REFEREEING
+
+
+def can_dismiss(user: User | None, official: Official) -> bool:
+    """The organiser removes any official; the chief referee removes a referee."""
+    panel = official.panel
+    if is_organiser(user, panel):
+        return True
+    return official.role == OfficialRole.REFEREE and role_of(user, panel) == OfficialRole.CHIEF
+
+
+def players_of(game: Game) -> set[int]:
+    """The user ids of the players of ``game``'s entries."""
+    users: set[int] = set()
+    for entry in Entry.objects.filter(pk__in=[*game.side0, *game.side1]):
+        users.update(entry.user_ids)
+    return users
+
+
+def reads_every_appeal(user: User | None, panel: Panel) -> bool:
+    """The organiser, the chief referee and the appeals committee read every appeal."""
+    return is_organiser(user, panel) or role_of(user, panel) in (
+        OfficialRole.CHIEF,
+        OfficialRole.COMMITTEE,
+    )
+
+
+def can_read_appeal(user: User | None, appeal: Appeal) -> bool:
+    """Who reads ``appeal``: those who read every appeal, and the players of its game."""
+    if not _signed_in(user):
+        return False
+    return reads_every_appeal(user, appeal.panel) or user.pk in players_of(appeal.game)
+
+
+def may_vote(user: User | None, appeal: Appeal) -> bool:
+    """A current member of the event's appeals committee who neither plays in the game
+    appealed nor filed the appeal (they may not judge their own cause)."""
+    if not _signed_in(user) or role_of(user, appeal.panel) != OfficialRole.COMMITTEE:
+        return False
+    return user.pk != appeal.filed_by_id and user.pk not in players_of(appeal.game)

@@ -1,0 +1,221 @@
+"""Reads of the officials app that the services, views and API share: an event's panel and
+officials, its appeals as a person may read them, the games a player may appeal, and the
+people an announcement reaches."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+
+from django.db.models import Q, QuerySet
+from django.urls import reverse
+
+from clubs.models import Club, User
+from leagues.models import Division, Season, SeasonStatus
+from leagues.models import Entry as LeagueEntry
+from officials.models import Appeal, Official, OfficialRole, Panel
+from officials.permissions import event_of, is_member, players_of, reads_every_appeal
+from tournaments.models import ACCEPTED_STATUSES, Game, GameStatus, Tournament
+
+
+def panel_of(event: Tournament | Season) -> Panel | None:
+    """The panel of ``event`` (None before anyone was appointed or anything filed)."""
+    if isinstance(event, Tournament):
+        return Panel.objects.filter(tournament=event).first()
+    return Panel.objects.filter(season=event).first()
+
+
+def event_name(panel: Panel) -> str:
+    """The event's name as its pages show it (a season: league · season)."""
+    event = event_of(panel)
+    if isinstance(event, Tournament):
+        return event.name
+    return f"{event.league.name} · {event.name}"
+
+
+def event_club(panel: Panel) -> Club:
+    """The club that runs the event."""
+    event = event_of(panel)
+    return event.club if isinstance(event, Tournament) else event.league.host
+
+
+def event_url(panel: Panel) -> str:
+    """The event's own page."""
+    event = event_of(panel)
+    if isinstance(event, Tournament):
+        return reverse("tournaments:detail", args=[event.pk])
+    return reverse("leagues:season", args=[event.pk])
+
+
+def officials_url(panel: Panel) -> str:
+    """The event's officials page."""
+    event = event_of(panel)
+    if isinstance(event, Tournament):
+        return reverse("officials:tournament", args=[event.pk])
+    return reverse("officials:season", args=[event.pk])
+
+
+@dataclass(frozen=True)
+class Line:
+    """An official as the page lists them: ``current`` False once they left the club."""
+
+    official: Official
+    current: bool
+
+
+def officials_of(panel: Panel | None) -> list[Line]:
+    """The appointed officials of ``panel``: the chief referee, the referees, the committee."""
+    if panel is None:
+        return []
+    rows = Official.objects.filter(panel=panel).select_related("user")
+    return [Line(row, is_member(row.user, panel)) for row in rows]
+
+
+def committee(panel: Panel) -> list[User]:
+    """The appeals committee as it stands now: appointed members still in the club."""
+    rows = Official.objects.filter(panel=panel, role=OfficialRole.COMMITTEE).select_related("user")
+    return [row.user for row in rows if is_member(row.user, panel)]
+
+
+def referees(panel: Panel) -> list[User]:
+    """The chief referee and referees who referee now (still in the club)."""
+    rows = Official.objects.filter(
+        panel=panel, role__in=(OfficialRole.CHIEF, OfficialRole.REFEREE)
+    ).select_related("user")
+    return [row.user for row in rows if is_member(row.user, panel)]
+
+
+def deciders(panel: Panel) -> list[User]:
+    """Who is told of a new appeal: the committee and the chief referee (第三十九条 二.1:
+    the chief referee may rule on the rules' questions), as they stand now."""
+    rows = Official.objects.filter(
+        panel=panel, role__in=(OfficialRole.CHIEF, OfficialRole.COMMITTEE)
+    ).select_related("user")
+    return [row.user for row in rows if is_member(row.user, panel)]
+
+
+def appeal_url(appeal: Appeal) -> str:
+    """The appeal's page."""
+    return reverse("officials:appeal", args=[appeal.pk])
+
+
+def appeals_for(user: User | None, panel: Panel | None) -> QuerySet[Appeal]:
+    """The appeals of ``panel`` that ``user`` reads: every one for the organiser, the chief
+    referee and the committee; those of their own games for a player."""
+    if panel is None or user is None or not user.is_authenticated:
+        return Appeal.objects.none()
+    appeals = Appeal.objects.filter(panel=panel).select_related("filed_by", "game__round")
+    if reads_every_appeal(user, panel):
+        return appeals
+    mine = [a.pk for a in appeals if user.pk in players_of(a.game)]
+    return appeals.filter(pk__in=mine)
+
+
+def appeal_deadline(panel: Panel | None, game: Game) -> datetime | None:
+    """When the time to appeal ``game`` ends: the event's appeal minutes after its round
+    finished (第三十九条 一.2: 30 minutes by default); None while the round plays."""
+    finished = game.round.finished_at
+    if finished is None:
+        return None
+    minutes = panel.appeal_minutes if panel is not None else Panel().appeal_minutes
+    return finished + timedelta(minutes=minutes)
+
+
+def appealable_games(user: User | None, tournament: Tournament, now: datetime) -> list[Game]:
+    """The finished games of ``tournament`` that ``user`` played and may still appeal."""
+    if user is None or not user.is_authenticated:
+        return []
+    mine = set(
+        tournament.entries.filter(Q(player1_id=user.pk) | Q(player2_id=user.pk)).values_list(
+            "pk", flat=True
+        )
+    )
+    panel = panel_of(tournament)
+    games = Game.objects.filter(round__tournament=tournament, status=GameStatus.FINISHED)
+    found = []
+    for game in games.select_related("round").order_by("round__number", "number"):
+        if not mine & {*game.side0, *game.side1}:
+            continue
+        deadline = appeal_deadline(panel, game)
+        if deadline is None or now <= deadline:
+            found.append(game)
+    return found
+
+
+def entry_names(tournament: Tournament) -> dict[int, str]:
+    """Each entry's name by id."""
+    return {e.pk: e.name or str(e) for e in tournament.entries.all()}
+
+
+def game_label(game: Game, names: dict[int, str]) -> str:
+    """``R2 #3 · A + B : C + D`` for lists and e-mails."""
+    sides = [" + ".join(names.get(e, "?") for e in side) for side in game.sides]
+    return f"R{game.round.number} #{game.number} · {sides[0]} : {sides[1]}"
+
+
+def divisions(panel: Panel) -> list[Division]:
+    """A season's divisions (a tournament has none)."""
+    event = event_of(panel)
+    return list(event.divisions.all()) if isinstance(event, Season) else []
+
+
+def teams(panel: Panel) -> list[tuple[str, str]]:
+    """The teams an announcement may go to, as (value, label): a season's teams by id, a
+    tournament's team labels."""
+    event = event_of(panel)
+    if isinstance(event, Season):
+        return [(str(t.pk), t.name) for t in event.teams.all()]
+    labels = (
+        event.entries.exclude(team="").values_list("team", flat=True).distinct().order_by("team")
+    )
+    return [(label, label) for label in labels]
+
+
+def recipients(panel: Panel, audience: str, target: str) -> list[User]:
+    """The people an announcement to ``audience`` (``all``, ``division`` with a division id,
+    ``team`` with a team id or label) reaches: the entrants' players (a season's team: its
+    captain and roster), each once, in id order."""
+    event = event_of(panel)
+    ids: set[int] = set()
+    if isinstance(event, Tournament):
+        entries = event.entries.filter(status__in=ACCEPTED_STATUSES)
+        if audience == "team":
+            entries = entries.filter(team=target)
+        for entry in entries:
+            ids.update(entry.user_ids)
+    else:
+        league_entries = LeagueEntry.objects.filter(season=event, withdrawn_at__isnull=True)
+        if audience == "division":
+            league_entries = league_entries.filter(division_id=int(target))
+        if audience == "team":
+            league_entries = league_entries.filter(team_id=int(target))
+        for row in league_entries.select_related("team"):
+            ids.update(pk for pk in (row.player1_id, row.player2_id) if pk)
+            if row.team is not None:
+                ids.add(row.team.captain_id)
+                ids.update(row.team.members.values_list("user_id", flat=True))
+    return list(User.objects.filter(pk__in=ids).order_by("pk"))
+
+
+def club_events(club: Club) -> tuple[list[Tournament], list[Season]]:
+    """A club's events that officials may serve: its tournaments that are published and not
+    cancelled, and its leagues' seasons that are not closed."""
+    tournaments = list(
+        Tournament.objects.filter(club=club).exclude(status__in=("draft", "cancelled"))[:50]
+    )
+    seasons = list(
+        Season.objects.filter(league__host=club)
+        .exclude(status=SeasonStatus.CLOSED)
+        .select_related("league")[:50]
+    )
+    return tournaments, seasons
+
+
+def team_named(panel: Panel, target: str) -> bool:
+    """Whether ``target`` names a team of the event."""
+    return any(value == target for value, _label in teams(panel))
+
+
+def division_of(panel: Panel, target: str) -> bool:
+    """Whether ``target`` is the id of a division of the event."""
+    return target.isdigit() and any(str(d.pk) == target for d in divisions(panel))

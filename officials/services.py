@@ -1,0 +1,452 @@
+"""The officials' actions: appointing and removing an event's officials, its appeal time, a
+player's written appeal, the committee's votes and their decision, and the organiser's
+announcements. The only code of the app that changes state; every action checks the actor's
+current role here (the pages and the API refuse exactly the same things).
+
+What the national rules say, and how it is kept (第三十四、三十五、三十九条):
+
+* the organiser appoints a chief referee (one), referees and an appeals committee — any
+  members of the event's club; one role per person and event, so that nobody judges an appeal
+  against their own ruling;
+* the committee decides only while it has an odd number of members, at least three; each
+  member votes once, to dismiss the appeal or to uphold it with the result they would set;
+  the first proposal that a majority of the committee backs decides (少数服从多数), and the
+  decision is final;
+* a decision that changes a result calls
+  :func:`tournaments.services.results.correct_result`, the tournament's one place where a
+  result changes, so that standings, the games of later rounds that have not started, and the
+  ratings follow once; the appeal keeps the result before and after, every vote its reason.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from datetime import datetime
+from typing import Any
+
+from django.conf import settings
+from django.db import IntegrityError, transaction
+from django.utils import timezone, translation
+from django.utils.translation import gettext as _
+
+from clubs.models import User
+from clubs.services import ClubError
+from games import errors
+from games.variants import game as game_facts
+from games.variants import level_names
+from leagues.models import Season
+from officials import selectors
+from officials.models import (
+    MAX_APPEAL_MINUTES,
+    MIN_APPEAL_MINUTES,
+    SUBJECT_MAX,
+    TEXT_MAX,
+    Announcement,
+    Appeal,
+    AppealStatus,
+    AppealSubject,
+    Audience,
+    Official,
+    OfficialRole,
+    Panel,
+    Verdict,
+    Vote,
+)
+from officials.permissions import (
+    can_dismiss,
+    is_member,
+    is_organiser,
+    may_vote,
+    players_of,
+)
+from outbox import services as outbox
+from outbox.models import Kind
+from tournaments.models import Game, GameStatus, Tournament
+from tournaments.services import results as tournament_results
+
+#: The most votes' scores are trusted with (a level or a point total).
+SCORE_LIMIT = 10**6
+
+
+class OfficialsError(ClubError):
+    """A refused officials action; ``fields`` keeps every field's errors for the forms."""
+
+    def __init__(self, code: str, message: str, fields: dict[str, str] | None = None) -> None:
+        """Keep the field errors beside the joined message."""
+        super().__init__(code, message)
+        self.fields = fields or {}
+
+
+class NotAllowed(OfficialsError, errors.NotAllowed):
+    """The actor has no current role for the action (HTTP 403)."""
+
+
+def not_allowed() -> NotAllowed:
+    """The refusal of an action the user has no role for."""
+    return NotAllowed("not_allowed", _("You are not allowed to do this."))
+
+
+def _refuse_fields(fields: dict[str, str]) -> None:
+    """Raise every field's error at once (nothing changed)."""
+    if fields:
+        raise OfficialsError("invalid", " ".join(fields.values()), fields)
+
+
+# --------------------------------------------------------------------------- panels
+def panel_for(event: Tournament | Season) -> Panel:
+    """The panel of ``event``, made on first use (its appeal time: the rules' 30 minutes)."""
+    if isinstance(event, Tournament):
+        panel, _created = Panel.objects.get_or_create(tournament=event)
+    else:
+        panel, _created = Panel.objects.get_or_create(season=event)
+    return panel
+
+
+def _organised(actor: User, event: Tournament | Season) -> Panel:
+    panel = panel_for(event)
+    if not is_organiser(actor, panel):
+        raise not_allowed()
+    return Panel.objects.select_for_update().get(pk=panel.pk)
+
+
+@transaction.atomic
+def appoint(actor: User, event: Tournament | Season, person: User | None, role: str) -> Official:
+    """Appoint ``person`` to ``event``'s officials as ``role`` (``chief``, ``referee``,
+    ``committee``): the organiser only; ``person`` must be a member of the event's club, hold
+    no other role at the event, and an event has one chief referee. Refused otherwise, having
+    changed nothing."""
+    panel = _organised(actor, event)
+    fields: dict[str, str] = {}
+    if role not in OfficialRole.values:
+        fields["role"] = _("Choose a role: chief referee, referee or appeals committee member.")
+    if person is None:
+        fields["user"] = _("Choose a member of the club.")
+    elif not is_member(person, panel):
+        fields["user"] = _("Only a member of the event's club can be appointed.")
+    elif Official.objects.filter(panel=panel, user=person).exists():
+        fields["user"] = _("This person already has a role at this event.")
+    if role == OfficialRole.CHIEF and panel.officials.filter(role=OfficialRole.CHIEF).exists():
+        fields["role"] = _("The event has a chief referee: remove them first.")
+    _refuse_fields(fields)
+    assert person is not None
+    try:
+        with transaction.atomic():
+            return Official.objects.create(panel=panel, user=person, role=role, appointed_by=actor)
+    except IntegrityError:
+        raise OfficialsError("taken", _("This person already has a role at this event.")) from None
+
+
+@transaction.atomic
+def dismiss(actor: User, official: Official) -> None:
+    """Remove ``official``: the organiser removes anyone, the chief referee a referee."""
+    official = Official.objects.select_related("panel").get(pk=official.pk)
+    if not can_dismiss(actor, official):
+        raise not_allowed()
+    official.delete()
+
+
+@transaction.atomic
+def set_appeal_minutes(actor: User, event: Tournament | Season, minutes: object) -> Panel:
+    """Set the time to appeal after a round ends (the organiser; whole minutes from 5 to
+    1440; the rules' default is 30)."""
+    panel = _organised(actor, event)
+    if (
+        isinstance(minutes, bool)
+        or not isinstance(minutes, int)
+        or not MIN_APPEAL_MINUTES <= minutes <= MAX_APPEAL_MINUTES
+    ):
+        raise OfficialsError(
+            "bad_minutes",
+            _("The time to appeal is a whole number of minutes from %(low)d to %(high)d.")
+            % {"low": MIN_APPEAL_MINUTES, "high": MAX_APPEAL_MINUTES},
+            {
+                "appeal_minutes": _(
+                    "The time to appeal is a whole number of minutes from %(low)d to %(high)d."
+                )
+                % {"low": MIN_APPEAL_MINUTES, "high": MAX_APPEAL_MINUTES}
+            },
+        )
+    panel.appeal_minutes = minutes
+    panel.save(update_fields=["appeal_minutes"])
+    return panel
+
+
+# --------------------------------------------------------------------------- appeals
+@transaction.atomic
+def file_appeal(
+    user: User, game: Game, subject: str, text: str, now: datetime | None = None
+) -> Appeal:
+    """File ``user``'s written appeal about ``game`` (a result or a sanction): a player of the
+    game, after it finished and within the event's appeal time after its round finished, one
+    open appeal per player and game. The committee and the chief referee are told (a notice
+    and an e-mail each)."""
+    now = now or timezone.now()
+    game = (
+        Game.objects.select_for_update().select_related("round__tournament__club").get(pk=game.pk)
+    )
+    tournament = game.round.tournament
+    if not user.is_authenticated or user.pk not in players_of(game):
+        raise not_allowed()
+    fields: dict[str, str] = {}
+    if subject not in AppealSubject.values:
+        fields["subject"] = _("Say what the appeal is about: the result or a sanction.")
+    text = (text or "").strip()
+    if not text:
+        fields["text"] = _("Write what happened and what you ask the committee to decide.")
+    elif len(text) > TEXT_MAX:
+        fields["text"] = _("The appeal is at most %(n)d characters long.") % {"n": TEXT_MAX}
+    _refuse_fields(fields)
+    if game.status != GameStatus.FINISHED:
+        raise OfficialsError("not_finished", _("A game can be appealed once it has finished."))
+    panel = panel_for(tournament)
+    deadline = selectors.appeal_deadline(panel, game)
+    if deadline is not None and now > deadline:
+        raise OfficialsError(
+            "too_late",
+            _("The time to appeal this game ended %(minutes)d minutes after its round.")
+            % {"minutes": panel.appeal_minutes},
+        )
+    if Appeal.objects.filter(game=game, filed_by=user, status=AppealStatus.OPEN).exists():
+        raise OfficialsError("open_already", _("You have an open appeal about this game."))
+    appeal = Appeal.objects.create(
+        panel=panel,
+        game=game,
+        filed_by=user,
+        subject=subject,
+        text=text,
+        filed_at=now,
+        before0=game.score0,
+        before1=game.score1,
+    )
+    for member in selectors.deciders(panel):
+        _tell(member, f"officials:appeal:{appeal.pk}:filed:user:{member.pk}", appeal, "filed")
+    return appeal
+
+
+def _proposal(vote: Vote) -> tuple[Any, ...]:
+    if vote.verdict == Verdict.DISMISS:
+        return (Verdict.DISMISS,)
+    return (Verdict.UPHOLD, vote.score0, vote.score1, vote.winner)
+
+
+def _check_scores(
+    tournament: Tournament, score0: object, score1: object, winner: object
+) -> dict[str, str]:
+    """The errors of a proposed result (the same bounds as the organiser's result form)."""
+    fields: dict[str, str] = {}
+    scores = (score0, score1)
+    if any(isinstance(s, bool) or not isinstance(s, int) or abs(s) > SCORE_LIMIT for s in scores):
+        fields["score"] = _("Give both sides' scores as whole numbers.")
+        return fields
+    assert isinstance(score0, int) and isinstance(score1, int)
+    facts = game_facts(tournament.variant)
+    if facts.levels:
+        names = level_names(tournament.variant)
+        if not (0 <= score0 <= facts.max_level and 0 <= score1 <= facts.max_level):
+            fields["score"] = _("Levels go from %(low)s to %(high)s.") % {
+                "low": names[0],
+                "high": names[-1],
+            }
+        elif score0 == score1 == facts.max_level and winner not in (0, 1):
+            fields["winner"] = _(
+                "Both sides cannot both have won: name the side that passed the last level."
+            )
+    if winner is not None and winner not in (0, 1):
+        fields["winner"] = _("The winner is side 0 or side 1.")
+    return fields
+
+
+@transaction.atomic
+def cast_vote(
+    user: User,
+    appeal: Appeal,
+    verdict: str,
+    reason: str,
+    score0: int | None = None,
+    score1: int | None = None,
+    winner: int | None = None,
+    now: datetime | None = None,
+) -> Appeal:
+    """Record ``user``'s vote on an open ``appeal`` (a current member of the committee, not a
+    player of the game) and decide the appeal once a majority of the committee backs one
+    proposal: dismiss, or uphold with one result. An upheld appeal whose result differs from
+    the game's changes it through :func:`tournaments.services.results.correct_result` (who
+    and why recorded); the filer and the game's players are told. A committee that is not an
+    odd number of at least three members decides nothing: the vote is refused."""
+    now = now or timezone.now()
+    appeal = (
+        Appeal.objects.select_for_update()
+        .select_related("panel", "game__round__tournament")
+        .get(pk=appeal.pk)
+    )
+    if not may_vote(user, appeal):
+        raise not_allowed()
+    if appeal.status != AppealStatus.OPEN:
+        raise OfficialsError("decided", _("This appeal has been decided."))
+    members = selectors.committee(appeal.panel)
+    if len(members) < 3 or len(members) % 2 == 0:
+        raise OfficialsError(
+            "committee_size",
+            _(
+                "The appeals committee needs an odd number of members, at least three, "
+                "before it decides (it has %(n)d)."
+            )
+            % {"n": len(members)},
+        )
+    tournament = appeal.game.round.tournament
+    fields: dict[str, str] = {}
+    if verdict not in Verdict.values:
+        fields["verdict"] = _("Vote to uphold or to dismiss the appeal.")
+    reason = (reason or "").strip()
+    if not reason:
+        fields["reason"] = _("Give the reason for your vote.")
+    elif len(reason) > TEXT_MAX:
+        fields["reason"] = _("The reason is at most %(n)d characters long.") % {"n": TEXT_MAX}
+    if verdict == Verdict.UPHOLD:
+        fields.update(_check_scores(tournament, score0, score1, winner))
+    _refuse_fields(fields)
+    if Vote.objects.filter(appeal=appeal, member=user).exists():
+        raise OfficialsError("voted", _("You have voted on this appeal."))
+    upheld = verdict == Verdict.UPHOLD
+    Vote.objects.create(
+        appeal=appeal,
+        member=user,
+        verdict=verdict,
+        score0=score0 if upheld else None,
+        score1=score1 if upheld else None,
+        winner=winner if upheld else None,
+        reason=reason,
+        cast_at=now,
+    )
+    _decide(user, appeal, members, now)
+    return appeal
+
+
+def _decide(user: User, appeal: Appeal, members: list[User], now: datetime) -> None:
+    """Decide ``appeal`` if one proposal has a majority of the committee's current members."""
+    ids = {m.pk for m in members}
+    votes = [v for v in appeal.votes.all() if v.member_id in ids]
+    counts = Counter(_proposal(v) for v in votes)
+    if not counts:
+        return
+    proposal, backing = counts.most_common(1)[0]
+    if backing < len(members) // 2 + 1:
+        return
+    game = appeal.game
+    if proposal[0] == Verdict.DISMISS:
+        appeal.status = AppealStatus.DISMISSED
+    else:
+        appeal.status = AppealStatus.UPHELD
+        _verdict, score0, score1, winner = proposal
+        if (score0, score1) != (game.score0, game.score1) or (
+            winner is not None and winner != game.winner
+        ):
+            reasons = "; ".join(v.reason for v in votes if _proposal(v) == proposal)
+            game = tournament_results.correct_result(
+                user,
+                game,
+                score0,
+                score1,
+                reasons,
+                winner=winner,
+                now=now,
+            )
+        appeal.after0, appeal.after1 = score0, score1
+    appeal.decided_at = now
+    appeal.save(update_fields=["status", "after0", "after1", "decided_at"])
+    for uid in {appeal.filed_by_id, *players_of(game)}:
+        person = User.objects.get(pk=uid)
+        _tell(person, f"officials:appeal:{appeal.pk}:decided:user:{uid}", appeal, "decided")
+
+
+def _tell(person: User, key: str, appeal: Appeal, what: str) -> None:
+    """A notice and an e-mail about ``appeal`` (``filed``: to the committee and the chief
+    referee; ``decided``: to the filer and the players) in ``person``'s language."""
+    url = selectors.appeal_url(appeal)
+    with translation.override(person.language or settings.LANGUAGE_CODE):
+        name = selectors.event_name(appeal.panel)
+        if what == "filed":
+            subject = _("An appeal to decide at %(event)s") % {"event": name}
+        else:
+            subject = _("Your appeal at %(event)s: %(status)s") % {
+                "event": name,
+                "status": AppealStatus(appeal.status).label,
+            }
+        body = f"{subject}\n\n{appeal.text}\n\n" + _("Open the page: %(link)s") % {
+            "link": outbox.site_url(url)
+        }
+    outbox.tell_user_once(
+        key=key[:200],
+        user=person,
+        kind=Kind.TOURNAMENTS,
+        rendered=outbox.Rendered(subject[:200], body),
+        url=url,
+    )
+
+
+# --------------------------------------------------------------------------- announcements
+@transaction.atomic
+def announce(
+    actor: User,
+    event: Tournament | Season,
+    audience: str,
+    subject: str,
+    text: str,
+    target: str = "",
+    now: datetime | None = None,
+) -> Announcement:
+    """Send the organiser's announcement to ``event``'s entrants (``all``), a season's
+    division (``division``, ``target`` its id) or a team (``team``: a season's team id, a
+    tournament's team label): a notice for each player and an e-mail under their
+    preferences (tournament or league e-mails), once each, through the outbox."""
+    panel = _organised(actor, event)
+    fields: dict[str, str] = {}
+    subject, text, target = (subject or "").strip(), (text or "").strip(), str(target or "")
+    if audience not in Audience.values:
+        fields["audience"] = _("Choose whom the announcement goes to.")
+    elif audience == Audience.DIVISION and not selectors.division_of(panel, target):
+        fields["audience"] = _("Choose one of the season's divisions.")
+    elif audience == Audience.TEAM and not selectors.team_named(panel, target):
+        fields["audience"] = _("Choose one of the event's teams.")
+    if not subject:
+        fields["subject"] = _("Give the announcement a subject.")
+    elif len(subject) > SUBJECT_MAX:
+        fields["subject"] = _("The subject is at most %(n)d characters long.") % {"n": SUBJECT_MAX}
+    if not text:
+        fields["text"] = _("Write the announcement.")
+    elif len(text) > TEXT_MAX:
+        fields["text"] = _("The announcement is at most %(n)d characters long.") % {"n": TEXT_MAX}
+    _refuse_fields(fields)
+    people = selectors.recipients(panel, audience, target)
+    if not people:
+        raise OfficialsError(
+            "nobody", _("Nobody has entered there yet: the announcement would reach no one.")
+        )
+    announcement = Announcement.objects.create(
+        panel=panel,
+        author=actor,
+        audience=audience,
+        target=int(target) if audience == Audience.DIVISION or target.isdigit() else None,
+        team=target if audience == Audience.TEAM else "",
+        subject=subject,
+        text=text,
+        recipients=len(people),
+        sent_at=now or timezone.now(),
+    )
+    kind = Kind.TOURNAMENTS if isinstance(event, Tournament) else Kind.LEAGUES
+    url = selectors.officials_url(panel)
+    for person in people:
+        with translation.override(person.language or settings.LANGUAGE_CODE):
+            title = _("%(event)s: %(subject)s") % {
+                "event": selectors.event_name(panel),
+                "subject": subject,
+            }
+            body = f"{text}\n\n" + _("Open the page: %(link)s") % {"link": outbox.site_url(url)}
+        outbox.tell_user_once(
+            key=f"officials:announcement:{announcement.pk}:user:{person.pk}",
+            user=person,
+            kind=kind,
+            rendered=outbox.Rendered(title[:200], body),
+            url=url,
+        )
+    return announcement

@@ -1,0 +1,316 @@
+"""Officials pages: a club's events, an event's officials (appoint, remove, the appeal time,
+announcements, its appeals), filing an appeal, an appeal and the committee's votes. Thin: every
+change goes through :mod:`officials.services` (which checks the actor's current role), every
+shared read through :mod:`officials.selectors`."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
+
+from clubs import services as club_services
+from clubs.models import Club, Membership, User
+from games.errors import Refused
+from games.variants import game as game_facts
+from games.variants import level_names
+from leagues import permissions as league_permissions
+from leagues.models import Season
+from officials import permissions, selectors, services
+from officials.models import (
+    Appeal,
+    AppealSubject,
+    Audience,
+    Official,
+    OfficialRole,
+    Panel,
+    Verdict,
+)
+from tournaments.models import Game, Tournament
+from tournaments.permissions import can_view
+
+
+def _viewer(request: HttpRequest) -> User | None:
+    """The signed-in user, or None."""
+    return request.user if isinstance(request.user, User) else None
+
+
+def _actor(request: HttpRequest) -> User:
+    """The signed-in user of a page only they reach (``login_required``)."""
+    user = _viewer(request)
+    if user is None:
+        raise PermissionDenied
+    return user
+
+
+def _tournament(request: HttpRequest, pk: int) -> Tournament:
+    tournament = get_object_or_404(Tournament.objects.select_related("club"), pk=pk)
+    club_services.require_club_visible(_viewer(request), tournament.club)
+    if not can_view(_viewer(request), tournament):
+        raise Http404
+    return tournament
+
+
+def _season(request: HttpRequest, pk: int) -> Season:
+    season = get_object_or_404(Season.objects.select_related("league__host"), pk=pk)
+    league_permissions.require_league_visible(_viewer(request), season.league)
+    return season
+
+
+def club_events(request: HttpRequest, slug: str) -> HttpResponse:
+    """The club's tournaments and seasons, each linking to its officials page."""
+    club = get_object_or_404(Club, slug=slug)
+    club_services.require_club_visible(_viewer(request), club)
+    tournaments, seasons = selectors.club_events(club)
+    return render(
+        request,
+        "officials/club.html",
+        {"club": club, "tournaments": tournaments, "seasons": seasons},
+    )
+
+
+def _members(panel: Any) -> list[User]:
+    club = selectors.event_club(panel)
+    ids = Membership.objects.filter(club=club).values_list("user_id", flat=True)
+    return list(User.objects.filter(pk__in=ids).order_by("username"))
+
+
+def _event_page(request: HttpRequest, event: Tournament | Season) -> HttpResponse:
+    panel = selectors.panel_of(event)
+    user = _viewer(request)
+    probe = panel or (
+        Panel(tournament=event) if isinstance(event, Tournament) else Panel(season=event)
+    )
+    organiser = permissions.is_organiser(user, probe)
+    lines = selectors.officials_of(panel)
+    appealable: list[Game] = []
+    if isinstance(event, Tournament) and user is not None:
+        appealable = selectors.appealable_games(user, event, timezone.now())
+    context = {
+        "event": event,
+        "is_tournament": isinstance(event, Tournament),
+        "name": selectors.event_name(probe),
+        "event_url": selectors.event_url(probe),
+        "panel": probe,
+        "lines": [
+            {
+                "line": line,
+                "can_remove": user is not None and permissions.can_dismiss(user, line.official),
+            }
+            for line in lines
+        ],
+        "organiser": organiser,
+        "my_role": permissions.role_of(user, probe) if panel is not None else None,
+        "members": _members(probe) if organiser else [],
+        "roles": OfficialRole.choices,
+        "appeals": list(selectors.appeals_for(user, panel)[:50]),
+        "can_appeal": bool(appealable),
+        "audiences": Audience.choices,
+        "divisions": selectors.divisions(probe) if organiser else [],
+        "teams": selectors.teams(probe) if organiser else [],
+        "announcements": list(panel.announcements.all()[:10]) if panel and organiser else [],
+        "committee_size": len(selectors.committee(panel)) if panel else 0,
+        "action_url": "officials:tournament_action"
+        if isinstance(event, Tournament)
+        else "officials:season_action",
+    }
+    return render(request, "officials/event.html", context)
+
+
+def tournament_page(request: HttpRequest, pk: int) -> HttpResponse:
+    """A tournament's officials, its appeals and (for the organiser) appointments and
+    announcements."""
+    return _event_page(request, _tournament(request, pk))
+
+
+def season_page(request: HttpRequest, pk: int) -> HttpResponse:
+    """A league season's officials and (for the organiser) appointments and announcements."""
+    return _event_page(request, _season(request, pk))
+
+
+def _int(value: object) -> int | None:
+    try:
+        number = int(str(value))
+    except ValueError:
+        return None
+    return number if abs(number) <= 10**9 else None
+
+
+def _act(request: HttpRequest, event: Tournament | Season, action: str) -> HttpResponse:
+    user = _actor(request)
+    post = request.POST
+    handlers: dict[str, Any] = {
+        "appoint": lambda: services.appoint(
+            user,
+            event,
+            User.objects.filter(pk=_int(post.get("user")) or 0).first(),
+            post.get("role", ""),
+        ),
+        "dismiss": lambda: services.dismiss(
+            user,
+            get_object_or_404(
+                Official,
+                pk=_int(post.get("official")) or 0,
+                panel=selectors.panel_of(event),
+            ),
+        ),
+        "minutes": lambda: services.set_appeal_minutes(
+            user, event, _int(post.get("appeal_minutes"))
+        ),
+        "announce": lambda: services.announce(
+            user,
+            event,
+            post.get("audience", ""),
+            post.get("subject", ""),
+            post.get("text", ""),
+            target=post.get("target", ""),
+        ),
+    }
+    handler = handlers.get(action)
+    if handler is None:
+        raise Http404
+    try:
+        handler()
+    except Refused as error:
+        for message in getattr(error, "fields", {}).values() or [error.message]:
+            messages.error(request, message)
+    else:
+        messages.success(request, _("Done."))
+    if isinstance(event, Tournament):
+        return redirect("officials:tournament", pk=event.pk)
+    return redirect("officials:season", pk=event.pk)
+
+
+@login_required
+@require_POST
+def tournament_action(request: HttpRequest, pk: int, action: str) -> HttpResponse:
+    """Every button of a tournament's officials page: a POST naming the action."""
+    return _act(request, _tournament(request, pk), action)
+
+
+@login_required
+@require_POST
+def season_action(request: HttpRequest, pk: int, action: str) -> HttpResponse:
+    """Every button of a season's officials page: a POST naming the action."""
+    return _act(request, _season(request, pk), action)
+
+
+@login_required
+def appeal_new(request: HttpRequest, pk: int) -> HttpResponse:
+    """A player's written appeal about one of their finished games."""
+    tournament = _tournament(request, pk)
+    games = selectors.appealable_games(_viewer(request), tournament, timezone.now())
+    names = selectors.entry_names(tournament)
+    errors: dict[str, str] = {}
+    if request.method == "POST":
+        game = next((g for g in games if g.pk == _int(request.POST.get("game"))), None)
+        if game is None:
+            errors["game"] = _("Choose one of your games that may still be appealed.")
+        else:
+            try:
+                appeal = services.file_appeal(
+                    _actor(request),
+                    game,
+                    request.POST.get("subject", ""),
+                    request.POST.get("text", ""),
+                )
+            except services.OfficialsError as error:
+                errors = error.fields or {"text": error.message}
+            else:
+                messages.success(request, _("Your appeal was filed with the appeals committee."))
+                return redirect("officials:appeal", pk=appeal.pk)
+    return render(
+        request,
+        "officials/appeal_form.html",
+        {
+            "tournament": tournament,
+            "games": [(g, selectors.game_label(g, names)) for g in games],
+            "subjects": AppealSubject.choices,
+            "errors": errors,
+            "posted": request.POST,
+        },
+        status=400 if errors else 200,
+    )
+
+
+def _score_choices(tournament: Tournament) -> list[tuple[int, str]] | None:
+    facts = game_facts(tournament.variant)
+    if not facts.levels:
+        return None
+    return list(enumerate(level_names(tournament.variant)))
+
+
+@login_required
+def appeal_page(request: HttpRequest, pk: int) -> HttpResponse:
+    """An appeal: what was asked, the result before and after, the committee's votes and
+    reasons; a committee member's vote form while it is open."""
+    appeal = get_object_or_404(
+        Appeal.objects.select_related("panel", "filed_by", "game__round__tournament__club"),
+        pk=pk,
+    )
+    if not permissions.can_read_appeal(_viewer(request), appeal):
+        raise Http404
+    tournament = appeal.game.round.tournament
+    errors: dict[str, str] = {}
+    if request.method == "POST":
+        try:
+            services.cast_vote(
+                _actor(request),
+                appeal,
+                request.POST.get("verdict", ""),
+                request.POST.get("reason", ""),
+                score0=_int(request.POST.get("score0")),
+                score1=_int(request.POST.get("score1")),
+                winner=_int(request.POST.get("winner")) if request.POST.get("winner") else None,
+            )
+        except Refused as error:
+            errors = getattr(error, "fields", {}) or {"verdict": error.message}
+        else:
+            messages.success(request, _("Your vote is recorded."))
+            return redirect("officials:appeal", pk=appeal.pk)
+        appeal.refresh_from_db()
+    names = selectors.entry_names(tournament)
+    choices = _score_choices(tournament)
+    labels = dict(choices) if choices else {}
+
+    def shown(score: int | None) -> str:
+        return "" if score is None else str(labels.get(score, score))
+
+    votes = [
+        {
+            "vote": v,
+            "score": f"{shown(v.score0)} : {shown(v.score1)}" if v.score0 is not None else "",
+        }
+        for v in appeal.votes.select_related("member")
+    ]
+    return render(
+        request,
+        "officials/appeal.html",
+        {
+            "appeal": appeal,
+            "tournament": tournament,
+            "game_label": selectors.game_label(appeal.game, names),
+            "sides": [" + ".join(names.get(e, "?") for e in s) for s in appeal.game.sides],
+            "before": f"{shown(appeal.before0)} : {shown(appeal.before1)}",
+            "after": f"{shown(appeal.after0)} : {shown(appeal.after1)}"
+            if appeal.after0 is not None
+            else "",
+            "votes": votes,
+            "may_vote": permissions.may_vote(_viewer(request), appeal)
+            and appeal.status == "open"
+            and not appeal.votes.filter(member_id=_actor(request).pk).exists(),
+            "committee_size": len(selectors.committee(appeal.panel)),
+            "verdicts": Verdict.choices,
+            "score_choices": choices,
+            "errors": errors,
+            "posted": request.POST,
+        },
+        status=400 if errors else 200,
+    )
