@@ -46,6 +46,9 @@ def queue_match(match_id: int) -> None:
 
     def publish() -> None:
         try:
+            if RECORD_MATCH_TASK not in current_app.tasks:
+                # the apps' tasks.py, so that an eager Celery (tests) runs the task here
+                current_app.loader.import_default_modules()
             current_app.signature(RECORD_MATCH_TASK, args=(match_id,)).delay()
         except Exception:
             log.warning("records task for match %s not published", match_id, exc_info=True)
