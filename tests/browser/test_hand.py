@@ -4,13 +4,15 @@ Red Two) fits without scrolling; every card has a touch region of its own of at 
 px in portrait (44 × 44 on a landscape phone); the rank and the suit of every card are
 wholly visible (every point of their boxes hits that card: nothing of them is under the next
 card); a finger sliding across five cards selects them, and a slide starting on a selected
-card puts cards back; 理牌 shows the groups the engine computes for the seat's own hand; a card
-moved into a group of one's own stays there after a reload.
+card puts cards back; a tap on a column's top takes one card of its rank and a tap on the next
+strip one more; 理牌 shows the groups the engine computes for the seat's own hand; a card
+moved into a group of one's own stays there after a reload and after a reconnect.
 
 Screenshots go to var/screenshots/hand-*.png for a person to look at."""
 
 import json
 import os
+import re
 import sys
 from collections import Counter
 from pathlib import Path
@@ -123,7 +125,9 @@ def seed_with_groups(variant):
     raise AssertionError(variant)
 
 
-def open_table(browser, stack, variant, seed):
+def open_table(browser, stack, variant, seed, sockets=None):
+    """The person's table on a phone; ``sockets`` (a list): every websocket the page opens is
+    routed through the test (appended to it), so the test can drop the connection."""
     info = stack.query(
         SETUP.replace("VARIANT", repr(variant))
         .replace("SEED", repr(seed))
@@ -140,6 +144,13 @@ def open_table(browser, stack, variant, seed):
     context.set_default_timeout(20000)
     context.add_cookies([{"name": "sessionid", "value": info["session"], "url": stack.http}])
     page = context.new_page()
+    if sockets is not None:
+
+        def route(ws):
+            ws.connect_to_server()
+            sockets.append(ws)
+
+        page.route_web_socket(re.compile(r"/ws/tables/"), route)
     page.goto(f"/matches/tables/{info['table']}/")
     page.wait_for_selector(".hand .card-button")
     page.info = info
@@ -204,9 +215,14 @@ def slide(page, points, touch):
 def centre_of_region(page, index):
     """A point inside card ``index``'s own touch region (its top-left part, shown)."""
     card = page.locator(f".hand .card-button[data-index='{index}']")
-    card.wait_for(state="visible")  # (a bot's play may redraw the table meanwhile)
-    box = card.bounding_box()
-    return box["x"] + 14, box["y"] + 14
+    # (a bot's play redraws the table: the button found may be gone a moment later)
+    for _ in range(50):
+        card.wait_for(state="visible")
+        box = card.bounding_box()
+        if box is not None:
+            return box["x"] + 14, box["y"] + 14
+        page.wait_for_timeout(50)
+    raise AssertionError(f"card {index} not shown")
 
 
 def selected(page):
@@ -219,7 +235,8 @@ def selected(page):
 def test_the_hand_at_four_sizes(browser, stack, variant):
     seed = seed_with_groups(variant)
     count = 26 if variant == "honger" else 27
-    context, page = open_table(browser, stack, variant, seed)
+    sockets = []
+    context, page = open_table(browser, stack, variant, seed, sockets)
     try:
         for size, (width, height) in VIEWPORTS.items():
             page.set_viewport_size({"width": width, "height": height})
@@ -249,9 +266,34 @@ def test_the_hand_at_four_sizes(browser, stack, variant):
             slide(page, points[3:], touch)
             assert selected(page) == []
 
-        # 理牌: the groups shown are the engine's, for this seat's hand
+        # a tap on a column's top takes one card of that rank, a tap on the next strip down
+        # one more (docs/table.md, "Selecting"); a tap again puts it back
         page.set_viewport_size({"width": 390, "height": 844})
         settle(page)
+        column = page.evaluate(
+            """() => { const cols = new Map();
+              for (const b of document.querySelectorAll('.hand .card-button')) {
+                const k = b.dataset.col; if (!cols.has(k)) cols.set(k, []);
+                cols.get(k).push([Number(b.dataset.index), b.querySelector('.face').dataset.card]); }
+              return [...cols.values()].find((c) => c.length >= 2); }"""
+        )
+        assert column, "no column of two cards"
+        (top, top_card), (second, second_card) = column[:2]
+        page.touchscreen.tap(*centre_of_region(page, top))
+        settle(page)
+        assert selected(page) == [top]
+        page.touchscreen.tap(*centre_of_region(page, second))
+        settle(page)
+        assert sorted(selected(page)) == sorted([top, second])
+        rank = lambda card: card if card in ("SB", "HR") else card[1]  # noqa: E731
+        assert rank(top_card) == rank(second_card)
+        page.screenshot(path=str(SCREENSHOTS / f"hand-{variant}-column-taps-phone.png"))
+        page.touchscreen.tap(*centre_of_region(page, top))
+        page.touchscreen.tap(*centre_of_region(page, second))
+        settle(page)
+        assert selected(page) == []
+
+        # 理牌: the groups shown are the engine's, for this seat's hand
         page.locator("[data-hand=arrange]").tap()
         page.wait_for_selector(".hand .hand-frame")
         expected = stack.query(ENGINE_GROUPS.replace("TABLE", str(page.info["table"])))
@@ -282,6 +324,23 @@ def test_the_hand_at_four_sizes(browser, stack, variant):
         kept = [g for g in moved if not Counter(g["cards"]) - hand]
         assert page.evaluate(GROUPS_SHOWN) == kept, (hand, moved)
         assert kept[0] == moved[0]
+        # and after a reconnect (the connection dropped, the page reconnects by itself)
+        opened = len(sockets)
+        sockets[-1].close()
+        for _ in range(200):  # (the page tries again within 0.75 s)
+            if len(sockets) > opened:
+                break
+            page.wait_for_timeout(100)
+        page.wait_for_function("() => !document.querySelector('#table-app .offline')")
+        assert len(sockets) > opened
+        page.wait_for_selector(".hand .hand-frame.own")
+        hand = Counter(
+            page.evaluate(
+                "() => [...document.querySelectorAll('.hand .face')].map((e) => e.dataset.card)"
+            )
+        )
+        assert page.evaluate(GROUPS_SHOWN) == [g for g in kept if not Counter(g["cards"]) - hand]
+        page.screenshot(path=str(SCREENSHOTS / f"hand-{variant}-reconnected-phone.png"))
         # and back to plain rank columns
         page.locator("[data-hand=reset]").tap()
         page.wait_for_function("() => !document.querySelector('.hand .hand-frame')")
