@@ -66,6 +66,7 @@ def test_every_source_string_is_in_the_catalogues(tmp_path):
         "tournaments",
         "leagues",
         "records",
+        "officials",
         "engine",
         "templates",
         "locale",
