@@ -102,8 +102,12 @@ def result_summary(match: Any) -> dict[str, Any]:
                 }
             )
     rows.sort(key=lambda r: (not r["won"], -r["score"]))
-    for k, row in enumerate(rows):
-        row["place"] = _place(k)
+    for row in rows:  # tied rows share a place (a draw: both teams first)
+        if winner is None or not facts.levels:
+            ahead = sum(1 for r in rows if (r["won"], r["score"]) > (row["won"], row["score"]))
+        else:
+            ahead = 0 if row["won"] else 1
+        row["place"] = _place(ahead)
     finished = match.finished_at or timezone.now()
     return {
         "title": f"{table.get_variant_display()} · #{table.pk}",

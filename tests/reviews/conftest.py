@@ -70,12 +70,20 @@ def finish_match(club, people, variant="guandan", seed="rv1", deals=1, bots=()):
         status=MatchStatus.FINISHED,
         finished_at=timezone.now(),
         snapshot=store.snapshot_of(engine),
-        result=engine.result(),
+        # cut short after ``deals`` deals: the levels reached so far decide
+        result=engine.result() if engine.over else final_result(engine),
         deadline=None,
     )
     Table.objects.filter(pk=table.pk).update(status=TableStatus.FINISHED)
     match.refresh_from_db()
     return match
+
+
+def final_result(engine):
+    """The result of a match stopped after some deals, as if it had ended there."""
+    levels = list(engine.levels)
+    winner = None if levels[0] == levels[1] else int(levels[1] > levels[0])
+    return {"over": True, "winner": winner, "score": levels, "reason": "time", "deals": 1}
 
 
 @pytest.fixture
