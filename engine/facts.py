@@ -59,6 +59,9 @@ _GAME_FACTS: dict[str, tuple[str, ...]] = {
         "immune_bombs",
         "top_attempts",
         "top_successes",
+        "tributes_given",
+        "tributes_received",
+        "anti_tributes",
         "sanctions",
     ),
     "guandan": (
