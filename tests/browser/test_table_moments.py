@@ -1,13 +1,16 @@
 """Issue 43, points 2–5, in a real browser (Playwright + the system's Chromium) against the
 real stack (uvicorn, a Celery worker for the bots, Redis), at 390×844, 844×390, 768×1024 and
 1366×768: the table at text size 特大 still on one screen; the ⚙ settings (alert, sound, voice,
-vibration on by default, the text size) and the spoken plays; what auto-play did while the
-player was away, dismissed once; an unseated referee's control apart from every control of
-the bar; after the match, its replay and 再来一局; the replay's auto-play.
+vibration on by default, the text size) and the spoken plays; a browser without speech plays
+on silently; a bot's clock without the alarm colour; what auto-play did while the player was
+away, dismissed once; an unseated referee's control apart from every control of the bar, and
+a seated admin with no referee control over 托管 (four sizes); after the match, its replay and
+再来一局; the replay's auto-play.
 
 Screenshots go to var/screenshots/ for a person to look at."""
 
 import os
+import re
 import sys
 from pathlib import Path
 
@@ -39,7 +42,7 @@ with transaction.atomic():
     person.save(update_fields=["language", "text_size"])
     admin = _user(f"moments-admin-{n}")
     club, _ = Club.objects.get_or_create(slug="moments", defaults={"name": "moments"})
-    Membership.objects.get_or_create(club=club, user=person)
+    Membership.objects.get_or_create(club=club, user=person, defaults={"role": PERSON_ROLE})
     Membership.objects.get_or_create(club=club, user=admin, defaults={"role": Role.ADMIN})
     table = tables.open_table(person, club, variant=VARIANT, options={}, time_limit_seconds=LIMIT)
     Seat.objects.filter(table=table, index__gte=1).update(bot="heuristic")
@@ -93,6 +96,15 @@ def stack(browser):
     stack.stop()
 
 
+@pytest.fixture(scope="module")
+def slow_bots(browser):
+    # bots that take 8 s a play: their clocks count down through the last 5 s, where a
+    # person's clock turns to the alarm colour
+    stack = Stack(bot_delay=8.0, sweep_seconds=1.0).start()
+    yield stack
+    stack.stop()
+
+
 def open_page(
     browser,
     stack,
@@ -103,6 +115,7 @@ def open_page(
     limit=0,
     who="session",
     init="",
+    role="MEMBER",
 ):
     seed = seed or seed_where(variant, lambda obs: obs["phase"] == "play")
     code = (
@@ -110,6 +123,7 @@ def open_page(
         .replace("SEED", repr(seed))
         .replace("TEXT_SIZE", repr(text_size))
         .replace("LIMIT", str(limit))
+        .replace("PERSON_ROLE", f"Role.{role}")
     )
     info = stack.query(code)
     width, height = VIEWPORTS[size]
@@ -219,6 +233,40 @@ def test_the_settings_switches_are_on_by_default_and_the_table_speaks(browser, s
         context.close()
 
 
+def test_without_speech_the_table_plays_on_silently(browser, stack):
+    # a browser with no speech synthesis at all (and no vibration): nothing fails, the turn,
+    # the plays and the settings panel work as before
+    init = """
+      delete window.speechSynthesis; delete window.SpeechSynthesisUtterance;
+      Object.defineProperty(window, "speechSynthesis", { value: undefined });
+      Object.defineProperty(navigator, "vibrate", { value: undefined });
+    """
+    context, page = open_page(browser, stack, "phone", variant="guandan", init=init)
+    errors = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    try:
+        assert page.evaluate("window.speechSynthesis === undefined")
+        wait_to_act(page, "play")
+        version = int(page.locator("#table-app").get_attribute("data-version"))
+        press(page, page.locator("button[data-act=hint]"))
+        page.wait_for_timeout(300)
+        press(page, page.locator("button[data-act=play]"))
+        # the bots answer: the plays come in, and are drawn
+        page.wait_for_function(
+            f"() => Number(document.querySelector('#table-app').dataset.version) >= {version + 2}",
+            timeout=30000,
+        )
+        press(page, page.locator("button[data-voice=panel]"))
+        expect(page.locator("#table-settings")).to_be_visible()
+        press(page, page.locator("#table-settings [data-voice=voice]"))
+        expect(page.locator("#table-settings [data-voice=voice]")).to_have_attribute(
+            "aria-checked", "false"
+        )
+        assert errors == [], errors
+    finally:
+        context.close()
+
+
 def test_back_from_a_drop_out_the_player_is_told_what_auto_play_did(browser, stack):
     context, page = open_page(browser, stack, "phone", variant="guandan")
     try:
@@ -249,6 +297,35 @@ def test_back_from_a_drop_out_the_player_is_told_what_auto_play_did(browser, sta
         else:
             assert now["upto"] > seen
             expect(page.locator(".away-summary")).to_have_count(1)
+    finally:
+        context.close()
+
+
+BOT_CLOCK = """() => { const c = document.querySelector('.clock[data-clock="1"]');
+  if (!c) return null;
+  const s = getComputedStyle(c);
+  return {text: c.textContent, low: c.classList.contains('low'), bot: c.classList.contains('bot'),
+    color: s.color, background: s.backgroundColor}; }"""
+
+
+def test_a_bots_clock_has_no_alarm_colour(browser, slow_bots):
+    # the bot after seat 0 (seat 1) leads the first deal: its clock runs from the start
+    seed = seed_where("guandan", lambda obs: obs["phase"] == "play" and obs["turn"] == 1)
+    context, page = open_page(browser, slow_bots, "phone", variant="guandan", seed=seed, limit=0)
+    try:
+        page.wait_for_function(
+            "() => { const c = document.querySelector('.clock[data-clock=\"1\"]');"
+            " return c && parseInt(c.textContent) <= 4; }",
+            timeout=20000,
+        )
+        clock = page.evaluate(BOT_CLOCK)
+        page.screenshot(path=str(SCREENSHOTS / "moments-bot-clock-phone.png"))
+        # 4 s or less left: a person's clock would be white on red (.low)
+        assert clock["bot"] and not clock["low"], clock
+        assert clock["background"] in ("rgba(0, 0, 0, 0)", "transparent"), clock
+        red, green, blue = (int(v) for v in re.findall(r"\d+", clock["color"])[:3])
+        assert not (red > 150 and green < 100 and blue < 100), clock  # not red
+        assert (red, green, blue) != (255, 255, 255), clock  # not the alarm's white
     finally:
         context.close()
 
@@ -284,6 +361,33 @@ def test_an_unseated_referees_control_covers_no_other_control(browser, stack, si
             page.screenshot(path=str(SCREENSHOTS / f"moments-referee-{size}-{text_size}.png"))
         finally:
             context.close()
+
+
+@pytest.mark.parametrize("size", list(VIEWPORTS))
+def test_a_seated_admin_has_no_referee_control_and_autoplay_is_free(browser, stack, size):
+    # the issue's case: a club admin seated at their own table saw 裁判 over 托管. No one
+    # referees a table they sit at: the page offers no referee control, and 托管 takes taps
+    context, page = open_page(
+        browser, stack, size, variant="bao2", role="ADMIN", text_size="xlarge"
+    )
+    try:
+        wait_to_act(page, "play")
+        autoplay = page.locator(".live .bar [data-act=autoplay]")
+        expect(autoplay).to_be_visible()
+        assert page.locator("#referee, .referee-toggle").count() == 0
+        box = autoplay.bounding_box()
+        width, height = VIEWPORTS[size]
+        assert box["x"] >= 0 and box["x"] + box["width"] <= width and box["y"] >= 0
+        assert box["height"] >= 44 and box["width"] >= 44, box
+        assert page.evaluate(
+            """() => { const e = document.querySelector('.live .bar [data-act=autoplay]');
+              const r = e.getBoundingClientRect();
+              const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+              return !!hit && (hit === e || e.contains(hit)); }"""
+        )
+        page.screenshot(path=str(SCREENSHOTS / f"moments-seated-admin-{size}.png"))
+    finally:
+        context.close()
 
 
 def test_after_the_match_its_replay_and_play_again(browser, stack):
