@@ -1,19 +1,15 @@
-"""Several ASGI processes on one port: ``python -m config.serve HOST PORT [uvicorn args]``.
-
-Binds ``HOST:PORT`` once and starts ``ASGI_PROCESSES`` uvicorn processes (default: one per
-core, at most 4) that all accept on that socket (``uvicorn --fd``), so the kernel spreads the
-connections over them, as a proxy in front of several ports would. One process serves one core
-at a time (the GIL), hence one per core. Any process ending, or SIGINT/SIGTERM, stops them all.
+"""The ASGI server: ``python -m config.serve HOST PORT [uvicorn args]`` runs uvicorn with the
+platform's options (:data:`UVICORN_OPTIONS`) and its own multi-worker mode (``--workers``:
+``ASGI_PROCESSES`` processes, default one per core, at most 4, all accepting on the one port,
+so the kernel spreads the connections over them; uvicorn starts a worker again if one dies and
+stops them all on SIGINT/SIGTERM). One process serves one core at a time (the GIL), hence one
+per core. This module only builds the command line and becomes uvicorn (``exec``).
 """
 
 from __future__ import annotations
 
 import os
-import signal
-import socket
-import subprocess
 import sys
-import time
 from pathlib import Path
 
 #: The largest websocket message the server reads, in bytes: far above the table consumer's
@@ -57,52 +53,29 @@ def process_count() -> int:
     return max(1, min(4, os.cpu_count() or 1))
 
 
-def main(argv: list[str]) -> int:
-    """Bind, start the uvicorn processes, wait; return the exit code of the first to end."""
-    host, port, extra = argv[0], int(argv[1]), argv[2:]
-    family = socket.AF_INET6 if ":" in host else socket.AF_INET
-    listener = socket.socket(family, socket.SOCK_STREAM)
-    listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-    listener.bind((host, port))
-    listener.listen(1024)
-    listener.set_inheritable(True)
+def command(host: str, port: int, extra: list[str]) -> list[str]:
+    """The uvicorn command line serving ``config.asgi`` on ``host:port`` with
+    :func:`process_count` workers, the platform's options and ``extra``."""
     uvicorn = str(Path(sys.executable).parent / "uvicorn")
-    children = [
-        subprocess.Popen(
-            [
-                uvicorn,
-                "--fd",
-                str(listener.fileno()),
-                *UVICORN_OPTIONS,
-                *extra,
-                "config.asgi:application",
-            ],
-            pass_fds=(listener.fileno(),),
-        )
-        for _ in range(process_count())
+    return [
+        uvicorn,
+        "--host",
+        host,
+        "--port",
+        str(port),
+        "--workers",
+        str(process_count()),
+        *UVICORN_OPTIONS,
+        *extra,
+        "config.asgi:application",
     ]
 
-    def stop(*_args: object) -> None:
-        for child in children:
-            if child.poll() is None:
-                child.terminate()
 
-    signal.signal(signal.SIGTERM, lambda *a: stop())
-    signal.signal(signal.SIGINT, lambda *a: stop())
-    code = 0
-    try:
-        while all(child.poll() is None for child in children):
-            time.sleep(0.2)
-        code = next(child.returncode for child in children if child.poll() is not None)
-    finally:
-        stop()
-        for child in children:
-            try:
-                child.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                child.kill()
-    return code or 0
+def main(argv: list[str]) -> None:
+    """Become uvicorn (see the module); never returns."""
+    argv_ = command(argv[0], int(argv[1]), argv[2:])
+    os.execv(argv_[0], argv_)
 
 
 if __name__ == "__main__":
-    raise SystemExit(main(sys.argv[1:]))
+    main(sys.argv[1:])

@@ -453,6 +453,8 @@ SPECTACULAR_SETTINGS = {
         "JoinPolicyEnum": "clubs.models.JoinPolicy",
         "JoinRequestStatusEnum": "clubs.models.JoinRequestStatus",
         "VariantEnum": "games.variants.Variant",
+        "OfficialRoleEnum": "officials.models.OfficialRole",
+        "AppealStatusEnum": "officials.models.AppealStatus",
     },
 }
 

@@ -426,7 +426,9 @@ def announce(
         panel=panel,
         author=actor,
         audience=audience,
-        target=int(target) if audience == Audience.DIVISION or target.isdigit() else None,
+        target=int(target)
+        if isinstance(event, Season) and audience in (Audience.DIVISION, Audience.TEAM)
+        else None,
         team=target if audience == Audience.TEAM else "",
         subject=subject,
         text=text,

@@ -93,7 +93,7 @@ def record_live_match(match_id: int) -> bool:
     )
     if not facts.over:
         return False
-    return _store(
+    return store_facts(
         Source.LIVE,
         str(match_id),
         facts,
@@ -122,10 +122,10 @@ def record_sheet(sheet_id: int) -> bool:
     if not facts.over:
         return False
     ended = sheet.finished_at or sheet.confirmed_at or timezone.now()
-    return _store(Source.SHEET, str(sheet_id), facts, users, sheet.club_id, sheet.rated, ended)
+    return store_facts(Source.SHEET, str(sheet_id), facts, users, sheet.club_id, sheet.rated, ended)
 
 
-def _store(
+def store_facts(
     source: str,
     source_id: str,
     facts: MatchFacts,
@@ -134,7 +134,10 @@ def _store(
     rated: bool,
     ended_at: datetime,
 ) -> bool:
-    """Write the record, its players and their tallies in one transaction (see the module)."""
+    """Record ``facts`` of the match ``(source, source_id)`` played by ``users`` (per seat):
+    the record, its players and their tallies in one transaction, and the club's honours of
+    the match's month and season computed again. True if recorded now; False if it already
+    was (the unique source refuses it, also when another worker recorded it at once)."""
     keys = periods.keys_for(ended_at)
     try:
         with transaction.atomic():
