@@ -260,7 +260,7 @@ def review_seat(
             "same": _key(choice) == _key(d.played),
         }
         if item["same"]:
-            zero = {"worlds": 0}
+            zero: dict[str, Any] = {"worlds": 0}
             if deal_rules(view.variant).scoring == "points":
                 zero.update(points=0.0, points_se=0.0)
             else:

@@ -16,7 +16,7 @@ from django.urls import reverse
 from django.utils.translation import get_language
 from django.views.decorators.http import require_GET
 
-from clubs.models import Visibility
+from clubs.models import User, Visibility
 from matches import selectors
 from matches.messages import MatchError
 from matches.models import Match, Table
@@ -31,7 +31,8 @@ def _visible_match(request: HttpRequest, table_id: int) -> tuple[Table, Match]:
     table = get_object_or_404(Table.objects.select_related("club"), pk=table_id)
     match = selectors.match_of_table(table)
     try:
-        access.require_replay_visible(request.user, table, match)
+        user = request.user if isinstance(request.user, User) else None  # None: anonymous
+        access.require_replay_visible(user, table, match)
     except MatchError:
         raise Http404 from None
     assert match is not None  # require_replay_visible refuses a table without a finished match
@@ -86,6 +87,6 @@ def card(request: HttpRequest, table_id: int, language: str) -> HttpResponse:
             pass
     response = HttpResponse(png, content_type="image/png")
     # a members-only club's card only in the member's own cache, never a shared one
-    private = table.club_id is not None and table.club.visibility != Visibility.PUBLIC
+    private = table.club is not None and table.club.visibility != Visibility.PUBLIC
     response["Cache-Control"] = f"{'private' if private else 'public'}, max-age=3600"
     return response
