@@ -43,7 +43,7 @@ AUTH = [permissions.IsAuthenticated]
 
 def _viewer(request: Request) -> User | None:
     """The signed-in user, or None."""
-    return _actor(request) if isinstance(_actor(request), User) else None
+    return request.user if isinstance(request.user, User) else None
 
 
 def _actor(request: Request) -> User:

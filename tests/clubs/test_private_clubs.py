@@ -170,6 +170,7 @@ def hidden_api_details(world):
         f"/api/v1/ladders/{ladder}/",
         f"/api/v1/ladders/{ladder}/leaderboard/",
         f"/api/v1/ladders/{ladder}/players/{world['users']['member'].pk}/",
+        f"/api/v1/clubs/{world['club'].slug}/honours/",
         f"/api/v1/tournaments/{world['tournament'].pk}/",
         f"/api/v1/tournaments/{world['tournament'].pk}/standings/",
         f"/api/v1/leagues/{world['league'].pk}/",

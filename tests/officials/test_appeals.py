@@ -152,7 +152,9 @@ def test_an_upheld_appeal_changes_the_result_standings_and_ratings_once(
         uid for e in (entries[loser], entries[winner]) for uid in e.user_ids
     }
     mails = OutboxMessage.objects.filter(key__startswith=f"officials:appeal:{appeal.pk}:decided")
-    assert mails.count() == 4 and all("申诉成立" in m.subject or "Upheld" in m.subject for m in mails)
+    assert mails.count() == 4 and all(
+        "申诉成立" in m.subject or "Upheld" in m.subject for m in mails
+    )
 
 
 def test_a_dismissed_appeal_leaves_the_result(event):
