@@ -130,3 +130,16 @@ def grades_of(
                 b = PASSED_A
         return grade_points(a, b)
     return a - b, b - a
+
+
+def scale_for(levels: bool, max_level: int) -> Scale | None:
+    """The scale of a game: the 26-point table for one won by levels 2 … A (top level 12),
+    the level difference on its own levels for another level game (Bao 2: 0–23; a forfeit
+    counts the whole scale, its rules' 23:0); None for a game scored by points."""
+    if not levels:
+        return None
+    if max_level == GUANDAN.top:
+        return GUANDAN
+    if max_level == BAO2.top:
+        return BAO2
+    return Scale(f"levels_{max_level}", top=max_level, table=False, forfeit=(max_level, -max_level))

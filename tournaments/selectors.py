@@ -20,10 +20,11 @@ from django.utils.translation import gettext as _
 from clubs import permissions
 from clubs.models import Club, User
 from games.variants import game as game_facts
-from tournaments import pairing
+from tournaments import brackets, pairing, scoring
 from tournaments import standings as pure
 from tournaments.models import (
     ACCEPTED_STATUSES,
+    KNOCKOUT_FORMATS,
     Entry,
     EntryStatus,
     Game,
@@ -31,6 +32,7 @@ from tournaments.models import (
     GameStatus,
     Round,
     RoundStatus,
+    Scoring,
     Tournament,
     TournamentFormat,
     TournamentStatus,
@@ -52,9 +54,25 @@ def entries(tournament: Tournament) -> list[Entry]:
     return list(tournament.entries.select_related("player1", "player2").order_by("seed", "id"))
 
 
+def scale_of(tournament: Tournament) -> scoring.Scale | None:
+    """The scale of a national-rules event's 级分 (:mod:`tournaments.scoring`): the 26-point
+    table for a game of the table's thirteen levels (2 … A), the level difference on its own
+    scale for another level game (Bao 2: 0–23); None for club scoring or a game scored by
+    points."""
+    if tournament.scoring != Scoring.NATIONAL:
+        return None
+    facts = game_facts(tournament.variant)
+    return scoring.scale_for(facts.levels, facts.max_level)
+
+
 def tiebreaks_of(tournament: Tournament) -> list[str]:
-    """The tournament's tie-breaks, match points always first."""
-    chosen = list(tournament.tiebreaks or pure.DEFAULT_TIEBREAKS)
+    """The tournament's tie-breaks, match points always first; a national-rules event
+    without its own choice ranks as 第二十七、二十八条 say (场分, 级分, 级分 among the tied, the
+    opponents' 级分)."""
+    default = pure.DEFAULT_TIEBREAKS
+    if scale_of(tournament) is not None:
+        default = pure.NATIONAL_TIEBREAKS
+    chosen = list(tournament.tiebreaks or default)
     if "match_points" in chosen:
         chosen.remove("match_points")
     return ["match_points", *chosen]
@@ -85,7 +103,7 @@ def standings(tournament: Tournament, through_round: int | None = None) -> list[
     games = all_games(tournament)
     if through_round is not None:
         games = [g for g in games if g.round.number <= through_round]
-    records = records_of(games)
+    records = records_of(games, scale_of(tournament))
     rows = pure.standings(list(by_id), records, tiebreaks_of(tournament), points_of(tournament))
     return [StandingLine(by_id[r.unit], r) for r in rows]
 
@@ -121,6 +139,8 @@ def total_rounds(tournament: Tournament) -> int:
     if tournament.format == TournamentFormat.ROUND_ROBIN:
         n = len(order)
         return max(0, n - 1 if n % 2 == 0 else n)
+    if tournament.format == TournamentFormat.DOUBLE_ELIMINATION:
+        return brackets.rounds_of(len(order)) if len(order) >= 2 else 0
     return pairing.elimination_rounds(len(order)) if len(order) >= 2 else 0
 
 
@@ -170,13 +190,17 @@ def active_entries(
     return list(entries)
 
 
-def records_of(games: Sequence[Game]) -> list[pure.Record]:
+def records_of(games: Sequence[Game], scale: scoring.Scale | None = None) -> list[pure.Record]:
     """Standings records of finished games and byes (a double forfeit: both sides lose; a
-    Red Two game: each player on their own total, :func:`tournaments.pure.records_of_table`)."""
+    Red Two game: each player on their own total, :func:`tournaments.pure.records_of_table`).
+    With a national-rules ``scale`` each record carries its 级分 (the game's, stored with its
+    result; a bye counts as a game won by forfeit, as 第二十四条 counts the rounds a withdrawn
+    opponent does not play)."""
     out: list[pure.Record] = []
     for game in games:
         if game.status == GameStatus.BYE:
-            out += pure.records_of_game([game.side0, []], None)
+            bye = (scale.forfeit[0], 0) if scale is not None else None
+            out += pure.records_of_game([game.side0, []], None, grades=bye)
         elif game.status == GameStatus.FINISHED and game.seat_scores:
             out += table_records(game).values()
         elif game.status == GameStatus.FINISHED and game.score0 is not None:
@@ -185,7 +209,10 @@ def records_of(games: Sequence[Game]) -> list[pure.Record]:
                     for unit in side:
                         out.append(pure.Record(unit, tuple(game.sides[1 - i]), 0, 0, "loss"))
                 continue
-            out += pure.records_of_game(game.sides, (game.score0, game.score1), game.winner)
+            grades = None
+            if scale is not None and game.grade0 is not None and game.grade1 is not None:
+                grades = (game.grade0, game.grade1)
+            out += pure.records_of_game(game.sides, (game.score0, game.score1), game.winner, grades)
     return out
 
 
@@ -199,7 +226,10 @@ def table_records(game: Game) -> dict[int, pure.Record]:
 
 
 def points_of(tournament: Tournament) -> pure.Points:
-    """The tournament's match points (a bye counts as a win)."""
+    """The tournament's match points (a bye counts as a win); a national-rules event's are
+    the rules' 场分, 2 / 1 / 0 (第十三条三)."""
+    if scale_of(tournament) is not None:
+        return pure.Points(win=scoring.WIN, draw=scoring.DRAW, loss=scoring.LOSS, bye=scoring.WIN)
     return pure.Points(
         win=tournament.points_win,
         draw=tournament.points_draw,
@@ -331,9 +361,11 @@ def game_json(game: Game, names: dict[int, str], per_seat: bool = False) -> dict
         "status": game.status,
         "status_text": str(GameStatus(game.status).label),
         "score": None if game.score0 is None else [game.score0, game.score1],
+        "grades": None if game.grade0 is None else [game.grade0, game.grade1],
         "winner": game.winner,
         "source": game.source,
         "third_place": game.third_place,
+        "slot": game.slot,
         "table": game.table_id,
         "sheet": game.sheet_id,
         "notes": [{**n, "text": note_text(n)} for n in game.notes],
@@ -355,9 +387,41 @@ def game_json(game: Game, names: dict[int, str], per_seat: bool = False) -> dict
     return data
 
 
+def double_bracket(tournament: Tournament) -> list[dict[str, Any]]:
+    """A double elimination's bracket as its page draws it: the winners' bracket, the losers'
+    bracket and the final, each a list of stages, each stage its slots in order with the
+    stored game (None before it is paired; a void slot, where nobody plays, is left out)."""
+    if tournament.format != TournamentFormat.DOUBLE_ELIMINATION:
+        return []
+    order = tournament_order(tournament)
+    if len(order) < 2:
+        return []
+    games = {g.slot: g for g in all_games(tournament)}
+    winners = {g.slot: w for g in games.values() if (w := winner_entry(g)) is not None}
+    known = brackets.resolve(brackets.double_elimination(len(order)), order, winners)
+    parts = []
+    for code, title in (
+        (brackets.WINNERS, _("Winners' bracket")),
+        (brackets.LOSERS, _("Losers' bracket")),
+        (brackets.FINAL, _("Final")),
+    ):
+        stages: dict[int, list[dict[str, Any]]] = {}
+        for slot in brackets.double_elimination(len(order)):
+            if slot.bracket != code:
+                continue
+            found = known.get(slot.id)
+            if found is not None and found.kind == "void":
+                continue
+            stages.setdefault(slot.stage, []).append(
+                {"slot": slot, "game": games.get(slot.id), "resolved": found}
+            )
+        parts.append({"code": code, "title": title, "stages": [stages[s] for s in sorted(stages)]})
+    return parts
+
+
 def bracket(tournament: Tournament) -> list[list[Game]]:
     """Elimination rounds, each its games in bracket order (the third-place game last)."""
-    if tournament.format != TournamentFormat.ELIMINATION:
+    if tournament.format not in KNOCKOUT_FORMATS:
         return []
     rounds: dict[int, list[Game]] = {}
     for game in all_games(tournament):

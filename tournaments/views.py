@@ -26,9 +26,18 @@ from clubs.models import Club, User
 from games.variants import game as game_facts
 from games.variants import level_names
 from tournaments import exports, selectors
-from tournaments.models import Entry, EntryStatus, Game, Round, Tournament
+from tournaments.models import (
+    Entry,
+    EntryStatus,
+    Game,
+    Round,
+    Scoring,
+    Tournament,
+    TournamentFormat,
+)
 from tournaments.permissions import can_manage, can_view
 from tournaments.services import entries as entry_services
+from tournaments.services import formats as format_services
 from tournaments.services import results as result_services
 from tournaments.services import rounds as round_services
 from tournaments.services import setup as setup_services
@@ -42,6 +51,9 @@ TIEBREAK_LABELS = {
     "sonneborn_berger": gettext_lazy("Sonneborn-Berger"),
     "head_to_head": gettext_lazy("Head-to-head"),
     "wins": gettext_lazy("Wins"),
+    "grade_points": gettext_lazy("Grade points"),
+    "head_to_head_grades": gettext_lazy("Grade points between the tied"),
+    "opponent_grades": gettext_lazy("Opponents' grade points"),
 }
 
 
@@ -428,9 +440,16 @@ def results_csv(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 def tournament_bracket(request: HttpRequest, pk: int) -> HttpResponse:
-    """An elimination tournament's bracket, drawn as a bracket (one column per round)."""
+    """An elimination tournament's bracket, drawn as a bracket (one column per round); a
+    double elimination's as its winners' and losers' brackets and the final, stage by stage."""
     tournament = _tournament(request, pk)
     names = _names(tournament)
+    if tournament.format == TournamentFormat.DOUBLE_ELIMINATION:
+        return render(
+            request,
+            "tournaments/double_bracket.html",
+            {"tournament": tournament, "parts": _double_parts(tournament, names)},
+        )
     columns = [
         [selectors.game_json(g, names, tournament.per_seat) for g in games]
         for games in selectors.bracket(tournament)
@@ -438,6 +457,80 @@ def tournament_bracket(request: HttpRequest, pk: int) -> HttpResponse:
     return render(
         request, "tournaments/bracket.html", {"tournament": tournament, "columns": columns}
     )
+
+
+def _slot_code(bracket: str, stage: int, index: int) -> str:
+    """A bracket game's short name: 胜2-1 (winners' round 2, game 1), 负3-2, 决赛."""
+    if bracket == "F":
+        return _("Final")
+    letter = _("W") if bracket == "W" else _("L")
+    return f"{letter}{stage}-{index + 1}"
+
+
+def _double_parts(tournament: Tournament, names: dict[int, str]) -> list[dict[str, Any]]:
+    """The double bracket as the page lists it: each part's stages, each game's two sides
+    (a name, or where it comes from while undecided), scores, 级分 and winner."""
+    parts = selectors.double_bracket(tournament)
+    levels = level_names(tournament.variant)
+    codes = {
+        item["slot"].id: _slot_code(item["slot"].bracket, item["slot"].stage, item["slot"].index)
+        for part in parts
+        for stage in part["stages"]
+        for item in stage
+    }
+    out = []
+    for part in parts:
+        stages = []
+        for number, stage in enumerate(part["stages"], start=1):
+            games = []
+            for item in stage:
+                slot, game, found = item["slot"], item["game"], item["resolved"]
+                sides = []
+                for i, source in enumerate(slot.sources):
+                    unit = found.units[i] if found is not None else None
+                    if unit is not None:
+                        label = names.get(unit, "")
+                    elif found is not None:
+                        label = _("Bye")
+                    elif source.kind == "winner":
+                        label = _("Winner of %(g)s") % {"g": codes.get(source.ref, "")}
+                    else:
+                        label = _("Loser of %(g)s") % {"g": codes.get(source.ref, "")}
+                    score = grade = None
+                    if game is not None and game.score0 is not None and found is not None:
+                        score = (game.score0, game.score1)[i]
+                        if 0 <= score < len(levels):  # a level game's result in level names
+                            score = levels[score]
+                        if game.grade0 is not None:
+                            grade = (game.grade0, game.grade1)[i]
+                    won = found is not None and found.winner is not None and found.winner == unit
+                    sides.append(
+                        {
+                            "label": label,
+                            "known": unit is not None,
+                            "score": score,
+                            "grade": grade,
+                            "winner": won,
+                        }
+                    )
+                games.append(
+                    {
+                        "code": codes[slot.id],
+                        "round": slot.round,
+                        "sides": sides,
+                        "bye": found is not None and found.kind == "bye",
+                        "game": game,
+                    }
+                )
+            if part["code"] == "F":
+                title = _("Final")
+            elif part["code"] == "W":
+                title = _("Winners' round %(n)d") % {"n": number}
+            else:
+                title = _("Losers' round %(n)d") % {"n": number}
+            stages.append({"title": title, "games": games})
+        out.append({"code": part["code"], "title": part["title"], "stages": stages})
+    return out
 
 
 def entry_results(request: HttpRequest, pk: int, entry_id: int) -> HttpResponse:
@@ -484,6 +577,7 @@ def tournament_run(request: HttpRequest, pk: int) -> HttpResponse:
             "checkin_opened": selectors.checkin_applies(tournament),
             # a level game's result is entered as the level each side reached, by name
             "level_names": list(enumerate(level_names(tournament.variant))),
+            "scoring_choices": Scoring.choices,
         },
     )
 
@@ -601,6 +695,9 @@ def tournament_action(request: HttpRequest, pk: int, action: str) -> HttpRespons
             _int_post(request, "second"),
         ),
         "result": lambda: _post_result(request, tournament),
+        "scoring": lambda: format_services.set_scoring(
+            user, tournament, request.POST.get("scoring", "")
+        ),
     }
     handler = handlers.get(action)
     if handler is None:

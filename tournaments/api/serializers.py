@@ -85,6 +85,15 @@ class SeatSerializer(serializers.Serializer):
     forfeit = serializers.BooleanField()
 
 
+class BracketPlaceSerializer(serializers.Serializer):
+    """Where a double elimination's game is: ``bracket`` (``W`` winners', ``L`` losers', ``F``
+    final), ``stage`` (from 1) and ``index`` (from 0)."""
+
+    bracket = serializers.CharField()
+    stage = serializers.IntegerField()
+    index = serializers.IntegerField()
+
+
 class GameSerializer(serializers.Serializer):
     """A game of a round: sides, status, score, winner, source, table or sheet, notes; Red Two
     games also list their four ``seats`` (their ``score`` is null: each player has their own)."""
@@ -96,9 +105,16 @@ class GameSerializer(serializers.Serializer):
     status = serializers.CharField()
     status_text = serializers.CharField()
     score = serializers.ListField(child=serializers.IntegerField(), allow_null=True)
+    grades = serializers.ListField(
+        child=serializers.IntegerField(),
+        allow_null=True,
+        help_text="Each side's 级分 in a national-rules event (null elsewhere).",
+    )
     winner = serializers.IntegerField(allow_null=True)
     source = serializers.CharField()
     third_place = serializers.BooleanField()
+    slot = serializers.IntegerField(help_text="Its place in an elimination bracket.")
+    place = BracketPlaceSerializer(required=False)
     table = serializers.IntegerField(allow_null=True)
     sheet = serializers.IntegerField(allow_null=True)
     notes = NoteSerializer(many=True)

@@ -41,9 +41,10 @@ from tournaments.api.serializers import (
     SwapSerializer,
     TournamentSerializer,
 )
-from tournaments.models import Entry, Game, Round, Tournament
+from tournaments.models import Entry, Game, Round, Scoring, Tournament
 from tournaments.permissions import can_view
 from tournaments.services import entries as entry_services
+from tournaments.services import formats as format_services
 from tournaments.services import results as result_services
 from tournaments.services import rounds as round_services
 from tournaments.services import setup as setup_services
@@ -153,6 +154,36 @@ class TournamentViewSet(PartnerAnswerActions, viewsets.ModelViewSet):
         call(tournament)
         tournament.refresh_from_db()
         return Response(TournamentSerializer(tournament).data)
+
+    @extend_schema(
+        summary="Set the scoring (club, or the national rules). Permission: organisers.",
+        request=inline_serializer(
+            "ScoringRequest", {"scoring": serializers.ChoiceField(choices=Scoring.choices)}
+        ),
+        responses=inline_serializer(
+            "Scoring",
+            {
+                "id": serializers.IntegerField(),
+                "scoring": serializers.CharField(),
+                "tiebreaks": serializers.ListField(child=serializers.CharField()),
+            },
+        ),
+    )
+    @action(detail=True, methods=["post"], permission_classes=AUTH)
+    def scoring(self, request: Request, pk: str | None = None) -> Response:
+        """``club``, or ``national``: 场分 2/1/0 and 级分 (Guandan: the 26-point table; Bao 2:
+        its own levels), forfeits 2:0 and 18:0, ranked by the national tie-breaks unless the
+        event chose its own (``tiebreaks`` answers the order that applies). Before round 1."""
+        tournament = self.get_object()
+        value = request.data.get("scoring") if hasattr(request.data, "get") else None
+        tournament = format_services.set_scoring(request.user, tournament, value)
+        return Response(
+            {
+                "id": tournament.pk,
+                "scoring": tournament.scoring,
+                "tiebreaks": selectors.tiebreaks_of(tournament),
+            }
+        )
 
     @extend_schema(summary="Publish: open registration. Permission: organisers.", request=None)
     @action(detail=True, methods=["post"], permission_classes=AUTH)
@@ -331,9 +362,28 @@ class TournamentViewSet(PartnerAnswerActions, viewsets.ModelViewSet):
     )
     @action(detail=True, methods=["get"], pagination_class=None)
     def bracket(self, request: Request, pk: str | None = None) -> Response:
-        """One list of games per round; the third-place game last."""
+        """One list of games per round; the third-place game last. In a double elimination
+        each game also says its ``place`` in the bracket: ``bracket`` (``W`` winners', ``L``
+        losers', ``F`` final), ``stage`` (from 1) and ``index`` (from 0)."""
         tournament = self.get_object()
-        return Response([_games_json(tournament, games) for games in selectors.bracket(tournament)])
+        rounds = [_games_json(tournament, games) for games in selectors.bracket(tournament)]
+        places = {
+            item["slot"].id: item["slot"]
+            for part in selectors.double_bracket(tournament)
+            for stage in part["stages"]
+            for item in stage
+        }
+        if places:
+            for games in rounds:
+                for game in games:
+                    slot = places.get(game["slot"])
+                    if slot is not None:
+                        game["place"] = {
+                            "bracket": slot.bracket,
+                            "stage": slot.stage,
+                            "index": slot.index,
+                        }
+        return Response(rounds)
 
     @extend_schema(
         summary="An entry's results round by round (public)",

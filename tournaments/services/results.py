@@ -17,7 +17,9 @@ from games.variants import game as game_facts
 from games.variants import level_names
 from matches.models import Match, MatchStatus
 from sheets.selectors import confirmed_results
+from tournaments import brackets, scoring
 from tournaments.models import (
+    KNOCKOUT_FORMATS,
     Entry,
     Game,
     GameSource,
@@ -28,7 +30,12 @@ from tournaments.models import (
     TournamentFormat,
     TournamentStatus,
 )
-from tournaments.selectors import users_by_seat, winner_entry
+from tournaments.selectors import (
+    scale_of,
+    tournament_order,
+    users_by_seat,
+    winner_entry,
+)
 from tournaments.services.errors import TournamentError
 from tournaments.services.rating import (
     correct_played_rating,
@@ -42,22 +49,71 @@ from tournaments.services.setup import locked, managed
 
 
 def finish_game(
-    game: Game, score0: int, score1: int, winner: int | None, source: str, now: datetime
+    game: Game,
+    score0: int,
+    score1: int,
+    winner: int | None,
+    source: str,
+    now: datetime,
+    *,
+    passed_top: bool | None = None,
+    stop_levels: tuple[int, int] | None = None,
 ) -> bool:
-    """Store a result; True when it changed."""
+    """Store a result; True when it changed. In a national-rules event the game's 级分 are
+    stored with it (:func:`grades_for`)."""
+    grades = grades_for(game, score0, score1, winner, source, passed_top, stop_levels)
     if (game.score0, game.score1, game.winner, game.source, game.status) == (
         score0,
         score1,
         winner,
         source,
         GameStatus.FINISHED,
-    ):
+    ) and (game.grade0, game.grade1) == grades:
         return False
     game.score0, game.score1, game.winner, game.source = score0, score1, winner, source
+    game.grade0, game.grade1 = grades
     game.status = GameStatus.FINISHED
     game.finished_at = now
-    game.save(update_fields=["score0", "score1", "winner", "source", "status", "finished_at"])
+    game.save(
+        update_fields=[
+            "score0",
+            "score1",
+            "winner",
+            "source",
+            "grade0",
+            "grade1",
+            "status",
+            "finished_at",
+        ]
+    )
     return True
+
+
+def grades_for(
+    game: Game,
+    score0: int,
+    score1: int,
+    winner: int | None,
+    source: str,
+    passed_top: bool | None = None,
+    stop_levels: tuple[int, int] | None = None,
+) -> tuple[int | None, int | None]:
+    """The 级分 of a result in a national-rules event (:mod:`tournaments.scoring`); (None,
+    None) elsewhere. ``passed_top``: the winner passed the top level (过A); None: a winner at
+    the top level did. A forfeit scores 18:0 on the 26-point table from ``stop_levels``, the
+    levels when the game stopped (None: the scores; a live match's forfeit has already set
+    its levels to the whole scale, so it passes (0, 0): the levels at the stop are unknown)."""
+    scale = scale_of(game.round.tournament)
+    if scale is None:
+        return None, None
+    levels = stop_levels if stop_levels is not None else (score0, score1)
+    forfeit = source == GameSource.FORFEIT
+    if passed_top is None:
+        passed_top = winner is not None and (score0, score1)[winner] == scale.top
+    try:
+        return scoring.grades_of(scale, levels, winner, passed_top=passed_top, forfeit=forfeit)
+    except ValueError:  # a result off the scale (checked where it is entered): no 级分
+        return None, None
 
 
 def finish_seats(
@@ -101,7 +157,16 @@ def collect_live(
         return finish_seats(game, result.get("score") or [0] * 4, lost, source, now)
     score = result.get("score") or [0, 0]
     winner = result.get("winner")
-    return finish_game(game, int(score[0]), int(score[1]), winner, source, now)
+    return finish_game(
+        game,
+        int(score[0]),
+        int(score[1]),
+        winner,
+        source,
+        now,
+        passed_top=result.get("reason") == "last_level",
+        stop_levels=(0, 0) if source == GameSource.FORFEIT else None,
+    )
 
 
 def _collect_sheet(
@@ -169,7 +234,7 @@ def round_done(rnd: Round) -> bool:
     games = list(rnd.games.all())
     if not all(g.has_result for g in games):
         return False
-    if rnd.tournament.format == TournamentFormat.ELIMINATION:
+    if rnd.tournament.format in KNOCKOUT_FORMATS:
         return all(g.is_bye or g.winner is not None for g in games)
     return True
 
@@ -232,7 +297,7 @@ def _store_result(
     before = winner_entry(game)
     finish_game(game, score0, score1, final_winner, GameSource.ADMIN, now)
     rate_organiser_result(tournament, game, now)
-    if tournament.format == TournamentFormat.ELIMINATION and before != winner_entry(game):
+    if tournament.format in KNOCKOUT_FORMATS and before != winner_entry(game):
         _rebracket(tournament, game.round.number, now)
     return game
 
@@ -342,13 +407,18 @@ def _rebracket(tournament: Tournament, from_round: int, now: datetime) -> None:
     elimination game; a game whose entries change loses its result."""
     rounds = list(tournament.rounds.filter(number__gt=from_round).order_by("number"))
     for rnd in rounds:
-        try:
-            planned = planned_games(tournament, rnd.number)
-        except TournamentError:
-            planned = []
         games = list(rnd.games.order_by("number"))
+        if tournament.format == TournamentFormat.DOUBLE_ELIMINATION:
+            wanted = _double_sides(tournament)
+        else:
+            try:
+                planned = planned_games(tournament, rnd.number)
+            except TournamentError:
+                planned = []
+            wanted = {i: g.sides for i, g in enumerate(planned)}
         for i, game in enumerate(games):
-            want = planned[i].sides if i < len(planned) else ((), ())
+            key = game.slot if tournament.format == TournamentFormat.DOUBLE_ELIMINATION else i
+            want = wanted.get(key, ((), ()))
             if [list(want[0]), list(want[1])] == game.sides:
                 continue
             game.side0, game.side1 = list(want[0]), list(want[1])
@@ -359,6 +429,9 @@ def _rebracket(tournament: Tournament, from_round: int, now: datetime) -> None:
             )
             game.table = None
             game.finished_at = None
+            game.grade0 = game.grade1 = None
+            if want[0] and not want[1]:  # a double elimination's bye, carried on
+                game.status, game.finished_at = GameStatus.BYE, now
             game.notes = list(game.notes) + [
                 {"code": "bracket_corrected", "units": [], "detail": {"round": from_round}}
             ]
@@ -373,3 +446,22 @@ def _rebracket(tournament: Tournament, from_round: int, now: datetime) -> None:
             tournament.status = TournamentStatus.RUNNING
             tournament.finished_at = None
             tournament.save(update_fields=["status", "finished_at"])
+
+
+def _double_sides(tournament: Tournament) -> dict[int, tuple[tuple[int, ...], tuple[int, ...]]]:
+    """Each double-elimination slot's sides as the results stored now give them (a slot
+    still waiting on an undecided game: none); read again before each round is checked, as a
+    cleared result empties the slots after it."""
+    order = tournament_order(tournament)
+    games = Game.objects.filter(round__tournament=tournament)
+    winners = {g.slot: w for g in games if (w := winner_entry(g)) is not None}
+    out: dict[int, tuple[tuple[int, ...], tuple[int, ...]]] = {}
+    for slot_id, found in brackets.resolve(
+        brackets.double_elimination(len(order)), order, winners
+    ).items():
+        a, b = found.units
+        if found.kind == "game":
+            out[slot_id] = ((a,), (b,))  # type: ignore[assignment]
+        elif found.kind == "bye":
+            out[slot_id] = ((found.winner,), ())  # type: ignore[assignment]
+    return out

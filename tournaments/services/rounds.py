@@ -19,7 +19,7 @@ from clubs import selectors as club_selectors
 from clubs.models import User
 from matches.messages import MatchError
 from matches.services import tables as match_tables
-from tournaments import notifications, pairing, selectors, standings
+from tournaments import brackets, notifications, pairing, selectors, standings
 from tournaments.models import (
     ACTIVE_STATUSES,
     Entry,
@@ -56,12 +56,65 @@ def _history(tournament: Tournament, before: int) -> tuple[pairing.History, list
     return history, games
 
 
+#: The most entries a double elimination takes (its losers' bracket keeps rematches out of
+#: its first half up to this size: :mod:`tournaments.brackets`).
+DOUBLE_ELIMINATION_MAX = 64
+
+
 def planned_games(
     tournament: Tournament, number: int, now: datetime | None = None
 ) -> list[pairing.Game]:
     """The pure pairing of round ``number`` at ``now`` (see :mod:`tournaments.pairing`)."""
+    return [game for _slot, game in planned_slots(tournament, number, now)]
+
+
+def _double_elimination(
+    tournament: Tournament, number: int, games: list[Game], now: datetime | None
+) -> list[tuple[int, pairing.Game]]:
+    """Round ``number`` of a double elimination (:mod:`tournaments.brackets`), each game with
+    its bracket slot, from the seeds and the winners of the games before it."""
+    order = selectors.tournament_order(tournament, now)
+    if number == 1 and len(order) > DOUBLE_ELIMINATION_MAX:
+        raise TournamentError(
+            "too_many",
+            _("A double elimination takes at most %(n)d entries.") % {"n": DOUBLE_ELIMINATION_MAX},
+        )
+    if len(order) < 2:
+        return []
+    winners = {}
+    for game in games:
+        won = selectors.winner_entry(game)
+        if won is not None:
+            winners[game.slot] = won
+    try:
+        return [(slot.id, game) for slot, game in brackets.round_games(order, number, winners)]
+    except ValueError:
+        raise TournamentError(
+            "undecided", _("A game of the previous round has no winner yet.")
+        ) from None
+
+
+def planned_slots(
+    tournament: Tournament, number: int, now: datetime | None = None
+) -> list[tuple[int, pairing.Game]]:
+    """:func:`planned_games` with each game's bracket slot (its index in the round, but in a
+    double elimination the id of its bracket game)."""
     history, games = _history(tournament, number)
-    points = standings.match_points(selectors.records_of(games), selectors.points_of(tournament))
+    if tournament.format == TournamentFormat.DOUBLE_ELIMINATION:
+        return _double_elimination(tournament, number, games, now)
+    return list(enumerate(_planned(tournament, number, now, history, games)))
+
+
+def _planned(
+    tournament: Tournament,
+    number: int,
+    now: datetime | None,
+    history: pairing.History,
+    games: list[Game],
+) -> list[pairing.Game]:
+    scale = selectors.scale_of(tournament)
+    records = selectors.records_of(games, scale)
+    points = standings.match_points(records, selectors.points_of(tournament))
     fmt = tournament.format
     if fmt == TournamentFormat.ROUND_ROBIN:
         order = selectors.tournament_order(tournament, now)
@@ -98,6 +151,12 @@ def planned_games(
     if number > 1:
         # late entries that never checked in still play once registered
         units = [e.pk for e in selectors.active_entries(tournament, first_round=False)]
+    if scale is not None:
+        # 第二十八条: equal 场分 are ordered by 级分 (the pairing keeps this order among equals)
+        grades: dict[int, float] = {}
+        for record in records:
+            grades[record.unit] = grades.get(record.unit, 0) + record.grade
+        units.sort(key=lambda u: -grades.get(u, 0))
     if tournament.per_seat:
         return pairing.table_round(units, points, history)
     if tournament.unit_kind == UnitKind.INDIVIDUAL:
@@ -110,7 +169,8 @@ def create_round(tournament: Tournament, number: int, now: datetime) -> Round:
     Round 1 of a tournament with check-in, once check-in has opened, withdraws the entries that
     did not check in and tells their players (a notice and an e-mail); before check-in opened,
     every registered entry is paired and nobody is withdrawn."""
-    planned = planned_games(tournament, number, now)
+    slotted = planned_slots(tournament, number, now)
+    planned = [game for _slot, game in slotted]
     if not planned:
         raise TournamentError("nobody", _("There are not enough entries to pair a round."))
     if number == 1:
@@ -132,7 +192,7 @@ def create_round(tournament: Tournament, number: int, now: datetime) -> Round:
         and number == selectors.total_rounds(tournament)
     )
     games = []
-    for i, g in enumerate(planned):
+    for i, (slot, g) in enumerate(slotted):
         third = finals and len(planned) == 2 and i == 1 and tournament.third_place
         games.append(
             Game(
@@ -141,7 +201,7 @@ def create_round(tournament: Tournament, number: int, now: datetime) -> Round:
                 side0=list(g.sides[0]),
                 side1=list(g.sides[1]),
                 notes=[n.to_json() for n in g.notes],
-                slot=i,
+                slot=slot,
                 third_place=third,
                 status=GameStatus.BYE if g.is_bye else GameStatus.PENDING,
                 finished_at=now if g.is_bye else None,
