@@ -13,11 +13,16 @@ from clubs.services import ClubError
 def json_exception_handler(exc: Exception, context: dict) -> Response | None:
     """Turn any expected error into a JSON response; field errors stay keyed by field.
 
-    Shapes: ``{"detail": "...", "code": "..."}`` for general errors, and
+    Shapes: ``{"detail": "...", "code": "..."}`` for general errors (with ``"field":
+    ["message", ...]`` beside them for a refusal naming its fields), and
     ``{"field": ["message", ...], ...}`` for 400 validation errors (DRF's convention).
     """
     if isinstance(exc, ClubError):
-        return Response({"detail": exc.message, "code": exc.code}, status=exc.status)
+        data: dict = {"detail": exc.message, "code": exc.code}
+        # a refusal that names its fields (a tournament's settings) keeps each field's
+        # problems under the field's name too, as DRF's field errors are
+        data.update(getattr(exc, "fields", None) or {})
+        return Response(data, status=exc.status)
     if isinstance(exc, DjangoValidationError):
         if hasattr(exc, "message_dict"):
             data = exc.message_dict

@@ -3,14 +3,16 @@ answers."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from rest_framework import serializers
 
 from clubs.models import Club, User
+from tournaments import forms as settings_form
 from tournaments import selectors
 from tournaments.models import Entry, Tournament
-from tournaments.services import setup as setup_services
 
-SETTINGS_FIELDS = sorted(setup_services.EDITABLE)
+SETTINGS_FIELDS = sorted(settings_form.EDITABLE)
 
 
 class TournamentSerializer(serializers.ModelSerializer):
@@ -24,6 +26,22 @@ class TournamentSerializer(serializers.ModelSerializer):
             SETTINGS_FIELDS
         )
         read_only_fields = ["id", "status", "created_at", "finished_at", "total_rounds"]
+
+    def to_internal_value(self, data: Any) -> dict[str, Any]:
+        """The club (read by its field) and the settings given, passed on unread: the service
+        checks them in the one place settings are checked (:mod:`tournaments.forms`), so the
+        API refuses them as the web form does, every problem at once and named by its label."""
+        if not isinstance(data, dict):  # DRF's own (translated) refusal of a non-object
+            message = self.error_messages["invalid"].format(datatype=type(data).__name__)
+            raise serializers.ValidationError({"non_field_errors": [message]}, code="invalid")
+        values: dict[str, Any] = {k: data[k] for k in SETTINGS_FIELDS if k in data}
+        if "club" in data or not self.partial:
+            club_field = self.fields["club"]
+            try:
+                values["club"] = self.validate_club(club_field.run_validation(data.get("club")))
+            except serializers.ValidationError as error:
+                raise serializers.ValidationError({"club": error.detail}) from None
+        return values
 
     def get_total_rounds(self, obj: Tournament) -> int:
         """How many rounds the tournament has."""

@@ -1,0 +1,402 @@
+"""The one place a tournament's settings are checked: :class:`TournamentSettingsForm`.
+
+Every way in gives its values to :func:`check_settings` through the service
+(:func:`tournaments.services.setup.create_tournament` and ``update_tournament``): the web form
+(``tournaments.views.TournamentForm``, which only reads its widgets) and the API
+(``tournaments.api.serializers.TournamentSerializer``, which passes the settings on unread). A
+refusal lists every problem at once, each named by the field's label and kept per field in
+``fields`` (the web form shows each beside its field), with the code of the first problem.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+from typing import Any
+
+from django import forms
+from django.core.exceptions import ValidationError
+from django.utils import timezone
+from django.utils.dateparse import parse_datetime
+from django.utils.translation import gettext as _
+from django.utils.translation import pgettext
+
+from engine.match import Match as EngineMatch
+from games.variants import GAMES
+from games.variants import game as game_facts
+from matches.messages import MatchError
+from matches.services import tables as match_tables
+from tournaments import standings
+from tournaments.models import Tournament, TournamentFormat, UnitKind
+from tournaments.services.errors import TournamentError
+
+#: The settings an organiser may set, by the web form and the API alike.
+EDITABLE = (
+    "name",
+    "description",
+    "variant",
+    "format",
+    "unit_kind",
+    "rounds_planned",
+    "third_place",
+    "rated",
+    "online",
+    "match_options",
+    "time_limit_minutes",
+    "tiebreaks",
+    "points_win",
+    "points_draw",
+    "registration_opens",
+    "registration_closes",
+    "checkin_required",
+    "checkin_minutes",
+    "late_until_round",
+    "starts_at",
+    "round_minutes",
+    "start_when_ready",
+    "no_show_minutes",
+)
+#: Whole-number settings and their bounds (every number bounded).
+NUMBERS = {
+    "rounds_planned": (1, 30),
+    "time_limit_minutes": (0, 24 * 60),
+    "points_win": (0, 10),
+    "points_draw": (0, 10),
+    "checkin_minutes": (0, 24 * 60),
+    "late_until_round": (0, 30),
+    "round_minutes": (1, 7 * 24 * 60),
+    "no_show_minutes": (0, 24 * 60),
+}
+FLAGS = ("third_place", "rated", "online", "checkin_required", "start_when_ready")
+TIMES = ("registration_opens", "registration_closes", "starts_at")
+#: Settings every tournament has, given or not (the others are checked when given).
+ALWAYS = ("name", "variant", "starts_at")
+#: Settings that may be empty.
+MAY_BE_EMPTY = (
+    "description",
+    "tiebreaks",
+    "match_options",
+    "registration_opens",
+    "registration_closes",
+)
+#: The refusal code of a problem a field's own check finds (a type, a bound, a choice).
+FIELD_CODES = {
+    "name": "bad_name",
+    "description": "bad_description",
+    "variant": "bad_variant",
+    "format": "bad_format",
+    "unit_kind": "bad_unit_kind",
+    "tiebreaks": "bad_tiebreaks",
+    "match_options": "bad_options",
+    **dict.fromkeys(NUMBERS, "bad_number"),
+    **dict.fromkeys(FLAGS, "bad_flag"),
+    **dict.fromkeys(TIMES, "bad_time"),
+}
+
+
+def _all(message: str) -> dict[str, str]:
+    """The same message for every way a field's own check can fail."""
+    return dict.fromkeys(
+        (
+            "required",
+            "invalid",
+            "invalid_choice",
+            "invalid_list",
+            "max_length",
+            "min_value",
+            "max_value",
+            "step_size",
+        ),
+        message,
+    )
+
+
+class FlagField(forms.Field):
+    """Yes or no, given as a boolean (not a word that reads as one)."""
+
+    def to_python(self, value: Any) -> bool:
+        """``value`` itself if it is a boolean; refused otherwise."""
+        if not isinstance(value, bool):
+            raise ValidationError(self.error_messages["invalid"], code="invalid")
+        return value
+
+
+class WholeNumberField(forms.IntegerField):
+    """An integer (a boolean is not one), bounded."""
+
+    def to_python(self, value: Any) -> int | None:
+        """Refuse a boolean, then read the number as Django does."""
+        if isinstance(value, bool):
+            raise ValidationError(self.error_messages["invalid"], code="invalid")
+        result: int | None = super().to_python(value)
+        return result
+
+
+class AwareDateTimeField(forms.Field):
+    """A moment with its time zone: an aware ``datetime`` or an ISO 8601 text with an offset."""
+
+    def to_python(self, value: Any) -> datetime | None:
+        """The moment, or ``None`` for an empty value; a time without a zone is refused."""
+        if value in (None, ""):
+            return None
+        if isinstance(value, str):
+            value = parse_datetime(value.strip())
+        if not isinstance(value, datetime) or timezone.is_naive(value):
+            raise ValidationError(self.error_messages["invalid"], code="invalid")
+        return value
+
+
+class OptionsField(forms.Field):
+    """The match options: an object (checked against the game in the form's ``clean``)."""
+
+    def to_python(self, value: Any) -> dict[str, Any]:
+        """``value`` if it is an object, ``{}`` if empty; refused otherwise."""
+        if value in (None, ""):
+            return {}
+        if not isinstance(value, dict):
+            raise ValidationError(self.error_messages["invalid"], code="invalid")
+        return value
+
+
+class TournamentSettingsForm(forms.Form):
+    """A tournament's settings (:data:`EDITABLE`), read from Python values: those given, over
+    the tournament's own when it is edited. Only the settings present are checked, except
+    :data:`ALWAYS`; ``changed`` are the settings the caller sets now (a start time already
+    past is refused only when it is set now, at ``now``)."""
+
+    def __init__(
+        self, values: dict[str, Any], changed: set[str], now: datetime | None = None
+    ) -> None:
+        super().__init__(data=values)
+        self.changed = changed
+        self.now = now or timezone.now()
+        numbers = _("Enter a whole number from %(low)d to %(high)d.")
+        names = ", ".join(standings.TIEBREAKS)
+        fields: dict[str, forms.Field] = {
+            "name": forms.CharField(
+                max_length=120,
+                strip=False,
+                error_messages=_all(_("Give the tournament a name of 1 to 120 characters.")),
+            ),
+            "description": forms.CharField(
+                max_length=5000,
+                strip=False,
+                error_messages=_all(_("The description is at most 5000 characters.")),
+            ),
+            "variant": forms.ChoiceField(
+                choices=[(variant, variant) for variant in GAMES],
+                error_messages=_all(
+                    _("Tournaments are played in Bao 2, Guandan, Nanping Red Two or Shuangkou.")
+                ),
+            ),
+            "format": forms.ChoiceField(
+                choices=TournamentFormat.choices,
+                error_messages=_all(_("Choose Swiss, round robin or single elimination.")),
+            ),
+            "unit_kind": forms.ChoiceField(
+                choices=UnitKind.choices,
+                error_messages=_all(_("Choose pairs, single players or an individual event.")),
+            ),
+            "tiebreaks": forms.MultipleChoiceField(
+                choices=[(name, name) for name in standings.TIEBREAKS],
+                error_messages=_all(_("Tie-breaks are chosen from: %(names)s") % {"names": names}),
+            ),
+            "match_options": OptionsField(
+                error_messages=_all(_("Match options must be an object."))
+            ),
+            **{
+                field: WholeNumberField(
+                    min_value=low,
+                    max_value=high,
+                    error_messages=_all(numbers % {"low": low, "high": high}),
+                )
+                for field, (low, high) in NUMBERS.items()
+            },
+            **{
+                field: FlagField(required=False, error_messages=_all(_("Choose yes or no.")))
+                for field in FLAGS
+            },
+            **{
+                field: AwareDateTimeField(
+                    error_messages={
+                        **_all(_("Times must be given with a time zone.")),
+                        "required": _("Give the start time."),
+                    }
+                )
+                for field in TIMES
+            },
+        }
+        self.fields = {
+            name: field for name, field in fields.items() if name in values or name in ALWAYS
+        }
+        for name in MAY_BE_EMPTY:
+            if name in self.fields:
+                self.fields[name].required = False
+
+    def clean_name(self) -> str:
+        """A name that is not only spaces."""
+        name: str = self.cleaned_data["name"]
+        if not name.strip():
+            raise ValidationError(self.fields["name"].error_messages["required"], code="bad_name")
+        return name
+
+    def clean_tiebreaks(self) -> list[str]:
+        """Each tie-break once."""
+        tiebreaks: list[str] = self.cleaned_data["tiebreaks"]
+        if len(set(tiebreaks)) != len(tiebreaks):
+            raise ValidationError(_("A tie-break is listed twice."), code="bad_tiebreaks")
+        return tiebreaks
+
+    def clean_starts_at(self) -> datetime:
+        """A start set now is not already past (a minute of grace: a form gives minutes, so
+        "start now" is a few seconds past)."""
+        starts: datetime = self.cleaned_data["starts_at"]
+        if "starts_at" in self.changed and starts < self.now - timedelta(minutes=1):
+            raise ValidationError(
+                _("%(when)s has passed: choose a time in the future.")
+                % {"when": timezone.localtime(starts).strftime("%Y-%m-%d %H:%M")},
+                code="past_start",
+            )
+        return starts
+
+    def clean(self) -> dict[str, Any]:
+        """The checks across settings, on those that passed their own: the entry kind the
+        game allows (and its default), the format an individual event allows, the match
+        options the game and a competition table allow, and the registration window."""
+        data = self.cleaned_data
+        data.setdefault("format", TournamentFormat.SWISS)
+        if "variant" in data:
+            self._check_kind(data)
+            if "match_options" in data:
+                self._check_options(data)
+        self._check_window(data)
+        return data
+
+    def _check_kind(self, data: dict[str, Any]) -> None:
+        facts = game_facts(data["variant"])
+        if not facts.fixed_sides:  # partners change every deal (Red Two): only individually
+            default_kind = UnitKind.INDIVIDUAL
+        else:
+            default_kind = UnitKind.PAIR if facts.pairs else UnitKind.SINGLE
+        if "unit_kind" in self.errors:
+            return
+        kind = data.setdefault("unit_kind", default_kind)
+        if facts.seats == 2 and kind != UnitKind.SINGLE:
+            problem = _("Two-player Shuangkou is played by single players.")
+        elif facts.seats == 4 and kind == UnitKind.SINGLE:
+            problem = _("Four-player games are played by pairs or individually.")
+        elif not facts.fixed_sides and kind != UnitKind.INDIVIDUAL:
+            problem = _(
+                "Nanping Red Two is played as an individual event: partners change every deal."
+            )
+        else:
+            if kind == UnitKind.INDIVIDUAL and data.get("format") != TournamentFormat.SWISS:
+                if "format" not in self.errors:
+                    self.add_error(
+                        "format",
+                        ValidationError(
+                            _("Individual events are played in Swiss rounds."), code="bad_format"
+                        ),
+                    )
+            return
+        self.add_error("unit_kind", ValidationError(problem, code="bad_unit_kind"))
+
+    def _check_options(self, data: dict[str, Any]) -> None:
+        try:
+            checked = EngineMatch.new(data["variant"], "options-check", data["match_options"])
+        except (ValueError, TypeError) as error:
+            self.add_error(
+                "match_options",
+                ValidationError(
+                    _("Invalid match options: %(e)s") % {"e": error}, code="bad_options"
+                ),
+            )
+            return
+        try:  # a tournament's tables are competition tables, rated or not
+            match_tables.check_history(
+                checked.options, rated=bool(data.get("rated")), competition=True
+            )
+        except MatchError as error:
+            self.add_error("match_options", ValidationError(error.message, code=error.code))
+
+    def _check_window(self, data: dict[str, Any]) -> None:
+        if any(field in self.errors for field in TIMES) or "starts_at" not in data:
+            return
+        opens, closes = data.get("registration_opens"), data.get("registration_closes")
+        if opens and closes and opens >= closes:
+            self.add_error(
+                "registration_closes",
+                ValidationError(_("Registration must open before it closes."), code="bad_time"),
+            )
+        if closes and closes > data["starts_at"] and not data.get("late_until_round"):
+            self.add_error(
+                "registration_closes",
+                ValidationError(
+                    _("Registration closes at the latest when play starts."), code="bad_time"
+                ),
+            )
+
+    def refusal(self) -> TournamentError:
+        """Every problem found, as one refusal (see the module)."""
+        problems = [
+            (
+                field,
+                error.code if error.code not in (None, *_BUILT_IN) else FIELD_CODES[field],
+                error.messages[0],
+            )
+            for field, errors in self.errors.as_data().items()
+            for error in errors
+        ]
+        lines = [
+            _("%(field)s: %(message)s") % {"field": label(field), "message": message}
+            for field, _code, message in problems
+        ]
+        refusal = TournamentError(problems[0][1], pgettext("list separator", "; ").join(lines))
+        fields: dict[str, list[str]] = {}
+        for field, _code, message in problems:
+            fields.setdefault(field, []).append(message)
+        refusal.fields = fields  # type: ignore[attr-defined]
+        return refusal
+
+
+#: The codes of Django's own field checks, reported with the field's code (:data:`FIELD_CODES`).
+_BUILT_IN = (
+    "required",
+    "invalid",
+    "invalid_choice",
+    "invalid_list",
+    "max_length",
+    "min_value",
+    "max_value",
+    "step_size",
+)
+
+
+def label(field: str) -> str:
+    """The field's verbose name, as the form's label shows it."""
+    try:
+        return str(Tournament._meta.get_field(field).verbose_name)
+    except Exception:  # not a model field
+        return field
+
+
+def check_settings(
+    data: dict[str, Any], tournament: Tournament | None, now: datetime | None = None
+) -> dict[str, Any]:
+    """``data``, the settings to set (over ``tournament``'s own when editing one), checked by
+    :class:`TournamentSettingsForm`; returns the values to store (on creation also the
+    defaults the checks chose: format, entry kind, match options, tie-breaks). Raises
+    :class:`TournamentError` naming every problem, having changed nothing."""
+    unknown = set(data) - set(EDITABLE)
+    if unknown:
+        raise TournamentError("bad_field", _("Unknown field: %(f)s") % {"f": sorted(unknown)[0]})
+    values = {field: getattr(tournament, field) for field in EDITABLE} if tournament else {}
+    values.update(data)
+    form = TournamentSettingsForm(values, set(data), now)
+    if not form.is_valid():
+        raise form.refusal()
+    clean = form.cleaned_data
+    if tournament is not None:
+        return {field: clean[field] for field in data}
+    clean.setdefault("match_options", {})
+    clean.setdefault("tiebreaks", [])
+    return clean
