@@ -159,6 +159,9 @@ def hidden_pages(world):
         f"/leagues/{world['league'].pk}/",
         f"/leagues/seasons/{world['season'].pk}/",
         f"/leagues/seasons/{world['season'].pk}/standings.csv",
+        f"/officials/clubs/{slug}/",
+        f"/officials/tournaments/{tournament}/",
+        f"/officials/seasons/{world['season'].pk}/",
     ]
 
 
@@ -175,6 +178,8 @@ def hidden_api_details(world):
         f"/api/v1/tournaments/{world['tournament'].pk}/standings/",
         f"/api/v1/leagues/{world['league'].pk}/",
         f"/api/v1/league-seasons/{world['season'].pk}/",
+        f"/api/v1/tournament-officials/{world['tournament'].pk}/",
+        f"/api/v1/season-officials/{world['season'].pk}/",
     ]
 
 
