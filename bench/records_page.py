@@ -55,6 +55,7 @@ def _pool(seed: int) -> list[Any]:
                 if match.deal_no == deals - 1 and match.deal.log and not match.time_up:
                     match.apply({"time_up": True})
                 seat = match.to_move()
+                assert seat is not None  # the match is not over
                 match.apply(
                     bots[seat].choose(
                         match.observation(seat), lambda s=seat, m=match: m.legal_actions(s)
