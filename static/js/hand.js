@@ -148,6 +148,9 @@ export function createHand({ root, words, tableId, ask, select }) {
     hand.classList.toggle("fan", m === "fan");
     hand.classList.toggle("cols", m === "cols");
     const buttons = [...box.querySelectorAll(".card-button")];
+    // (a group taller than a column goes on in the next ones: one frame per band it spans,
+    // the extra ones copies marked "part", made again at every layout)
+    for (const extra of box.querySelectorAll(".hand-frame.part")) extra.remove();
     const frames = [...box.querySelectorAll(".hand-frame")];
     const byCol = new Map();
     for (const b of buttons) {
@@ -194,6 +197,7 @@ export function createHand({ root, words, tableId, ask, select }) {
       const slot = !!tools && bands * per > visual.length;
       hand.classList.toggle("tools-slot", slot);
       let y = 2;
+      const spans = []; // the box of each group in each band: {k, band, x, y, r, bottom}
       for (let b = 0; b < bands; b++) {
         const band = visual.slice(b * per, (b + 1) * per);
         const last = slot && b === bands - 1;
@@ -204,7 +208,9 @@ export function createHand({ root, words, tableId, ask, select }) {
         for (const col of band) {
           col.list.forEach((btn, j) => place(btn, x, y + j * step, w, h));
           const height = (col.list.length - 1) * step + h;
-          frame(col.k, x, y, w, height);
+          const span = spans[spans.length - 1];
+          if (span && span.k === col.k && span.band === b) { span.r = x + w; span.bottom = Math.max(span.bottom, y + height); }
+          else spans.push({ k: col.k, band: b, x, y, r: x + w, bottom: y + height });
           tallest = Math.max(tallest, height);
           x += w + s.gap;
         }
@@ -213,6 +219,14 @@ export function createHand({ root, words, tableId, ask, select }) {
           tallest = Math.max(tallest, tools.offsetHeight);
         }
         y += tallest + 5;
+      }
+      const framed = new Set();
+      for (const span of spans) {
+        let f = frames.find((e) => Number(e.dataset.col) === span.k);
+        if (!f) continue;
+        if (framed.has(span.k)) { const copy = f.cloneNode(false); copy.classList.add("part"); box.insertBefore(copy, f); f = copy; }
+        framed.add(span.k);
+        place(f, span.x - 2, span.y - 2, span.r - span.x + 4, span.bottom - span.y + 4);
       }
       box.style.height = `${y}px`;
       hand.style.setProperty("--card-w", `${w}px`);

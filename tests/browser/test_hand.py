@@ -101,7 +101,7 @@ REGIONS = """() => {
 }"""
 
 GROUPS_SHOWN = """() => { const out = [];
-  for (const f of document.querySelectorAll('.hand .hand-frame')) {
+  for (const f of document.querySelectorAll('.hand .hand-frame:not(.part)')) {
     const k = f.dataset.col;
     out.push({kind: f.classList.contains('own') ? 'own' : 'combo',
       cards: [...document.querySelectorAll(`.hand .card-button[data-col="${k}"] .face`)].map((e) => e.dataset.card)}); }
@@ -115,14 +115,30 @@ def stack(browser):
     stack.stop()
 
 
-def seed_with_groups(variant):
-    """A seed whose seat 0 is dealt at least one bomb or straight flush."""
-    for k in range(400):
-        seed = f"hand-{variant}-{k}"
+def seed_with_groups(variant, wanted=bool, prefix="hand", tries=400):
+    """A seed whose seat 0 is dealt at least one bomb or straight flush (``wanted(groups)``)."""
+    for k in range(tries):
+        seed = f"{prefix}-{variant}-{k}"
         obs = EngineMatch.new(variant, seed, {}).observation(0)
-        if arrange(variant, obs.get("level"), parse_cards(obs["hand"]))["groups"]:
+        if wanted(arrange(variant, obs.get("level"), parse_cards(obs["hand"]))["groups"]):
             return seed
     raise AssertionError(variant)
+
+
+# Every card of a 理牌 group lies inside a frame of that group, as far as the card is shown (a
+# group taller than a column goes on in the next columns, or the next band: one frame for each
+# band it spans)
+UNFRAMED = """() => { const out = [];
+  const frames = [...document.querySelectorAll('.hand .hand-frame')];
+  for (const b of document.querySelectorAll('.hand .card-button')) {
+    const mine = frames.filter((f) => f.dataset.col === b.dataset.col);
+    if (!mine.length) continue;
+    const r = b.getBoundingClientRect();
+    const inside = mine.some((f) => { const q = f.getBoundingClientRect();
+      // (on a landscape phone the frame of the first row ends where the second row covers it)
+      return r.left >= q.left && r.right <= q.right && r.top >= q.top && q.bottom >= Math.min(r.bottom, r.top + 44); });
+    if (!inside) out.push(b.querySelector('.face').dataset.card); }
+  return out; }"""
 
 
 def open_table(browser, stack, variant, seed, sockets=None):
@@ -375,3 +391,28 @@ def test_the_replay_shows_every_hand_in_the_same_rank_columns(new_page, monkeypa
         rest = columns[1:] if columns[0][0][0] == "H" and len(set(columns[0])) == 1 else columns
         assert len({rank(col[0]) for col in rest}) == len(rest), columns
     assert page.evaluate("() => document.documentElement.scrollWidth <= innerWidth")
+
+
+def test_a_chain_bomb_is_one_group_framed_whole(browser, stack):
+    # Shuangkou's chain bomb (连炸): 12 or more cards, more than a column holds
+    seed = seed_with_groups(
+        "shuangkou2",
+        lambda groups: any(g["type"] == "chain_bomb" for g in groups),
+        prefix="chain",
+        tries=3000,
+    )
+    context, page = open_table(browser, stack, "shuangkou2", seed)
+    try:
+        page.locator("[data-hand=arrange]").tap()
+        page.wait_for_selector(".hand .hand-frame")
+        expected = stack.query(ENGINE_GROUPS.replace("TABLE", str(page.info["table"])))
+        assert any(g["type"] == "chain_bomb" for g in expected["groups"])
+        shown = page.evaluate(GROUPS_SHOWN)
+        assert [g["cards"] for g in shown] == [g["cards"] for g in expected["groups"]]
+        for size, (width, height) in VIEWPORTS.items():
+            page.set_viewport_size({"width": width, "height": height})
+            settle(page)
+            check_cards(page, f"shuangkou2-chain-bomb-{size}", 27)
+            assert page.evaluate(UNFRAMED) == [], size
+    finally:
+        context.close()
