@@ -211,3 +211,25 @@ def test_every_game_names_its_counters():
     for variant in ("bao2", "guandan", "honger", "shuangkou2"):
         names = fact_names(variant)
         assert names[0] == "matches" and len(names) == len(set(names))
+
+
+def test_attempts_at_the_last_level_counted_from_the_deal_summaries():
+    # whole matches (no clock): an attempt is a deal the level team began at the top level;
+    # the match won by passing it is the attempt's success
+    for variant, seed in (("bao2", 0), ("guandan", 1)):
+        match = engine_match(variant, seed, 10_000)
+        assert match.reason == "last_level"
+        top = match.rules.max_level
+        tries = [0, 0]
+        levels = [0, 0]
+        for summary in match.deals:
+            team = summary["level_team"]
+            if team is not None and levels[team] == top:
+                tries[team] += 1
+            levels = summary["levels"]
+        facts = match_facts(variant, seed, None, match.log)
+        for s in facts.seats:
+            assert s.counters.get("top_attempts", 0) == tries[s.seat % 2]
+            won = 1 if match.winner == s.seat % 2 else 0
+            assert s.counters.get("top_successes", 0) == won
+        assert sum(tries) >= 1  # the fixtures do have attempts
