@@ -14,6 +14,7 @@ import re
 import statistics
 import sys
 import time
+from collections.abc import Callable
 from functools import partial
 from pathlib import Path
 
@@ -39,7 +40,7 @@ def backend_cpu(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
-def measure(pid: int, run: object) -> tuple[list[float], list[float]]:
+def measure(pid: int, run: Callable[[], object]) -> tuple[list[float], list[float]]:
     """PostgreSQL's CPU and the wall time per statement (µs) of ``run``, for each run."""
     cpu, wall = [], []
     for _ in range(RUNS):
@@ -94,7 +95,7 @@ def main() -> None:
         in_list = f"{read_in}({', '.join(['%s'] * count)})"
         client_write = re.sub(r"\$\d+", "%s", write_sql)
         prepared = partial(store._fetch_prepared, connection)
-        ways = {
+        ways: dict[str, Callable[[], object]] = {
             "read, bound on the client": partial(client_bound, in_list, some),
             "read, prepared": partial(prepared, read_sql, array),
             "write, bound on the client": partial(client_bound, client_write, write_params),

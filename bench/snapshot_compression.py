@@ -61,7 +61,9 @@ def main() -> None:
         print(f"snapshot after {actions} actions: {len(text)} bytes")
         for method in ("pglz", "lz4"):
             with psycopg.connect(url, autocommit=True) as conn:
-                pid = conn.execute("SELECT pg_backend_pid()").fetchone()[0]
+                row = conn.execute("SELECT pg_backend_pid()").fetchone()
+                assert row is not None
+                pid = row[0]
                 conn.execute("DROP TABLE IF EXISTS bench_snapshot")
                 conn.execute("CREATE TABLE bench_snapshot (id int PRIMARY KEY, v int, s jsonb)")
                 conn.execute(f"ALTER TABLE bench_snapshot ALTER COLUMN s SET COMPRESSION {method}")
@@ -88,6 +90,7 @@ def main() -> None:
                         ).fetchone()
                     reads.append((backend_cpu(pid) - start) * 1e6 / STATEMENTS)
                 size = conn.execute("SELECT max(pg_column_size(s)) FROM bench_snapshot").fetchone()
+                assert size is not None
                 conn.execute("DROP TABLE bench_snapshot")
             print(
                 f"  {method:5s} update {spread(writes)}   read {spread(reads)}"

@@ -350,7 +350,8 @@ class TournamentSettingsForm(forms.Form):
             _("%(field)s: %(message)s") % {"field": label(field), "message": message}
             for field, _code, message in problems
         ]
-        refusal = TournamentError(problems[0][1], pgettext("list separator", "; ").join(lines))
+        code = problems[0][1] or FIELD_CODES[problems[0][0]]
+        refusal = TournamentError(code, pgettext("list separator", "; ").join(lines))
         fields: dict[str, list[str]] = {}
         for field, _code, message in problems:
             fields.setdefault(field, []).append(message)
@@ -374,9 +375,10 @@ _BUILT_IN = (
 def label(field: str) -> str:
     """The field's verbose name, as the form's label shows it."""
     try:
-        return str(Tournament._meta.get_field(field).verbose_name)
+        model_field = Tournament._meta.get_field(field)
     except Exception:  # not a model field
         return field
+    return str(getattr(model_field, "verbose_name", field))
 
 
 def check_settings(

@@ -70,6 +70,8 @@ def play_match(variant: str, seed: int, bots: Sequence[Any], max_deals: int = 50
     match = Match.new(variant, seed)
     while not match.over and match.deal_no < max_deals:
         seat = match.to_move()
+        if seat is None:  # no seat to move: the match is over (or stuck), nothing to play
+            break
         action = bots[seat].choose(match.observation(seat), lambda s=seat: match.legal_actions(s))
         match.apply(action)
     return match
@@ -86,9 +88,8 @@ def heuristic_vs_random(variant: str = "bao2", matches: int = 200) -> dict[str, 
         deals += len(match.deals)
         winner = match.winner
         if match.rules.scoring == "points":  # per-seat points: team totals
-            totals = [
-                sum(match.score[s] for s in range(len(match.score)) if s % 2 == t) for t in (0, 1)
-            ]
+            score = match.score or []
+            totals = [sum(score[s] for s in range(len(score)) if s % 2 == t) for t in (0, 1)]
             winner = None if totals[0] == totals[1] else int(totals[1] > totals[0])
         if winner == team:
             wins += 1

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import fields
 from functools import lru_cache
-from typing import Any
+from typing import Any, Protocol, cast
 
 from engine.actions import Action
 from engine.cards import card_str, parse_cards
@@ -21,6 +21,38 @@ from engine.combo import Combo
 from engine.variants import combo_rules, deal_rules
 
 LegalActions = Sequence[Action] | Callable[[], Sequence[Action]]
+
+
+class HandMoveRules(Protocol):
+    """Combo rules that read a hand into abstract moves and back into cards (the level games'
+    and Red Two's, when :func:`~engine.variants.combo_rules` gives them): what the bots' fast
+    path calls, found with ``hasattr`` on the rules object."""
+
+    #: each rank's card-order value at the deal's level (the level card high)
+    value: list[int]
+
+    def abstract_moves(self, hand: Sequence[int], standing: Any, allow_two: bool = True) -> Any:
+        """The abstract plays of ``hand`` over ``standing``."""
+
+    def materialize(self, hand: Sequence[int], move: Any) -> Combo:
+        """The cards of ``hand`` that play ``move``."""
+
+    def hand_moves(self, hand: Sequence[int], allow_two: bool = True) -> Any:
+        """The hand's moves, bound to it (``moves(standing)``, ``materialize(move)``)."""
+
+
+class CountRules(Protocol):
+    """Combo rules of the point games that work on rank counts (Red Two, Shuangkou)."""
+
+    def hand_counts(self, cards: Sequence[int]) -> list[int]:
+        """How many cards of each rank ``cards`` holds."""
+
+    def move_of(self, combo: Combo) -> Any:
+        """The move a played ``combo`` is."""
+
+    def moves(self, counts: Sequence[int], standing: Any = None) -> list[Any]:
+        """The moves of a hand of ``counts`` over ``standing``."""
+
 
 BOMB_TYPES = frozenset(
     ("bomb", "straight_flush", "joker_bomb", "dragon", "supreme", "two_bomb", "immune")
@@ -93,7 +125,7 @@ else:  # pragma: no cover - Action changed its fields: the plain constructor
 
 
 #: ``Action("pass", seat)`` per seat (actions are immutable values).
-_PASS = tuple(Action("pass", s) for s in range(8))
+_PASS: tuple[Action, ...] = tuple(Action("pass", s) for s in range(8))
 
 _CARD_STR = [card_str(c) for c in range(54)]
 _CARD_ID = {t: c for c, t in enumerate(_CARD_STR)}
@@ -156,6 +188,7 @@ class Moves:
         )
         self.moves: list[Any]
         self.view: Any = None
+        self.standing: _Standing | Combo | None
         if hasattr(rules, "hand_moves"):
             self.fast = True
             entry = _hand_view(obs["hand"], rules, allow_two, memo)
@@ -169,25 +202,29 @@ class Moves:
             self.standing = _standing(tuple(st["cards"]), st["type"], st.get("key"), st.get("size"))
         self.fast = hasattr(rules, "abstract_moves") and hasattr(rules, "materialize")
         if self.fast:
-            self.moves = rules.abstract_moves(self.hand, self.standing, allow_two)
+            self.moves = cast(HandMoveRules, rules).abstract_moves(
+                self.hand, self.standing, allow_two
+            )
         else:
             self.moves = [a for a in resolve(legal) if a.kind == "play"]
 
     def action(self, move: Any) -> Action:
         """The concrete action of one move."""
         if not self.fast:
-            return move
+            played: Action = move  # the card-level path's moves are actions already
+            return played
+        combo: Combo
         if self.view is not None:
             combo = self.view.materialize(move)
         else:
-            combo = self.rules.materialize(self.hand, move)
+            combo = cast(HandMoveRules, self.rules).materialize(self.hand, move)
         return Action("play", self.seat, combo.cards, combo.type)
 
     def size(self, move: Any) -> int:
         """Number of cards of a move."""
         if not self.fast:
             return len(move.cards)
-        n = move.wilds
+        n: int = move.wilds
         for _, k in move.naturals:  # a loop: faster than sum() on these short tuples
             n += k
         return n

@@ -7,12 +7,13 @@ have their own heuristic (:mod:`engine.bots.points`). Deterministic for an obser
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 from engine.actions import Action
 from engine.bots._moves import (
     BOMB_TYPES,
     SEQUENCES,
+    HandMoveRules,
     LegalActions,
     Moves,
     _remember_play,
@@ -81,7 +82,7 @@ class HeuristicBot:
                     cnt[c % 13 if c < 52 else (13 if c == 52 else 14)] += 1
                 wild = getattr(rules, "wild", -1)
 
-                def planned(a: Action) -> tuple:
+                def planned(a: Action) -> tuple[int, ...]:
                     c = a.card
                     if c == wild:
                         return (9, 0, 0, c)
@@ -121,7 +122,7 @@ class HeuristicBot:
         value = getattr(moves.rules, "value", None)
         return value[r] if value else r
 
-    def _cost(self, moves: Moves, move: Any, cnt: list[int], save_twos: bool) -> tuple:
+    def _cost(self, moves: Moves, move: Any, cnt: list[int], save_twos: bool) -> tuple[int, ...]:
         """Lower is better: don't break bombs, don't spend wilds or 2s, play low, shed many."""
         if not moves.fast:
             ranks = moves.ranks(move)
@@ -185,7 +186,7 @@ class HeuristicBot:
     # -- the planned line (hand plan: engine.bots.policy) --------------------------------------
     def _lead_value(self, moves: Moves, move: Any) -> int:
         """Card-order value of a play for leading: a sequence by its lowest rank."""
-        value = moves.rules.value  # type: ignore[union-attr]
+        value = cast(HandMoveRules, moves.rules).value
         if move.type in SEQUENCES:
             return 2 * min(r for r, _ in move.naturals) if move.naturals else 0
         key = move.key
@@ -199,7 +200,7 @@ class HeuristicBot:
             cnt[0] = 0
         return cnt
 
-    def _plan_key(self, moves: Moves, move: Any, cnt: list[int], bao2: bool) -> tuple:
+    def _plan_key(self, moves: Moves, move: Any, cnt: list[int], bao2: bool) -> tuple[int, ...]:
         """Lower is better: bombs kept, the plan kept (plays needed after), wild cards and
         保2's natural 2s spared, low first, many cards first."""
         broken, delta = move_cost(cnt, move.naturals)

@@ -19,9 +19,10 @@ never lists card-level plays. The random bot of :mod:`engine.bots` plays these v
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import Any, cast
 
 from engine.actions import Action
+from engine.bots._moves import CountRules
 from engine.cards import parse_cards
 from engine.combo import Combo
 from engine.variants import combo_rules
@@ -75,7 +76,7 @@ class PointsHeuristicBot:
         if phase != "play" or obs.get("turn") != seat:
             legal = _resolve(legal_actions)
             return legal[0]
-        rules = combo_rules(obs["variant"])
+        rules = cast(CountRules, combo_rules(obs["variant"]))
         hand = parse_cards(obs["hand"])
         counts = rules.hand_counts(hand)
         lead = bool(obs["lead"])
@@ -169,7 +170,7 @@ class PointsHeuristicBot:
     @staticmethod
     def _choice(obs: dict[str, Any]) -> str:
         """Red Two with both ♥2: solo with many 2s or bombs, compare with a big bomb."""
-        rules = combo_rules("honger")
+        rules = cast(CountRules, combo_rules("honger"))
         counts = rules.hand_counts(parse_cards(obs["hand"]))
         bombs = [(counts[g], g) for g in range(13) if counts[g] >= 4]
         strength = counts[TWO] + 2 * len(bombs)

@@ -41,7 +41,7 @@ class RandomBot:
                 rules = combo_rules(variant, level)
                 self._rules = (variant, level, rules)
             if hasattr(rules, "hand_moves"):  # lean path of _Moves
-                seat = obs["seat"]
+                seat: int = obs["seat"]
                 lead = obs["lead"]
                 allow_two = not deal_rules(variant).twos_need_initiative or bool(
                     obs["initiative"][seat]

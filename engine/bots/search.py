@@ -38,10 +38,17 @@ from __future__ import annotations
 import random
 import time
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, cast
 
 from engine.actions import Action
-from engine.bots._moves import _CARD_STR, BOMB_TYPES, LegalActions, Moves, _parse_hand
+from engine.bots._moves import (
+    _CARD_STR,
+    BOMB_TYPES,
+    HandMoveRules,
+    LegalActions,
+    Moves,
+    _parse_hand,
+)
 from engine.bots.heuristic import HeuristicBot
 from engine.bots.points import BOMBS as POINT_BOMBS
 from engine.bots.points import PointsHeuristicBot, known_partners
@@ -415,7 +422,8 @@ class SearchBot:
 
 
 def _size_attr(move: Any) -> int:
-    return move.size
+    size: int = move.size
+    return size
 
 
 def _card_strs(action: Action) -> tuple[str, ...]:
@@ -616,7 +624,8 @@ def playout_score(deal: Deal, obs: dict[str, Any], options: dict[str, Any], heur
         allow = not little_two or deal.initiative[seat]
         v = views[seat]
         if v is None or v[0] is not allow:
-            v = views[seat] = [allow, deal.combos.hand_moves(deal.hand(seat), allow)]
+            hand_rules = cast(HandMoveRules, deal.combos)
+            v = views[seat] = [allow, hand_rules.hand_moves(deal.hand(seat), allow)]
         mv = _new(_PlayoutMoves)
         mv.seat = seat
         mv.rules = deal.combos
