@@ -414,5 +414,28 @@ def test_a_chain_bomb_is_one_group_framed_whole(browser, stack):
             settle(page)
             check_cards(page, f"shuangkou2-chain-bomb-{size}", 27)
             assert page.evaluate(UNFRAMED) == [], size
+        # a group moved: the cards of a rank column (two or more, in no group) taken and made a
+        # group of one's own, which goes first; the chain bomb stays a group
+        page.set_viewport_size({"width": 390, "height": 844})
+        settle(page)
+        column = page.evaluate(
+            """() => { const framed = new Set([...document.querySelectorAll('.hand .hand-frame')].map((f) => f.dataset.col));
+              const cols = new Map();
+              for (const b of document.querySelectorAll('.hand .card-button')) {
+                if (framed.has(b.dataset.col)) continue;
+                if (!cols.has(b.dataset.col)) cols.set(b.dataset.col, []);
+                cols.get(b.dataset.col).push([Number(b.dataset.index), b.querySelector('.face').dataset.card]); }
+              return [...cols.values()].find((c) => c.length >= 2); }"""
+        )
+        assert column, "no rank column of two cards"
+        for index, _card in column:
+            page.touchscreen.tap(*centre_of_region(page, index))
+            settle(page)
+        page.locator("[data-hand=group]").tap()
+        page.wait_for_selector(".hand .hand-frame.own")
+        moved = page.evaluate(GROUPS_SHOWN)
+        assert moved[0] == {"kind": "own", "cards": [card for _index, card in column]}, moved
+        assert [g["cards"] for g in moved[1:]] == [g["cards"] for g in expected["groups"]]
+        page.screenshot(path=str(SCREENSHOTS / "hand-shuangkou2-group-moved-phone.png"))
     finally:
         context.close()
