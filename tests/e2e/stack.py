@@ -161,7 +161,8 @@ class Stack:
             ]
         self._spawn(name, argv)
         url = f"http://127.0.0.1:{port}"
-        deadline = time.monotonic() + 30
+        # Django's start-up takes a few seconds; on a machine loaded by a whole ./test, a minute
+        deadline = time.monotonic() + 120
         while True:
             try:
                 urllib.request.urlopen(url + "/healthz", timeout=2).read()

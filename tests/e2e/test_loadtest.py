@@ -6,9 +6,13 @@ after."""
 import os
 import sys
 
+import pytest
+
 sys.path.insert(0, os.path.dirname(__file__))
 
 from stack import run_load  # noqa: E402
+
+pytestmark = pytest.mark.timing  # its figures are bounded: ./test runs it alone
 
 
 def test_the_tables_and_both_baselines_are_measured_and_nothing_is_lost():

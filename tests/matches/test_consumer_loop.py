@@ -43,6 +43,7 @@ def run(coroutine):
     return async_to_sync(coroutine)()
 
 
+@pytest.mark.embedded  # the socket loop with the thread pools the SQLite default picks
 def test_a_group_message_waits_for_the_frame_being_handled(transactional_db):
     async def scenario():
         Probe.release, Probe.started = asyncio.Event(), asyncio.Event()

