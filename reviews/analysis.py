@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import random
 import time
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -215,9 +215,13 @@ _HEURISTIC = SearchBot().heuristic
 
 
 def review_seat(
-    view: SeatView, budget: Budget | None = None, seed: str = "review"
+    view: SeatView,
+    budget: Budget | None = None,
+    seed: str = "review",
+    tick: Callable[[], None] | None = None,
 ) -> dict[str, Any]:
-    """The review of one seat's decisions (see the module docstring), from ``view`` only.
+    """The review of one seat's decisions (see the module docstring), from ``view`` only;
+    ``tick()`` is called before each decision (the caller's heartbeat).
 
     Returns ``{"seat", "decisions": [...], "complete", "cpu_ms"}``; each decision reviewed:
     ``step``, ``deal_no``, ``played`` and ``best`` (:func:`describe`), ``same`` (the bot agrees),
@@ -248,6 +252,8 @@ def review_seat(
         if d.step in wanted_steps and spent >= budget.match_seconds:
             complete = False
             break
+        if tick is not None:
+            tick()
         t0 = time.process_time()
         choice = bot.choose(obs, list(d.legal))  # every decision: the bot keeps its memory
         if d.step not in wanted_steps:

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import logging
 import time
+from collections.abc import Callable
 from dataclasses import asdict
 from datetime import timedelta
 from typing import Any
@@ -98,11 +99,34 @@ def _claim(match_id: int) -> MatchReview | None:
         return review
 
 
-def compute(match: Match, limits: Budget | None = None) -> dict[str, Any]:
-    """The review of every person's seat of ``match`` (no database write): ``seats``,
-    ``complete``, ``cpu_ms``, ``budget``. Each seat is reviewed from a
+class _Heartbeat:
+    """Renews a claim while its worker computes (at most every third of the lease), so a live
+    worker's claim never runs out however slow a loaded machine makes the review; only a dead
+    worker's does."""
+
+    def __init__(self, review: MatchReview) -> None:
+        self.review = review
+        self.last = time.monotonic()
+
+    def __call__(self) -> None:
+        if time.monotonic() - self.last < lease_seconds() / 3:
+            return
+        now = timezone.now()
+        renewed = MatchReview.objects.filter(
+            pk=self.review.pk, status=ReviewStatus.RUNNING, claimed_at=self.review.claimed_at
+        ).update(claimed_at=now)
+        if renewed:
+            self.review.claimed_at = now
+        self.last = time.monotonic()
+
+
+def compute(
+    match: Match, limits: Budget | None = None, tick: Callable[[], None] | None = None
+) -> dict[str, Any]:
+    """The review of every person's seat of ``match`` (no database write but ``tick``'s):
+    ``seats``, ``complete``, ``cpu_ms``, ``budget``. Each seat is reviewed from a
     :class:`~reviews.analysis.SeatView` (its own observations only); the match's budget is
-    shared out between the seats."""
+    shared out between the seats; ``tick()`` is called before each decision."""
     limits = limits or budget()
     events = list(match.events.order_by("seq").values_list("action", "actor"))
     actions = [a for a, _ in events]
@@ -116,7 +140,7 @@ def compute(match: Match, limits: Budget | None = None) -> dict[str, Any]:
         left = max(0.0, limits.match_seconds - spent) / (len(seats) - k)
         view = seat_view(match.variant, match.seed, match.options, actions, seat, persons)
         share = Budget(**{**asdict(limits), "match_seconds": left})
-        result = review_seat(view, share, seed=f"review/{match.pk}")
+        result = review_seat(view, share, seed=f"review/{match.pk}", tick=tick)
         complete = complete and result["complete"]
         out.append(result)
     return {
@@ -134,7 +158,7 @@ def review_match(match_id: int, limits: Budget | None = None) -> MatchReview | N
     if review is None:
         return MatchReview.objects.filter(match_id=match_id, status=ReviewStatus.DONE).first()
     match = Match.objects.get(pk=match_id)
-    result = compute(match, limits)
+    result = compute(match, limits, _Heartbeat(review))
     with transaction.atomic():
         held = (
             MatchReview.objects.select_for_update()

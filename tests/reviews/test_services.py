@@ -1,6 +1,7 @@
 """Reviews of finished matches (reviews.services, reviews.tasks): once per match, taken over
 from a dead worker, only for clubs that keep them on, found by beat's sweep."""
 
+import time
 from datetime import timedelta
 
 from django.test import override_settings
@@ -61,11 +62,11 @@ def test_a_stale_worker_does_not_overwrite_a_later_claim(finished, monkeypatch):
     """The first worker's result arrives after its claim was taken over: it is dropped."""
     original = services.compute
 
-    def slow(match, limits=None):
+    def slow(match, limits=None, tick=None):
         MatchReview.objects.filter(match=match).update(
             claimed_at=timezone.now() + timedelta(seconds=1), attempts=2
         )
-        return original(match, limits)
+        return original(match, limits, tick)
 
     monkeypatch.setattr(services, "compute", slow)
     assert services.review_match(finished.pk) is None
@@ -125,3 +126,25 @@ def test_the_club_option_is_set_by_its_admins(club, people, client):
 
 def test_the_default_budget():
     assert services.budget() == Budget(search_ms=40, eval_ms=80, match_seconds=120)
+
+
+@CHEAP
+@override_settings(REVIEWS_LEASE_SECONDS=0.03)
+def test_a_live_worker_renews_its_claim(finished, monkeypatch):
+    """A review that takes longer than the lease keeps its claim while its worker lives: the
+    heartbeat renews it, so the sweep does not hand it to another worker."""
+    seen = []
+    original = services.compute
+
+    def watched(match, limits=None, tick=None):
+        def beat():
+            time.sleep(0.011)
+            tick()
+            seen.append(MatchReview.objects.get(match=match).claimed_at)
+
+        return original(match, limits, beat)
+
+    monkeypatch.setattr(services, "compute", watched)
+    review = services.review_match(finished.pk)
+    assert review is not None and review.status == ReviewStatus.DONE and review.attempts == 1
+    assert len(set(seen)) > 3  # renewed again and again
