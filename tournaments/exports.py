@@ -48,20 +48,37 @@ def standings_csv(tournament: Tournament, labels: dict[str, str]) -> str:
 
 
 def results_csv(tournament: Tournament) -> str:
-    """Every game, round by round: table, the two sides, the score and the winner."""
+    """Every game, round by round: table, the two sides, the score and the winner; a
+    national-rules event also each side's 级分 (:mod:`tournaments.scoring`)."""
     names = {e.pk: e.name for e in selectors.entries(tournament)}
-    rows: list[list[object]] = [
-        [_("Round"), _("Table"), _("Side 1"), _("Side 2"), _("Score"), _("Winner"), _("Status")]
+    national = selectors.scale_of(tournament) is not None
+    header: list[object] = [
+        _("Round"),
+        _("Table"),
+        _("Side 1"),
+        _("Side 2"),
+        _("Score"),
+        _("Winner"),
+        _("Status"),
     ]
+    rows: list[list[object]] = [header + ([_("Grade points")] if national else [])]
     for game in selectors.all_games(tournament):
         sides = [" / ".join(names.get(e, "") for e in side) for side in game.sides]
         score = "" if game.score0 is None else f"{game.score0}:{game.score1}"
         if game.seat_scores:
             score = " / ".join(str(s) for s in game.seat_scores)
         winner = "" if game.winner is None else sides[game.winner]
-        rows.append(
-            [game.round.number, game.number, *sides, score, winner, game.get_status_display()]
-        )
+        row: list[object] = [
+            game.round.number,
+            game.number,
+            *sides,
+            score,
+            winner,
+            game.get_status_display(),
+        ]
+        if national:
+            row.append("" if game.grade0 is None else f"{game.grade0}:{game.grade1}")
+        rows.append(row)
     return _csv(rows)
 
 

@@ -383,3 +383,60 @@ def test_organisers_register_check_in_and_withdraw_entries_on_the_web(
     entry.refresh_from_db()
     assert entry.status == "withdrawn"
     assert client.post(url + "do/withdraw/", {"entry": "x"}).status_code == 302
+
+
+def test_scoring_and_a_double_bracket_through_the_api(club, club_admin, people, outsider):
+    """Issue 45: the scoring is set by organisers only (a bad value answers 400 with its
+    code, a player 403), the national tie-breaks apply, and a double elimination's bracket
+    gives each game its place; a result's 级分 show in the game and the results export."""
+    admin = client_for(club_admin)
+    response = admin.post(
+        "/api/v1/tournaments/",
+        settings_payload(club, variant="guandan", format="double_elim", checkin_minutes=0),
+        format="json",
+    )
+    assert response.status_code == 201, response.json()
+    t = Tournament.objects.get(pk=response.json()["id"])
+    url = f"/api/v1/tournaments/{t.pk}/"
+    player = client_for(people[0])
+    # a draft is hidden from players; once published they are refused
+    assert player.post(url + "scoring/", {"scoring": "national"}).status_code == 404
+    assert admin.post(url + "publish/").status_code == 200
+    assert player.post(url + "scoring/", {"scoring": "national"}).status_code == 403
+    bad = admin.post(url + "scoring/", {"scoring": "fifa"}, format="json")
+    assert bad.status_code == 400 and bad.json()["code"] == "bad_scoring"
+    response = admin.post(url + "scoring/", {"scoring": "national"}, format="json")
+    assert response.status_code == 200
+    assert response.json() == {
+        "id": t.pk,
+        "scoring": "national",
+        "tiebreaks": ["match_points", "grade_points", "head_to_head_grades", "opponent_grades"],
+    }
+    t.refresh_from_db()
+    t.checkin_required = False
+    t.save(update_fields=["checkin_required"])
+    for a, b in zip(people[0:6:2], people[1:6:2], strict=True):
+        entry_services.register(a, t, partner=b)
+        entry_services.answer_invitation(b, t, accept=True)
+    response = admin.post(url + "start-round/", format="json")
+    assert response.status_code == 200, response.json()
+    game = Game.objects.filter(round__tournament=t).exclude(status="bye").get()
+    response = admin.post(
+        f"/api/v1/tournament-games/{game.pk}/result/",
+        {"score0": 12, "score1": 3},
+        format="json",
+    )
+    assert response.status_code == 200, response.json()
+    assert response.json()["grades"] == [23, 3]  # 过A against 5
+    bracket = client_for().get(url + "bracket/").json()
+    first = bracket[0]
+    assert {g["place"]["bracket"] for g in first} == {"W"}
+    assert sorted(g["place"]["index"] for g in first) == [0, 1]
+    played = next(g for g in first if g["id"] == game.pk)
+    assert played["grades"] == [23, 3] and played["slot"] == game.slot
+    # the scoring is fixed once round 1 is paired
+    late = admin.post(url + "scoring/", {"scoring": "club"}, format="json")
+    assert late.status_code == 400 and late.json()["code"] == "started"
+    csv = client_for().get(f"/tournaments/{t.pk}/results.csv").content.decode("utf-8-sig")
+    assert "Grade points" in csv.splitlines()[0] or "级分" in csv.splitlines()[0]
+    assert "23:3" in csv
