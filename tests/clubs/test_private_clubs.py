@@ -149,6 +149,8 @@ def hidden_pages(world):
         f"/matches/clubs/{slug}/tables/",
         f"/matches/tables/{world['live'].pk}/",
         f"/matches/tables/{world['done'].pk}/replay/",
+        f"/reviews/share/{world['done'].pk}/",
+        f"/reviews/card/{world['done'].pk}/zh-hans.png",
         f"/ladder/{ladder}/",
         f"/ladder/{ladder}/players/{member.pk}/",
         f"/tournaments/clubs/{slug}/",
