@@ -34,7 +34,11 @@ def practice_context(user: Any, game: str = DEFAULT_GAME, strength: str = "") ->
         "games": Variant.choices,
         "chosen_game": game if is_game(game) else DEFAULT_GAME,
         "strengths": [
-            (value, practice_services.STRENGTH_LABELS[value])
+            (
+                value,
+                practice_services.STRENGTH_LABELS[value],
+                practice_services.STRENGTH_HINTS[value],
+            )
             for value in practice_services.STRENGTHS
         ],
         "chosen_strength": strength

@@ -38,6 +38,13 @@ STRENGTH_LABELS = {
     BotKind.HEURISTIC: _("Normal"),
     BotKind.SEARCH: _("Expert"),
 }
+#: What each strength is, from its measured play (docs/bots.md, docs/benchmarks.md): shown
+#: under each strength in the practice form.
+STRENGTH_HINTS = {
+    BotKind.RANDOM: _("Plays at random: for learning the rules"),
+    BotKind.HEURISTIC: _("Plans its hand: beats some of the AI competition's rule bots"),
+    BotKind.SEARCH: _("The strongest: reads the possible hands before each play"),
+}
 
 
 class PracticeError(MatchError):
