@@ -23,7 +23,6 @@ from engine.match import Match as EngineMatch
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "e2e"))
 
 from hidden import card_tokens  # noqa: E402
-from stack import Stack  # noqa: E402
 
 pytestmark = pytest.mark.layout
 SCREENSHOTS = Path(__file__).resolve().parents[2] / "var" / "screenshots"
@@ -58,10 +57,10 @@ out = {"table": table.pk, "session": session_cookie(person).split("=", 1)[1], "n
 
 
 @pytest.fixture(scope="module")
-def stack(browser):
-    stack = Stack(bot_delay=0.0, sweep_seconds=1.0).start()
-    yield stack
-    stack.stop()
+def stack(browser, shared_stack):
+    # the run's one stack (tests/conftest.py): this module only adds tables and people to it,
+    # so its tests may run on any worker (tests/conftest.py's SPREAD)
+    return shared_stack
 
 
 def seed_where(variant, wanted, tries=400):
@@ -74,15 +73,17 @@ def seed_where(variant, wanted, tries=400):
     raise AssertionError(f"no seed found for {variant}")
 
 
-# Seat 0 plays as the heuristic bot would, through the same service as a person, until the
-# engine's state satisfies UNTIL (a Python expression of ``engine``); the other seats are the
-# stack's bots (the same deterministic heuristic). Between deals seat 0 dismisses the
-# summary, so the bots' clocks need not wait out the pause.
+# Every seat plays as the heuristic bot would, through the same service as a person (seat 0)
+# or a bot (the others), until the engine's state satisfies UNTIL (a Python expression of
+# ``engine``): the stack's own bots play the same deterministic line, so whichever of the two
+# submits an action first, the deal is the same, and the deal goes at the pace of the service
+# rather than of the worker's task round trips. Between deals seat 0 dismisses the summary,
+# so the bots' clocks need not wait out the pause.
 PLAY_UNTIL = """
 import time
 from engine.bots import HeuristicBot
 from matches.messages import MatchError
-from matches.models import Match
+from matches.models import Actor, Match
 from matches.services import play
 from matches.store import engine_of
 match = Match.objects.get(table_id=TABLE)
@@ -94,10 +95,13 @@ while time.monotonic() < end:
         break
     if DISMISS and 0 in (match.summary_pending() or []):
         play.dismiss_summary(match.pk, 0, engine.deal_no - 1)
-    if 0 in engine.actors():
-        act = HeuristicBot().choose(engine.observation(0), lambda: engine.legal_actions(0))
+    actors = engine.actors()
+    if actors:
+        seat = actors[0]
+        act = HeuristicBot().choose(engine.observation(seat), lambda: engine.legal_actions(seat))
         try:
-            play.submit_action(match.pk, act, seat=0, expected_version=match.version)
+            play.submit_action(match.pk, act, seat=seat, actor=Actor.PLAYER if seat == 0 else
+                Actor.BOT, expected_version=match.version)
         except MatchError:
             pass
     else:
