@@ -1,6 +1,7 @@
 """The load test's baseline (``python -m bench.loadtest``): a bare Channels group broadcast at
-``/ws/bench/<group>/``, routed by :mod:`matches.routing` only when the server runs with
-``MATCHES_BENCH_WEBSOCKET=1`` (or DEBUG).
+``/ws/bench/<group>/``, routed only by a server started with
+``ASGI_EXTRA_ROUTES=bench.broadcast_ws`` (``config.asgi.extra_websocket_urlpatterns``; no
+production module imports ``bench``).
 
 Channels' own consumer, as any Channels application has it (its loop, and its closing of stale
 database connections before every message, which the tables' loop :mod:`matches.live.loop`
@@ -13,6 +14,7 @@ from __future__ import annotations
 from typing import Any
 
 from channels.generic.websocket import AsyncWebsocketConsumer
+from django.urls import path
 
 from matches.live.intake import MAX_FRAME, utf8_size
 
@@ -40,3 +42,7 @@ class BroadcastBenchConsumer(AsyncWebsocketConsumer):
     async def bench_frame(self, message: dict[str, Any]) -> None:
         """Forward a broadcast frame."""
         await self.send(text_data=message["text"])
+
+
+#: The route ``config.asgi`` adds when ``ASGI_EXTRA_ROUTES`` names this module.
+websocket_urlpatterns = [path("ws/bench/<slug:group>/", BroadcastBenchConsumer.as_asgi())]

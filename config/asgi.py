@@ -37,6 +37,18 @@ def collect_websocket_urlpatterns() -> list:
     return patterns
 
 
+def extra_websocket_urlpatterns() -> list:
+    """The websocket URL patterns of the modules named in ``ASGI_EXTRA_ROUTES`` (comma-separated
+    dotted names, each with ``websocket_urlpatterns``): routes from outside the apps, chosen by
+    the server's environment, e.g. the load test's bare broadcast baseline
+    ``bench.broadcast_ws``, which no production module imports. Empty by default."""
+    patterns: list = []
+    for name in os.environ.get("ASGI_EXTRA_ROUTES", "").split(","):
+        if name.strip():
+            patterns.extend(importlib.import_module(name.strip()).websocket_urlpatterns)
+    return patterns
+
+
 async def unknown_websocket(scope: dict, receive: Any, send: Any) -> None:
     """Refuse a websocket handshake to a path no app serves: HTTP 404 where the server offers
     the ASGI ``websocket.http.response`` extension (uvicorn does), else a close before the
@@ -63,7 +75,13 @@ application = ProtocolTypeRouter(
         "http": django_asgi_app,
         "websocket": SameOriginValidator(
             auth_stack(
-                URLRouter([*collect_websocket_urlpatterns(), re_path(r"", unknown_websocket)])
+                URLRouter(
+                    [
+                        *collect_websocket_urlpatterns(),
+                        *extra_websocket_urlpatterns(),
+                        re_path(r"", unknown_websocket),
+                    ]
+                )
             )
         ),
     }

@@ -98,6 +98,44 @@ def test_only_engine_and_games_compare_against_a_game_name():
     assert found == [], "compares against a game name: " + ", ".join(found)
 
 
+def bench_imports(source: str) -> list[int]:
+    """Lines of a module that import the top-level ``bench`` folder (``import bench.x``,
+    ``from bench import x``, ``from bench.x import y``, also inside a function)."""
+    found = []
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Import):
+            names = [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+            names = [node.module]
+        else:
+            continue
+        if any(name == "bench" or name.startswith("bench.") for name in names):
+            found.append(node.lineno)
+    return found
+
+
+def test_no_production_module_imports_the_benchmarks():
+    """bench/ sits outside the layers: it may use every app, no app (nor config) uses it."""
+    found = [
+        f"{path.relative_to(ROOT)}:{line}"
+        for path in _production_files()
+        for line in bench_imports(path.read_text())
+    ]
+    assert found == [], "imports bench/: " + ", ".join(found)
+
+
+def test_the_bench_import_check_sees_each_form():
+    source = (
+        "import bench.tables\n"
+        "from bench import loadtest\n"
+        "def f():\n"
+        "    from bench.ratings import simulate\n"
+        "from benchmarks import x\n"
+        "from .bench import y\n"
+    )
+    assert bench_imports(source) == [1, 2, 4]
+
+
 def test_names_a_game_sees_comparisons():
     tree = ast.parse('v == "honger" or v in ("bao2", "x") or v is Variant.GUANDAN or v == "y"')
     compares = [n for n in ast.walk(tree) if isinstance(n, ast.Compare)][:3]

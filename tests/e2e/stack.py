@@ -68,7 +68,7 @@ class Stack:
             "PYTHONUNBUFFERED": "1",
             "LOG_LEVEL": "WARNING",
             "DB_CONN_MAX_AGE": "300",
-            "MATCHES_BENCH_WEBSOCKET": "1",
+            "ASGI_EXTRA_ROUTES": "bench.broadcast_ws",  # the load test's bare baseline
             # bench/ (the load test, its tables) is in the source tree, not installed
             "PYTHONPATH": os.pathsep.join(
                 p for p in (str(ROOT), os.environ.get("PYTHONPATH", "")) if p
