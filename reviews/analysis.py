@@ -34,7 +34,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from engine.actions import Action
-from engine.bots import SearchBot
+from engine.bots import HeuristicBot, SearchBot
 from engine.bots.search import MATCH_WEIGHT, playout_points, playout_score, sample_hands, world_deal
 from engine.cards import card_str
 from engine.match import Match
@@ -162,11 +162,15 @@ def compare(
     eval_ms: float,
     max_worlds: int,
     worlds: int | None = None,
+    heuristic: Any = None,
 ) -> dict[str, Any]:
     """Play ``mine`` and ``bots`` out in the same sampled worlds (consistent with ``obs`` and
     the seat's ``memory`` of the deal); the paired differences (mine minus the bot's) as mean
     and standard error: ``levels`` and ``win`` (the change in the chance that this deal wins
-    the match) in the level games, ``points`` in the point games; and ``worlds``."""
+    the match) in the level games, ``points`` in the point games; and ``worlds``. The playouts
+    are played by ``heuristic`` (a fresh :class:`~engine.bots.HeuristicBot` by default: one per
+    caller, as a worker's threads each review a match)."""
+    heur = heuristic if heuristic is not None else HeuristicBot()
     rules = deal_rules(obs["variant"])
     options = {**rules.defaults, **options}
     points = rules.scoring == "points"
@@ -185,7 +189,7 @@ def compare(
                 deal.apply_unchecked(act, deal.combos.read_as(act.cards, act.type or ""))
             else:
                 deal.apply_unchecked(act, None)
-            pair.append(score_of(deal, obs, options, _HEURISTIC))
+            pair.append(score_of(deal, obs, options, heur))
         if points:
             d_levels.append(pair[0] - pair[1])
             d_win.append(0.0)
@@ -209,9 +213,6 @@ def compare(
             win_se=round(win_se, 3),
         )
     return out
-
-
-_HEURISTIC = SearchBot().heuristic
 
 
 def review_seat(
@@ -284,6 +285,7 @@ def review_seat(
                     eval_ms,
                     budget.max_worlds,
                     budget.worlds,
+                    bot.heuristic,
                 )
             )
         item["ms"] = round((time.process_time() - t0) * 1000, 1)
