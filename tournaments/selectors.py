@@ -49,6 +49,20 @@ def tournaments_of_club(club: Club, viewer: User | None) -> QuerySet[Tournament]
     return qs
 
 
+def earlier_stages(tournament: Tournament, limit: int = 20) -> list[Tournament]:
+    """The club's finished tournaments in the same game, latest first: the earlier stages a
+    tournament may be seeded from (:func:`tournaments.services.entries.seed_by_stage`)."""
+    return list(
+        Tournament.objects.filter(
+            club_id=tournament.club_id,
+            variant=tournament.variant,
+            status=TournamentStatus.FINISHED,
+        )
+        .exclude(pk=tournament.pk)
+        .order_by("-finished_at")[:limit]
+    )
+
+
 def entries(tournament: Tournament) -> list[Entry]:
     """Every entry (withdrawn and pending included) in seeding order, with its players."""
     return list(tournament.entries.select_related("player1", "player2").order_by("seed", "id"))

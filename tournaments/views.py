@@ -578,6 +578,8 @@ def tournament_run(request: HttpRequest, pk: int) -> HttpResponse:
             # a level game's result is entered as the level each side reached, by name
             "level_names": list(enumerate(level_names(tournament.variant))),
             "scoring_choices": Scoring.choices,
+            # finished tournaments of the club in this game: an earlier stage to seed from
+            "stages": selectors.earlier_stages(tournament) if current is None else [],
         },
     )
 
@@ -608,6 +610,16 @@ def _post_result(request: HttpRequest, tournament: Tournament) -> Game:
         _int_post(request, "score1"),
         int(request.POST["winner"]) if request.POST.get("winner") in ("0", "1") else None,
     )
+
+
+def _stage_post(request: HttpRequest) -> int:
+    """The id of the earlier stage chosen (a bounded whole number)."""
+    value = _int_post(request, "stage")
+    if not 1 <= value <= 2**31 - 1:
+        raise TournamentError(
+            "bad_stage", _("Choose a finished tournament of this club in the same game.")
+        )
+    return value
 
 
 def _int_post(request: HttpRequest, name: str) -> int:
@@ -679,6 +691,11 @@ def tournament_action(request: HttpRequest, pk: int, action: str) -> HttpRespons
             user, tournament, confirm_withdrawals=request.POST.get("confirm_withdrawals") == "1"
         ),
         "seed_by_rating": lambda: entry_services.seed_by_rating(user, tournament),
+        "seed_by_stage": lambda: entry_services.seed_by_stage(
+            user,
+            tournament,
+            get_object_or_404(Tournament, pk=_stage_post(request), club_id=tournament.club_id),
+        ),
         "set_seed": lambda: entry_services.set_seed(
             user,
             tournament,

@@ -163,3 +163,52 @@ def test_a_double_elimination_refuses_more_than_64_entries(club, club_admin, mem
     register_pairs(t, people)
     with pytest.raises(TournamentError):
         round_services.planned_games(t, 2)  # round 1 has no winners yet: round 2 waits
+
+
+def test_a_knockout_is_seeded_by_an_earlier_stage(club, club_admin, members):
+    """第二十六条: the knockout's seeds are the earlier stage's places, placed serpentine."""
+    from tournaments.services import entries as entry_services
+
+    people = members(8)
+    swiss = make_tournament(club, club_admin, variant="guandan", rounds_planned=1)
+    setup_services.publish(club_admin, swiss, now=START - timedelta(days=1))
+    register_pairs(swiss, people)
+    schedule_services.tick(START)
+    games = list(Round.objects.get(tournament=swiss, number=1).games.order_by("number"))
+    for game, scores in zip(games, [(12, 2), (5, 4)], strict=True):
+        result_services.set_result(club_admin, game, *scores, now=START)
+    schedule_services.tick(START + timedelta(minutes=1))
+    schedule_services.tick(START + timedelta(hours=2))
+    swiss.refresh_from_db()
+    assert swiss.status == TournamentStatus.FINISHED
+    places = [line.entry.user_ids for line in selectors.standings(swiss)]
+    knockout = make_tournament(
+        club,
+        club_admin,
+        variant="guandan",
+        format="elimination",
+        starts_at=START + timedelta(days=1),
+    )
+    with pytest.raises(TournamentError) as err:
+        entry_services.seed_by_stage(club_admin, knockout, knockout)
+    assert err.value.code == "bad_stage"
+    setup_services.publish(club_admin, knockout, now=START)
+    # the organiser registers the qualifiers, in the reverse order of their places
+    for users in reversed(places):
+        a, b = (u for u in people if u.pk in users)
+        entry_services.register(club_admin, knockout, player=a, partner=b, now=START)
+    seeded = entry_services.seed_by_stage(club_admin, knockout, swiss)
+    assert [e.user_ids for e in seeded] == places
+    with pytest.raises(NotAllowed):
+        entry_services.seed_by_stage(people[0], knockout, swiss)
+    # the same through the API: an unknown or out-of-range stage is refused
+    from rest_framework.test import APIClient
+
+    api = APIClient()
+    api.force_authenticate(club_admin)
+    url = f"/api/v1/tournaments/{knockout.pk}/seed-by-stage/"
+    response = api.post(url, {"stage": swiss.pk}, format="json")
+    assert response.status_code == 200
+    assert [e["id"] for e in response.json()] == [e.pk for e in seeded]
+    assert api.post(url, {"stage": 10**12}, format="json").status_code == 400
+    assert api.post(url, {"stage": 999999}, format="json").status_code == 404

@@ -312,6 +312,27 @@ class TournamentViewSet(PartnerAnswerActions, viewsets.ModelViewSet):
         return Response(EntrySerializer(seeded, many=True).data)
 
     @extend_schema(
+        summary="Seed the entries by their places in an earlier stage (before round 1). "
+        "Permission: organisers.",
+        request=inline_serializer(
+            "SeedByStageRequest",
+            {"stage": serializers.IntegerField(min_value=1, max_value=2**31 - 1)},
+        ),
+        responses=EntrySerializer(many=True),
+    )
+    @action(detail=True, methods=["post"], url_path="seed-by-stage", permission_classes=AUTH)
+    def seed_by_stage(self, request: Request, pk: str | None = None) -> Response:
+        """``stage``: a finished tournament of the same club and game; every entry in its new
+        seeding order (those not in the earlier stage last)."""
+        tournament = self.get_object()
+        stage_id = _valid(StageSerializer, request)["stage"]
+        earlier = Tournament.objects.filter(pk=stage_id, club=tournament.club).first()
+        if earlier is None:
+            raise NotFound()
+        seeded = entry_services.seed_by_stage(request.user, tournament, earlier)
+        return Response(EntrySerializer(seeded, many=True).data)
+
+    @extend_schema(
         summary="Move an entry to a place of the seeding order (before round 1). "
         "Permission: organisers.",
         request=SeedSerializer,
@@ -438,6 +459,12 @@ class TournamentViewSet(PartnerAnswerActions, viewsets.ModelViewSet):
         data = _valid(SwapSerializer, request)
         round_services.swap_entries(request.user, rnd, data["first"], data["second"])
         return Response(_round_json(tournament, _schedule_item(tournament, rnd.number)))
+
+
+class StageSerializer(serializers.Serializer):
+    """An earlier stage, by its tournament id."""
+
+    stage = serializers.IntegerField(min_value=1, max_value=2**31 - 1)
 
 
 def _confirmed(request: Request) -> bool:

@@ -18,7 +18,7 @@ from clubs import partners
 from clubs import selectors as club_selectors
 from clubs.models import User
 from ladder.models import Ladder, Rating
-from tournaments import notifications
+from tournaments import notifications, selectors
 from tournaments.models import (
     ACTIVE_STATUSES,
     Entry,
@@ -378,6 +378,38 @@ def seed_by_rating(user: User, tournament: Tournament) -> list[Entry]:
         if None in values:
             return (1, 0.0, index)
         return (0, -sum(values) / len(values), index)
+
+    return _renumber([entry for _, entry in sorted(enumerate(entries), key=key)])
+
+
+@transaction.atomic
+def seed_by_stage(user: User, tournament: Tournament, earlier: Tournament) -> list[Entry]:
+    """Seed the entries (organisers, before round 1) by their places in ``earlier``, a
+    finished tournament of the same club and game — an earlier stage (第二十六条: a knockout is
+    seeded by "以前一阶段比赛的名次"): an entry is found there by its players; the entries not
+    found come after the others in their order. A knockout then places them serpentine
+    (:func:`tournaments.pairing.bracket_order`). Returns the entries in their new order."""
+    tournament = _before_round_one(user, tournament)
+    if (
+        earlier.pk == tournament.pk
+        or earlier.club_id != tournament.club_id
+        or earlier.variant != tournament.variant
+        or earlier.status != TournamentStatus.FINISHED
+    ):
+        raise TournamentError(
+            "bad_stage",
+            _("Choose a finished tournament of this club in the same game."),
+        )
+    places = {
+        frozenset(line.entry.user_ids): index
+        for index, line in enumerate(selectors.standings(earlier))
+    }
+    entries = list(tournament.entries.order_by("seed", "id"))
+    unknown = len(places)
+
+    def key(item: tuple[int, Entry]) -> tuple[int, int]:
+        index, entry = item
+        return (places.get(frozenset(entry.user_ids), unknown), index)
 
     return _renumber([entry for _, entry in sorted(enumerate(entries), key=key)])
 
