@@ -104,6 +104,9 @@ def test_the_sweep_publishes_the_due_reviews(finished, celery_eager):
 
 def test_the_club_option_is_set_by_its_admins(club, people, client):
     client.force_login(people[0])
+    form = client.get(reverse("club_edit", args=[club.slug]), HTTP_ACCEPT_LANGUAGE="zh-hans")
+    assert "高手机器人为每场结束的比赛复盘" in form.content.decode()
+    assert 'name="match_reviews"' in form.content.decode()
     response = client.post(
         reverse("club_edit", args=[club.slug]),
         {"name": club.name, "join_policy": club.join_policy, "visibility": club.visibility},
