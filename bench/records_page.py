@@ -71,8 +71,8 @@ def populate(matches: int, seed: int) -> int:
     from django.utils import timezone
 
     from clubs.models import Club, Membership, Role, User
-    from records import services
-    from records.models import PlayerMatch
+    from records import honours, services
+    from records.models import PlayerMatch, Tally
 
     player, _ = User.objects.get_or_create(
         username="bench-records", defaults={"display_name": "老王"}
@@ -110,7 +110,14 @@ def populate(matches: int, seed: int) -> int:
             club_id=rng.choice(clubs).pk,
             rated=rng.random() < 0.6,
             ended_at=ended,
+            honours_now=False,
         )
+    # the honours once per club and period at the end (a task computes them after each match)
+    keys = set(Tally.objects.filter(period__startswith="m").values_list("period", flat=True))
+    keys |= set(Tally.objects.filter(period__startswith="s").values_list("period", flat=True))
+    for club in clubs:
+        for key in keys:
+            honours.compute(club.pk, key)
     return player.pk
 
 

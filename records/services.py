@@ -133,11 +133,13 @@ def store_facts(
     club_id: int | None,
     rated: bool,
     ended_at: datetime,
+    honours_now: bool = True,
 ) -> bool:
     """Record ``facts`` of the match ``(source, source_id)`` played by ``users`` (per seat):
     the record, its players and their tallies in one transaction, and the club's honours of
-    the match's month and season computed again. True if recorded now; False if it already
-    was (the unique source refuses it, also when another worker recorded it at once)."""
+    the match's month and season computed again (``honours_now=False``: left to the caller,
+    who loads many matches at once and computes them after). True if recorded now; False if it
+    already was (the unique source refuses it, also when another worker recorded it at once)."""
     keys = periods.keys_for(ended_at)
     try:
         with transaction.atomic():
@@ -167,7 +169,7 @@ def store_facts(
                 )
             PlayerMatch.objects.bulk_create(rows)
             _add_to_tallies(facts, users, club_id, rated, keys)
-            if club_id is not None:
+            if club_id is not None and honours_now:
                 for key in keys[1:]:
                     honours.compute(club_id, key)
     except IntegrityError:  # recorded at the same moment by another worker: once is enough
