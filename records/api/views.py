@@ -67,7 +67,7 @@ class ClubHonoursView(APIView):
         parameters=[OpenApiParameter("slug", str, OpenApiParameter.PATH)],
     )
     def get(self, request: Request, slug: str) -> Response:
-        """The honours; 403 for a members-only club the caller is not a member of."""
+        """The honours; 404 (``members_only``) for a members-only club the caller is not in."""
         club = get_object_or_404(Club, slug=slug)
         require_club_visible(selectors.viewer_of(request.user), club)
         found = selectors.club_honours(club)
