@@ -70,12 +70,13 @@ def test_appoint_appeal_and_decide_on_a_phone(new_page, live_server):
     page.locator("#club-officials ~ p a").click()
     page.locator("a", has_text=t.name).click()
     expect(page.locator("h1")).to_have_text("裁判与申诉")
-    page.select_option("#appoint-user", str(referee.pk))
-    page.select_option("#appoint-role", "referee")
+    page.select_option("#appoint-user", value=str(referee.pk))
+    page.select_option("#appoint-role", value="referee")
     button = page.locator("form[data-appoint] button")
     on_screen(page, button)
     narrow(page)
-    button.click()
+    with page.expect_navigation(timeout=60000):
+        button.click()
     expect(page.locator(".messages")).to_be_visible()
     expect(page.locator("[data-officials]")).to_contain_text("r选手0")
     page.screenshot(path=str(SHOTS / "issue45-officials-appoint.png"))
@@ -95,7 +96,8 @@ def test_appoint_appeal_and_decide_on_a_phone(new_page, live_server):
     on_screen(page, submit)
     narrow(page)
     page.screenshot(path=str(SHOTS / "issue45-officials-appeal-form.png"))
-    submit.click()
+    with page.expect_navigation(timeout=60000):
+        submit.click()
     expect(page.locator("[data-status]")).to_have_text("等待仲裁委员会裁决")
     appeal = Appeal.objects.get(filed_by=filer)
     assert appeal.game_id == game.pk and appeal.subject == "result"
@@ -106,13 +108,17 @@ def test_appoint_appeal_and_decide_on_a_phone(new_page, live_server):
     page = new_page(locale="zh-CN", mobile=True)
     log_in(page, committee[2].username)
     page.goto(f"/officials/appeals/{appeal.pk}/")
-    page.select_option("#vote-verdict", "uphold")
-    page.select_option("#vote-score0", "5")
-    page.select_option("#vote-score1", "12")
+    vote = page.locator("form[data-vote-form] button")
+    on_screen(page, vote)
+    page.select_option("#vote-verdict", value="uphold")
+    # by position: a plain string would match a label first ("5" is a level's name)
+    page.select_option("#vote-score0", index=5)  # 8
+    page.select_option("#vote-score1", index=12)  # 3（第2轮）
     page.locator("#vote-reason").fill("核对了记分表")
     narrow(page)
     page.screenshot(path=str(SHOTS / "issue45-officials-vote.png"))
-    page.locator("form[data-vote-form] button").click()
+    with page.expect_navigation(timeout=60000):  # the decision rebuilds a ladder: a loaded CI
+        vote.click()
     expect(page.locator("[data-status]")).to_have_text("申诉成立")
     expect(page.locator("[data-after]")).to_be_visible()
     expect(page.locator("[data-votes] li")).to_have_count(3)
