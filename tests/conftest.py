@@ -139,6 +139,24 @@ def _load_durations() -> dict[str, float]:
     return known
 
 
+def _durations(config) -> dict[str, float]:
+    """The figures of :func:`_load_durations` as this run read them once: pytest-xdist's
+    workers get the controller's copy (a file written meanwhile by another run must not give
+    two workers two orders: pytest-xdist stops when their collections differ)."""
+    workerinput = getattr(config, "workerinput", None)
+    if workerinput is not None and "test_durations" in workerinput:
+        return workerinput["test_durations"]
+    if not hasattr(config, "_test_durations"):
+        config._test_durations = _load_durations()
+    return config._test_durations
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_configure_node(node):
+    """pytest-xdist, in the controller: hand each worker the durations read once."""
+    node.workerinput["test_durations"] = _durations(node.config)
+
+
 @pytest.hookimpl(tryfirst=True)  # before pytest-xdist's own hook reads the xdist_group marks
 def pytest_collection_modifyitems(config, items):
     backend = _backend()
@@ -160,7 +178,7 @@ def pytest_collection_modifyitems(config, items):
     # fixtures, except the files of SPREAD, whose slow tests go to any worker; the slowest
     # groups are handed out first (with --no-loadscope-reorder), so that no worker is left with
     # a long file at the end while the others are idle.
-    durations = _load_durations()
+    durations = _durations(config)
     weight: dict[str, float] = {}
     for item in keep:
         group = _group_of(item)
