@@ -188,7 +188,7 @@ def main(argv: Sequence[str] | None = None) -> None:
         started = time.perf_counter()
         services.store_facts(
             "live",
-            f"bench-extra-{time.time_ns()}-{k}",
+            f"x{time.time_ns() % 10**12}-{k}",
             facts,
             [player_id, *[u.pk for u in others]],
             club_id=club.pk,
