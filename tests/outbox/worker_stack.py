@@ -31,6 +31,7 @@ class WorkerStack:
         self.redis = EmbeddedRedis(self.tmp / "redis.sock")
         self.worker: subprocess.Popen | None = None
         self._queries: subprocess.Popen | None = None
+        self._queries_env: dict[str, str] = {}
         self.workers_started = 0
         self.env = {
             **os.environ,
@@ -66,7 +67,12 @@ class WorkerStack:
         return what it assigns to ``out`` (as JSON). The process is a fork of one that set
         Django up once (tests/e2e/query_server.py): as fresh as a new ``python -c``, without
         its seconds of start-up, so that polling the outbox does not slow the worker."""
-        if self._queries is None or self._queries.poll() is not None:
+        if self._queries is not None and (
+            self._queries.poll() is not None or self._queries_env != self.env
+        ):
+            self._stop_queries()  # gone, or set up with another environment
+        if self._queries is None:
+            self._queries_env = dict(self.env)
             self._queries = subprocess.Popen(
                 [sys.executable, str(QUERY_SERVER)],
                 cwd=ROOT,
