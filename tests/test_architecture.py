@@ -274,7 +274,6 @@ NAMESPACES = {
     "friends": "friends",
     "learn": "learn",
     "reviews": "reviews",
-    "reviews": "reviews",
     "scoresheet": "sheets",
     "tournaments": "tournaments",
     "leagues": "leagues",
