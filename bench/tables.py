@@ -109,3 +109,16 @@ def person_against_bots(
     for seat in range(1, table.seat_count):
         tables.add_bot(person, table, seat, bot)
     return {"table": table.pk, "session": session_cookie(person).split("=", 1)[1]}
+
+
+def last_deal(table_id: int) -> bool:
+    """Run the match's time out now (the engine's ``time_up``): the deal in progress becomes
+    its last, or the match ends at once if no one has acted yet. The browser tests use it to
+    play exactly one deal however slowly the page loads. True if it was applied."""
+    from django.utils import timezone
+
+    from matches.services import clock
+
+    match = Match.objects.get(table_id=table_id)
+    Match.objects.filter(pk=match.pk).update(ends_at=timezone.now())
+    return clock.apply_time_limit(match.pk)

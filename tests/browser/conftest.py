@@ -17,6 +17,11 @@ CHROMIUM_ARGS = [
     "--disable-dev-shm-usage",
 ]
 
+#: How long an ``expect(...)`` waits for its condition (Playwright's default is 5 s). The suite
+#: runs many processes on two cores: a page that renders in half a second alone can take ten
+#: while the machine is loaded, and the condition is what is tested, not how soon it holds.
+EXPECT_TIMEOUT_MS = 30_000
+
 
 def find_chromium():
     for candidate in (os.environ.get("CHROMIUM"), "/usr/bin/chromium", "/usr/bin/chromium-browser"):
@@ -57,7 +62,9 @@ def browser():
     executable = find_chromium()
     if executable is None:
         pytest.skip("no Chromium found (Debian: apt-get install chromium); browser tests skipped")
-    from playwright.sync_api import sync_playwright
+    from playwright.sync_api import expect, sync_playwright
+
+    expect.set_options(timeout=EXPECT_TIMEOUT_MS)
 
     # Requests a service worker makes pass through the context's routes, so a test can take
     # the network away from it as well (``set_offline`` alone leaves the worker online).

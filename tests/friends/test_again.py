@@ -3,12 +3,13 @@ the same game, each person back in their seat, the bots in theirs, the others le
 
 from django.core.cache import cache
 from django.test import override_settings
+from django.utils import timezone
 from matchkit import play_out
 
 from friends import services
 from friends.models import Admission, Room
 from matches.models import Match, TableKind, TableStatus
-from matches.services import again, tables
+from matches.services import again, clock, tables
 
 
 @override_settings(MATCHES_BOT_DELAY_SECONDS=0)
@@ -20,6 +21,9 @@ def test_play_again_at_a_friends_table(people):
     tables.add_bot(host, room.table, 2, "random")
     tables.add_bot(host, room.table, 3, "random")
     old = Match.objects.get(table=room.table)
+    # the match's time runs out at once: it ends now, or after the deal the bots began
+    Match.objects.filter(pk=old.pk).update(ends_at=timezone.now())
+    clock.apply_time_limit(old.pk)
     play_out(old)
     new = again.play_again(a, room.table)
     assert new.kind == TableKind.FRIENDS and new.pk != room.table.pk
