@@ -58,6 +58,10 @@ ON_SCREEN = """() => {
 }"""
 
 
+HINTED = """() => !!document.querySelector('.hand .card-button.selected, button[data-act=pass].suggest')
+  || document.querySelector('#table-app').dataset.turn !== '0'"""
+
+
 def tap_on_my_turn(page, name):
     """Tap the button ``name`` while it is still the person's turn; False when the turn
     ended first (the last frames of a match, or the clock, re-render the page and can take the
@@ -85,7 +89,7 @@ def retap_hint(page):
         if not my_turn(page):
             return False
         page.locator(f".hand .card-button[data-index='{index}']").tap(position=CORNER)
-        page.locator(f".hand .card-button[data-index='{index}'].selected").wait_for(timeout=3000)
+        page.locator(f".hand .card-button[data-index='{index}'].selected").wait_for(timeout=15000)
     return True
 
 
@@ -104,9 +108,9 @@ def play_one_turn(page):
     elif not tap_on_my_turn(page, "提示"):
         played = False
     else:
-        try:
-            page.locator(".card-button.selected").first.wait_for(timeout=3000)
-        except PlaywrightTimeoutError:
+        # the server's hints arrive: cards selected, or Pass suggested (nothing beats the trick)
+        page.wait_for_function(HINTED, timeout=30000)
+        if not page.locator(".hand .card-button.selected").count():
             played = tap_on_my_turn(page, "不要")
         else:
             played = retap_hint(page) and tap_on_my_turn(page, "出牌")
