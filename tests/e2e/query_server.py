@@ -9,14 +9,92 @@ returns what it assigned to ``out``.
 
 Protocol, one JSON object a line: in ``{"code": "..."}``, out ``{"out": ...}`` or
 ``{"error": "traceback"}``. What the code prints goes to this process' stderr (the stack's log).
+:class:`Queries` is the side the tests hold (``Stack.query``, ``WorkerStack.python``).
 """
 
 from __future__ import annotations
 
 import json
 import os
+import select
+import signal
+import subprocess
 import sys
+import threading
 import traceback
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+class Queries:
+    """A running query process for one stack: started on first use, started again when it
+    has died or the stack's environment has changed (e.g. a test changed a setting)."""
+
+    def __init__(self, log: Path) -> None:
+        self.log = log
+        self._server: subprocess.Popen | None = None
+        self._env: dict[str, str] = {}
+        self._lock = threading.Lock()
+
+    def run(self, env: dict[str, str], code: str, timeout: float = 300) -> object:
+        """Run ``code`` with Django set up in ``env``, in a fresh fork; return what it assigns
+        to ``out`` (RuntimeError with the traceback if it raised)."""
+        with self._lock:
+            server = self._server
+            if server is not None and (server.poll() is not None or self._env != env):
+                self.stop()
+                server = None
+            if server is None:
+                with open(self.log, "ab") as log:
+                    server = subprocess.Popen(
+                        [sys.executable, str(Path(__file__))],
+                        cwd=ROOT,
+                        env=env,
+                        stdin=subprocess.PIPE,
+                        stdout=subprocess.PIPE,
+                        stderr=log,
+                        text=True,
+                        start_new_session=True,
+                    )
+                self._server, self._env = server, dict(env)
+                self._reply(120)  # {"ready": true}: Django is set up
+            assert server.stdin is not None
+            server.stdin.write(json.dumps({"code": code}) + "\n")
+            server.stdin.flush()
+            reply = json.loads(self._reply(timeout))
+        if "error" in reply:
+            raise RuntimeError(reply["error"])
+        return reply["out"]
+
+    def _reply(self, timeout: float) -> str:
+        server = self._server
+        assert server is not None and server.stdout is not None
+        ready, _, _ = select.select([server.stdout], [], [], timeout)
+        line = server.stdout.readline() if ready else ""
+        if not line:
+            self.stop()
+            tail = self.log.read_text(errors="replace")[-3000:] if self.log.exists() else ""
+            raise RuntimeError(f"the query process gave no answer in {timeout} s:\n{tail}")
+        return line
+
+    def stop(self) -> None:
+        """End the query process (it exits when its input closes; killed after 10 s)."""
+        server, self._server = self._server, None
+        if server is None:
+            return
+        try:
+            assert server.stdin is not None
+            server.stdin.close()
+        except OSError:
+            pass
+        try:
+            server.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            os.killpg(server.pid, signal.SIGKILL)
+            server.wait()
+        if server.stdout is not None:
+            server.stdout.close()
 
 
 def _child(code: str, reply: int) -> None:

@@ -20,14 +20,12 @@ from __future__ import annotations
 import json
 import math
 import os
-import select
 import shutil
 import signal
 import socket
 import subprocess
 import sys
 import tempfile
-import threading
 import time
 import urllib.request
 import uuid
@@ -38,6 +36,7 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tests"))
 import dbcache  # noqa: E402
+from query_server import Queries  # noqa: E402
 from throwaway import Servers  # noqa: E402
 
 from config.serve import UVICORN_OPTIONS, WEBSOCKET_MAX_MESSAGE  # noqa: E402
@@ -77,9 +76,7 @@ class Stack:
             "CHANNEL_LAYER": os.environ.get("CHANNEL_LAYER", "pubsub"),
         }
         self.env.pop("EMBEDDED_REDIS_DIR", None)
-        self._queries: subprocess.Popen | None = None  # tests/e2e/query_server.py
-        self._queries_env: dict[str, str] = {}
-        self._queries_lock = threading.Lock()
+        self.queries = Queries(self.tmp / "queries.log")
         self.pg_admin_url: str | None = None
         self.db_name: str | None = None
         url = os.environ.get("DATABASE_URL", "")
@@ -235,65 +232,11 @@ class Stack:
 
         Each query is a fork of one process that set Django up once (tests/e2e/query_server.py),
         as fresh as a new ``python -c`` but without its seconds of start-up."""
-        with self._queries_lock:
-            server = self._query_server()
-            server.stdin.write(json.dumps({"code": code}) + "\n")
-            server.stdin.flush()
-            line = self._query_reply(server, timeout)
-        reply = json.loads(line)
-        if "error" in reply:
-            raise RuntimeError(reply["error"])
-        return reply["out"]
-
-    def _query_server(self) -> subprocess.Popen:
-        """The running query process, (re)started when it is gone or ``env`` has changed."""
-        server = self._queries
-        if server is not None and (server.poll() is not None or self._queries_env != self.env):
-            self._stop_queries()
-            server = None
-        if server is None:
-            log = self.tmp / "queries.log"
-            self.logs["queries"] = log
-            server = subprocess.Popen(
-                [sys.executable, str(Path(__file__).with_name("query_server.py"))],
-                cwd=ROOT,
-                env=self.env,
-                stdin=subprocess.PIPE,
-                stdout=subprocess.PIPE,
-                stderr=open(log, "ab"),
-                text=True,
-                start_new_session=True,
-            )
-            self._queries, self._queries_env = server, dict(self.env)
-            self._query_reply(server, 120)  # {"ready": true}: Django is set up
-        return server
-
-    def _query_reply(self, server: subprocess.Popen, timeout: float) -> str:
-        ready, _, _ = select.select([server.stdout], [], [], timeout)
-        line = server.stdout.readline() if ready else ""
-        if not line:
-            self._stop_queries()
-            log = self.logs["queries"].read_text(errors="replace")[-3000:]
-            raise RuntimeError(f"the query process gave no answer in {timeout} s:\n{log}")
-        return line
-
-    def _stop_queries(self) -> None:
-        server, self._queries = self._queries, None
-        if server is None:
-            return
-        try:
-            server.stdin.close()
-        except OSError:
-            pass
-        try:
-            server.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            os.killpg(server.pid, signal.SIGKILL)
-            server.wait()
-        server.stdout.close()
+        self.logs["queries"] = self.queries.log
+        return self.queries.run(self.env, code, timeout)
 
     def stop(self) -> None:
-        self._stop_queries()
+        self.queries.stop()
         for name in list(self.procs):
             proc = self.procs[name]
             if proc.poll() is None:

@@ -4,9 +4,7 @@ database on the PostgreSQL server of ``DATABASE_URL`` (the second ./test run).""
 
 from __future__ import annotations
 
-import json
 import os
-import select
 import shutil
 import signal
 import subprocess
@@ -19,10 +17,11 @@ from config.embedded_redis import EmbeddedRedis
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "tests"))
+sys.path.insert(0, str(ROOT / "tests" / "e2e"))
 import dbcache  # noqa: E402
+from query_server import Queries  # noqa: E402
 
 BIN = Path(sys.executable).parent
-QUERY_SERVER = ROOT / "tests" / "e2e" / "query_server.py"
 
 
 class WorkerStack:
@@ -30,8 +29,7 @@ class WorkerStack:
         self.tmp = Path(tempfile.mkdtemp(prefix="bao2-outbox-"))
         self.redis = EmbeddedRedis(self.tmp / "redis.sock")
         self.worker: subprocess.Popen | None = None
-        self._queries: subprocess.Popen | None = None
-        self._queries_env: dict[str, str] = {}
+        self.queries = Queries(self.tmp / "queries.log")
         self.workers_started = 0
         self.env = {
             **os.environ,
@@ -67,53 +65,7 @@ class WorkerStack:
         return what it assigns to ``out`` (as JSON). The process is a fork of one that set
         Django up once (tests/e2e/query_server.py): as fresh as a new ``python -c``, without
         its seconds of start-up, so that polling the outbox does not slow the worker."""
-        if self._queries is not None and (
-            self._queries.poll() is not None or self._queries_env != self.env
-        ):
-            self._stop_queries()  # gone, or set up with another environment
-        if self._queries is None:
-            self._queries_env = dict(self.env)
-            self._queries = subprocess.Popen(
-                [sys.executable, str(QUERY_SERVER)],
-                cwd=ROOT,
-                env=self.env,
-                stdin=subprocess.PIPE,
-                stdout=subprocess.PIPE,
-                stderr=open(self.tmp / "queries.log", "ab"),
-                text=True,
-                start_new_session=True,
-            )
-            self._reply(120)  # {"ready": true}: Django is set up
-        self._queries.stdin.write(json.dumps({"code": code}) + "\n")
-        self._queries.stdin.flush()
-        reply = json.loads(self._reply(300))
-        if "error" in reply:
-            raise RuntimeError(reply["error"])
-        return reply["out"]
-
-    def _reply(self, timeout: float) -> str:
-        ready, _, _ = select.select([self._queries.stdout], [], [], timeout)
-        line = self._queries.stdout.readline() if ready else ""
-        if not line:
-            self._stop_queries()
-            log = (self.tmp / "queries.log").read_text(errors="replace")[-3000:]
-            raise RuntimeError(f"the query process gave no answer in {timeout} s:\n{log}")
-        return line
-
-    def _stop_queries(self) -> None:
-        server, self._queries = self._queries, None
-        if server is None:
-            return
-        try:
-            server.stdin.close()
-        except OSError:
-            pass
-        try:
-            server.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            os.killpg(server.pid, signal.SIGKILL)
-            server.wait()
-        server.stdout.close()
+        return self.queries.run(self.env, code)
 
     def start_worker(self) -> None:
         """Start a worker (4 threads) with beat, as its own process group."""
@@ -161,7 +113,7 @@ class WorkerStack:
         return path.read_text(errors="replace") if path.exists() else ""
 
     def stop(self) -> None:
-        self._stop_queries()
+        self.queries.stop()
         if self.worker is not None:
             os.killpg(self.worker.pid, signal.SIGTERM)
             try:
