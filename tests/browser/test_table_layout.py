@@ -157,9 +157,23 @@ def first_deal_by_bots(seed):
     return match
 
 
-def open_table(browser, stack, variant, size, seed, locale="zh-CN", options=None, frames=None):
+def open_table(
+    browser,
+    stack,
+    variant,
+    size,
+    seed,
+    locale="zh-CN",
+    options=None,
+    frames=None,
+    scale=1,
+    init="",
+):
     """The person's page at a new table; ``frames``: a list that gets every websocket frame
-    the page receives (parsed)."""
+    the page receives (parsed); ``scale``: the device pixel ratio of a touch screen (the
+    layout in CSS px is the same at 1 and 2: 2 only where a screenshot should look like a
+    phone's, as it costs Chromium four times the pixels); ``init``: a script run before the
+    page's own."""
     language = "en" if locale.startswith("en") else "zh-hans"
     code = (
         SETUP.replace("VARIANT", repr(variant))
@@ -176,10 +190,12 @@ def open_table(browser, stack, variant, size, seed, locale="zh-CN", options=None
         viewport={"width": width, "height": height},
         is_mobile=width < 1000,
         has_touch=width < 1000,
-        device_scale_factor=2 if width < 1000 else 1,
+        device_scale_factor=scale if width < 1000 else 1,
     )
     context.set_default_timeout(20000)
     context.add_cookies([{"name": "sessionid", "value": info["session"], "url": stack.http}])
+    if init:
+        context.add_init_script(init)
     page = context.new_page()
     if frames is not None:
         page.on(
@@ -260,48 +276,67 @@ def check_one_screen(page, name, cards=None, actions=True, trick=True):
     return m
 
 
-@pytest.mark.parametrize("size", list(VIEWPORTS))
+#: Clocks long enough for a page to be measured at four sizes on a loaded machine.
+SLOW_CLOCKS = {"first_action_seconds": 120, "action_seconds": 120}
+#: The four sizes in the order a test resizes one page through them: the phone last, where
+#: the test goes on to act.
+PHONE_LAST = ["phone-landscape", "tablet", "laptop", "phone"]
+
+
+def resized(page, sizes=PHONE_LAST):
+    """Resize the page to each of ``sizes`` in turn (yielding the size's name), the layout
+    settled each time: one table and one page measured at every size, instead of a table, a
+    browser context and a page load per size (the layout in CSS px depends on the viewport
+    alone)."""
+    for size in sizes:
+        width, height = VIEWPORTS[size]
+        page.set_viewport_size({"width": width, "height": height})
+        settle(page)
+        yield size
+
+
 @pytest.mark.parametrize("variant", GAMES)
-def test_the_play_phase_fits_one_screen(browser, stack, variant, size):
-    # a first deal that opens with play (Red Two: no player holds both ♥2)
+def test_the_play_phase_fits_one_screen(browser, stack, variant):
+    # a first deal that opens with play (Red Two: no player holds both ♥2), measured at the
+    # four sizes while it is the person's turn
     seed = seed_where(variant, lambda obs: obs["phase"] == "play")
-    context, page = open_table(browser, stack, variant, size, seed)
+    context, page = open_table(browser, stack, variant, "phone", seed, options=SLOW_CLOCKS)
     try:
         wait_to_act(page, "play")
-        check_one_screen(page, f"{variant}-{size}-play")
-        # the other players are named from this seat: 对家 / 上家 / 下家 (two players: 对手)
-        strips = page.locator(".strip .who strong").all_inner_texts()
-        expected = {"对手"} if variant == "shuangkou2" else {"对家", "上家", "下家"}
-        assert set(strips) == expected
-        assert "轮到你了" in page.title()
+        for size in resized(page):
+            check_one_screen(page, f"{variant}-{size}-play")
+            # the other players are named from this seat: 对家 / 上家 / 下家 (two players: 对手)
+            strips = page.locator(".strip .who strong").all_inner_texts()
+            expected = {"对手"} if variant == "shuangkou2" else {"对家", "上家", "下家"}
+            assert set(strips) == expected, size
+            assert "轮到你了" in page.title()
     finally:
         context.close()
 
 
-@pytest.mark.parametrize("size", list(VIEWPORTS))
-def test_the_red_two_choice_fits_one_screen_and_explains_its_cost(browser, stack, size):
+def test_the_red_two_choice_fits_one_screen_and_explains_its_cost(browser, stack):
     seed = seed_where("honger", lambda obs: obs["phase"] == "choose" and obs["solo"] == 0)
-    context, page = open_table(browser, stack, "honger", size, seed)
+    context, page = open_table(browser, stack, "honger", "phone", seed, options=SLOW_CLOCKS)
     try:
         wait_to_act(page, "choose")
-        check_one_screen(page, f"honger-{size}-choose", cards=26)
         explain = page.locator(".explain")
-        expect(explain).to_contain_text("独抱红二")
-        for word in ("独打", "投降", "比炸弹", "底分"):
-            expect(explain).to_contain_text(word)
-        # no team labels before a ♥2 is played: nobody is marked as this seat's partner
-        expect(page.locator(".badge.ally")).to_have_count(0)
-        if size == "phone":
-            press(page, page.get_by_role("button", name="独打"))
-            wait_to_act(page, "play")
-            expect(page.locator(".strip.pos-bottom, .my-facts .badge.solo")).to_have_count(1)
-            check_one_screen(page, f"honger-{size}-solo")
+        for size in resized(page):
+            check_one_screen(page, f"honger-{size}-choose", cards=26)
+            expect(explain).to_contain_text("独抱红二")
+            for word in ("独打", "投降", "比炸弹", "底分"):
+                expect(explain).to_contain_text(word)
+            # no team labels before a ♥2 is played: nobody is marked as this seat's partner
+            expect(page.locator(".badge.ally")).to_have_count(0)
+        # on the phone (the last size): the choice taken
+        press(page, page.get_by_role("button", name="独打"))
+        wait_to_act(page, "play")
+        expect(page.locator(".strip.pos-bottom, .my-facts .badge.solo")).to_have_count(1)
+        check_one_screen(page, "honger-phone-solo")
     finally:
         context.close()
 
 
-@pytest.mark.parametrize("size", list(VIEWPORTS))
-def test_bao2_between_deals_the_summary_leaves_the_tribute_on_screen(browser, stack, size):
+def test_bao2_between_deals_the_summary_leaves_the_tribute_on_screen(browser, stack):
     # a seed whose first deal (bots everywhere) leaves seat 0 to pay tribute in the second
     rng = random.Random("tribute")
     for _ in range(40):
@@ -311,7 +346,9 @@ def test_bao2_between_deals_the_summary_leaves_the_tribute_on_screen(browser, st
             break
     else:
         raise AssertionError("no seed found")
-    context, page = open_table(browser, stack, "bao2", size, seed)
+    # one deal played, then the summary and the tribute measured at the four sizes (a phone's
+    # pixel density: its screenshot is what a phone shows)
+    context, page = open_table(browser, stack, "bao2", "phone", seed, options=SLOW_CLOCKS, scale=2)
     try:
         expect(page.locator(".hand .card-button")).to_have_count(27)
         # more than 10 cards: no one may ask the count, so there is no Ask button
@@ -329,12 +366,14 @@ def test_bao2_between_deals_the_summary_leaves_the_tribute_on_screen(browser, st
             if item["reason"] == "base"
         )
         expect(summary).to_contain_text({3: "双上 +3", 2: "头游三游 +2", 1: "头游末游 +1"}[rise])
-        m = check_one_screen(page, f"bao2-{size}-tribute", cards=27, trick=False)
-        box = summary.bounding_box()
-        assert box["y"] >= 0 and box["y"] + box["height"] <= m["vh"]
-        assert page.get_by_role("button", name="进贡").is_visible()
-        # pay the tribute: tap a card at its corner, then 进贡; the line names 你 (the bots
-        # return and play at once, so every tribute line shown is recorded as it appears)
+        for size in resized(page):
+            m = check_one_screen(page, f"bao2-{size}-tribute", cards=27, trick=False)
+            box = summary.bounding_box()
+            assert box["y"] >= 0 and box["y"] + box["height"] <= m["vh"], size
+            assert page.get_by_role("button", name="进贡").is_visible(), size
+        # pay the tribute on the phone: tap a card at its corner, then 进贡; the line names 你
+        # (the bots return and play at once, so every tribute line shown is recorded as it
+        # appears)
         page.evaluate(SEEN_TRIBUTES)
         card = next(a.to_json()["tribute"] for a in after.legal_actions(0) if a.kind == "tribute")
         button = page.locator(".hand .card-button", has=page.locator(f".face[data-card='{card}']"))
@@ -343,17 +382,17 @@ def test_bao2_between_deals_the_summary_leaves_the_tribute_on_screen(browser, st
         page.wait_for_function("() => window.tributeLines.some((t) => t.includes('你 向'))")
         press(page, page.get_by_role("button", name="关闭"))
         expect(summary).to_have_count(0)
-        # once the deal's first card is played the tribute lines go
+        # once the deal's first card is played the tribute lines go (if seat 0 leads, its
+        # lead is played for it here: its clock is long enough for the measuring above)
+        play_until(
+            stack, page, "engine.deal.phase == 'play' and bool(engine.observation(0)['trick'])"
+        )
         page.wait_for_function(
             "() => document.querySelector('.trick .play') !== null", timeout=60000
         )
         expect(page.locator(".tribute")).to_have_count(0)
     finally:
         context.close()
-
-
-#: Clocks long enough for a page to be measured at four sizes on a loaded machine.
-SLOW_CLOCKS = {"first_action_seconds": 120, "action_seconds": 120}
 
 
 def settle(page):
@@ -431,7 +470,8 @@ HISTORY_REACHED = (
 def test_show_history_draws_the_last_trick_and_the_played_cards_on_the_phone(browser, stack):
     seed = seed_where("bao2", lambda obs: obs["phase"] == "play")
     options = {**SLOW_CLOCKS, "show_history": True}
-    context, page = open_table(browser, stack, "bao2", "phone", seed, options=options)
+    # a phone's pixel density: the screenshot shows the panel as a phone does
+    context, page = open_table(browser, stack, "bao2", "phone", seed, options=options, scale=2)
     try:
         state = play_until(stack, page, HISTORY_REACHED)
         wait_to_act(page, "play")
@@ -501,13 +541,11 @@ def test_without_show_history_nothing_of_it_is_shown_or_sent(browser, stack):
 def test_alerts_are_on_by_default_and_a_setting_of_this_phone(browser, stack):
     # issue 43: 提醒 at one's turn is on unless this phone turned it off (the ⚙ settings)
     seed = seed_where("bao2", lambda obs: obs["phase"] == "play")
-    context, page = open_table(browser, stack, "bao2", "phone", seed)
-    # vibrations are recorded (headless Chromium has no motor to feel)
-    context.add_init_script(
-        "window.vibrations = []; navigator.vibrate = (p) => { window.vibrations.push(p); return true; };"
-    )
+    # vibrations are recorded (headless Chromium has no motor to feel); a phone's pixel
+    # density, for the screenshot of the clock running low
+    vibrations = "window.vibrations = []; navigator.vibrate = (p) => { window.vibrations.push(p); return true; };"
+    context, page = open_table(browser, stack, "bao2", "phone", seed, init=vibrations, scale=2)
     try:
-        page.reload()
         wait_to_act(page, "play")
         assert "轮到你了" in page.title()
         page.wait_for_function("() => window.vibrations.length === 1")
