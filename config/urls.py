@@ -37,6 +37,7 @@ APIS = (
     "clubs.api.urls",
     "outbox.api.urls",
     "ladder.api.urls",
+    "reviews.api.urls",
     "sheets.api.urls",
     "tournaments.api.urls",
     "leagues.api.urls",

@@ -34,21 +34,45 @@ def seat_summaries(match: Any, review: MatchReview, user_id: int | None) -> list
     return out
 
 
+def review_summary(match: Any, user_id: int | None) -> dict[str, Any]:
+    """What the replay page and the API say of ``match``'s review (the caller checked that the
+    viewer may see the replay): ``status`` (``done``, ``running``, ``failed``, or ``off`` for
+    a match that is not reviewed); when done, ``complete``, ``cpu_ms`` and every reviewed
+    seat's summary (:func:`seat_summaries`), with the whole list of ``decisions`` only on the
+    viewer's own seat (``mine``): the other seats' summaries and moments are public as the
+    replay is, each player's full review their own."""
+    review = MatchReview.objects.filter(match=match).first()
+    if review is None:
+        return {"status": "running" if services.wants_review(match) else "off"}
+    if review.status != ReviewStatus.DONE:
+        return {"status": str(review.status)}
+    seats = seat_summaries(match, review, user_id)
+    by_seat = {int(s["seat"]): s for s in review.seats}
+    for seat in seats:
+        seat["decisions"] = (by_seat[seat["seat"]].get("decisions") or []) if seat["mine"] else None
+    return {
+        "status": "done",
+        "complete": review.complete,
+        "cpu_ms": review.cpu_ms,
+        "seats": seats,
+    }
+
+
 def replay_panel(request: Any, table: Any, match: Any) -> dict[str, Any] | None:
     """The panel of ``match``'s replay (the replay view asks only once the viewer may see it):
     the review when done, a note while it runs; nothing for a match that is not reviewed.
     Always the share link."""
     if match is None:
         return None
-    review = MatchReview.objects.filter(match=match).first()
     user = getattr(request, "user", None)
     user_id = user.pk if user is not None and user.is_authenticated else None
+    summary = review_summary(match, user_id)
     panel: dict[str, Any] = {"template": "reviews/_replay_panel.html", "table": table}
-    if review is not None and review.status == ReviewStatus.DONE:
-        panel["seats"] = seat_summaries(match, review, user_id)
-        panel["complete"] = review.complete
-    elif review is not None and review.status == ReviewStatus.FAILED:
+    if summary["status"] == "done":
+        panel["seats"] = summary["seats"]
+        panel["complete"] = summary["complete"]
+    elif summary["status"] == "failed":
         panel["failed"] = True
-    elif services.wants_review(match):
+    elif summary["status"] == "running":
         panel["pending"] = True
     return panel

@@ -24,7 +24,11 @@ from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
 
-from matches.models import Actor, Match, MatchStatus
+from clubs.models import User
+from matches import selectors
+from matches.messages import MatchError
+from matches.models import Actor, Match, MatchStatus, Table
+from matches.services import access
 from reviews.analysis import REVIEWED_GAMES, Budget, review_seat, seat_view
 from reviews.models import MatchReview, ReviewStatus
 
@@ -34,6 +38,21 @@ log = logging.getLogger(__name__)
 REVIEW_TASK = "reviews.tasks.review_match_task"
 #: Claims of one review before it is given up.
 MAX_ATTEMPTS = 3
+
+
+def visible_match(user: Any, table_id: int) -> tuple[Table, Match]:
+    """Table ``table_id`` and its finished match, if ``user`` (anonymous: any non-``User``)
+    may see its replay now (:func:`matches.services.access.require_replay_visible`: a
+    members-only club's match only to its members, nothing of a group of sibling tables before
+    all have finished). The one rule for the review, the share page, the card and the API;
+    raises :class:`~matches.messages.MatchError` (``not_allowed`` for no such table)."""
+    table = Table.objects.select_related("club").filter(pk=table_id).first()
+    if table is None:
+        raise MatchError("not_allowed")
+    match = selectors.match_of_table(table)
+    access.require_replay_visible(user if isinstance(user, User) else None, table, match)
+    assert match is not None  # require_replay_visible refuses a table without a finished match
+    return table, match
 
 
 def budget() -> Budget:

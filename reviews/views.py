@@ -11,16 +11,15 @@ from __future__ import annotations
 from django.conf import settings
 from django.core.cache import cache
 from django.http import Http404, HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404, render
+from django.shortcuts import render
 from django.urls import reverse
 from django.utils.translation import get_language
 from django.views.decorators.http import require_GET
 
-from clubs.models import User, Visibility
-from matches import selectors
+from clubs.models import Visibility
 from matches.messages import MatchError
 from matches.models import Match, Table
-from matches.services import access
+from reviews import services
 from reviews.card import render_card, result_summary
 
 #: How long a card's PNG stays cached (seconds); a finished match does not change.
@@ -28,15 +27,10 @@ CARD_CACHE_SECONDS = 24 * 3600
 
 
 def _visible_match(request: HttpRequest, table_id: int) -> tuple[Table, Match]:
-    table = get_object_or_404(Table.objects.select_related("club"), pk=table_id)
-    match = selectors.match_of_table(table)
     try:
-        user = request.user if isinstance(request.user, User) else None  # None: anonymous
-        access.require_replay_visible(user, table, match)
+        return services.visible_match(request.user, table_id)
     except MatchError:
         raise Http404 from None
-    assert match is not None  # require_replay_visible refuses a table without a finished match
-    return table, match
 
 
 def _language(code: str | None) -> str:

@@ -1,0 +1,1 @@
+"""The reviews' API: a finished match's review by the strong bot."""
