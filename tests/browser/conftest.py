@@ -92,17 +92,21 @@ def browser():
 def new_page(browser, live_server):
     contexts = []
 
-    def make(locale="zh-CN", mobile=False):
+    def make(locale="zh-CN", mobile=False, scale=2):
+        """A page in a new context; ``mobile``: a 390×844 touch phone of device pixel ratio
+        ``scale`` (the layout in CSS px is the same at 1 and 2: 1 where no screenshot needs a
+        phone's pixel density, as 2 costs Chromium four times the pixels)."""
         options = {"locale": locale, "base_url": live_server.url}
         if mobile:
             options.update(
                 viewport={"width": 390, "height": 844},
-                device_scale_factor=2,
+                device_scale_factor=scale,
                 is_mobile=True,
                 has_touch=True,
             )
         context = browser.new_context(**options)
-        context.set_default_timeout(15000)
+        # (a navigation on a loaded machine can take more than Playwright's usual seconds)
+        context.set_default_timeout(EXPECT_TIMEOUT_MS)
         contexts.append(context)
         return context.new_page()
 

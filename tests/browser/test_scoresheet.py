@@ -1,5 +1,6 @@
 """Score sheet in the browser: a short Bao 2 match scored on a phone and confirmed from two
-accounts; entries made offline are kept and sent exactly once when the connection is back."""
+accounts; entries made offline are kept and sent exactly once when the connection is back.
+(No screenshots: the phones have a device pixel ratio of 1, the layout in CSS px the same.)"""
 
 import re
 
@@ -51,7 +52,7 @@ def tap_finish(page, *names):
 
 def test_short_match_on_a_phone_confirmed_by_both_sides(new_page, live_server):
     club, users = setup_club()
-    scorer = new_page(locale="zh-CN", mobile=True)
+    scorer = new_page(locale="zh-CN", mobile=True, scale=1)
     scorer.on("dialog", lambda dialog: dialog.accept())
     log_in(scorer, "player1")  # 阿梅 (blue side, seat 1) keeps the score
     sheet = start_sheet(scorer, club, [users[0], users[1], users[2], users[3]])
@@ -92,7 +93,7 @@ def test_short_match_on_a_phone_confirmed_by_both_sides(new_page, live_server):
     sheet.refresh_from_db()
     assert sheet.status == "finished"
 
-    other = new_page(locale="zh-CN", mobile=True)
+    other = new_page(locale="zh-CN", mobile=True, scale=1)
     log_in(other, "player2")  # 小陈, red side
     other.goto(f"/matches/sheets/{sheet.pk}/")
     expect(other.get_by_test_id("final-score")).to_have_text("6:3")
@@ -106,7 +107,7 @@ def test_short_match_on_a_phone_confirmed_by_both_sides(new_page, live_server):
 
 def test_offline_entries_are_sent_exactly_once(new_page, live_server):
     club, users = setup_club()
-    page = new_page(locale="zh-CN", mobile=True)
+    page = new_page(locale="zh-CN", mobile=True, scale=1)
     log_in(page, "player0")
     sheet = start_sheet(page, club, users)
     context = page.context
@@ -152,12 +153,14 @@ def test_a_sheet_reloads_without_signal_and_its_entries_are_sent_once(new_page, 
     (the worker's own requests fail too), it shows the last state the phone was sent, takes a
     deal, and sends it once when the network is back. Logging out forgets the kept copies."""
     club, users = setup_club()
-    page = new_page(locale="zh-CN", mobile=True)
+    page = new_page(locale="zh-CN", mobile=True, scale=1)
     log_in(page, "player0")
     sheet = start_sheet(page, club, users)
     kept = page.evaluate(
         """async () => {
-            for (let i = 0; i < 200; i++) {  // up to 10 s
+            // up to 60 s: a loaded machine installs the worker slowly; the loop ends as soon
+            // as the page is kept
+            for (let i = 0; i < 1200; i++) {
                 if (navigator.serviceWorker.controller && await caches.match(location.pathname))
                     return true;
                 await new Promise((resolve) => setTimeout(resolve, 50));

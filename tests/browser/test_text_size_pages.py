@@ -36,6 +36,8 @@ def _check(page, url, name):
     response = page.goto(url)
     assert response is not None and response.status == 200, (url, response and response.status)
     m = page.evaluate(WIDE)
+    # the whole page, at a device pixel ratio of 1 (a phone's 2 would be four times the
+    # pixels of pages many screens long: what is checked is in CSS px)
     page.screenshot(path=str(SHOTS / f"textsize-xlarge-{name}.png"), full_page=True)
     assert (
         m["size"] == "text-xlarge" and m["font"] >= 23
@@ -49,7 +51,7 @@ def test_extra_large_text_on_every_page_fits_the_phone(new_page, live_server, no
     club = Club.objects.create(name="南平保二会", slug="nanping")
     Membership.objects.create(club=club, user=owner, role=Role.OWNER)
     ladder = Ladder.objects.filter(club=club).first()
-    phone = new_page(locale="zh-CN", mobile=True)
+    phone = new_page(locale="zh-CN", mobile=True, scale=1)
     # a visitor: the size kept in a cookie
     phone.goto("/")
     phone.evaluate(
@@ -119,7 +121,7 @@ def test_extra_large_text_on_a_finished_table_and_its_replay(new_page, monkeypat
 
     SHOTS.mkdir(parents=True, exist_ok=True)
     _, match = two_deal_match(monkeypatch)
-    phone = new_page(locale="zh-CN", mobile=True)
+    phone = new_page(locale="zh-CN", mobile=True, scale=1)
     phone.context.add_cookies([{"name": "text_size", "value": "xlarge", "url": live_server.url}])
     _check(phone, f"/matches/tables/{match.table_id}/replay/", "replay")
     _check(phone, f"/matches/tables/{match.table_id}/", "finished-table")
