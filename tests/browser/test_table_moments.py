@@ -21,7 +21,14 @@ sys.path.insert(0, os.path.dirname(__file__))
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "e2e"))
 
 from stack import Stack  # noqa: E402
-from test_table_layout import VIEWPORTS, check_one_screen, seed_where, wait_to_act  # noqa: E402
+from test_table_layout import (  # noqa: E402
+    SLOW_CLOCKS,
+    VIEWPORTS,
+    check_one_screen,
+    resized,
+    seed_where,
+    wait_to_act,
+)
 
 pytestmark = pytest.mark.layout
 SCREENSHOTS = Path(__file__).resolve().parents[2] / "var" / "screenshots"
@@ -44,7 +51,7 @@ with transaction.atomic():
     club, _ = Club.objects.get_or_create(slug="moments", defaults={"name": "moments"})
     Membership.objects.get_or_create(club=club, user=person, defaults={"role": PERSON_ROLE})
     Membership.objects.get_or_create(club=club, user=admin, defaults={"role": Role.ADMIN})
-    table = tables.open_table(person, club, variant=VARIANT, options={}, time_limit_seconds=LIMIT)
+    table = tables.open_table(person, club, variant=VARIANT, options=OPTIONS, time_limit_seconds=LIMIT)
     Seat.objects.filter(table=table, index__gte=1).update(bot="heuristic")
     match = tables.start_match(table, seed=SEED)
 out = {"table": table.pk, "match": match.pk, "session": session_cookie(person).split("=", 1)[1],
@@ -90,16 +97,16 @@ out = {"status": match.status, "version": match.version}
 
 
 @pytest.fixture(scope="module")
-def stack(browser):
-    stack = Stack(bot_delay=0.0, sweep_seconds=1.0).start()
-    yield stack
-    stack.stop()
+def stack(browser, shared_stack):
+    # the run's one stack (tests/conftest.py): this module only adds tables and people to it
+    return shared_stack
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture
 def slow_bots(browser):
     # bots that take 8 s a play: their clocks count down through the last 5 s, where a
-    # person's clock turns to the alarm colour
+    # person's clock turns to the alarm colour (a stack of its own, for the one test that
+    # uses it: stopped as soon as that test is over)
     stack = Stack(bot_delay=8.0, sweep_seconds=1.0).start()
     yield stack
     stack.stop()
@@ -116,10 +123,16 @@ def open_page(
     who="session",
     init="",
     role="MEMBER",
+    options=None,
+    scale=1,
 ):
+    """The page of a new table (the person in seat 0, bots elsewhere) for ``who`` at
+    ``size``; ``scale``: a touch screen's device pixel ratio (the layout in CSS px is the same
+    at 1 and 2; 2 where a screenshot should look like a phone's)."""
     seed = seed or seed_where(variant, lambda obs: obs["phase"] == "play")
     code = (
         SETUP.replace("VARIANT", repr(variant))
+        .replace("OPTIONS", repr(options or {}))
         .replace("SEED", repr(seed))
         .replace("TEXT_SIZE", repr(text_size))
         .replace("LIMIT", str(limit))
@@ -133,9 +146,9 @@ def open_page(
         viewport={"width": width, "height": height},
         is_mobile=width < 1000,
         has_touch=width < 1000,
-        device_scale_factor=2 if width < 1000 else 1,
+        device_scale_factor=scale if width < 1000 else 1,
     )
-    context.set_default_timeout(20000)
+    context.set_default_timeout(30000)  # as expect(): a loaded machine is slow
     context.add_cookies([{"name": "sessionid", "value": info[who], "url": stack.http}])
     if init:
         context.add_init_script(init)
@@ -159,22 +172,25 @@ def overlap(a, b):
     )
 
 
-@pytest.mark.parametrize("size", list(VIEWPORTS))
 @pytest.mark.parametrize("variant", ["bao2", "guandan", "honger", "shuangkou2"])
-def test_at_text_size_extra_large_the_table_still_fits_one_screen(browser, stack, variant, size):
-    context, page = open_page(browser, stack, size, variant=variant, text_size="xlarge")
+def test_at_text_size_extra_large_the_table_still_fits_one_screen(browser, stack, variant):
+    # one table, the page measured at the four sizes while it is the person's turn
+    context, page = open_page(
+        browser, stack, "phone", variant=variant, text_size="xlarge", options=SLOW_CLOCKS
+    )
     try:
         assert page.evaluate("document.documentElement.className") == "text-xlarge"
         wait_to_act(page, "play")
-        m = check_one_screen(page, f"textsize-xlarge-{variant}-{size}")
-        # the words did grow: the bar's and the buttons' type is 1.3 × the standard size
-        bar = page.evaluate(
-            "parseFloat(getComputedStyle(document.querySelector('.live .bar')).fontSize)"
-        )
-        button = page.evaluate(
-            "parseFloat(getComputedStyle(document.querySelector('.controls .buttons button')).fontSize)"
-        )
-        assert bar >= 19 and button >= 24, (bar, button, m["vw"])
+        for size in resized(page):
+            m = check_one_screen(page, f"textsize-xlarge-{variant}-{size}")
+            # the words did grow: the bar's and the buttons' type is 1.3 × the standard size
+            bar = page.evaluate(
+                "parseFloat(getComputedStyle(document.querySelector('.live .bar')).fontSize)"
+            )
+            button = page.evaluate(
+                "parseFloat(getComputedStyle(document.querySelector('.controls .buttons button')).fontSize)"
+            )
+            assert bar >= 19 and button >= 24, (size, bar, button, m["vw"])
     finally:
         context.close()
 
@@ -189,7 +205,8 @@ def test_the_settings_switches_are_on_by_default_and_the_table_speaks(browser, s
       Object.defineProperty(window, "speechSynthesis", { value: {
         getVoices: () => [voice], speak: (u) => window.spoken.push(u.text), cancel() {} } });
     """
-    context, page = open_page(browser, stack, "phone", variant="bao2", init=init)
+    # a phone's pixel density: the settings' screenshot is what a phone shows
+    context, page = open_page(browser, stack, "phone", variant="bao2", init=init, scale=2)
     try:
         wait_to_act(page, "play")
         # 提醒 on by default: vibrated and said at the turn
@@ -316,7 +333,7 @@ def test_a_bots_clock_has_no_alarm_colour(browser, slow_bots):
         page.wait_for_function(
             "() => { const c = document.querySelector('.clock[data-clock=\"1\"]');"
             " return c && parseInt(c.textContent) <= 4; }",
-            timeout=20000,
+            timeout=60000,
         )
         clock = page.evaluate(BOT_CLOCK)
         page.screenshot(path=str(SCREENSHOTS / "moments-bot-clock-phone.png"))
@@ -330,68 +347,83 @@ def test_a_bots_clock_has_no_alarm_colour(browser, slow_bots):
         context.close()
 
 
-@pytest.mark.parametrize("size", list(VIEWPORTS))
-def test_an_unseated_referees_control_covers_no_other_control(browser, stack, size):
+def test_an_unseated_referees_control_covers_no_other_control(browser, stack):
+    # one table a text size, its page measured at the four sizes
     for text_size in ("standard", "xlarge"):
         context, page = open_page(
-            browser, stack, size, variant="bao2", who="admin", text_size=text_size
+            browser,
+            stack,
+            "phone",
+            variant="bao2",
+            who="admin",
+            text_size=text_size,
+            options=SLOW_CLOCKS,
         )
         try:
             toggle = page.locator(".referee-toggle")
             expect(toggle).to_be_visible()
             expect(page.locator(".live .bar")).to_be_visible()
             page.wait_for_timeout(500)
-            ref = toggle.bounding_box()
-            assert ref["width"] >= 44 and ref["height"] >= 44
-            others = page.locator(
-                ".live .bar a, .live .bar button, .live .strip, .live .controls button"
-            )
-            for k in range(others.count()):
-                box = others.nth(k).bounding_box()
-                if box:
-                    assert not overlap(ref, box), (size, text_size, k, ref, box)
-            # a tap at the centre of each bar control reaches it, not the referee's control
-            hits = page.evaluate(
-                """() => [...document.querySelectorAll('.live .bar button, .live .bar a')].map((e) => {
-                  const r = e.getBoundingClientRect();
-                  const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
-                  return !!hit && (hit === e || e.contains(hit)); })"""
-            )
-            assert all(hits), hits
-            page.screenshot(path=str(SCREENSHOTS / f"moments-referee-{size}-{text_size}.png"))
+            for size in resized(page):
+                ref = toggle.bounding_box()
+                assert ref["width"] >= 44 and ref["height"] >= 44, (size, text_size, ref)
+                others = page.locator(
+                    ".live .bar a, .live .bar button, .live .strip, .live .controls button"
+                )
+                for k in range(others.count()):
+                    box = others.nth(k).bounding_box()
+                    if box:
+                        assert not overlap(ref, box), (size, text_size, k, ref, box)
+                # a tap at the centre of each bar control reaches it, not the referee's control
+                hits = page.evaluate(
+                    """() => [...document.querySelectorAll('.live .bar button, .live .bar a')].map((e) => {
+                      const r = e.getBoundingClientRect();
+                      const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+                      return !!hit && (hit === e || e.contains(hit)); })"""
+                )
+                assert all(hits), (size, text_size, hits)
+                page.screenshot(path=str(SCREENSHOTS / f"moments-referee-{size}-{text_size}.png"))
         finally:
             context.close()
 
 
-@pytest.mark.parametrize("size", list(VIEWPORTS))
-def test_a_seated_admin_has_no_referee_control_and_autoplay_is_free(browser, stack, size):
+def test_a_seated_admin_has_no_referee_control_and_autoplay_is_free(browser, stack):
     # the issue's case: a club admin seated at their own table saw 裁判 over 托管. No one
     # referees a table they sit at: the page offers no referee control, and 托管 takes taps
+    # (one table, its page measured at the four sizes)
     context, page = open_page(
-        browser, stack, size, variant="bao2", role="ADMIN", text_size="xlarge"
+        browser,
+        stack,
+        "phone",
+        variant="bao2",
+        role="ADMIN",
+        text_size="xlarge",
+        options=SLOW_CLOCKS,
     )
     try:
         wait_to_act(page, "play")
         autoplay = page.locator(".live .bar [data-act=autoplay]")
-        expect(autoplay).to_be_visible()
-        assert page.locator("#referee, .referee-toggle").count() == 0
-        box = autoplay.bounding_box()
-        width, height = VIEWPORTS[size]
-        assert box["x"] >= 0 and box["x"] + box["width"] <= width and box["y"] >= 0
-        assert box["height"] >= 44 and box["width"] >= 44, box
-        assert page.evaluate(
-            """() => { const e = document.querySelector('.live .bar [data-act=autoplay]');
-              const r = e.getBoundingClientRect();
-              const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
-              return !!hit && (hit === e || e.contains(hit)); }"""
-        )
-        page.screenshot(path=str(SCREENSHOTS / f"moments-seated-admin-{size}.png"))
+        for size in resized(page):
+            expect(autoplay).to_be_visible()
+            assert page.locator("#referee, .referee-toggle").count() == 0
+            box = autoplay.bounding_box()
+            width, height = VIEWPORTS[size]
+            assert box["x"] >= 0 and box["x"] + box["width"] <= width and box["y"] >= 0, size
+            assert box["height"] >= 44 and box["width"] >= 44, (size, box)
+            assert page.evaluate(
+                """() => { const e = document.querySelector('.live .bar [data-act=autoplay]');
+                  const r = e.getBoundingClientRect();
+                  const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+                  return !!hit && (hit === e || e.contains(hit)); }"""
+            ), size
+            page.screenshot(path=str(SCREENSHOTS / f"moments-seated-admin-{size}.png"))
     finally:
         context.close()
 
 
 def test_after_the_match_its_replay_and_play_again(browser, stack):
-    context, page = open_page(browser, stack, "phone", variant="guandan", limit=3600)
+    # a phone's pixel density: the screenshots are what a phone shows
+    context, page = open_page(browser, stack, "phone", variant="guandan", limit=3600, scale=2)
     try:
         wait_to_act(page, "play")
         done = stack.query(FINISH.replace("MATCH", str(page.info["match"])))
@@ -417,7 +449,7 @@ def test_after_the_match_its_replay_and_play_again(browser, stack):
         press(page, page.locator(".replay-auto [data-speed=fast]"))
         press(page, page.locator(".replay-auto [data-auto=toggle]"))
         page.wait_for_function(
-            "() => Number(document.getElementById('replay-slider').value) >= 6", timeout=15000
+            "() => Number(document.getElementById('replay-slider').value) >= 6", timeout=60000
         )
         page.wait_for_function(
             "() => document.querySelector('#replay-trick .center').dataset.ended === '1'",
