@@ -298,10 +298,10 @@ CELERY_BEAT_SCHEDULE = {
         "task": "records.tasks.sweep_records_task",
         "schedule": float(os.environ.get("RECORDS_SWEEP_SECONDS", "300")),
     },
-    # Reviews: publish the strong bot's review of every finished match that needs one.
+    # Reviews: a match's end publishes its review; this publishes again the lost ones.
     "reviews-sweep": {
         "task": "reviews.tasks.sweep_reviews_task",
-        "schedule": float(os.environ.get("REVIEWS_SWEEP_SECONDS", "15")),
+        "schedule": float(os.environ.get("REVIEWS_SWEEP_SECONDS", "60")),
     },
     # Guest accounts: delete those unused for GUESTS_EXPIRE_DAYS (never a signed-up account).
     "clubs-guests-sweep": {

@@ -15,9 +15,12 @@ class ReviewsConfig(AppConfig):
 
     def ready(self) -> None:
         """Register the Celery tasks (so a task published by name runs in place when Celery is
-        eager) and the review's section of the replay page (matches' hook)."""
+        eager), the review's section of the replay page and the review's start at a match's
+        end (matches' hooks)."""
         import_module(f"{self.name}.tasks")
-        from matches.hooks import register_replay_panel
+        from matches.hooks import register_match_finished, register_replay_panel
         from reviews.panels import replay_panel
+        from reviews.services import queue_review
 
         register_replay_panel(replay_panel)
+        register_match_finished(queue_review)

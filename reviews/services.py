@@ -6,7 +6,10 @@ of the claim) in a short transaction, computes outside any transaction, and writ
 only if its claim still holds. A claim older than :func:`lease_seconds` is taken over (the
 worker that held it died, e.g. SIGKILL); after :data:`MAX_ATTEMPTS` claims the review is given
 up (``failed``), so a match that kills its worker cannot take the workers down in a loop.
-Beat's :func:`sweep` publishes the task for every recent finished match that still needs one.
+Live play's hook (:func:`queue_review`, registered with :func:`matches.hooks.
+register_match_finished`) publishes the task once the finishing transaction commits; beat's
+:func:`sweep` is only the safety net: it publishes it again for every recent finished match
+whose task was lost (no review a grace period after the end) or whose claim ran out.
 """
 
 from __future__ import annotations
@@ -196,12 +199,21 @@ def review_match(match_id: int, limits: Budget | None = None) -> MatchReview | N
     return held
 
 
+def grace_seconds() -> float:
+    """How long after a match's end the sweep leaves its review to the task published at the
+    end (``REVIEWS_SWEEP_GRACE_SECONDS``, default 60 s): a review not even claimed by then had
+    its task lost."""
+    return float(getattr(settings, "REVIEWS_SWEEP_GRACE_SECONDS", 60.0))
+
+
 def due_matches(limit: int = 50) -> list[int]:
     """Recent finished matches (``REVIEWS_SWEEP_HOURS``, default 48) of clubs that keep
-    reviews on that still need a review: none yet, or a claim that ran out."""
+    reviews on that still need a review: none yet :func:`grace_seconds` after the end (the
+    task published at the end was lost), or a claim that ran out."""
     now = timezone.now()
     since = now - timedelta(hours=float(getattr(settings, "REVIEWS_SWEEP_HOURS", 48)))
     stale = now - timedelta(seconds=lease_seconds())
+    lost = now - timedelta(seconds=grace_seconds())
     rows = (
         Match.objects.filter(
             status=MatchStatus.FINISHED,
@@ -210,7 +222,7 @@ def due_matches(limit: int = 50) -> list[int]:
             table__club__match_reviews=True,
         )
         .filter(
-            Q(review__isnull=True)
+            Q(review__isnull=True, finished_at__lte=lost)
             | Q(review__status=ReviewStatus.RUNNING, review__claimed_at__lt=stale)
         )
         .order_by("finished_at")
@@ -226,6 +238,17 @@ def publish(match_id: int) -> None:
         current_app.signature(REVIEW_TASK, args=(match_id,)).delay()
     except Exception:
         log.warning("review task of match %s not published", match_id, exc_info=True)
+
+
+def queue_review(match_id: int) -> None:
+    """Live play's hook (:func:`matches.hooks.register_match_finished`, called inside the
+    transaction that finishes match ``match_id``): publish the review task once it commits, so
+    the review is there a short time after the end. Not with an eager Celery (no worker: the
+    task would run its up to ``REVIEWS_MATCH_SECONDS`` of process time inside live play's
+    thread, holding the table); the sweep publishes it there."""
+    if current_app.conf.task_always_eager:
+        return
+    transaction.on_commit(lambda: publish(match_id))
 
 
 def sweep() -> int:

@@ -11,3 +11,4 @@ REVIEWS_MATCH_SECONDS = 2.0  # partial reviews: the test is about claims
 CELERY_BEAT_SCHEDULE = {
     "reviews-sweep": {"task": "reviews.tasks.sweep_reviews_task", "schedule": 1.0},
 }
+REVIEWS_SWEEP_GRACE_SECONDS = 0.0

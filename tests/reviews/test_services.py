@@ -4,16 +4,31 @@ from a dead worker, only for clubs that keep them on, found by beat's sweep."""
 import time
 from datetime import timedelta
 
+import pytest
 from django.test import override_settings
 from django.urls import reverse
 from django.utils import timezone
 
+from matches.models import Match
 from reviews import services, tasks
 from reviews.analysis import Budget
 from reviews.models import MatchReview, ReviewStatus
 from tests.reviews.conftest import finish_match
 
 CHEAP = override_settings(REVIEWS_SEARCH_MS=5, REVIEWS_EVAL_MS=5, REVIEWS_MATCH_SECONDS=20)
+
+
+@pytest.fixture(autouse=True)
+def no_grace(settings):
+    """The sweep finds a match at once (its grace for the task published at the end: 0 s)."""
+    settings.REVIEWS_SWEEP_GRACE_SECONDS = 0
+
+
+def test_the_sweep_leaves_a_just_finished_match_to_its_task(finished, settings):
+    settings.REVIEWS_SWEEP_GRACE_SECONDS = 60
+    assert services.due_matches() == []
+    Match.objects.filter(pk=finished.pk).update(finished_at=timezone.now() - timedelta(seconds=61))
+    assert services.due_matches() == [finished.pk]  # its task was lost
 
 
 @CHEAP
