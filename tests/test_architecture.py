@@ -10,11 +10,14 @@ layers, and every app's URLs and API follow one layout.
 """
 
 import ast
+import functools
 import re
 import subprocess
 import sys
 import tomllib
+from collections.abc import Iterable
 from pathlib import Path
+from typing import NamedTuple
 
 import grimp
 import networkx as nx
@@ -35,6 +38,67 @@ def _production_files():
         for path in sorted((ROOT / package).rglob("*.py")):
             if "migrations" not in path.parts:
                 yield path
+
+
+class _Scan(NamedTuple):
+    """What the checks below read of one module, found in one walk over its syntax tree."""
+
+    compares: list[int]  # lines of comparisons against a game name
+    cases: list[int]  # lines of ``case`` clauses naming a game
+    bench: list[int]  # lines importing bench/
+    defined: set[str]  # the private names it defines
+    # its uses of private names, in the walk's order: ``(line, text, None)`` for an import of
+    # the engine's private side, ``(line, None, name)`` for an attribute read of ``name``
+    uses: list[tuple[int, str | None, str | None]]
+
+
+def _scan(nodes: Iterable[ast.AST]) -> _Scan:
+    found = _Scan([], [], [], set(), [])
+    for node in nodes:
+        if isinstance(node, ast.Compare):
+            if any(_names_a_game(side) for side in [node.left, *node.comparators]):
+                found.compares.append(node.lineno)
+        elif isinstance(node, ast.match_case):
+            for pattern in ast.walk(node.pattern):
+                if isinstance(pattern, ast.MatchValue) and _names_a_game(pattern.value):
+                    found.cases.append(node.pattern.lineno)
+                    break
+        elif isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+            found.defined.add(node.name)
+        elif isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
+            found.defined.add(node.id)
+        elif isinstance(node, ast.Attribute):
+            if isinstance(node.ctx, ast.Store):
+                found.defined.add(node.attr)
+            if _private(node.attr):
+                found.uses.append((node.lineno, None, node.attr))
+        if isinstance(node, ast.Import):
+            names = [alias.name for alias in node.names]
+            for alias in node.names:
+                parts = alias.name.split(".")
+                if parts[0] == "engine" and any(_private(p) for p in parts):
+                    found.uses.append((node.lineno, f"import {alias.name}", None))
+        elif isinstance(node, ast.ImportFrom):
+            names = [node.module] if node.level == 0 and node.module else []
+            if (node.module or "").split(".")[0] == "engine":
+                if any(_private(part) for part in node.module.split(".")):
+                    found.uses.append((node.lineno, f"from {node.module}", None))
+                found.uses.extend(
+                    (node.lineno, a.name, None) for a in node.names if _private(a.name)
+                )
+        else:
+            continue
+        if any(name == "bench" or name.startswith("bench.") for name in names):
+            found.bench.append(node.lineno)
+    found.defined.intersection_update({n for n in found.defined if _private(n)})
+    return found
+
+
+@functools.cache
+def _scanned(path: Path) -> _Scan:
+    """:func:`_scan` of the module at ``path``, parsed and walked once for all the checks of
+    this file (walking every module once per check was most of their time)."""
+    return _scan(ast.walk(ast.parse(path.read_text(), str(path))))
 
 
 def test_layers_contract_holds():
@@ -90,28 +154,14 @@ def test_only_engine_and_games_compare_against_a_game_name():
     for path in _production_files():
         if path.relative_to(ROOT).parts[0] in ("engine", "games"):
             continue
-        for node in ast.walk(ast.parse(path.read_text(), str(path))):
-            if isinstance(node, ast.Compare) and any(
-                _names_a_game(side) for side in [node.left, *node.comparators]
-            ):
-                found.append(f"{path.relative_to(ROOT)}:{node.lineno}")
+        found += [f"{path.relative_to(ROOT)}:{line}" for line in _scanned(path).compares]
     assert found == [], "compares against a game name: " + ", ".join(found)
 
 
 def bench_imports(source: str) -> list[int]:
     """Lines of a module that import the top-level ``bench`` folder (``import bench.x``,
     ``from bench import x``, ``from bench.x import y``, also inside a function)."""
-    found = []
-    for node in ast.walk(ast.parse(source)):
-        if isinstance(node, ast.Import):
-            names = [alias.name for alias in node.names]
-        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
-            names = [node.module]
-        else:
-            continue
-        if any(name == "bench" or name.startswith("bench.") for name in names):
-            found.append(node.lineno)
-    return found
+    return _scan(ast.walk(ast.parse(source))).bench
 
 
 def test_no_production_module_imports_the_benchmarks():
@@ -119,7 +169,7 @@ def test_no_production_module_imports_the_benchmarks():
     found = [
         f"{path.relative_to(ROOT)}:{line}"
         for path in _production_files()
-        for line in bench_imports(path.read_text())
+        for line in _scanned(path).bench
     ]
     assert found == [], "imports bench/: " + ", ".join(found)
 
@@ -328,14 +378,7 @@ def game_name_cases(source: str) -> list[int]:
     """Lines of ``case`` clauses of a ``match`` statement that name a game (``case "bao2":``,
     ``case Variant.HONGER:``, ``case "guandan" | "bao2":``): a branch on a variant name that the
     comparison check does not see."""
-    found = []
-    for node in ast.walk(ast.parse(source)):
-        if isinstance(node, ast.match_case):
-            for pattern in ast.walk(node.pattern):
-                if isinstance(pattern, ast.MatchValue) and _names_a_game(pattern.value):
-                    found.append(node.pattern.lineno)
-                    break
-    return found
+    return _scan(ast.walk(ast.parse(source))).cases
 
 
 def test_only_engine_and_games_match_on_a_game_name():
@@ -343,7 +386,7 @@ def test_only_engine_and_games_match_on_a_game_name():
         f"{path.relative_to(ROOT)}:{line}"
         for path in _production_files()
         if path.relative_to(ROOT).parts[0] not in ("engine", "games")
-        for line in game_name_cases(path.read_text())
+        for line in _scanned(path).cases
     ]
     assert found == [], "a match statement on a game name: " + ", ".join(found)
 
@@ -415,15 +458,7 @@ def _private(name: str) -> bool:
 def _defined_private_names(source: str) -> set[str]:
     """The private names a module defines: functions, classes, module or class constants and
     the attributes it sets (``self._x = ...``)."""
-    names = set()
-    for node in ast.walk(ast.parse(source)):
-        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
-            names.add(node.name)
-        elif isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
-            names.add(node.id)
-        elif isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Store):
-            names.add(node.attr)
-    return {n for n in names if _private(n)}
+    return _scan(ast.walk(ast.parse(source))).defined
 
 
 def private_engine_uses(source: str, engine_private: set[str]) -> list[str]:
@@ -432,30 +467,25 @@ def private_engine_uses(source: str, engine_private: set[str]) -> list[str]:
     ``engine.variants._bao2_deal``), and an attribute read of a private name the engine
     defines (``deal._execute``), given ``engine_private`` (the engine's private names that the
     rest of the project does not define for itself)."""
-    found = []
-    for node in ast.walk(ast.parse(source)):
-        if isinstance(node, ast.ImportFrom) and (node.module or "").split(".")[0] == "engine":
-            if any(_private(part) for part in node.module.split(".")):
-                found.append(f"{node.lineno}: from {node.module}")
-            found += [f"{node.lineno}: {a.name}" for a in node.names if _private(a.name)]
-        elif isinstance(node, ast.Import):
-            for alias in node.names:
-                parts = alias.name.split(".")
-                if parts[0] == "engine" and any(_private(p) for p in parts):
-                    found.append(f"{node.lineno}: import {alias.name}")
-        elif isinstance(node, ast.Attribute) and node.attr in engine_private:
-            found.append(f"{node.lineno}: .{node.attr}")
-    return found
+    return _private_uses(_scan(ast.walk(ast.parse(source))), engine_private)
+
+
+def _private_uses(scan: _Scan, engine_private: set[str]) -> list[str]:
+    return [
+        f"{line}: {text}" if text is not None else f"{line}: .{attr}"
+        for line, text, attr in scan.uses
+        if text is not None or attr in engine_private
+    ]
 
 
 def _engine_private_names() -> set[str]:
     engine = set()
     for path in (ROOT / "engine").rglob("*.py"):
-        engine |= _defined_private_names(path.read_text())
+        engine |= _scanned(path).defined
     elsewhere = set()
     for path in [*_production_files(), *(ROOT / "tests").rglob("*.py")]:
         if path.relative_to(ROOT).parts[0] != "engine":
-            elsewhere |= _defined_private_names(path.read_text())
+            elsewhere |= _scanned(path).defined
     return engine - elsewhere - NOT_ENGINE_PRIVATE
 
 
@@ -467,7 +497,7 @@ def test_no_private_engine_name_is_used_outside_the_engine():
     found = [
         f"{path.relative_to(ROOT)}:{use}"
         for path in outside
-        for use in private_engine_uses(path.read_text(), engine_private)
+        for use in _private_uses(_scanned(path), engine_private)
     ]
     assert found == [], "private engine names used outside engine/: " + ", ".join(found)
 
