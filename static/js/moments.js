@@ -56,11 +56,21 @@ export function createMoments(app, W) {
       document.body.appendChild(box);
     }
     box.innerHTML = awayHtml(level, wild);
-    // under the table's bar, never over its tools (⚙, 托管, ?)
-    const bar = document.querySelector(".live .bar");
-    const panel = box.firstElementChild;
-    if (bar && panel) panel.style.top = `${Math.round(bar.getBoundingClientRect().bottom) + 4}px`;
+    place();
   }
+  // under the table's bar, never over its tools (⚙, 托管, ?): placed again when the screen
+  // turns or the bar is drawn again (its height changes with the screen's width)
+  function place() {
+    const panel = document.querySelector("#away-box > .away-summary");
+    const bar = document.querySelector(".live .bar");
+    if (!bar || !panel) return;
+    const top = Math.round(bar.getBoundingClientRect().bottom) + 4;
+    panel.style.top = `${top}px`;
+    // as tall as its lines need, down to the screen's foot at most (it scrolls beyond)
+    panel.style.maxHeight = `calc(100dvh - ${top + 6}px)`;
+  }
+  window.addEventListener("resize", () => requestAnimationFrame(place));
+  new MutationObserver(() => { if (away) place(); }).observe(app, { childList: true });
   function dismiss() {
     if (away) { try { localStorage.setItem(seenKey, String(away.upto)); } catch (error) { /* shown until reload */ } }
     away = null;
