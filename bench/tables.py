@@ -122,3 +122,15 @@ def last_deal(table_id: int) -> bool:
     match = Match.objects.get(table_id=table_id)
     Match.objects.filter(pk=match.pk).update(ends_at=timezone.now())
     return clock.apply_time_limit(match.pk)
+
+
+def wind_up(table_ids: list[int]) -> int:
+    """Run out the time of every match still playing at these tables (:func:`last_deal`), so
+    that the deal in progress is its last. A browser test that closes its page leaves its
+    seat on auto-play: on the run's shared stack such a table would otherwise be played on by
+    the worker, deal after deal, to the end of the match, at the bots' pace and beside the
+    tests that follow. Returns how many matches were wound up."""
+    from matches.models import MatchStatus
+
+    playing = Match.objects.filter(table_id__in=table_ids, status=MatchStatus.PLAYING)
+    return sum(last_deal(table_id) for table_id in playing.values_list("table_id", flat=True))

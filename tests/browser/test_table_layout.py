@@ -63,6 +63,28 @@ def stack(browser, shared_stack):
     return shared_stack
 
 
+#: (stack, table id) of every table this module's tests opened, till the test's end.
+OPENED = []
+
+
+def wind_up(stack, opened):
+    """End the matches of the tables of ``opened`` on ``stack`` with their deal in progress
+    (bench.tables.wind_up), and forget every table of ``opened``: a page closed leaves its
+    seat on auto-play, and the stack's worker would play the match on to its end, deal after
+    deal, beside the tests that follow."""
+    tables = [table for on, table in opened if on is stack]
+    opened.clear()
+    if tables:
+        stack.query(f"from bench.tables import wind_up\nout = wind_up({tables!r})")
+
+
+@pytest.fixture(autouse=True)
+def wound_up(stack):
+    """After each test, its tables' matches end with the deal in progress."""
+    yield
+    wind_up(stack, OPENED)
+
+
 def seed_where(variant, wanted, tries=400):
     """A seed whose first deal's state satisfies ``wanted(observation of seat 0)``."""
     rng = random.Random(variant)
@@ -182,6 +204,7 @@ def open_table(
         .replace("OPTIONS", repr(options or {}))
     )
     info = stack.query(code)
+    OPENED.append((stack, info["table"]))
     info["seed"] = seed
     width, height = VIEWPORTS[size]
     context = browser.new_context(
@@ -192,7 +215,7 @@ def open_table(
         has_touch=width < 1000,
         device_scale_factor=scale if width < 1000 else 1,
     )
-    context.set_default_timeout(20000)
+    context.set_default_timeout(30000)  # as expect(): a loaded machine is slow
     context.add_cookies([{"name": "sessionid", "value": info["session"], "url": stack.http}])
     if init:
         context.add_init_script(init)

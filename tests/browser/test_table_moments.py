@@ -28,6 +28,7 @@ from test_table_layout import (  # noqa: E402
     resized,
     seed_where,
     wait_to_act,
+    wind_up,
 )
 
 pytestmark = pytest.mark.layout
@@ -102,6 +103,18 @@ def stack(browser, shared_stack):
     return shared_stack
 
 
+#: (stack, table id) of every table this module's tests opened, till the test's end.
+OPENED = []
+
+
+@pytest.fixture(autouse=True)
+def wound_up(stack):
+    """After each test, the matches of its tables on the shared stack end with the deal in
+    progress (test_table_layout.wind_up); the slow bots' stack is stopped anyway."""
+    yield
+    wind_up(stack, OPENED)
+
+
 @pytest.fixture
 def slow_bots(browser):
     # bots that take 8 s a play: their clocks count down through the last 5 s, where a
@@ -139,6 +152,7 @@ def open_page(
         .replace("PERSON_ROLE", f"Role.{role}")
     )
     info = stack.query(code)
+    OPENED.append((stack, info["table"]))
     width, height = VIEWPORTS[size]
     context = browser.new_context(
         locale="zh-CN",
@@ -441,6 +455,7 @@ def test_after_the_match_its_replay_and_play_again(browser, stack):
         old = page.info["table"]
         press(page, again)
         page.wait_for_url(lambda url: f"/tables/{old}/" not in url)
+        OPENED.append((stack, int(re.search(r"/tables/(\d+)/", page.url).group(1))))
         expect(page.locator("#table-app")).to_have_attribute("data-started", "1")
         expect(page.locator("#table-app")).to_have_attribute("data-you", "0")
         # the replay of the old match plays itself, the last trick kept until the next lead
