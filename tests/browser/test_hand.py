@@ -23,10 +23,6 @@ from engine.arrange import arrange
 from engine.cards import parse_cards
 from engine.match import Match as EngineMatch
 
-sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "e2e"))
-
-from stack import Stack  # noqa: E402
-
 pytestmark = pytest.mark.layout
 SCREENSHOTS = Path(__file__).resolve().parents[2] / "var" / "screenshots"
 VIEWPORTS = {
@@ -109,10 +105,25 @@ GROUPS_SHOWN = """() => { const out = [];
 
 
 @pytest.fixture(scope="module")
-def stack(browser):
-    stack = Stack(bot_delay=0.0, sweep_seconds=1.0).start()
-    yield stack
-    stack.stop()
+def stack(browser, shared_stack):
+    # the run's one stack (tests/conftest.py): this module only adds tables and people to it
+    return shared_stack
+
+
+#: (stack, table id) of every table this module's tests opened, till the test's end.
+OPENED = []
+
+
+@pytest.fixture(autouse=True)
+def wound_up():
+    """After each test, its tables' matches end with the deal in progress (a page closed
+    leaves its seat on auto-play: the stack's worker would play the match on to its end)."""
+    yield
+    if OPENED:
+        stack = OPENED[0][0]
+        tables = [table for _stack, table in OPENED]
+        OPENED.clear()
+        stack.query(f"from bench.tables import wind_up\nout = wind_up({tables!r})")
 
 
 def seed_with_groups(variant, wanted=bool, prefix="hand", tries=400):
@@ -143,21 +154,24 @@ UNFRAMED = """() => { const out = [];
 
 def open_table(browser, stack, variant, seed, sockets=None):
     """The person's table on a phone; ``sockets`` (a list): every websocket the page opens is
-    routed through the test (appended to it), so the test can drop the connection."""
+    routed through the test (appended to it), so the test can drop the connection. A device
+    pixel ratio of 1: the touch regions, hit tests and layout are in CSS px, the same at 2,
+    which costs Chromium four times the pixels at each of the four sizes."""
     info = stack.query(
         SETUP.replace("VARIANT", repr(variant))
         .replace("SEED", repr(seed))
         .replace("OPTIONS", repr(OPTIONS))
     )
+    OPENED.append((stack, info["table"]))
     context = browser.new_context(
         locale="zh-CN",
         base_url=stack.http,
         viewport={"width": 390, "height": 844},
         is_mobile=True,
         has_touch=True,
-        device_scale_factor=2,
+        device_scale_factor=1,
     )
-    context.set_default_timeout(20000)
+    context.set_default_timeout(30000)  # as expect(): a loaded machine is slow
     context.add_cookies([{"name": "sessionid", "value": info["session"], "url": stack.http}])
     page = context.new_page()
     if sockets is not None:
