@@ -173,3 +173,6 @@ def test_the_referee_gives_a_yellow_card_and_the_level_drops(browser, stack):
     finally:
         referee.close()
         player.close()
+        # the match ends with the deal in progress: the seats left on auto-play would
+        # otherwise be played on by the shared stack's worker to the end of the match
+        stack.query(f"from bench.tables import wind_up\nout = wind_up([{table['table']}])")
