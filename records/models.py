@@ -28,6 +28,7 @@ class Source(models.TextChoices):
 
     LIVE = "live", _("Live match")
     SHEET = "sheet", _("Score sheet")
+    ENTERED = "entered", _("Result entered by an organiser")
 
 
 class MatchRecord(models.Model):

@@ -23,10 +23,12 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from engine.facts import MatchFacts, match_facts, sheet_facts
+from leagues.models import FixtureTable
 from matches.models import Actor, Match, MatchStatus, TableKind
-from records import honours, periods
+from records import entered, honours, periods
 from records.models import MatchRecord, PlayerMatch, Source, Tally, TallyKind
 from sheets.models import ScoreSheet, SheetStatus
+from tournaments.models import Game, GameSource, GameStatus
 
 log = logging.getLogger(__name__)
 
@@ -277,3 +279,58 @@ def unrecorded_sheets(now: datetime | None = None) -> list[int]:
         status=SheetStatus.CONFIRMED, confirmed_at__gte=since
     ).values_list("pk", flat=True)
     return [pk for pk in found if str(pk) not in recorded]
+
+
+def record_entered(source_id: str) -> bool:
+    """Record the result an organiser entered without a live match or sheet
+    (:mod:`records.entered`): ``t<game id>`` a tournament game, ``l<table id>`` a league
+    fixture's table; once. False if already recorded or not such a result."""
+    kind, number = source_id[:1], source_id[1:]
+    if not number.isdigit():
+        return False
+    readers = {entered.TOURNAMENT: entered.tournament_result, entered.LEAGUE: entered.league_result}
+    reader = readers.get(kind)
+    if reader is None:
+        return False
+    if MatchRecord.objects.filter(source=Source.ENTERED, source_id=source_id).exists():
+        return False
+    result = reader(int(number))
+    if result is None or any(u is None for u in result.users):
+        return False
+    return store_facts(
+        Source.ENTERED,
+        result.source_id,
+        result.facts,
+        result.users,
+        result.club_id,
+        result.rated,
+        result.ended_at or timezone.now(),
+    )
+
+
+def unrecorded_entered(now: datetime | None = None) -> list[str]:
+    """Results organisers entered without a live match or sheet in the last
+    :data:`SWEEP_DAYS` days, not yet recorded (``source_id`` of each): beat's sweep records
+    them (nothing in tournaments or leagues calls up to the statistics)."""
+    since = (now or timezone.now()) - timedelta(days=SWEEP_DAYS)
+    recorded = set(
+        MatchRecord.objects.filter(source=Source.ENTERED, ended_at__gte=since).values_list(
+            "source_id", flat=True
+        )
+    )
+    games = Game.objects.filter(
+        source=GameSource.ADMIN,
+        status=GameStatus.FINISHED,
+        table__isnull=True,
+        sheet__isnull=True,
+        finished_at__gte=since,
+    ).values_list("pk", flat=True)
+    tables = FixtureTable.objects.filter(
+        done=True,
+        table_ref__isnull=True,
+        sheet_ref__isnull=True,
+        fixture__finished_at__gte=since,
+    ).values_list("pk", flat=True)
+    found = [f"{entered.TOURNAMENT}{pk}" for pk in games]
+    found += [f"{entered.LEAGUE}{pk}" for pk in tables]
+    return [key for key in found if key not in recorded]

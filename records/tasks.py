@@ -26,7 +26,9 @@ def record_sheet_task(sheet_id: int) -> bool:
 
 @shared_task(acks_late=True)
 def sweep_records_task() -> int:
-    """Record the finished matches and confirmed sheets of the last days that are not yet
-    (their task was lost, or a sheet was confirmed: sheets have no hook); returns how many."""
+    """Record the finished matches, confirmed sheets and results organisers entered (without
+    a live match or sheet) of the last days that are not yet (their task was lost, or sheets
+    and entered results, which have no hook); returns how many."""
     done = sum(services.record_live_match(pk) for pk in services.unrecorded_matches())
-    return done + sum(services.record_sheet(pk) for pk in services.unrecorded_sheets())
+    done += sum(services.record_sheet(pk) for pk in services.unrecorded_sheets())
+    return done + sum(services.record_entered(key) for key in services.unrecorded_entered())
