@@ -9,7 +9,8 @@ the summary measured at each: readable (its type, every card's rank and suit unc
 lines and cards in the order the server gives (the engine's reading order,
 tests/matches/test_away_order.py) and laid out in reading order on the screen, the whole
 panel on screen with nothing hidden in it, under the bar's tools, nothing wider than the
-screen, its close button at least 44 px; then dismissed.
+screen, its close button at least 44 px; then again on a phone, upright and sideways, at text
+size 特大; then dismissed.
 
 Screenshots go to var/screenshots/ for a person to look at."""
 
@@ -139,6 +140,19 @@ def test_back_from_a_drop_out_the_summary_at_four_sizes(browser, stack, variant)
             expect(panel).to_be_visible()
             page.screenshot(path=str(SCREENSHOTS / f"away-{variant}-{size}.png"))
             check_summary(page.evaluate(MEASURE), summary, size)
+        # text size 特大 from the table's ⚙ menu (the panel stays): on a phone, upright and
+        # held sideways, the summary still passes, in the larger type
+        page.locator(".live .bar [data-voice=panel]").tap()
+        page.locator("#table-settings [data-text-size=xlarge]").tap()
+        expect(page.locator("html")).to_have_class("text-xlarge")
+        page.locator("#table-settings .dismiss").tap()
+        expect(page.locator("#table-settings")).to_have_count(0)
+        for size, _viewport in sizes(page, ["phone-landscape", "phone"]):
+            expect(panel).to_be_visible()
+            page.screenshot(path=str(SCREENSHOTS / f"away-{variant}-{size}-xlarge.png"))
+            m = page.evaluate(MEASURE)
+            check_summary(m, summary, size)
+            assert m["titleFont"] >= 20 and min(line["font"] for line in m["lines"]) >= 20, m
         # dismissed with its button: gone
         page.locator("[data-moment=away-dismiss]").tap()
         expect(panel).to_have_count(0)
