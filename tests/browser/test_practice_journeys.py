@@ -14,6 +14,7 @@ var/screenshots/practice-journeys.json.
 
 import json
 import os
+import re
 import sys
 from pathlib import Path
 
@@ -23,7 +24,6 @@ from playwright.sync_api import expect
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "e2e"))
 sys.path.insert(0, os.path.dirname(__file__))
 
-from stack import Stack  # noqa: E402
 from test_journeys import MEASURE  # noqa: E402
 
 SHOTS = Path(__file__).resolve().parents[2] / "var" / "screenshots"
@@ -32,10 +32,27 @@ MAX_TAPS = 3
 
 
 @pytest.fixture(scope="module")
-def stack(browser):
-    stack = Stack(bot_delay=0.0, sweep_seconds=1.0).start()
-    yield stack
-    stack.stop()
+def stack(browser, shared_stack):
+    # the run's one stack (tests/conftest.py): the people here are new accounts (and one new
+    # guest), counted before and after, so others' users and tables do not matter
+    return shared_stack
+
+
+USERS = "from clubs.models import User\nout = User.objects.count()"
+#: The practice tables the tests reached, till the test's end.
+OPENED = []
+
+
+@pytest.fixture(autouse=True)
+def wound_up(stack):
+    """After each test, its practice tables' matches end with the deal in progress
+    (bench.tables.wind_up): a closed page leaves its seat on auto-play, which the shared
+    stack's worker would play on to the match's end beside the tests that follow."""
+    yield
+    if OPENED:
+        tables = list(OPENED)
+        OPENED.clear()
+        stack.query(f"from bench.tables import wind_up\nout = wind_up({tables!r})")
 
 
 class Counted:
@@ -108,17 +125,23 @@ def test_a_visitor_plays_the_bots_as_a_guest_then_signs_up(browser, stack):
         expect(page.get_by_role("radio", name="保2")).to_be_checked()
         expect(page.get_by_role("radio", name="普通")).to_be_checked()
         fits(page, "practice-home-logged-out")
+        users = stack.query(USERS)
         me.tap(page.get_by_role("button", name="试玩"))
         page.wait_for_url("**/matches/tables/*/")
         first_own_turn(page, "practice-guest-first-turn")
         record("visitor: home → 试玩 → first own turn", me)
         assert me.taps <= MAX_TAPS and me.fields == 0
         table_url = page.url
+        # one new account, a guest: the one person at the table, seated there only
+        table = int(re.search(r"/tables/(\d+)/$", table_url).group(1))
+        OPENED.append(table)
         guest = stack.query(
             "from clubs.models import User\n"
-            "u = User.objects.get(is_guest=True)\n"
-            "out = {'pk': u.pk, 'seats': list(u.seats.values_list('table_id', flat=True))}"
+            f"u = User.objects.get(seats__table_id={table})\n"
+            "out = {'pk': u.pk, 'guest': u.is_guest, 'users': User.objects.count(),\n"
+            "       'seats': list(u.seats.values_list('table_id', flat=True))}"
         )
+        assert guest["guest"] and guest["users"] == users + 1, (guest, users)
         assert len(guest["seats"]) == 1 and table_url.endswith(f"/tables/{guest['seats'][0]}/")
 
         # the guest signs up from the header: the same account, the table still theirs
@@ -135,11 +158,12 @@ def test_a_visitor_plays_the_bots_as_a_guest_then_signs_up(browser, stack):
         mine = page.locator(".my-games")
         expect(mine.locator(f"a[href='/matches/tables/{guest['seats'][0]}/']")).to_be_visible()
         fits(page, "practice-home-after-guest-sign-up")
+        # the guest's account became xiaoming's: no account more than before 试玩 but the guest
         after = stack.query(
             f"from clubs.models import User\nu = User.objects.get(pk={guest['pk']})\n"
             "out = [u.username, u.is_guest, User.objects.count()]"
         )
-        assert after == ["xiaoming", False, 1]
+        assert after == ["xiaoming", False, users + 1]
     finally:
         context.close()
 
@@ -167,6 +191,7 @@ def test_a_new_account_signs_up_and_practises(browser, stack):
         me.tap(page.get_by_role("radio", name="掼蛋"))  # another game: one more tap
         me.tap(page.get_by_role("button", name="开始"))
         page.wait_for_url("**/matches/tables/*/")
+        OPENED.append(int(re.search(r"/tables/(\d+)/$", page.url).group(1)))
         first_own_turn(page, "practice-new-account-first-turn")
         record("new account: sign-up → 练习 → first own turn", me)
         assert me.taps - signed_up <= 2  # from the home page: the game, then 开始
