@@ -88,6 +88,24 @@ def browser():
             os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = previous
 
 
+@pytest.fixture(scope="module", autouse=True)
+def _matches_wound_up(request):
+    """When a module that used the run's shared stack is over, every match still playing on
+    that stack ends with its deal in progress (bench.tables.wind_up_all). A page closed leaves
+    its seat on auto-play, and the stack's worker would otherwise play every table a test
+    left behind on, deal after deal to the match's end, beside all the later tests of this
+    pytest-xdist worker (nothing else runs on its stack between two modules)."""
+    yield
+    items = [i for i in request.session.items if i.module is request.module]
+    if not any("shared_stack" in item.fixturenames for item in items):
+        return
+    # the stack as started (none when this module's tests were skipped): never start one here
+    defs = request._fixturemanager.getfixturedefs("shared_stack", request.node) or ()
+    started = defs[-1].cached_result if defs else None
+    if started is not None and started[0] is not None:
+        started[0].query("from bench.tables import wind_up_all\nout = wind_up_all()")
+
+
 @pytest.fixture
 def new_page(browser, live_server):
     contexts = []
