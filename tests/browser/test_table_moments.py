@@ -173,6 +173,11 @@ def open_page(
     return context, page
 
 
+# The server's hint has arrived: cards chosen, or Pass suggested (or the turn went on).
+HINTED = """() => !!document.querySelector('.hand .card-button.selected, button[data-act=pass].suggest')
+  || document.querySelector('#table-app').dataset.turn !== '0'"""
+
+
 def press(page, locator):
     (locator.tap if page.touch else locator.click)()
 
@@ -242,9 +247,11 @@ def test_the_settings_switches_are_on_by_default_and_the_table_speaks(browser, s
         assert page.evaluate("localStorage.getItem('table.voice')") == "0"
         press(page, panel.locator("[data-voice=voice]"))
         # the text size from the table's menu: at once, and kept on the account
-        press(page, panel.locator("[data-text-size=large]"))
+        # (the account keeps it once the page's request is answered: awaited, then reloaded)
+        saved = page.evaluate("document.documentElement.dataset.textSizeUrl")
+        with page.expect_response(lambda r: r.url.endswith(saved) and r.request.method == "POST"):
+            press(page, panel.locator("[data-text-size=large]"))
         page.wait_for_function("() => document.documentElement.classList.contains('text-large')")
-        page.wait_for_timeout(300)
         page.reload()
         assert page.evaluate("document.documentElement.className") == "text-large"
         # plays are said as they come, named from this seat
@@ -252,7 +259,7 @@ def test_the_settings_switches_are_on_by_default_and_the_table_speaks(browser, s
         hand = page.locator(".hand .card-button").first
         wait_to_act(page, "play")
         press(page, page.locator("button[data-act=hint]"))
-        page.wait_for_timeout(300)
+        page.wait_for_function(HINTED)
         press(page, page.locator("button[data-act=play]"))
         page.wait_for_function(
             "() => window.spoken.some((t) => /^(下家|对家|上家) /.test(t))", timeout=30000
@@ -280,7 +287,7 @@ def test_without_speech_the_table_plays_on_silently(browser, stack):
         wait_to_act(page, "play")
         version = int(page.locator("#table-app").get_attribute("data-version"))
         press(page, page.locator("button[data-act=hint]"))
-        page.wait_for_timeout(300)
+        page.wait_for_function(HINTED)
         press(page, page.locator("button[data-act=play]"))
         # the bots answer: the plays come in, and are drawn
         page.wait_for_function(
