@@ -12,8 +12,12 @@ class RecordsConfig(AppConfig):
     verbose_name = _("Records")
 
     def ready(self) -> None:
-        """Listen for finished live matches (:func:`matches.hooks.register_match_finished`)."""
+        """Listen for finished live matches (:func:`matches.hooks.register_match_finished`);
+        add the honours a match's players hold to its result card (reviews, below)."""
         from matches.hooks import register_match_finished
+        from records.honours import match_honour_lines
         from records.services import queue_match
+        from reviews.card import register_card_lines
 
         register_match_finished(queue_match)
+        register_card_lines(match_honour_lines)

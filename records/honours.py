@@ -11,9 +11,11 @@ from __future__ import annotations
 from collections import defaultdict
 from dataclasses import dataclass
 from datetime import datetime
+from typing import Any
 
 from django.db.models import Count, F, Sum
 from django.utils.functional import Promise
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from ladder.models import RatingChange
@@ -184,3 +186,35 @@ def explained(code: str) -> HonourKind | None:
 def period_start(period: str) -> datetime:
     """When ``period`` begins (for ordering a player's honours)."""
     return periods.bounds(period)[0]
+
+
+def match_honour_lines(match: Any) -> list[str]:
+    """The result card's lines of finished live ``match`` (registered with
+    :func:`reviews.card.register_card_lines`): the honours its players hold in its club for
+    the month and the season it ended in, in the active language ("保2王 · 2026年12月：老王")."""
+    if match.table.club_id is None or match.finished_at is None:
+        return []
+    names = {s.get("user"): s.get("name") for s in match.seats or [] if s.get("user")}
+    if not names:
+        return []
+    keys = periods.keys_for(match.finished_at)[1:]
+    found = Honour.objects.filter(
+        club_id=match.table.club_id, period__in=keys, user_id__in=list(names)
+    ).order_by("period", "code", "user_id")
+    lines = []
+    for honour in found:
+        kind = explained(honour.code)
+        if kind is None:
+            continue
+        who = [names.get(honour.user_id) or str(honour.user_id)]
+        if honour.partner_id is not None:
+            who.append(names.get(honour.partner_id) or str(honour.partner_id))
+        lines.append(
+            gettext("%(title)s · %(period)s: %(names)s")
+            % {
+                "title": kind.title,
+                "period": periods.label(honour.period),
+                "names": " · ".join(who),
+            }
+        )
+    return lines

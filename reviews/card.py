@@ -10,6 +10,8 @@ font in English, which has every glyph it needs (no boxes for missing characters
 from __future__ import annotations
 
 import io
+import logging
+from collections.abc import Callable
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -22,6 +24,8 @@ from PIL import Image, ImageDraw, ImageFont
 
 from games.variants import game, level_names
 
+log = logging.getLogger(__name__)
+
 #: Where a CJK font is looked for, first found wins.
 CJK_FONTS = (
     "/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc",
@@ -33,6 +37,30 @@ CJK_FONTS = (
 )
 #: The card's size: the 1.91:1 of Open Graph's large previews.
 WIDTH, HEIGHT = 1200, 630
+
+
+#: Sources of lines an app above adds to a result card (records: the honours the match's
+#: players hold), each ``source(match) -> lines`` in the active language.
+_card_lines: list[Callable[[Any], list[str]]] = []
+
+
+def register_card_lines(source: Callable[[Any], list[str]]) -> None:
+    """Register ``source(match) -> list of lines`` (in the active language) for the card and
+    the share page of a finished match, e.g. the honours its players won. Once."""
+    if source not in _card_lines:
+        _card_lines.append(source)
+
+
+def card_lines(match: Any) -> list[str]:
+    """Every registered source's lines for ``match`` (a failing source adds none: a card is
+    never refused for an extra)."""
+    out: list[str] = []
+    for source in _card_lines:
+        try:
+            out.extend(source(match))
+        except Exception:  # the card is drawn without that source's lines
+            log.warning("result card lines of match %s not read", match.pk, exc_info=True)
+    return out
 
 
 @lru_cache(maxsize=1)
@@ -115,6 +143,7 @@ def result_summary(match: Any) -> dict[str, Any]:
         "date": timezone.localtime(finished).strftime("%Y-%m-%d"),
         "rows": rows,
         "draw": winner is None,
+        "honours": card_lines(match),
     }
 
 
@@ -147,6 +176,12 @@ def render_card(match: Any, language: str) -> bytes:
         y += size + 36
     if summary["draw"]:
         draw_.text((64, y), draw, font=_font(size), fill=(250, 204, 21))
+        y += size + 36
+    for line in summary["honours"][: max(0, (HEIGHT - 60 - y) // 46)]:
+        draw_.text(
+            (64, y), _fit(draw_, "★ " + line, 34, WIDTH - 140), font=_font(34), fill=(250, 204, 21)
+        )
+        y += 46
     out = io.BytesIO()
     image.save(out, format="PNG", optimize=True)
     return out.getvalue()
