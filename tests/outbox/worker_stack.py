@@ -4,6 +4,7 @@ database on the PostgreSQL server of ``DATABASE_URL`` (the second ./test run).""
 
 from __future__ import annotations
 
+import importlib.util
 import os
 import shutil
 import signal
@@ -21,6 +22,17 @@ sys.path.insert(0, str(ROOT / "tests" / "e2e"))
 import dbcache  # noqa: E402
 from query_server import Queries  # noqa: E402
 
+if (
+    "worker_launcher" not in sys.modules
+):  # this folder is not on the path (tests/outbox/conftest.py)
+    _spec = importlib.util.spec_from_file_location(
+        "worker_launcher", Path(__file__).with_name("worker_launcher.py")
+    )
+    assert _spec is not None and _spec.loader is not None
+    sys.modules["worker_launcher"] = importlib.util.module_from_spec(_spec)
+    _spec.loader.exec_module(sys.modules["worker_launcher"])
+from worker_launcher import ForkedWorker, Launcher  # noqa: E402
+
 BIN = Path(sys.executable).parent
 
 
@@ -28,8 +40,9 @@ class WorkerStack:
     def __init__(self, smtp_port: int) -> None:
         self.tmp = Path(tempfile.mkdtemp(prefix="bao2-outbox-"))
         self.redis = EmbeddedRedis(self.tmp / "redis.sock")
-        self.worker: subprocess.Popen | None = None
+        self.worker: ForkedWorker | None = None
         self.queries = Queries(self.tmp / "queries.log")
+        self.launcher = Launcher(self.tmp / "worker.log")
         self.workers_started = 0
         self.env = {
             **os.environ,
@@ -68,15 +81,15 @@ class WorkerStack:
         return self.queries.run(self.env, code)
 
     def start_worker(self) -> None:
-        """Start a worker (4 threads) with beat, as its own process group."""
+        """Start a worker (4 threads) with beat, as its own process group: what
+        ``celery -A config worker -B ...`` starts, forked from a process that imported Django
+        and Celery once for the stack (tests/outbox/worker_launcher.py), not seconds of
+        imports per worker."""
         assert self.worker is None
         self.workers_started += 1
-        log = open(self.tmp / "worker.log", "ab")
-        self.worker = subprocess.Popen(
+        self.worker = self.launcher.start(
+            self.env,
             [
-                str(BIN / "celery"),
-                "-A",
-                "config",
                 "worker",
                 "-B",
                 "--pool",
@@ -90,13 +103,8 @@ class WorkerStack:
                 "--hostname",
                 f"outbox-{uuid.uuid4().hex[:6]}@%h",
             ],
-            cwd=ROOT,
-            env=self.env,
-            stdout=log,
-            stderr=subprocess.STDOUT,
-            start_new_session=True,
+            self.tmp / "worker.log",
         )
-        log.close()
 
     def kill_worker(self) -> None:
         """SIGKILL the worker and its children: no cleanup, no acknowledgement."""
@@ -122,6 +130,7 @@ class WorkerStack:
                 os.killpg(self.worker.pid, signal.SIGKILL)
                 self.worker.wait()
             self.worker = None
+        self.launcher.stop()
         self.redis.stop()
         if self.pg_admin_url:
             import psycopg
