@@ -22,9 +22,8 @@ sys.path.insert(0, str(ROOT / "tests" / "e2e"))
 import dbcache  # noqa: E402
 from query_server import Queries  # noqa: E402
 
-if (
-    "worker_launcher" not in sys.modules
-):  # this folder is not on the path (tests/outbox/conftest.py)
+# this folder is not on the path (tests/outbox/conftest.py loads its modules by file)
+if "worker_launcher" not in sys.modules:
     _spec = importlib.util.spec_from_file_location(
         "worker_launcher", Path(__file__).with_name("worker_launcher.py")
     )
