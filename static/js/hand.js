@@ -139,11 +139,37 @@ export function createHand({ root, words, tableId, ask, select }) {
     return `<div class="hand ${mode()}" role="group" aria-label="${esc(W.your_hand)}" data-groups="${groups.length}">${toolsHtml(sel)}<div class="hand-cards">${body}</div></div>`;
   }
 
+  // The hand is laid out again when its box changes width with no resize of the window (a
+  // summary panel opens, the bar is drawn again, the screen turns while a panel is open):
+  // a ResizeObserver on the cards' box, at most once an animation frame, and only when the
+  // width differs from the one the last layout used. The layout sets the box's height only,
+  // never its width, so it does not set itself off again (no layout → resize → layout loop).
+  let laidWidth = null;
+  let watched = null;
+  let pending = 0;
+  const observer = typeof ResizeObserver === "function" ? new ResizeObserver(() => {
+    if (pending) return;
+    pending = requestAnimationFrame(() => {
+      pending = 0;
+      const box = root.querySelector(".hand .hand-cards");
+      if (box && boxWidth(box) !== laidWidth) layout();
+    });
+  }) : null;
+  function watch(box) {
+    if (!observer || box === watched) return;
+    if (watched) observer.unobserve(watched);
+    observer.observe(box);
+    watched = box;
+  }
+  // the whole px the cards may take: clientWidth rounds a box of 843.6 px up to 844
+  const boxWidth = (box) => Math.min(box.clientWidth, Math.floor(box.getBoundingClientRect().width));
+
   // Place the cards (absolute positions, computed from the width the hand has).
   function layout() {
     const hand = root.querySelector(".hand");
-    if (!hand) return;
+    if (!hand) { laidWidth = null; return; }
     const box = hand.querySelector(".hand-cards");
+    watch(box);
     const m = mode();
     hand.classList.toggle("fan", m === "fan");
     hand.classList.toggle("cols", m === "cols");
@@ -160,7 +186,8 @@ export function createHand({ root, words, tableId, ask, select }) {
     }
     const place = (el, x, y, w, h) => { el.style.left = `${x}px`; el.style.top = `${y}px`; el.style.width = `${w}px`; el.style.height = `${h}px`; };
     const frame = (k, x, y, w, h) => { const f = frames.find((e) => Number(e.dataset.col) === k); if (f) place(f, x - 2, y - 2, w + 4, h + 4); };
-    const avail = box.clientWidth;
+    const avail = boxWidth(box);
+    laidWidth = avail;
     const toolsBox = hand.querySelector(".hand-tools");
     if (toolsBox) { toolsBox.style.left = ""; toolsBox.style.top = ""; toolsBox.style.width = ""; }
     hand.classList.remove("tools-slot");
