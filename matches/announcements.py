@@ -80,6 +80,7 @@ PANEL_WORDS = {
     # the replay's auto-play (static/js/replay.js gets the table's words too)
     "replay_start": _("Play the replay"),
     "replay_pause": _("Pause"),
+    "replay_resume": _("Resume"),
     "replay_speed": _("Speed"),
     "replay_slow": _("Slow"),
     "replay_medium": _("Medium"),

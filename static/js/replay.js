@@ -104,6 +104,8 @@ function show(i) {
     `<div class="trick-entry"><span class="who">${seatName(e.seat)}</span> ${e.pass ? esc(names.pass) : e.cards.map((c) => card(c, view0.level)).join("")}</div>`).join("") || "&nbsp;";
   document.getElementById("replay-hands").innerHTML = step.views.map((v, s) =>
     `<div class="replay-hand${s === step.seat ? " acted" : ""}"><strong>${seatName(s)}</strong> (${v.hand.length})${staticHandHtml(v.hand, orders[v.level || ""] || null, v.level)}</div>`).join("");
+  // paused, the toggle's word follows the position (继续 part-way); drawn once the page is set up
+  if (ready && timer === null) drawAuto();
 }
 
 // The current trick at step i; when it is empty (a pass ended a trick, or a deal began) the
@@ -138,13 +140,24 @@ document.addEventListener("keydown", (e) => {
 const SPEEDS = { slow: 2400, medium: 1200, fast: 500 };
 let timer = null;
 let speed = "medium";
+let ready = false;
 const auto = document.createElement("div");
 auto.className = "replay-controls replay-auto";
 auto.setAttribute("role", "group");
 auto.setAttribute("aria-label", names.replay_speed || "");
+// The toggle says what a tap does, in words (暂停, 继续, 自动播放: older players read a word
+// sooner than a sign), beside a drawn sign: "⏸" is an empty box where the font lacks it
+// (Debian's Chromium, many Android phones).
+const ICONS = {
+  pause: '<svg class="icon" viewBox="0 0 16 16" width="16" height="16" aria-hidden="true" focusable="false"><rect x="3" y="2" width="3.5" height="12" fill="currentColor"/><rect x="9.5" y="2" width="3.5" height="12" fill="currentColor"/></svg>',
+  play: '<svg class="icon" viewBox="0 0 16 16" width="16" height="16" aria-hidden="true" focusable="false"><path d="M4 2l10 6-10 6z" fill="currentColor"/></svg>',
+};
 function drawAuto() {
   const playing = timer !== null;
-  auto.innerHTML = `<button type="button" data-auto="toggle" aria-pressed="${playing}">${esc(playing ? `⏸ ${names.replay_pause}` : `▶ ${names.replay_start}`)}</button>` +
+  // paused part-way: 继续; at the start or the end (where a tap starts again): 自动播放
+  const resume = !playing && now() > 0 && now() < steps.length - 1 && names.replay_resume;
+  const word = playing ? names.replay_pause : resume || names.replay_start;
+  auto.innerHTML = `<button type="button" data-auto="toggle" aria-pressed="${playing}">${ICONS[playing ? "pause" : "play"]}<span>${esc(word)}</span></button>` +
     Object.keys(SPEEDS).map((k) => `<button type="button" class="secondary${k === speed ? " on" : ""}" data-speed="${k}" aria-pressed="${k === speed}">${esc(names[`replay_${k}`] || k)}</button>`).join("");
 }
 function stop() { if (timer !== null) { clearInterval(timer); timer = null; drawAuto(); } }
@@ -168,6 +181,7 @@ for (const el of document.querySelectorAll("[data-step], [data-trick]")) el.addE
 slider.addEventListener("pointerdown", stop);
 dealSelect.addEventListener("change", stop);
 drawAuto();
+ready = true;
 document.querySelector("#replay-action").before(auto);
 window.replayAuto = { speeds: SPEEDS, playing: () => timer !== null };
 

@@ -2,7 +2,9 @@
 + the system's Chromium, 390×844, against the real stack), measured over a few steps rather
 than a whole match: it is the speed chosen by default, it advances one step at a time at its
 pace (1.2 s a step: never sooner, and sooner than the slow speed's 2.4 s), the trick a pass
-ends stays on the felt (marked ended) until the next lead, and pausing stops it there.
+ends stays on the felt (marked ended) until the next lead, and pausing stops it there. Its
+toggle says what a tap does in words (自动播放, 暂停, 继续 part-way), beside a drawn sign (no
+"⏸", an empty box where the font lacks it), at least 44 × 44 px.
 
 (tests/browser/test_table_moments.py plays the replay at the fast speed.)"""
 
@@ -94,6 +96,22 @@ TRICK_ENDED = """() => {
 }"""
 
 
+# The glyphs a font may lack ("⏸" is an empty box in Debian's Chromium): none in the toggle.
+NO_FONT_GLYPHS = "⏸⏯⏵▶►"
+
+
+def check_toggle(toggle, word):
+    """The auto-play toggle: named by the translated ``word`` alone (its drawn sign hidden from
+    screen readers), no glyph a font may lack, at least 44 × 44 px."""
+    expect(toggle).to_have_accessible_name(word)
+    expect(toggle).to_have_text(word)
+    assert not set(toggle.text_content()) & set(NO_FONT_GLYPHS), toggle.text_content()
+    # its sign is drawn (an inline SVG), so it shows whatever the fonts
+    assert toggle.locator("svg").count() == 1
+    box = toggle.bounding_box()
+    assert box["width"] >= 44 and box["height"] >= 44, box
+
+
 @pytest.fixture(scope="module")
 def stack(browser, shared_stack):
     # the run's one stack (tests/conftest.py): this module only adds tables and people to it
@@ -119,6 +137,9 @@ def test_the_replay_plays_itself_at_normal_speed_step_by_step(browser, stack):
         # the normal speed is the one chosen
         expect(auto.locator("[data-speed=medium]")).to_have_attribute("aria-pressed", "true")
         expect(auto.locator("[data-speed=medium]")).to_have_class("secondary on")
+        toggle = auto.locator("[data-auto=toggle]")
+        # the toggle says what a tap does in words, at the start 自动播放
+        check_toggle(toggle, "自动播放")
         k = page.evaluate(TRICK_ENDED)
         assert k is not None
         # two steps before the trick ends, then played by itself
@@ -130,6 +151,7 @@ def test_the_replay_plays_itself_at_normal_speed_step_by_step(browser, stack):
         page.evaluate(RECORD)
         auto.locator("[data-auto=toggle]").tap()
         expect(auto.locator("[data-auto=toggle]")).to_have_attribute("aria-pressed", "true")
+        check_toggle(toggle, "暂停")
         page.wait_for_function(
             f"() => window.shown.some((s) => s.i >= {k + 1})", timeout=60000, polling=100
         )
@@ -138,6 +160,9 @@ def test_the_replay_plays_itself_at_normal_speed_step_by_step(browser, stack):
         auto.locator("[data-auto=toggle]").tap()
         expect(auto.locator("[data-auto=toggle]")).to_have_attribute("aria-pressed", "false")
         assert page.evaluate("window.replayAuto.playing()") is False
+        # paused part-way: 继续
+        check_toggle(toggle, "继续")
+        page.screenshot(path=str(SCREENSHOTS / "replay-paused-phone.png"))
         at = page.evaluate("Number(document.getElementById('replay-slider').value)")
         page.wait_for_timeout(2 * NORMAL_MS + 400)
         assert page.evaluate("Number(document.getElementById('replay-slider').value)") == at
