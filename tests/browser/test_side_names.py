@@ -2,7 +2,8 @@
 real browser, Playwright + the system's Chromium, against the real stack), upright (390×844)
 and held sideways (844×390): a bot's "机器人 2" on the right and a person's four-character
 Chinese name on the left, never cut with "…", at most two lines, inside their strip and the
-screen, while the table still passes the phone checks (tests/browser/test_table_layout.py's
+screen, and each one's card count "7 张以上" on one line (never "7 张以 / 上"), while the
+table still passes the phone checks (tests/browser/test_table_layout.py's
 ``check_one_screen``).
 
 Screenshots go to var/screenshots/ for a person to look at."""
@@ -42,6 +43,19 @@ NAMES = """() => [...document.querySelectorAll('.live .strip.pos-left, .live .st
 })"""
 
 
+# Each side strip's card count ("7 张以上" while more than 6 cards are not told): its text, the
+# lines it is laid out on, its box against its strip's.
+COUNTS = """() => [...document.querySelectorAll('.live .strip.pos-left, .live .strip.pos-right')].map((strip) => {
+  const count = strip.querySelector('.facts .count');
+  if (!count) return {pos: strip.className, text: null};
+  const box = (e) => { const r = e.getBoundingClientRect(); return {x: r.left, y: r.top, r: r.right, b: r.bottom}; };
+  const range = document.createRange(); range.selectNodeContents(count);
+  const rects = [...range.getClientRects()].filter((r) => r.width > 0);
+  return {pos: strip.className, text: count.textContent, lines: new Set(rects.map((r) => Math.round(r.top))).size,
+    font: parseFloat(getComputedStyle(count).fontSize), count: box(count), strip: box(strip)};
+})"""
+
+
 @pytest.fixture(scope="module")
 def stack(browser, shared_stack):
     # the run's one stack (tests/conftest.py): this module only adds tables and people to it
@@ -78,5 +92,15 @@ def test_side_seat_names_are_whole_at_extra_large_text_on_a_phone(browser, stack
                 assert strip["x"] - 0.5 <= real["x"] and real["r"] <= strip["r"] + 0.5, (size, n)
                 assert 0 <= real["x"] and real["r"] <= width, (size, n)
                 assert real["b"] <= strip["b"] + 0.5, (size, n)
+            # each side seat's card count whole on one line ("7 张以上", never "7 张以 / 上"),
+            # inside its strip and the screen
+            counts = page.evaluate(COUNTS)
+            assert len(counts) == 2, (size, counts)
+            for c in counts:
+                assert c["text"] == "7 张以上" and c["lines"] == 1, (size, c)
+                assert c["font"] >= 18, (size, c)
+                strip, count = c["strip"], c["count"]
+                assert strip["x"] - 0.5 <= count["x"] and count["r"] <= strip["r"] + 0.5, (size, c)
+                assert 0 <= count["x"] and count["r"] <= width, (size, c)
     finally:
         context.close()
