@@ -62,6 +62,12 @@ class TableForm(forms.Form):
     spectators_allowed = forms.BooleanField(
         label=_("Spectators allowed"), required=False, initial=True
     )
+    phrases_allowed = forms.BooleanField(
+        label=_("Quick phrases allowed"),
+        help_text=_("Short fixed phrases the players may send (never at a rated table)."),
+        required=False,
+        initial=True,
+    )
 
     def __init__(self, *args: Any, variant: str = DEFAULT_GAME, **kwargs: Any) -> None:
         """The fields of ``variant``'s options (an unknown game: Bao 2's fields)."""
@@ -91,7 +97,7 @@ class TableForm(forms.Form):
                 )
         # the game first, the table's own settings last
         order = ["variant", "clocks", *NUMBER_OPTIONS, "time_limit_minutes", *BOOLEAN_OPTIONS]
-        self.order_fields([*order, "rated", "spectators_allowed"])
+        self.order_fields([*order, "rated", "spectators_allowed", "phrases_allowed"])
 
     def clean(self) -> dict[str, Any]:
         """Played cards are never shown at a rated table (rule 八.7)."""
@@ -122,6 +128,7 @@ class TableForm(forms.Form):
             "time_limit_seconds": data["time_limit_minutes"] * 60,
             "rated": data["rated"],
             "spectators_allowed": data["spectators_allowed"],
+            "phrases_allowed": data["phrases_allowed"],
         }
 
 

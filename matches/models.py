@@ -80,6 +80,9 @@ class Table(models.Model):
     clocks = models.BooleanField(_("clocks"), default=True)
     rated = models.BooleanField(_("rated"), default=False)
     spectators_allowed = models.BooleanField(_("spectators allowed"), default=True)
+    #: Quick phrases (matches.services.phrases) at a casual table; never at a rated or a
+    #: competition's table whatever this says.
+    phrases_allowed = models.BooleanField(_("quick phrases allowed"), default=True)
     #: The table belongs to a tournament or a league (competition rules apply: no played-card
     #: history, no quick phrases).
     competition = models.BooleanField(_("competition"), default=False)

@@ -82,6 +82,7 @@ def _open_club_table(user: User, table: Table, match: Match) -> Table:
         time_limit_seconds=table.time_limit_seconds,
         rated=table.rated,
         spectators_allowed=table.spectators_allowed,
+        phrases_allowed=table.phrases_allowed,
         sit=False,
     )
     return new

@@ -6,7 +6,8 @@ few seconds.
   checked against :data:`PHRASES`; each viewer's page shows the words in its own language.
 - Casual tables only: a rated table, and every tournament or league table, refuses them
   (``phrases_off``): signalling to a partner is a foul in the competition rules (保2 十七.1),
-  and a fixed phrase can be a signal as well as free text can.
+  and a fixed phrase can be a signal as well as free text can. A casual table's opener may
+  switch them off too (``Table.phrases_allowed``; ``phrases_disabled``).
 - Rate-limited per seat of a match, across connections and server processes (a token bucket
   in Redis): :data:`BURST` phrases at once, then one every :data:`EVERY_SECONDS` seconds
   (``phrase_too_soon``). A Redis that fails lets phrases through (the per-connection limits
@@ -57,6 +58,7 @@ REFUSALS = {
         "signalling to a partner is a foul (Bao 2 competition rules 十七.1)."
     ),
     "phrase_too_soon": _("Wait a few seconds before the next quick phrase."),
+    "phrases_disabled": _("Quick phrases are switched off at this table."),
 }
 
 #: Take one token from a seat's bucket (a hash: ``t`` tokens, ``at`` ms of the last take),
@@ -99,14 +101,24 @@ class PhraseError(MatchError):
 
 
 def casual(table: Table) -> bool:
-    """Whether ``table`` takes quick phrases: neither rated nor a tournament's or league's."""
+    """Whether ``table`` is casual: neither rated nor a tournament's or league's."""
     return not table.rated and not table.competition
+
+
+def refusal(*, rated: bool, competition: bool, allowed: bool) -> str | None:
+    """Why a table with these flags takes no quick phrase (a code of :data:`REFUSALS`), or
+    None if it takes them: the one rule :func:`offered` and :func:`say` apply."""
+    if rated or competition:
+        return "phrases_off"
+    if not allowed:
+        return "phrases_disabled"
+    return None
 
 
 def offered(table: Table) -> list[tuple[str, str]]:
     """The quick phrases a player of ``table`` may send, as ``(key, words)`` in the active
-    language; none at a table that is not :func:`casual`."""
-    if not casual(table):
+    language; none at a table that is not :func:`casual` or whose opener switched them off."""
+    if refusal(rated=table.rated, competition=table.competition, allowed=table.phrases_allowed):
         return []
     return [(key, str(words)) for key, words in PHRASES.items()]
 
@@ -120,7 +132,7 @@ def say(match_id: int | None, seat: int | None, phrase: Any) -> dict[str, Any]:
     Refuses with :class:`PhraseError` and sends nothing: ``not_started`` (no match),
     ``spectator`` (no seat: spectators and referees only read), ``phrase_unknown`` (anything
     but a key of the list), ``phrases_off`` (a rated, tournament or league table),
-    ``phrase_too_soon`` (the seat's rate limit). A refused phrase does not count against the
+    ``phrases_disabled`` (switched off by the table's opener), ``phrase_too_soon`` (the seat's rate limit). A refused phrase does not count against the
     limit."""
     if match_id is None:
         raise PhraseError("not_started")
@@ -128,13 +140,16 @@ def say(match_id: int | None, seat: int | None, phrase: Any) -> dict[str, Any]:
         raise PhraseError("spectator")
     if not isinstance(phrase, str) or phrase not in PHRASES:
         raise PhraseError("phrase_unknown")
-    flags = Match.objects.filter(pk=match_id).values_list("table__rated", "table__competition")
+    flags = Match.objects.filter(pk=match_id).values_list(
+        "table__rated", "table__competition", "table__phrases_allowed"
+    )
     found = flags.first()
     if found is None:
         raise PhraseError("not_started")
-    rated, competition = found
-    if rated or competition:
-        raise PhraseError("phrases_off")
+    rated, competition, allowed = found
+    code = refusal(rated=rated, competition=competition, allowed=allowed)
+    if code is not None:
+        raise PhraseError(code)
     if not _take(match_id, seat):
         raise PhraseError("phrase_too_soon")
     frame = {"type": "phrase", "seat": seat, "phrase": phrase}

@@ -46,6 +46,7 @@ def open_table(
     rated: bool = False,
     competition: bool = False,
     spectators_allowed: bool = True,
+    phrases_allowed: bool = True,
     sit: bool = True,
     deal_group: str = "",
     kind: str = TableKind.CLUB,
@@ -55,7 +56,8 @@ def open_table(
     ``time_limit_seconds`` is the match time limit, 0 for none; None takes the engine's
     ``time_limit_minutes`` (the option given, else the game's default: an hour for Bao 2).
     ``competition``: the table belongs to a tournament or a league. ``show_history`` (played
-    cards visible) is for casual tables only (:func:`check_history`). The opener takes seat 0
+    cards visible) is for casual tables only (:func:`check_history`), and so are quick phrases
+    (``phrases_allowed``: the opener may switch them off; :mod:`matches.services.phrases`). The opener takes seat 0
     unless ``sit`` is false. ``deal_group``: a key (at most 64 characters) shared by the
     tables that will play the same deals (a team fixture's tables, a duplicate round's):
     they are siblings (:mod:`matches.services.access`). ``club`` None opens a club-less
@@ -102,6 +104,7 @@ def open_table(
             time_limit_seconds=time_limit_seconds,
             rated=bool(rated),
             spectators_allowed=bool(spectators_allowed),
+            phrases_allowed=bool(phrases_allowed),
             deal_group=deal_group,
         )
         Seat.objects.bulk_create(Seat(table=table, index=i) for i in range(table.seat_count))

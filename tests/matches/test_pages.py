@@ -17,6 +17,9 @@ def logged_in(client, players):
 def test_lobby_lists_tables_and_opens_one(logged_in, club, players, scheduled):
     page = logged_in.get(f"/matches/clubs/{club.slug}/tables/")
     assert page.status_code == 200
+    # quick phrases on by default, and said what they are
+    assert 'name="phrases_allowed"' in page.content.decode()
+    assert "玩家可以发送的固定短句" in page.content.decode()
     response = logged_in.post(
         f"/matches/clubs/{club.slug}/tables/",
         {
@@ -32,6 +35,7 @@ def test_lobby_lists_tables_and_opens_one(logged_in, club, players, scheduled):
     table = Table.objects.get()
     assert response.status_code == 302 and response.url == f"/matches/tables/{table.pk}/"
     assert table.options == {"first_action_seconds": 30, "action_seconds": 20, "colour_twos": True}
+    assert table.spectators_allowed and not table.phrases_allowed  # its box left unticked
     assert table.time_limit_seconds == 45 * 60 and table.seats.get(index=0).user == players[0]
     page = logged_in.get(f"/matches/clubs/{club.slug}/tables/")
     assert f"/matches/tables/{table.pk}/" in page.content.decode()

@@ -180,3 +180,39 @@ def test_the_table_page_offers_the_phrases_in_the_viewers_language_at_casual_tab
         with pytest.raises(phrases.PhraseError) as refused:
             phrases.say(*args)
         assert refused.value.code == code
+
+
+def test_a_casual_table_whose_opener_switched_phrases_off_refuses_them(
+    club, players, scheduled, fresh_layer
+):
+    table = _table(club, players, phrases_allowed=False)
+    assert phrases.casual(table) and phrases.offered(table) == []
+    on = _table(club, players)  # the default: a casual table takes them
+    assert on.phrases_allowed and [key for key, _ in phrases.offered(on)] == list(phrases.PHRASES)
+    players[1].language = "en"
+    players[1].save()
+    login(*players)
+
+    async def scenario():
+        comms = [connect(table.pk, p) for p in players]
+        for comm in comms:
+            assert (await comm.connect())[0]
+            await receive_type(comm, "snapshot")
+        zh = await _say(comms[0], "hello", 1)
+        en = await _say(comms[1], "thanks", 2)
+        for comm in comms:
+            assert await _phrases_received(comm) == []
+            await comm.disconnect()
+        return zh, en
+
+    zh, en = async_to_sync(scenario)()
+    assert zh["type"] == en["type"] == "refused"
+    assert zh["code"] == en["code"] == "phrases_disabled"
+    assert zh["message"] == "这张牌桌关闭了快捷语。"
+    assert en["message"] == "Quick phrases are switched off at this table."
+    # the table's page offers none
+    client = Client()
+    client.force_login(players[0])
+    page = client.get(f"/matches/tables/{table.pk}/").content.decode()
+    assert 'id="table-phrases"' not in page
+    assert 'id="table-phrases"' in client.get(f"/matches/tables/{on.pk}/").content.decode()
