@@ -265,6 +265,45 @@ def embedded_redis():
 
 
 @pytest.fixture(scope="session")
+def django_db_setup(
+    request, django_test_environment, django_db_blocker, django_db_modify_db_settings
+):
+    """Each session's (each pytest-xdist worker's) test database is a copy of the migrated
+    template of tests/dbcache.py instead of a ``migrate`` from nothing (pytest-django's "using
+    a template database for tests"): on PostgreSQL ``CREATE DATABASE ... TEMPLATE``, on SQLite
+    the cached migrated file loaded into the in-memory test database. The template is built
+    once per run and server (PostgreSQL, restored from a dump kept between runs) or per
+    migrations (SQLite, kept in ``var/test-cache``), by whichever worker needs it first. The
+    test database is always new and dropped at the end (``--reuse-db`` is not honoured)."""
+    import sys
+
+    from django.db import connections
+
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    import dbcache
+
+    serialized = any(
+        marker.kwargs.get("serialized_rollback")
+        for item in request.session.items
+        for marker in item.iter_markers("django_db")
+    )
+    created = []
+    with django_db_blocker.unblock():
+        for connection in connections.all():
+            old = dbcache.use_migrated_copy(connection, dict(os.environ))
+            created.append((connection, old))
+            if serialized:  # what a serialized_rollback test restores
+                connection._test_serialized_contents = connection.creation.serialize_db_to_string()
+    yield
+    with django_db_blocker.unblock():
+        for connection, old in created:
+            try:
+                connection.creation.destroy_test_db(old, verbosity=0)
+            except Exception as error:  # as pytest-django: a warning, not an error
+                request.node.warn(pytest.PytestWarning(f"test database not dropped: {error!r}"))
+
+
+@pytest.fixture(scope="session")
 def redis_url(embedded_redis):
     """The URL of the Redis server the tests use (embedded or external)."""
     from django.conf import settings
