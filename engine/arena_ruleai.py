@@ -28,7 +28,9 @@ with types ``Single Pair Trips ThreeWithTwo Straight ThreePair TwoTrips Straight
 TJQKA); the four jokers are ``['Bomb', 'JOKER', ...]``; joker pairs rank ``B`` / ``R``.
 
 Prints one JSON line per match (with ``--progress``) and a summary: our W / D / L, score with a
-95 % Wilson interval, the mean level margin, deals, ms per decision, and the checks
+95 % Wilson interval, the mean level margin, deals, each deal's worth to us in levels
+(``deal_mean`` and ``deal_steps``: +3 a double win 双上 … −3 a double loss, see
+:func:`deal_steps`), ms per decision, and the checks
 ``crashes`` (an exception escaped the AI or its process died) and ``illegal`` (an answer that
 is not an index of the list), which must be 0.
 """
@@ -60,7 +62,7 @@ from typing import Any
 from engine.arena import wilson
 from engine.cards import RANKS, card_str
 
-__all__ = ["WireTable", "wire_move", "play_list", "play_one", "main"]
+__all__ = ["WireTable", "deal_steps", "wire_move", "play_list", "play_one", "main"]
 
 PASS = ["PASS", "PASS", "PASS"]
 NONE3 = [None, None, None]
@@ -569,8 +571,23 @@ def play_one(
     return {
         "seed": seed, "ours_team": ours_team, "outcome": outcome, "margin": margin,
         "levels": levels, "deals": len(match.deals), "over": match.over,
+        "deal_steps": [deal_steps(d["finish"], ours_team) for d in match.deals if d.get("finish")],
         "checks": dict(checks), "notes": notes[:3], "times": times,
     }  # fmt: skip
+
+
+def deal_steps(finish: Sequence[int], team: int) -> int:
+    """A finished Guandan deal from ``team``'s side, in the levels it is worth: +3 when our two
+    seats finished first and second (双上), +2 first and third, +1 first and fourth; the same
+    negative when the other team's seat finished first. Finer than a match's outcome (one
+    match is about ten deals), so trials of a few matches say more with it."""
+    first = finish[0] % 2
+    steps = 1
+    if len(finish) > 1 and finish[1] % 2 == first:
+        steps = 3
+    elif len(finish) > 2 and finish[2] % 2 == first:
+        steps = 2
+    return steps if first == team else -steps
 
 
 def _play(args: tuple[Any, ...]) -> dict[str, Any]:
@@ -633,7 +650,7 @@ def main(argv: list[str] | None = None) -> int:
     for i, r in enumerate(pool.map(_play, work) if pool else map(_play, work)):
         results.append(r)
         if ns.progress:
-            line = {k: v for k, v in r.items() if k != "times"}
+            line = {k: v for k, v in r.items() if k not in ("times", "deal_steps")}
             print(json.dumps({"match": i, **line}), file=sys.stderr, flush=True)
     if pool:
         pool.shutdown()
@@ -646,12 +663,15 @@ def main(argv: list[str] | None = None) -> int:
         checks.update(r["checks"])
     children = resource.getrusage(resource.RUSAGE_CHILDREN)
     margins = [r["margin"] for r in results]
+    steps = [v for r in results for v in r["deal_steps"]]
     out = {
         "ruleai": os.path.basename(folder.rstrip("/")), "ours": ns.ours,
         "budget_ms": ns.budget_ms, "seed": ns.seed, "matches": n,
         "ours_wins": wins, "draws": draws, "ours_losses": n - wins - draws,
         "score": round(score, 3), "ci95": list(wilson(score, n)) if n else None,
         "mean_margin": round(statistics.fmean(margins), 2) if margins else 0.0,
+        "deal_mean": round(statistics.fmean(steps), 3) if steps else 0.0,
+        "deal_steps": {str(k): steps.count(k) for k in (3, 2, 1, -1, -2, -3)},
         "deals": sum(r["deals"] for r in results),
         "unfinished": sum(not r["over"] for r in results),
         "crashes": checks["crashes"], "illegal": checks["illegal"],

@@ -34,16 +34,13 @@ BAO2_FOLLOW_TOLERANCE = 99
 BOMB_HAND = 10
 #: ... or once the standing opponent shows this many cards or fewer.
 BOMB_LEFT = 6
+#: ... or once the hand would need this many plain plays or fewer after the bomb.
+BOMB_AFTER = 2
+#: The partner and the other opponent passed on the standing play (ours is the last chance
+#: to take the trick): the follow tolerance is raised by this much.
+LAST_TOLERANCE = 1
 #: An opponent showing this many cards or fewer is close to going out: follow and bomb readily.
 URGENT_LEFT = 4
-#: Lead the strongest play of the plan first once the hand needs this many plain plays or
-#: fewer (0: never): a play nobody beats keeps the lead for the last one.
-ENDGAME_PLAYS = 0
-#: Lead the plan's plays with the most cards first (else the lowest first).
-LEAD_BIG_FIRST = False
-#: A partner showing this many cards or fewer: follow an opponent's play more readily (the
-#: lead is worth taking to feed the partner); 0: never.
-PARTNER_NEAR = 0
 
 
 class HeuristicBot:
@@ -59,9 +56,6 @@ class HeuristicBot:
         either way: the plan measured weaker there (docs/bots.md)."""
         self._memo: list[Any] = []
         self.plan = plan
-        self.endgame_plays = ENDGAME_PLAYS
-        self.lead_big_first = LEAD_BIG_FIRST
-        self.partner_near = PARTNER_NEAR
 
     def choose(self, observation: dict[str, Any], legal_actions: LegalActions) -> Action:
         """The heuristic's action for the observing seat."""
@@ -225,8 +219,6 @@ class HeuristicBot:
         size = move.wilds
         for _, k in move.naturals:
             size += k
-        if self.lead_big_first:
-            return (broken, twos, delta + move.wilds, -size, self._lead_value(moves, move))
         return (broken, twos, delta + move.wilds, self._lead_value(moves, move), -size)
 
     def _plan_lead(self, obs: dict[str, Any], moves: Moves) -> Action:
@@ -265,10 +257,6 @@ class HeuristicBot:
                     return moves.action(min(safe, key=lambda m: keys[id(m)]))
                 # only that type: lead the highest, which the opponent is least likely to beat
                 return moves.action(max(plain, key=lambda m: self._lead_value(moves, m)))
-        if self.endgame_plays and plays_needed(tuple(cnt)) <= self.endgame_plays:
-            kept = [m for m in plain if keys[id(m)][0] == 0 and keys[id(m)][2] <= -1]
-            if kept:
-                return moves.action(max(kept, key=lambda m: self._lead_value(moves, m)))
         return moves.action(min(plain, key=lambda m: keys[id(m)]))
 
     def _plan_follow(self, obs: dict[str, Any], moves: Moves) -> Action:
@@ -289,16 +277,14 @@ class HeuristicBot:
         opp_near = [counts[s] for s in range(len(counts)) if s % 2 != seat % 2 and counts[s]]
         danger = min(opp_near, default=None)
         urgent = danger is not None and danger <= URGENT_LEFT  # an opponent close to going out
-        if self.partner_near and len(counts) == 4:
-            mate = counts[(seat + 2) % 4]
-            if mate is not None and 0 < mate <= self.partner_near:
-                urgent = True
         plans = plays_needed(tuple(cnt))
         plain = [m for m in moves.moves if m.type not in BOMB_TYPES]
         if plain:
             best = min(plain, key=lambda m: self._plan_key(moves, m, cnt, bao2))
             broken, twos, delta, value, _ = self._plan_key(moves, best, cnt, bao2)
             tolerance = 1 if urgent else (0 if plans <= 3 or size <= 10 else FOLLOW_TOLERANCE)
+            if len(counts) == 4 and standing_seat == (seat + 1) % 4:
+                tolerance += LAST_TOLERANCE  # else the opponent leads next
             if bao2:
                 tolerance = BAO2_FOLLOW_TOLERANCE
             if broken == 0 and twos == 0 and delta <= tolerance:
@@ -312,11 +298,15 @@ class HeuristicBot:
             for r, k in bomb.naturals:
                 rest[r] -= k
             after = plays_needed(tuple(rest))
+            # the partner still to act on it may take the trick without a bomb
+            mate_next = (
+                len(counts) == 4 and standing_seat == (seat + 3) % 4 and counts[(seat + 2) % 4] != 0
+            )
             if (
                 (left is not None and left <= BOMB_LEFT)
                 or urgent
-                or after <= 2
-                or size <= BOMB_HAND
+                or after <= BOMB_AFTER
+                or (size <= BOMB_HAND and not mate_next)
             ):
                 return moves.action(bomb)
         return Action("pass", seat)

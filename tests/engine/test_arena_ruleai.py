@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import json
 
-from engine.arena_ruleai import play_one, wire_move
+from engine.arena_ruleai import deal_steps, play_one, wire_move
 from engine.cards import parse_cards
 
 CLIENT = """
@@ -40,7 +40,16 @@ def test_a_stand_in_rule_ai_plays_whole_deals_through_the_wire(tmp_path):
     assert r["checks"].get("crashes", 0) == 0, r["notes"]
     assert r["checks"].get("illegal", 0) == 0, r["notes"]
     assert r["deals"] >= 3 or r["over"]
+    assert len(r["deal_steps"]) == r["deals"]  # every deal ended with a finishing order
+    assert all(v in (3, 2, 1, -1, -2, -3) for v in r["deal_steps"])
     json.dumps(r)
+
+
+def test_a_deal_is_worth_its_levels_to_each_team():
+    assert deal_steps([0, 2, 1, 3], 0) == 3 and deal_steps([0, 2, 1, 3], 1) == -3
+    assert deal_steps([1, 0, 3, 2], 1) == 2 and deal_steps([1, 0, 3, 2], 0) == -2
+    assert deal_steps([2, 1, 3, 0], 0) == 1 and deal_steps([2, 1, 3, 0], 1) == -1
+    assert deal_steps([3, 1], 1) == 3  # a double win: the order may stop after two seats
 
 
 def test_sequences_are_labelled_by_their_lowest_rank():

@@ -1,8 +1,7 @@
-"""The heuristic's tried options (issue 44): each changes the decision it is about, and the
-defaults keep the measured line (docs/bots.md, "The heuristic's hand plan")."""
+"""The heuristic's measured line on small hands (docs/bots.md, "The heuristic's hand plan"):
+the choices the options tried against ai1 (issue 44) would have changed, kept as they are."""
 
 from engine.bots import HeuristicBot
-from engine.bots import heuristic as heuristic_module
 
 
 def lead_obs(hand, counts=(None, None, None, None)):
@@ -28,44 +27,38 @@ def follow_obs(hand, standing, counts):
     return obs
 
 
-def played(action):
-    return sorted(action.cards) if action.kind == "play" else None
-
-
-def test_the_defaults_are_the_measured_line():
-    bot = HeuristicBot()
-    assert (bot.endgame_plays, bot.lead_big_first, bot.partner_near) == (0, False, 0)
-    assert heuristic_module.ENDGAME_PLAYS == 0 and heuristic_module.PARTNER_NEAR == 0
-
-
-def test_endgame_leads_the_strongest_play_of_a_two_play_hand_first():
+def test_a_two_play_hand_leads_its_lowest_play_first():
     hand = ["S3", "SA", "DA"]  # a low single and a pair of aces: two plays
     low = HeuristicBot().choose(lead_obs(hand), [])
-    assert low.cards and len(low.cards) == 1  # the measured line: the lowest first
-    bot = HeuristicBot()
-    bot.endgame_plays = 2
-    strong = bot.choose(lead_obs(hand), [])
-    assert len(strong.cards) == 2  # the aces first, to keep the lead for the 3
+    assert low.kind == "play" and len(low.cards) == 1
 
 
-def test_lead_big_first_sheds_the_longest_play_of_the_plan_first():
+def test_the_lowest_play_of_the_plan_is_led_whatever_its_length():
     hand = ["S3", "H4", "C5", "D6", "S7", "SQ"]  # a straight and a single queen
-    assert len(HeuristicBot().choose(lead_obs(hand), []).cards) == 5  # lowest first: 3-7 too
+    assert len(HeuristicBot().choose(lead_obs(hand), []).cards) == 5
     hand = ["S3", "S9", "HT", "CJ", "DQ", "SK"]  # the single 3 is lower than the straight
     assert len(HeuristicBot().choose(lead_obs(hand), []).cards) == 1
-    bot = HeuristicBot()
-    bot.lead_big_first = True
-    assert len(bot.choose(lead_obs(hand), []).cards) == 5
 
 
-def test_partner_near_takes_the_lead_from_an_opponent_for_the_partner():
+def test_a_long_hand_breaks_its_aces_only_as_the_last_chance_on_a_king():
     # 17 cards; only an ace beats the K, and it breaks the pair of aces (not a play of the plan)
     hand = ["S3", "S4", "S5", "S7", "S8", "S9", "HJ", "DJ", "SA", "HA"] + ["C6"] * 2
     hand += ["D9", "DT", "CT", "HQ", "CQ"]  # no 2 (the level rank) and no joker
+    counts = (None, None, None, None)
+    # the opponent before us played it: the partner may still take it
+    standing = {"type": "single", "key": "K", "cards": ["SK"], "seat": 3}
+    assert HeuristicBot().choose(follow_obs(hand, standing, counts), []).kind == "pass"
+    # the opponent after us played it and the partner passed: pass, and the opponent leads
     standing = {"type": "single", "key": "K", "cards": ["SK"], "seat": 1}
-    counts = (None, 12, 2, None)  # the partner shows two cards, the opponents more than 6
-    quiet = HeuristicBot().choose(follow_obs(hand, standing, counts), [])
-    bot = HeuristicBot()
-    bot.partner_near = 2
-    eager = bot.choose(follow_obs(hand, standing, counts), [])
-    assert quiet.kind == "pass" and eager.kind == "play" and len(eager.cards) == 1
+    last = HeuristicBot().choose(follow_obs(hand, standing, counts), [])
+    assert last.kind == "play" and len(last.cards) == 1
+
+
+def test_a_short_hand_bombs_only_when_the_partner_cannot_take_the_trick():
+    hand = ["S5", "H5", "C5", "D5", "S7", "D9", "CJ", "HQ"]  # a bomb and four low singles
+    counts = (None, None, None, None)
+    standing = {"type": "single", "key": "K", "cards": ["SK"], "seat": 3}
+    assert HeuristicBot().choose(follow_obs(hand, standing, counts), []).kind == "pass"
+    standing = {"type": "single", "key": "K", "cards": ["SK"], "seat": 1}
+    bomb = HeuristicBot().choose(follow_obs(hand, standing, counts), [])
+    assert bomb.kind == "play" and bomb.type == "bomb"
