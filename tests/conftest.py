@@ -80,8 +80,41 @@ def pytest_configure(config):
         "on an otherwise idle machine",
     )
 
+    _patient_communicators()
     # Hashing passwords at full strength makes every created user cost ~0.3 s.
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+#: The least a Channels test communicator waits for a connection or a frame that should come
+#: (Channels' default is 1 s). Many processes share two cores during ./test: an answer that
+#: takes milliseconds alone can take seconds under that load. What does not come is awaited
+#: with ``receive_nothing``, which keeps its own short wait.
+WEBSOCKET_WAIT_SECONDS = 20.0
+
+
+def _patient_communicators() -> None:
+    """Make ``WebsocketCommunicator``'s connect, receive and disconnect wait at least
+    :data:`WEBSOCKET_WAIT_SECONDS` (a test's own longer wait is kept)."""
+    import functools
+    import inspect
+
+    from channels.testing import WebsocketCommunicator
+
+    for name in ("connect", "receive_from", "receive_json_from", "disconnect"):
+        original = getattr(WebsocketCommunicator, name)
+        if getattr(original, "patient", False):
+            continue
+        signature = inspect.signature(original)
+
+        @functools.wraps(original)
+        async def patient(*args, _original=original, _signature=signature, **kwargs):
+            bound = _signature.bind(*args, **kwargs)
+            bound.apply_defaults()
+            bound.arguments["timeout"] = max(bound.arguments["timeout"], WEBSOCKET_WAIT_SECONDS)
+            return await _original(*bound.args, **bound.kwargs)
+
+        patient.patient = True
+        setattr(WebsocketCommunicator, name, patient)
 
 
 def pytest_report_header(config):
