@@ -164,6 +164,21 @@ def _prune(keep: str) -> None:
             path.unlink(missing_ok=True)
 
 
+def _as_url(conninfo: str) -> str:
+    """``conninfo`` as the ``postgres://`` URL ``DATABASE_URL`` takes (dj-database-url reads
+    no libpq key=value string)."""
+    from urllib.parse import quote
+
+    from psycopg.conninfo import conninfo_to_dict
+
+    parts = conninfo_to_dict(conninfo)
+    auth = quote(str(parts.get("user", "")), safe="")
+    if parts.get("password"):
+        auth += ":" + quote(str(parts["password"]), safe="")
+    host = f"{parts.get('host', 'localhost')}:{parts.get('port', 5432)}"
+    return f"postgres://{auth + '@' if auth else ''}{host}/{quote(str(parts['dbname']), safe='')}"
+
+
 def _with_dbname(conninfo: str, name: str) -> str:
     """``conninfo`` (a libpq URL or key=value string) naming the database ``name``."""
     from psycopg.conninfo import make_conninfo
@@ -264,7 +279,7 @@ def postgresql_copy(
                     conn.execute(f'DROP DATABASE IF EXISTS "{building}" WITH (FORCE)')
                     conn.execute(f'CREATE DATABASE "{building}"')
                     if migrate is None:
-                        _migrate(env, url)
+                        _migrate(env, _as_url(url))
                     else:
                         migrate(building)
                     if dump is not None:
