@@ -39,7 +39,12 @@ INTEGRATION_FIXTURES = {
 #: group): several slow tests that share no costly module fixture (the stack they use is the
 #: run's ``shared_stack``, one per worker anyway). Every other file stays on one worker.
 SPREAD = {
+    "tests/browser/test_hand.py",
     "tests/browser/test_table_layout.py",
+    "tests/browser/test_table_moments.py",
+    "tests/e2e/test_live_stack.py",
+    "tests/matches/test_services.py",
+    "tests/tournaments/test_tournament_services.py",
 }
 #: Where the seconds of each test are kept between runs (not committed), and the committed
 #: figures used before there are any.
