@@ -100,43 +100,27 @@ def test_bao2_sanction_counts_for_its_target():
 
 
 def test_guandan_double_up_and_anti_tribute_counted_by_hand():
-    # deal 1: finish 0,2,3,1: 双上 for team 0 (+3). deal 2: the givers 1 and 3 hold both red
+    # deal 1: finish 2,0,1,3: 双上 for team 0 (+3). deal 2: the givers 1 and 3 hold both red
     # jokers: anti-tribute (抗贡), nothing paid; finish 2,0,1,3: 双上 again (+3): 6:0.
-    match = engine_match("guandan", 2, 2)
-    facts = match_facts("guandan", 2, None, match.log)
+    match = engine_match("guandan", 115, 2)
+    facts = match_facts("guandan", 115, None, match.log)
     got = [{k: v for k, v in s.counters.items() if k != "decisions"} for s in facts.seats]
+    won = {"matches": 1, "won": 1, "deals": 2, "deals_won": 2, "levels_up": 6, "double_up": 2}
+    lost = {"matches": 1, "lost": 1, "deals": 2, "anti_tributes": 1}
     assert got == [
-        {
-            "matches": 1,
-            "won": 1,
-            "deals": 2,
-            "deals_won": 2,
-            "levels_up": 6,
-            "place_1": 1,
-            "place_2": 1,
-            "double_up": 2,
-        },
-        {"matches": 1, "lost": 1, "deals": 2, "place_3": 1, "place_4": 1, "anti_tributes": 1},
-        {
-            "matches": 1,
-            "won": 1,
-            "deals": 2,
-            "deals_won": 2,
-            "levels_up": 6,
-            "place_1": 1,
-            "place_2": 1,
-            "double_up": 2,
-        },
-        {"matches": 1, "lost": 1, "deals": 2, "place_3": 1, "place_4": 1, "anti_tributes": 1},
+        {**won, "place_2": 2},
+        {**lost, "place_3": 2},
+        {**won, "place_1": 2},
+        {**lost, "place_4": 2},
     ]
     _check_decisions(match, facts)
 
 
 def test_guandan_double_tribute_counted_by_hand():
-    # deal 1: finish 0,2,3,1 (双上): deal 2 opens with a double tribute, 1 → 0 and 3 → 2;
-    # deal 2: finish 0,1,3,2 (+1): 4:0
-    match = engine_match("guandan", 1, 2)
-    facts = match_facts("guandan", 1, None, match.log)
+    # deal 1: finish 0,2,3,1 (双上): deal 2 opens with a double tribute (seats 1 and 3 pay,
+    # seats 0 and 2 return); deal 2: finish 0,3,1,2 (+1): 4:0
+    match = engine_match("guandan", 18, 2)
+    facts = match_facts("guandan", 18, None, match.log)
     c = [s.counters for s in facts.seats]
     assert [x.get("tributes_given", 0) for x in c] == [0, 1, 0, 1]
     assert [x.get("tributes_received", 0) for x in c] == [1, 0, 1, 0]
@@ -144,7 +128,7 @@ def test_guandan_double_tribute_counted_by_hand():
     assert [
         (x.get("place_1", 0), x.get("place_2", 0), x.get("place_3", 0), x.get("place_4", 0))
         for x in c
-    ] == [(2, 0, 0, 0), (0, 1, 0, 1), (0, 1, 0, 1), (0, 0, 2, 0)]
+    ] == [(2, 0, 0, 0), (0, 0, 1, 1), (0, 1, 0, 1), (0, 1, 1, 0)]
     assert [x.get("levels_up", 0) for x in c] == [4, 0, 4, 0]
 
 
