@@ -50,10 +50,11 @@ def finish_match(club, people, variant="guandan", seed="rv1", deals=1, bots=()):
     while not engine.over and engine.deal_no < deals:
         seat = engine.to_move()
         legal = engine.legal_actions(seat)
+        act = heur.choose(engine.observation(seat), legal)
         if seat == 0 and engine.deal.phase == "play" and rng.random() < 0.3:
-            act = rng.choice(legal)
-        else:
-            act = heur.choose(engine.observation(seat), legal)
+            # an error: another play than the bot's (a pass can be what any bot would do)
+            worse = [a for a in legal if a != act and a.kind != "pass"]
+            act = rng.choice(worse) if worse else act
         act = engine.apply(act)
         events.append(
             MatchEvent(
