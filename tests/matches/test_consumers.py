@@ -394,7 +394,7 @@ def test_a_database_that_cannot_serve_the_connection_closes_it_with_try_again(
 
     async def closed_with(comm):
         assert (await comm.connect())[0]
-        return await comm.receive_output()
+        return await comm.receive_output(timeout=20)
 
     async def scenario():
         with monkeypatch.context() as patch:
