@@ -27,9 +27,15 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 
 
-class Queries:
-    """A running query process for one stack: started on first use, started again when it
-    has died or the stack's environment has changed (e.g. a test changed a setting)."""
+class LineServer:
+    """A helper process of a stack that answers one JSON line per request (this module's
+    :func:`main`, tests/outbox/worker_launcher.py's): started on first use, started again when
+    it has died or the stack's environment has changed (e.g. a test changed a setting)."""
+
+    #: The script the process runs, what to call it in errors, how long it may take to start.
+    script = Path(__file__)
+    name = "the query process"
+    start_seconds = 120.0
 
     def __init__(self, log: Path) -> None:
         self.log = log
@@ -37,18 +43,21 @@ class Queries:
         self._env: dict[str, str] = {}
         self._lock = threading.Lock()
 
-    def run(self, env: dict[str, str], code: str, timeout: float = 300) -> object:
-        """Run ``code`` with Django set up in ``env``, in a fresh fork; return what it assigns
-        to ``out`` (RuntimeError with the traceback if it raised)."""
+    def ask(self, env: dict[str, str] | None, request: dict, timeout: float) -> dict:
+        """Send ``request`` and return the answer, (re)starting the process in ``env`` first
+        if needed (``env`` None: the running process, whatever its environment)."""
         with self._lock:
             server = self._server
-            if server is not None and (server.poll() is not None or self._env != env):
+            if server is not None and (
+                server.poll() is not None or (env is not None and self._env != env)
+            ):
                 self.stop()
                 server = None
             if server is None:
+                assert env is not None, f"{self.name} is not running"
                 with open(self.log, "ab") as log:
                     server = subprocess.Popen(
-                        [sys.executable, str(Path(__file__))],
+                        [sys.executable, str(self.script)],
                         cwd=ROOT,
                         env=env,
                         stdin=subprocess.PIPE,
@@ -58,14 +67,11 @@ class Queries:
                         start_new_session=True,
                     )
                 self._server, self._env = server, dict(env)
-                self._reply(120)  # {"ready": true}: Django is set up
+                self._reply(self.start_seconds)  # {"ready": true}: set up
             assert server.stdin is not None
-            server.stdin.write(json.dumps({"code": code}) + "\n")
+            server.stdin.write(json.dumps(request) + "\n")
             server.stdin.flush()
-            reply = json.loads(self._reply(timeout))
-        if "error" in reply:
-            raise RuntimeError(reply["error"])
-        return reply["out"]
+            return json.loads(self._reply(timeout))
 
     def _reply(self, timeout: float) -> str:
         server = self._server
@@ -75,11 +81,11 @@ class Queries:
         if not line:
             self.stop()
             tail = self.log.read_text(errors="replace")[-3000:] if self.log.exists() else ""
-            raise RuntimeError(f"the query process gave no answer in {timeout} s:\n{tail}")
+            raise RuntimeError(f"{self.name} gave no answer in {timeout} s:\n{tail}")
         return line
 
     def stop(self) -> None:
-        """End the query process (it exits when its input closes; killed after 10 s)."""
+        """End the process (it exits when its input closes; killed after 10 s)."""
         server, self._server = self._server, None
         if server is None:
             return
@@ -95,6 +101,18 @@ class Queries:
             server.wait()
         if server.stdout is not None:
             server.stdout.close()
+
+
+class Queries(LineServer):
+    """The query process of one stack."""
+
+    def run(self, env: dict[str, str], code: str, timeout: float = 300) -> object:
+        """Run ``code`` with Django set up in ``env``, in a fresh fork; return what it assigns
+        to ``out`` (RuntimeError with the traceback if it raised)."""
+        reply = self.ask(env, {"code": code}, timeout)
+        if "error" in reply:
+            raise RuntimeError(reply["error"])
+        return reply["out"]
 
 
 def _child(code: str, reply: int) -> None:

@@ -16,95 +16,35 @@ from __future__ import annotations
 
 import json
 import os
-import select
 import signal
 import subprocess
 import sys
-import threading
 import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
+sys.path.append(str(ROOT / "tests" / "e2e"))
+from query_server import LineServer  # noqa: E402
 
 
-class Launcher:
-    """A running launcher for one stack: started on first use, started again when it has
-    died or the stack's environment has changed (e.g. another settings module)."""
+class Launcher(LineServer):
+    """A running launcher for one stack (its workers are not its process group: stop them
+    before the launcher)."""
 
-    def __init__(self, log: Path) -> None:
-        self.log = log
-        self._server: subprocess.Popen | None = None
-        self._env: dict[str, str] = {}
-        self._lock = threading.Lock()
-
-    def _ask(self, env: dict[str, str] | None, request: dict, timeout: float) -> dict:
-        with self._lock:
-            server = self._server
-            if server is not None and (
-                server.poll() is not None or (env is not None and self._env != env)
-            ):
-                self.stop()
-                server = None
-            if server is None:
-                assert env is not None, "no launcher runs"
-                with open(self.log, "ab") as log:
-                    server = subprocess.Popen(
-                        [sys.executable, str(Path(__file__))],
-                        cwd=ROOT,
-                        env=env,
-                        stdin=subprocess.PIPE,
-                        stdout=subprocess.PIPE,
-                        stderr=log,
-                        text=True,
-                        start_new_session=True,
-                    )
-                self._server, self._env = server, dict(env)
-                self._reply(300)  # {"ready": true}: Django and Celery are imported
-            assert server.stdin is not None
-            server.stdin.write(json.dumps(request) + "\n")
-            server.stdin.flush()
-            return json.loads(self._reply(timeout))
-
-    def _reply(self, timeout: float) -> str:
-        server = self._server
-        assert server is not None and server.stdout is not None
-        ready, _, _ = select.select([server.stdout], [], [], timeout)
-        line = server.stdout.readline() if ready else ""
-        if not line:
-            self.stop()
-            tail = self.log.read_text(errors="replace")[-3000:] if self.log.exists() else ""
-            raise RuntimeError(f"the worker launcher gave no answer in {timeout} s:\n{tail}")
-        return line
+    script = Path(__file__)
+    name = "the worker launcher"
+    start_seconds = 300.0  # Django and Celery imported
 
     def start(self, env: dict[str, str], argv: list[str], log: Path) -> ForkedWorker:
         """Start ``celery`` with ``argv`` (``["worker", ...]``) in ``env``, its output appended
         to ``log``."""
-        pid = self._ask(env, {"start": argv, "log": str(log)}, 60)["pid"]
+        pid = self.ask(env, {"start": argv, "log": str(log)}, 60)["pid"]
         return ForkedWorker(self, pid)
 
     def wait(self, pid: int, timeout: float) -> int | None:
         """The exit code of worker ``pid`` once it has exited (within ``timeout`` s), else
         None."""
-        return self._ask(None, {"wait": pid, "timeout": timeout}, timeout + 60)["code"]
-
-    def stop(self) -> None:
-        """End the launcher (it exits when its input closes; killed after 10 s). Its workers
-        are not its process group: stop them first."""
-        server, self._server = self._server, None
-        if server is None:
-            return
-        try:
-            assert server.stdin is not None
-            server.stdin.close()
-        except OSError:
-            pass
-        try:
-            server.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            os.killpg(server.pid, signal.SIGKILL)
-            server.wait()
-        if server.stdout is not None:
-            server.stdout.close()
+        return self.ask(None, {"wait": pid, "timeout": timeout}, timeout + 60)["code"]
 
 
 class ForkedWorker:
