@@ -95,3 +95,21 @@ def sizes(page, names=PHONE_LAST):
         page.set_viewport_size({"width": width, "height": height})
         settle(page)
         yield name, (width, height)
+
+
+#: Seat 0 drops out (auto-play) until it has played or passed at least twice (a stack query:
+#: MATCH replaced by the match id).
+AWAY = """
+import time
+from matches.models import Match, Actor
+from matches.services import presence
+match = Match.objects.get(pk=MATCH)
+presence.set_autoplay(match.pk, 0, "disconnect")
+end = time.monotonic() + 120
+while time.monotonic() < end:
+    if match.events.filter(seat=0, actor=Actor.AUTOPLAY).count() >= 2:
+        break
+    time.sleep(0.2)
+presence.set_autoplay(match.pk, 0, "")
+out = {"auto": match.events.filter(seat=0, actor=Actor.AUTOPLAY).count()}
+"""

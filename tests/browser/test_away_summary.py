@@ -22,26 +22,10 @@ from playwright.sync_api import expect
 
 sys.path.insert(0, os.path.dirname(__file__))
 
-from seated_person import SCREENSHOTS, open_page, sizes  # noqa: E402
+from seated_person import AWAY, SCREENSHOTS, open_page, sizes  # noqa: E402
 from test_table_layout import seed_where, wait_to_act  # noqa: E402
 
 pytestmark = pytest.mark.layout
-
-# Seat 0 drops out (auto-play) until it has played or passed at least twice.
-AWAY = """
-import time
-from matches.models import Match, Actor
-from matches.services import presence
-match = Match.objects.get(pk=MATCH)
-presence.set_autoplay(match.pk, 0, "disconnect")
-end = time.monotonic() + 120
-while time.monotonic() < end:
-    if match.events.filter(seat=0, actor=Actor.AUTOPLAY).count() >= 2:
-        break
-    time.sleep(0.2)
-presence.set_autoplay(match.pk, 0, "")
-out = {"auto": match.events.filter(seat=0, actor=Actor.AUTOPLAY).count()}
-"""
 
 # The summary as drawn: its lines (each line's cards, left to right as they stand), the
 # panel's box and scroll size, its type, each card's corner (rank and suit) against the next

@@ -20,6 +20,7 @@ from playwright.sync_api import expect
 sys.path.insert(0, os.path.dirname(__file__))
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "e2e"))
 
+from seated_person import AWAY  # noqa: E402
 from stack import Stack  # noqa: E402
 from test_table_layout import (  # noqa: E402
     SLOW_CLOCKS,
@@ -57,22 +58,6 @@ with transaction.atomic():
     match = tables.start_match(table, seed=SEED)
 out = {"table": table.pk, "match": match.pk, "session": session_cookie(person).split("=", 1)[1],
        "admin": session_cookie(admin).split("=", 1)[1]}
-"""
-
-# Seat 0 drops out (auto-play) until it has played or passed at least twice.
-AWAY = """
-import time
-from matches.models import Match, Actor
-from matches.services import presence
-match = Match.objects.get(pk=MATCH)
-presence.set_autoplay(match.pk, 0, "disconnect")
-end = time.monotonic() + 90
-while time.monotonic() < end:
-    if match.events.filter(seat=0, actor=Actor.AUTOPLAY).count() >= 2:
-        break
-    time.sleep(0.2)
-presence.set_autoplay(match.pk, 0, "")
-out = {"auto": match.events.filter(seat=0, actor=Actor.AUTOPLAY).count()}
 """
 
 # The match ends: its time limit is run out and auto-play finishes the last deal for seat 0.
