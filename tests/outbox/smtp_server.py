@@ -48,6 +48,7 @@ class Recorder:
         self.refusals: list[str] = []  # answers still to give instead of accepting
         self.refused = 0
         self.rcpts = 0  # RCPT commands taken: sessions that got that far
+        self.in_rcpt = 0  # sessions inside the RCPT answer right now
         self.delay = {"rcpt": 0.0, "data": 0.0}
         self.hold_stage: str | None = None
         self.holding = 0  # sessions waiting in the hold right now
@@ -78,7 +79,12 @@ class Recorder:
     async def handle_RCPT(self, server, session, envelope, address, rcpt_options):  # noqa: N802
         with self.lock:
             self.rcpts += 1
-        await self._pause("rcpt")
+            self.in_rcpt += 1
+        try:
+            await self._pause("rcpt")
+        finally:
+            with self.lock:
+                self.in_rcpt -= 1
         envelope.rcpt_tos.append(address)
         return "250 OK"
 
@@ -132,6 +138,16 @@ class SmtpServer:
         with self.recorder.lock:
             r = self.recorder
             return r.rcpts - len(r.received) - r.refused
+
+    def wait_in_rcpt(self, timeout: float = 30) -> bool:
+        """Wait until a session is inside its (slowed) RCPT answer: a client killed now dies
+        mid-send."""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.recorder.in_rcpt:
+                return True
+            time.sleep(0.002)
+        return False
 
     def refuse(self, count: int, answer: str = "451 4.3.0 Try again later") -> None:
         with self.recorder.lock:
