@@ -97,6 +97,12 @@ class Tournament(models.Model):
     scoring = models.CharField(
         _("scoring"), max_length=10, choices=Scoring.choices, default=Scoring.CLUB
     )
+    #: Low-position elimination (积分编排赛 + 低位淘汰赛, 第二十九条): after the round
+    #: ``after_round`` of a Swiss event only the ``keep`` best-placed entries play on, as
+    #: ``[{"after_round": 3, "keep": 12}, ...]``; the others keep their place below them.
+    cuts = models.JSONField(_("low-position elimination"), default=list, blank=True)
+    #: Duplicate event (复式赛, 第三十三条): every table of a round plays the same deals.
+    duplicate = models.BooleanField(_("duplicate (same deals at every table)"), default=False)
     points_win = models.PositiveSmallIntegerField(_("points for a win"), default=2)
     points_draw = models.PositiveSmallIntegerField(_("points for a draw"), default=1)
     registration_opens = models.DateTimeField(_("registration opens"), null=True, blank=True)
@@ -182,6 +188,11 @@ class Entry(models.Model):
     registered_at = models.DateTimeField(_("registered at"), default=timezone.now)
     checked_in_at = models.DateTimeField(_("checked in at"), null=True, blank=True)
     withdrawn_at = models.DateTimeField(_("withdrawn at"), null=True, blank=True)
+    #: Eliminated by a low-position cut after this round (第二十九条): no longer paired,
+    #: ranked below the entries that play on.
+    eliminated_after_round = models.PositiveSmallIntegerField(
+        _("eliminated after round"), null=True, blank=True
+    )
     #: A pending entry lapses (and is removed) at this time unless the partner accepts.
     answer_by = models.DateTimeField(_("partner answers by"), null=True, blank=True)
 
