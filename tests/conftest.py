@@ -105,7 +105,7 @@ def _patient_communicators() -> None:
 
     from channels.testing import WebsocketCommunicator
 
-    for name in ("connect", "receive_from", "receive_json_from", "disconnect"):
+    for name in ("connect", "receive_output", "receive_from", "receive_json_from", "disconnect"):
         original = getattr(WebsocketCommunicator, name)
         if getattr(original, "patient", False):
             continue

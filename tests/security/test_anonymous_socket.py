@@ -40,7 +40,8 @@ def socket(table_id, cookie=""):
 
 
 async def first_frames(comm, timeout=3):
-    """Every frame until the socket is closed or quiet for ``timeout`` seconds."""
+    """Every frame until the socket is closed or quiet for ``timeout`` seconds (at least the
+    suite's patient wait: the close is expected)."""
     frames = []
     while True:
         try:
