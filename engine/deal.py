@@ -40,7 +40,8 @@ Decisions taken here where the rules files are silent:
 from __future__ import annotations
 
 import copy
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
 from engine import cards as cards_mod
@@ -80,6 +81,11 @@ class DealRules:
     defaults: dict[str, Any] = {}
     #: The options that matter for a match played with real cards (a score sheet).
     table_options: frozenset[str] = frozenset()
+    #: Options that are off unless a match sets them (absent from :attr:`defaults`, so a
+    #: match that never sets them keeps its stored form), each with the value meaning off.
+    optional_options: Mapping[str, Any] = MappingProxyType({})
+    #: The (lowest, highest) value of whole-number options that have bounds (others: ≥ 0).
+    option_bounds: Mapping[str, tuple[int, int]] = MappingProxyType({})
     #: How a match is scored: ``"levels"`` per team or ``"points"`` per seat.
     scoring = "levels"
     #: The side sizes a rated result may have, e.g. ``(2, 2)``.
@@ -283,14 +289,33 @@ class DealRules:
             match._end(out["winner"], "last_level")
         elif match.time_up:
             self.end_on_time(match)
-        else:
+        elif self.deal_limit_reached(match, len(match.deals)):
+            self.end_at_limit(match, "deals")
+        if not match.over:
             match.deal_no += 1
             match.deal = self.new_deal(match)
 
     def end_on_time(self, match: Match | TableMatch) -> None:
-        """The match time ran out: the higher level wins, equal levels draw."""
+        """The match time ran out (计时制): as :meth:`end_at_limit`."""
+        self.end_at_limit(match, "time")
+
+    @staticmethod
+    def deal_limit_reached(match: Match | TableMatch, played: int) -> bool:
+        """Whether ``played`` deals reach the match's deal limit (option ``deals`` of a level
+        game, 计副制; 0 or absent: none)."""
+        limit = match.options.get("deals") or 0
+        return bool(limit) and played >= limit
+
+    def end_at_limit(self, match: Match | TableMatch, reason: str) -> None:
+        """The match reached its time or deal limit (``reason`` ``"time"`` or ``"deals"``,
+        第十四条): the higher level wins, equal levels draw — unless the match must have a
+        winner (option ``play_on_tie``, knockout games, 第十四条三): equal levels then play
+        on, one more deal at a time, until the levels differ (the caller checks again after
+        each deal). The one place both limits end a level game."""
         a, b = match.levels
-        match._end(None if a == b else (0 if a > b else 1), "time")
+        if a == b and match.options.get("play_on_tie"):
+            return
+        match._end(None if a == b else (0 if a > b else 1), reason)
 
     def match_sanction(self, match: Match, target: int, sanction: str) -> None:
         """A referee card (``yellow``, ``red``, ``forfeit``) against ``target``'s team."""

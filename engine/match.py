@@ -40,17 +40,27 @@ _STR = [card_str(c) for c in range(54)]
 COMPRESS_OVER = 8000
 
 
-def _check_options(rules: Any, options: dict[str, Any] | None) -> dict[str, Any]:
+def _check_options(rules: DealRules, options: dict[str, Any] | None) -> dict[str, Any]:
+    """The variant's defaults with ``options`` over them (optional options only when given);
+    ``ValueError`` naming the option for an unknown one or a value of the wrong kind or out
+    of its bounds (:attr:`~engine.deal.DealRules.option_bounds`)."""
     merged = dict(rules.defaults)
     for key, value in (options or {}).items():
-        if key not in merged:
+        if key in merged:
+            default = merged[key]
+        elif key in rules.optional_options:
+            default = rules.optional_options[key]
+        else:
             raise ValueError(f"unknown option for {rules.variant}: {key!r}")
-        default = merged[key]
         if isinstance(default, bool):
             if not isinstance(value, bool):
                 raise ValueError(f"option {key} must be true or false")
         elif not isinstance(value, int) or isinstance(value, bool) or value < 0:
             raise ValueError(f"option {key} must be a whole number ≥ 0")
+        elif key in rules.option_bounds:
+            low, high = rules.option_bounds[key]
+            if not low <= value <= high:
+                raise ValueError(f"option {key} must be a whole number from {low} to {high}")
         merged[key] = value
     return merged
 
@@ -294,6 +304,9 @@ class Match(_Progression):
             obs["a_attempts"] = options["a_attempts"]
         if "base" in options:
             obs["base"] = options["base"]
+        if options.get("deals"):
+            # the deal limit (a point game's match length; a level game's 计副制): "deal 5/8"
+            obs["deals_limit"] = options["deals"]
         if "marked_card" not in obs:
             # the 明牌 that gave the first deal's lead; later deals begin with tribute
             card = self.marked_card
@@ -318,7 +331,8 @@ class Match(_Progression):
 
     def result(self) -> dict[str, Any]:
         """``{"over", "winner" (team or None: draw/not over), "score" [team 0, team 1],
-        "reason" ("last_level" = passed 2A / A, "time", "forfeit"), "deals"}``."""
+        "reason" ("last_level" = passed 2A / A, "time", "deals" = the deal limit, "forfeit"),
+        "deals"}``."""
         return {
             "over": self.over,
             "winner": self.winner,
@@ -411,7 +425,8 @@ class TableMatch(_Progression):
       ``{"card": "forfeit", "seat": s}`` (point variants): a referee card, as
       :meth:`Match.apply` applies a sanction.
     * ``{"time_up": true}``: the match time ran out (entered after the deal in progress):
-      the match ends now, the higher level (or total) wins.
+      the match ends now, the higher level (or total) wins (a level game that must have a
+      winner, ``play_on_tie``, with equal levels plays on until a deal makes them differ).
 
     :meth:`apply` returns a record of what the entry changed (``before`` / ``after`` states
     and the deal's 保2 and 关2 levels per team, or its points per seat).
@@ -434,6 +449,9 @@ class TableMatch(_Progression):
         self.winner: int | None = None
         self.score: list[int] | None = [0] * self.seats if self.points else None
         self.reason: str | None = None
+        #: The match time ran out while the levels were equal in a match that must have a
+        #: winner (``play_on_tie``): each later deal may end it.
+        self.time_up = False
 
     @classmethod
     def replay(
@@ -489,6 +507,7 @@ class TableMatch(_Progression):
         elif "card" in entry:
             record = work._referee(entry)
         elif entry.get("time_up") is True:
+            work.time_up = True
             work._end_on_time()
         else:
             raise OutcomeRefusal("bad_entry", "entry", "an entry is one of deal, card, time_up")
@@ -543,6 +562,10 @@ class TableMatch(_Progression):
         self.deals += 1
         if out["winner"] is not None:
             self._end(out["winner"], "last_level")
+        elif self.time_up:
+            self.rules.end_on_time(self)
+        elif self.rules.deal_limit_reached(self, self.deals):
+            self.rules.end_at_limit(self, "deals")
         return record
 
     def _points_deal(self, record: dict[str, Any]) -> dict[str, Any]:

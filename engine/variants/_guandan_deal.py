@@ -8,12 +8,16 @@ progression (levels 2..A, passing A, ``a_attempts``). Bao 2
 
 from __future__ import annotations
 
+from types import MappingProxyType
 from typing import Any
 
 from engine.actions import Action, Refusal
 from engine.cards import HR, RANKS, card_str
 from engine.deal import Deal, DealRules
 from engine.outcome import OutcomeRefusal, finish_order, refuse_unknown
+
+#: The most deals a level game's deal limit (option ``deals``) may set.
+MAX_DEALS = 100
 
 
 class GuandanDealRules(DealRules):
@@ -33,6 +37,11 @@ class GuandanDealRules(DealRules):
         "show_history": False,
     }
     table_options = frozenset({"time_limit_minutes"})
+    #: Off unless set (docs/rules/guandan.md, 第十四条): ``deals``, the deal limit (计副制: after
+    #: that many deals the higher level wins; 0 none); ``play_on_tie``, the match must have a
+    #: winner (knockout): equal levels at the time or deal limit play one more deal at a time.
+    optional_options = MappingProxyType({"deals": 0, "play_on_tie": False})
+    option_bounds = MappingProxyType({"deals": (0, MAX_DEALS)})
     #: The fields of a deal outcome entered at a real table (:meth:`table_deal`).
     table_fields = frozenset({"finish"})
 
