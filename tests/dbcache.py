@@ -76,21 +76,75 @@ def _schema_files() -> list[Path]:
     return files
 
 
+#: The settings the migrations read: a settings module that sets none of them has the schema
+#: of the settings it star-imports.
+SCHEMA_SETTINGS = ("INSTALLED_APPS", "AUTH_USER_MODEL", "DEFAULT_AUTO_FIELD", "MIGRATION_MODULES")
+BASE_SETTINGS = "config.settings"
+
+
+def _module_file(module: str, env: dict[str, str]) -> Path | None:
+    """The source file of the settings module ``module`` on ``env``'s ``PYTHONPATH`` (or the
+    project's root), None if not found there."""
+    relative = Path(*module.split("."))
+    folders = [p for p in env.get("PYTHONPATH", "").split(os.pathsep) if p] + [str(ROOT)]
+    for folder in folders:
+        for candidate in (Path(folder) / f"{relative}.py", Path(folder) / relative / "__init__.py"):
+            if candidate.is_file():
+                return candidate
+    return None
+
+
+def schema_settings_module(env: dict[str, str]) -> str:
+    """The settings module whose schema ``env``'s ``DJANGO_SETTINGS_MODULE`` has: the project's
+    (``config.settings``) when the named module only star-imports it (directly or through
+    other such modules: the worker settings of the outbox, records, reliability and reviews
+    tests) and never names a setting of :data:`SCHEMA_SETTINGS`, so that their stacks copy
+    the one template the test databases use instead of migrating one each; else the named
+    module itself (a template of its own)."""
+    import ast
+
+    named = env.get("DJANGO_SETTINGS_MODULE", BASE_SETTINGS)
+    module, seen = named, set()
+    while module != BASE_SETTINGS:
+        path = _module_file(module, env)
+        if path is None or module in seen:
+            return named
+        seen.add(module)
+        try:
+            tree = ast.parse(path.read_text())
+        except (OSError, SyntaxError, ValueError):
+            return named
+        bases = [
+            node.module
+            for node in tree.body
+            if isinstance(node, ast.ImportFrom)
+            and node.level == 0
+            and [alias.name for alias in node.names] == ["*"]
+        ]
+        names = {node.id for node in ast.walk(tree) if isinstance(node, ast.Name)}
+        names |= {node.attr for node in ast.walk(tree) if isinstance(node, ast.Attribute)}
+        if len(bases) != 1 or bases[0] is None or names & set(SCHEMA_SETTINGS):
+            return named
+        module = bases[0]
+    return BASE_SETTINGS
+
+
 def migrations_key(env: dict[str, str]) -> str:
     """A hash of what decides a migrated database's content: every installed app's migration
     files (:func:`_schema_files`), the settings the migrations read (the installed apps, the
     user model, the default primary key, the migration modules), Django's version and the
-    settings module ``env`` names. The rest of the settings file is left out: a changed
-    timeout or schedule must not cost every run a ``migrate``."""
+    settings module whose schema ``env``'s settings have (:func:`schema_settings_module`).
+    The rest of the settings file is left out: a changed timeout or schedule must not cost
+    every run a ``migrate``."""
     import django
 
     digest = hashlib.sha256()
     digest.update(django.get_version().encode())
-    digest.update(env.get("DJANGO_SETTINGS_MODULE", "config.settings").encode())
+    digest.update(schema_settings_module(env).encode())
     files = _schema_files()  # sets Django up if need be
     from django.conf import settings
 
-    for name in ("INSTALLED_APPS", "AUTH_USER_MODEL", "DEFAULT_AUTO_FIELD", "MIGRATION_MODULES"):
+    for name in SCHEMA_SETTINGS:
         digest.update(f"{name}={getattr(settings, name, None)!r}".encode())
     for path in files:
         name = path.relative_to(ROOT) if path.is_relative_to(ROOT) else path
