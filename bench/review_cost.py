@@ -6,7 +6,8 @@ playouts per decision, 120 s per match).
 Each match is played to its end by the heuristic, seat 0 choosing a random legal play in 30 %
 of its play decisions (so the review has moves to compare), and every seat is reviewed as a
 person's. Keys: ``decisions`` (reviewed) and ``decision_ms`` (min / median / max / mean of a
-reviewed decision's process time), ``match_s`` (process seconds per match: min / median / max),
+reviewed decision's process time), ``outside_play`` (the tribute, return, immune window and Red
+Two choice decisions among them: how many, and min / median / max ms), ``match_s`` (process seconds per match: min / median / max),
 ``complete`` (matches reviewed whole within the budget), ``deals``, ``load`` (load averages
 before and after) and the command.
 """
@@ -53,6 +54,7 @@ def main(argv: list[str] | None = None) -> int:
     load_before = os.getloadavg()
     budget = Budget(search_ms=40.0, eval_ms=80.0, match_seconds=120.0)
     per_decision: list[float] = []
+    outside_play: list[float] = []  # tribute, return, the immune window, Red Two's choice
     per_match: list[float] = []
     complete = deals = 0
     for k in range(args.matches):
@@ -67,6 +69,9 @@ def main(argv: list[str] | None = None) -> int:
             )
             result = review_seat(seat_view(args.variant, args.seed + k, None, log, seat), share)
             per_decision.extend(d["ms"] for d in result["decisions"])
+            outside_play.extend(
+                d["ms"] for d in result["decisions"] if d.get("phase", "play") != "play"
+            )
             whole = whole and result["complete"]
         per_match.append(time.process_time() - start)
         complete += whole
@@ -82,6 +87,16 @@ def main(argv: list[str] | None = None) -> int:
             "median": round(statistics.median(per_decision), 1),
             "max": round(max(per_decision), 1),
             "mean": round(statistics.fmean(per_decision), 1),
+        },
+        "outside_play": {
+            "decisions": len(outside_play),
+            "ms": [
+                round(min(outside_play), 1),
+                round(statistics.median(outside_play), 1),
+                round(max(outside_play), 1),
+            ]
+            if outside_play
+            else None,
         },
         "match_s": {
             "min": round(min(per_match), 1),

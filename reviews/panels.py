@@ -8,7 +8,7 @@ from django.utils.translation import gettext as _
 
 from reviews import services
 from reviews.models import MatchReview, ReviewStatus
-from reviews.words import highlights
+from reviews.words import decision_words, highlights
 
 
 def seat_summaries(match: Any, review: MatchReview, user_id: int | None) -> list[dict[str, Any]]:
@@ -49,7 +49,8 @@ def review_summary(match: Any, user_id: int | None) -> dict[str, Any]:
     seats = seat_summaries(match, review, user_id)
     by_seat = {int(s["seat"]): s for s in review.seats}
     for seat in seats:
-        seat["decisions"] = (by_seat[seat["seat"]].get("decisions") or []) if seat["mine"] else None
+        decisions = by_seat[seat["seat"]].get("decisions") or []
+        seat["decisions"] = [decision_words(d) for d in decisions] if seat["mine"] else None
     return {
         "status": "done",
         "complete": review.complete,

@@ -52,6 +52,7 @@ from engine.bots._moves import (
 from engine.bots.heuristic import HeuristicBot
 from engine.bots.points import BOMBS as POINT_BOMBS
 from engine.bots.points import PointsHeuristicBot, known_partners
+from engine.cards import HR
 from engine.combo import Combo
 from engine.deal import Deal
 from engine.variants import deal_rules
@@ -443,7 +444,11 @@ def sample_hands(obs: dict[str, Any], mem: Any, rng: random.Random) -> list[list
     observed hand; the others are dealt from the unseen cards at the known (or estimated)
     sizes, the cards seen change hands going to their holders, a stuck seat getting only
     natural 2s, and in Red Two the unseen ♥2 going where the sides allow (see
-    :func:`_place_red_twos`). Reads ``obs`` and the bot's memory ``mem`` only."""
+    :func:`_place_red_twos`). Reads ``obs`` and the bot's memory ``mem`` only. Before play
+    (tribute, return, Red Two's choice: decisions the review plays out) every size is known
+    (:func:`_sample_before_play`)."""
+    if obs.get("phase") in BEFORE_PLAY:
+        return _sample_before_play(obs, rng)
     seat = obs["seat"]
     n = len(obs["counts"])
     deck, per_seat = GAMES.get(obs["variant"], (DECK2, len(DECK2) // n))
@@ -520,6 +525,97 @@ def sample_hands(obs: dict[str, Any], mem: Any, rng: random.Random) -> list[list
     return hands
 
 
+#: The phases before play whose decisions the review plays out (the search bot itself takes
+#: them by its heuristic).
+BEFORE_PLAY = frozenset(("tribute", "return", "choose"))
+
+
+def _sample_before_play(obs: dict[str, Any], rng: random.Random) -> list[list[int]]:
+    """One world before play, from the seat's observation only: every hand was dealt whole
+    (27, Red Two 26), changed since only by the tribute cards paid and returned. A tribute
+    card paid is shown: it is in its receiver's hand once every tribute is in (the return
+    phase), on the table before; a return card shown to this seat goes to its giver, one
+    hidden moves a card between hands whose sizes the seat still knows. Since no
+    anti-tribute (抗贡) was declared, the givers did not hold both big jokers between them
+    (:func:`_no_anti_tribute`). In Red Two's choice the seat holds both ♥2, so no other
+    hand has one."""
+    seat = obs["seat"]
+    n = len(obs["counts"])
+    deck, per_seat = GAMES[obs["variant"]]
+    hand = _parse_hand(obs["hand"])
+    left = [0] * 54
+    for c in deck:
+        left[c] += 1
+    for c in hand:
+        left[c] -= 1
+    sizes = [per_seat] * n
+    hands: list[list[int]] = [[] for _ in range(n)]
+    hands[seat] = hand
+    trib = obs.get("tribute")
+    givers: list[int] = []
+    if trib and not trib.get("anti"):
+        givers = list(trib["givers"])
+        paid_in = obs.get("phase") == "return"  # every tribute handed over
+        for g, r, paid, back in zip(
+            trib["givers"], trib["receivers"], trib["paid"], trib["returned"], strict=True
+        ):
+            if isinstance(paid, str):
+                c = _parse_hand([paid])[0]
+                sizes[g] -= 1
+                if paid_in and r is not None:
+                    sizes[r] += 1
+                    if r != seat and left[c] > 0:
+                        left[c] -= 1
+                        hands[r].append(c)
+                elif g != seat and left[c] > 0:  # on the table, in no hand yet
+                    left[c] -= 1
+            if back not in (None, False) and r is not None:
+                sizes[r] -= 1
+                sizes[g] += 1
+                if isinstance(back, str) and g != seat:
+                    c = _parse_hand([back])[0]
+                    if c in hands[r]:
+                        hands[r].remove(c)
+                    elif left[c] > 0:
+                        left[c] -= 1
+                    else:
+                        continue
+                    hands[g].append(c)
+    pool = [c for c in range(54) for _ in range(left[c])]
+    rng.shuffle(pool)
+    i = 0
+    for s in range(n):
+        if s == seat:
+            continue
+        need = max(0, sizes[s] - len(hands[s]))
+        hands[s].extend(pool[i : i + need])
+        i += need
+    if obs.get("phase") == "tribute" and givers:
+        _no_anti_tribute(obs, seat, givers, hands, rng)
+    return hands
+
+
+def _no_anti_tribute(
+    obs: dict[str, Any], seat: int, givers: list[int], hands: list[list[int]], rng: random.Random
+) -> None:
+    """No anti-tribute was declared: move big jokers out of the givers' hands (not the
+    seat's own), each swapped with a card of a seat that gives nothing, until the givers held
+    at most one between them when the tribute began (the cards already paid counted)."""
+    paid = [c for c in obs["tribute"].get("paid") or [] if isinstance(c, str)]
+    held = sum(hands[g].count(HR) for g in givers) + _parse_hand(paid).count(HR)
+    others = [s for s in range(len(hands)) if s not in givers and s != seat]
+    for g in givers:
+        while held >= 2 and g != seat and HR in hands[g] and others:
+            s = rng.choice(others)
+            plain = [j for j, c in enumerate(hands[s]) if c != HR]
+            if not plain:
+                break
+            j = rng.choice(plain)
+            hands[g][hands[g].index(HR)] = hands[s][j]
+            hands[s][j] = HR
+            held -= 1
+
+
 def _place_red_twos(
     obs: dict[str, Any],
     sizes: Sequence[int | None],
@@ -552,13 +648,89 @@ def _place_red_twos(
         eligible.remove(s)
 
 
+def _world_tribute(
+    obs: dict[str, Any], hands: Sequence[Sequence[int]], options: dict[str, Any]
+) -> Deal:
+    """The deal in its tribute or return phase as the observation shows it (who gives to
+    whom, the cards paid and returned so far), with these hands (:func:`_sample_before_play`).
+    A return hidden from the seat is recorded as some card of its giver's world hand (only
+    whether it was made matters from here on)."""
+    rules = deal_rules(obs["variant"])
+    deal = Deal(rules, hands, obs["level"], options)
+    view = obs["tribute"]
+    previous = obs.get("previous") or {}
+    finish = list(previous.get("finish") or [])
+    double = bool(view["double"])
+    paid = [_parse_hand([c])[0] if isinstance(c, str) else -1 for c in view["paid"]]
+    returned: list[int] = []
+    for g, back in zip(view["givers"], view["returned"], strict=True):
+        if isinstance(back, str):
+            returned.append(_parse_hand([back])[0])
+        elif back:
+            returned.append(min(deal.hand(g) or [0]))
+        else:
+            returned.append(-1)
+    trib: dict[str, Any] = {
+        "first": finish[0] if finish else view["receivers"][0],
+        "second": finish[1] if double and len(finish) > 1 else None,
+        "double": double,
+        "givers": list(view["givers"]),
+        "receivers": [-1 if r is None else r for r in view["receivers"]],
+        "paid": paid,
+        "returned": returned,
+        "leader": -1,
+        "anti": False,
+    }
+    deal.tribute = trib
+    deal.phase = obs["phase"]
+    deal.turn = None
+    deal.leading = False
+    if deal.phase == "return":  # the leader after the returns, as the rules set it
+        if double:
+            values = [rules.single_value(deal, c) for c in paid]  # type: ignore[attr-defined]
+            if values[0] == values[1]:
+                trib["leader"] = (trib["first"] + 1) % deal.n
+            else:
+                trib["leader"] = trib["givers"][0 if values[0] > values[1] else 1]
+        else:
+            trib["leader"] = trib["givers"][0]
+    return deal
+
+
+def _world_choice(
+    obs: dict[str, Any], hands: Sequence[Sequence[int]], options: dict[str, Any]
+) -> Deal:
+    """Red Two's deal at the choice of the seat dealt both ♥2, with these hands: the sides and
+    big-bomb rewards from them (they differ between the choices: a surrender or a compare pays
+    none). The leader after a solo choice: the previous deal's 1st player; in the match's
+    first deal a seat drawn from the seed the seat never saw, so one drawn from the world."""
+    rules = deal_rules(obs["variant"])
+    deal = Deal(rules, hands, None, options)
+    rules.setup_sides(deal, [list(h) for h in hands], None)  # type: ignore[attr-defined]
+    previous = obs.get("previous")
+    if previous and previous.get("leader_next") is not None:
+        leader = int(previous["leader_next"])
+    else:
+        leader = sum(hands[(obs["seat"] + 1) % deal.n]) % deal.n
+    rules.start(deal, leader)  # type: ignore[attr-defined]
+    return deal
+
+
 def world_deal(
     obs: dict[str, Any], hands: Sequence[Sequence[int]], options: dict[str, Any]
 ) -> Deal:
     """The deal in play phase as the observation shows it, with these hands (a sampled world):
     the seat to act, the lead, the standing play, who still has to answer it, initiative,
     finishing order, stuck and suspended seats, the 保2 levels earned; Red Two's sides (from
-    the world's ♥2), mode, fans and ♥2 shown; Shuangkou's bombs played."""
+    the world's ♥2), mode, fans and ♥2 shown; Shuangkou's bombs played. Bao 2's immune window
+    (the 保2 player, the opponents still to decide from this seat on), and, for the review,
+    the tribute and return phases (:func:`_world_tribute`) and Red Two's choice
+    (:func:`_world_choice`)."""
+    phase = obs.get("phase")
+    if phase in ("tribute", "return"):
+        return _world_tribute(obs, hands, options)
+    if phase == "choose":
+        return _world_choice(obs, hands, options)
     variant = obs["variant"]
     rules = deal_rules(variant)
     deal = Deal(rules, hands, obs["level"], options)
@@ -601,6 +773,23 @@ def world_deal(
         deal.standing_seat = st["seat"]
         order = deal.responders_after(st["seat"])
         deal.to_respond = order[order.index(seat) :] if seat in order else [seat]
+    window = obs.get("immune_window")
+    if phase == "immune" and window is not None:
+        bao2_seat = window["bao2_seat"]
+        team = bao2_seat % 2
+        queue = [
+            s
+            for s in ((bao2_seat + i) % n for i in range(1, n))
+            if s % 2 != team and deal.sizes[s] and not deal.stuck[s]
+        ]
+        deal.phase = "immune"
+        deal.window = {
+            "seat": bao2_seat,
+            "queue": queue[queue.index(seat) :] if seat in queue else [seat],
+            "over": rules.is_over(deal),
+        }
+        deal.leading = False
+        deal.to_respond = []
     return deal
 
 

@@ -12,6 +12,12 @@ class MomentSerializer(serializers.Serializer):
     deal = serializers.IntegerField(help_text="The deal, from 1.")
     text = serializers.CharField()
     cost = serializers.FloatField()
+    phase = serializers.ChoiceField(
+        choices=["play", "tribute", "return", "immune", "choose"],
+        help_text="The kind of decision: a play, a tribute (进贡), a return (还贡), Bao 2's "
+        "immune window or Red Two's choice with both ♥2.",
+    )
+    phase_name = serializers.CharField(help_text="The kind of decision, in the caller's language.")
 
 
 class DecisionSerializer(serializers.Serializer):
@@ -20,8 +26,18 @@ class DecisionSerializer(serializers.Serializer):
 
     step = serializers.IntegerField()
     deal_no = serializers.IntegerField()
-    played = serializers.DictField()
+    phase = serializers.ChoiceField(
+        choices=["play", "tribute", "return", "immune", "choose"],
+        help_text="The kind of decision (see MomentSerializer.phase).",
+    )
+    phase_name = serializers.CharField(help_text="The kind of decision, in the caller's language.")
+    played = serializers.DictField(
+        help_text="kind (play, pass, tribute, return, immune, choose), cards, a play's type "
+        "and key, Red Two's choice."
+    )
     best = serializers.DictField()
+    played_text = serializers.CharField(help_text="The move played, in the caller's language.")
+    best_text = serializers.CharField(help_text="The bot's move, in the caller's language.")
     same = serializers.BooleanField()
     levels = serializers.FloatField(required=False)
     levels_se = serializers.FloatField(required=False)
