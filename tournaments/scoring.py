@@ -67,6 +67,17 @@ def forfeit_grades(actual: tuple[int, int] | None = None) -> tuple[int, int]:
     return FORFEIT_GRADE, 0
 
 
+def forfeit_levels(top: int, winner: int) -> tuple[int, int]:
+    """The levels stored for a game won by a forfeit before any of it was played (a
+    withdrawal, 第二十四条): the winner at the top level ``top``, the loser at the lowest, as
+    a live match ended by a forfeit leaves them (Bao 2's 23:0, Guandan's A:2). Its 级分 are
+    then :func:`forfeit_grades` (18:0) on the 26-point table. Raises ``ValueError`` for a
+    winner other than side 0 or 1."""
+    if winner not in (0, 1):
+        raise ValueError("the winner is side 0 or 1")
+    return (top, 0) if winner == 0 else (0, top)
+
+
 @dataclass(frozen=True)
 class Scale:
     """How one game's grade points are read from its stored result.
@@ -143,3 +154,36 @@ def scale_for(levels: bool, max_level: int) -> Scale | None:
     if max_level == BAO2.top:
         return BAO2
     return Scale(f"levels_{max_level}", top=max_level, table=False, forfeit=(max_level, -max_level))
+
+
+@dataclass(frozen=True)
+class Forfeit:
+    """The result of a game decided by a withdrawal before it was played: the winning side
+    (None: both sides lost), the two stored scores and, under national scoring, the two
+    sides' 级分 (None under club scoring)."""
+
+    winner: int | None
+    scores: tuple[int, int]
+    grades: tuple[int, int] | None
+
+
+def withdrawal_forfeit(
+    out: tuple[bool, bool], *, knockout: bool, top: int | None, scale: Scale | None
+) -> Forfeit:
+    """The result of a game not played because the entries of side 0 and/or side 1 withdrew
+    (``out``), 第二十四条二: the other side wins by forfeit — stored as :func:`forfeit_levels`
+    in a level game whose top level is ``top`` (None: a game scored by points, 0:0), 2:0
+    场分 and on ``scale`` (None: club scoring) the forfeit's 级分 (18:0; Bao 2's 23:0).
+    When both sides withdrew both lose (0:0) — but a knockout game needs a winner
+    (``knockout``): side 0 goes through, to forfeit its next game in turn. Raises
+    ``ValueError`` when neither side withdrew."""
+    if out == (True, True) and not knockout:
+        return Forfeit(None, (0, 0), (0, 0) if scale is not None else None)
+    if not any(out):
+        raise ValueError("neither side withdrew")
+    winner = 0 if out[1] else 1
+    scores = forfeit_levels(top, winner) if top is not None else (0, 0)
+    grades = None
+    if scale is not None:
+        grades = grades_of(scale, (0, 0), winner, forfeit=True)
+    return Forfeit(winner, scores, grades)

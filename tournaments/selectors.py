@@ -115,6 +115,8 @@ def standings(tournament: Tournament, through_round: int | None = None) -> list[
     them until its partner accepts."""
     by_id = {e.pk: e for e in entries(tournament) if e.status != EntryStatus.PENDING}
     games = all_games(tournament)
+    for pk in annulled(tournament, games):  # left the event (第二十四条二.1): not ranked
+        by_id.pop(pk, None)
     if through_round is not None:
         games = [g for g in games if g.round.number <= through_round]
     records = records_of(games, scale_of(tournament))
@@ -315,6 +317,16 @@ def next_step(tournament: Tournament, last: Round | None, now: datetime) -> Step
     return Step("pair", number)
 
 
+#: The withdrawal itself, on the withdrawing entry's last game: round, reason, who accepted
+#: it and by which rule (``annulled``, ``stands``, ``swiss``, ``knockout``).
+WITHDRAWAL = "withdrawal"
+#: A game forfeited to the other side because an entry in it has withdrawn.
+WITHDRAWAL_FORFEIT = "withdrawal_forfeit"
+#: A game of a round-robin entry that withdrew having played fewer than half of its
+#: opponents: its result no longer counts for that entry (the other side keeps it).
+WITHDRAWAL_ANNULLED = "withdrawal_annulled"
+
+
 NOTE_TEXT = {
     "rematch": lambda d: (
         _("Rematch (meeting no. %(n)s): no other pairing was possible.") % {"n": d.get("times")}
@@ -341,6 +353,20 @@ NOTE_TEXT = {
     "edited": lambda d: _("Edited by an organiser."),
     "bracket_corrected": lambda d: (
         _("Changed after a corrected result in round %(r)s.") % {"r": d.get("round")}
+    ),
+    WITHDRAWAL: lambda d: (
+        _("%(name)s withdrew in round %(n)s, accepted by %(by)s: %(reason)s")
+        % {"name": d["name"], "n": d["round"], "by": d["by_name"], "reason": d["reason"]}
+    ),
+    WITHDRAWAL_FORFEIT: lambda d: (
+        _("%(name)s has withdrawn: the game is forfeited to the other side.") % {"name": d["name"]}
+    ),
+    WITHDRAWAL_ANNULLED: lambda d: (
+        _(
+            "Annulled for %(name)s, who withdrew in round %(n)s having played fewer than half "
+            "of its opponents; the other side keeps this result."
+        )
+        % {"name": d["name"], "n": d["round"]}
     ),
     "result_corrected": lambda d: (
         _("Result changed from %(before)s to %(after)s by %(by)s: %(reason)s")
@@ -539,3 +565,53 @@ def ical_feed(club: Club, base_url: str, now: datetime | None = None) -> str:
 def _one_line(value: str) -> str:
     # a calendar title is one line: line breaks of any kind (a bare CR too) become spaces
     return " ".join(value.split())
+
+
+# Withdrawals after the start (第二十四条二): tournaments.services.entries.withdraw writes them
+# as notes on the entry's games (an entry has no field for them), read back here.
+
+
+@dataclass(frozen=True)
+class Withdrawal:
+    """An entry's withdrawal after the start: the round it withdrew in (the first it does not
+    finish), the reason, who accepted it, the rule applied (``annulled``: its results are
+    cancelled and it leaves the standings; ``stands``: its results stand and its remaining
+    round-robin games are forfeits; ``swiss``; ``knockout``)."""
+
+    entry: int
+    round: int
+    reason: str
+    by_name: str
+    rule: str
+
+    @property
+    def annulled(self) -> bool:
+        """True when the entry's results are cancelled (round robin, under half played)."""
+        return self.rule == "annulled"
+
+
+def withdrawals(
+    tournament: Tournament, games: Sequence[Game] | None = None
+) -> dict[int, Withdrawal]:
+    """Every withdrawal after the start by entry id, read from the notes of ``games`` (by
+    default every game of the tournament)."""
+    out: dict[int, Withdrawal] = {}
+    for game in all_games(tournament) if games is None else games:
+        for note in game.notes or ():
+            if note.get("code") != WITHDRAWAL or not note.get("units"):
+                continue
+            detail = note.get("detail") or {}
+            entry = int(note["units"][0])
+            out[entry] = Withdrawal(
+                entry,
+                int(detail.get("round") or 0),
+                str(detail.get("reason") or ""),
+                str(detail.get("by_name") or ""),
+                str(detail.get("rule") or ""),
+            )
+    return out
+
+
+def annulled(tournament: Tournament, games: Sequence[Game] | None = None) -> list[int]:
+    """The entries whose results are cancelled by a withdrawal (第二十四条二.1): not ranked."""
+    return [pk for pk, w in withdrawals(tournament, games).items() if w.annulled]

@@ -363,14 +363,22 @@ def round_pairings(request: HttpRequest, pk: int, number: int) -> HttpResponse:
 def _standing_rows(tournament: Tournament, through_round: int | None = None) -> dict[str, Any]:
     """The standings' rows with each tie-break's label and value, and the column headers."""
     tiebreaks = selectors.tiebreaks_of(tournament)
+    withdrawn = selectors.withdrawals(tournament)
     rows = [
         {
             "line": line,
             "values": [(TIEBREAK_LABELS[t], line.row.values.get(t, "")) for t in tiebreaks],
+            "withdrawal": withdrawn.get(line.entry.pk),
         }
         for line in selectors.standings(tournament, through_round)
     ]
-    return {"rows": rows, "headers": [TIEBREAK_LABELS[t] for t in tiebreaks]}
+    names = _names(tournament)
+    return {
+        "rows": rows,
+        "headers": [TIEBREAK_LABELS[t] for t in tiebreaks],
+        # withdrawals after the start (第二十四条二), the annulled ones not ranked above
+        "withdrawals": [(names.get(w.entry, ""), w) for w in withdrawn.values()],
+    }
 
 
 def tournament_standings(request: HttpRequest, pk: int) -> HttpResponse:
@@ -555,6 +563,9 @@ def tournament_run(request: HttpRequest, pk: int) -> HttpResponse:
     names = _names(tournament)
     current = tournament.rounds.order_by("-number").first()
     entries = selectors.entries(tournament)
+    withdrawn = selectors.withdrawals(tournament)
+    for entry in entries:  # a withdrawal after the start: its round and reason
+        entry.withdrawal = withdrawn.get(entry.pk)  # type: ignore[attr-defined]
     games = []
     if current is not None:
         games = [
@@ -674,7 +685,10 @@ def tournament_action(request: HttpRequest, pk: int, action: str) -> HttpRespons
             user, tournament, _entry_post(request, tournament)
         ),
         "withdraw": lambda: entry_services.withdraw(
-            user, tournament, _entry_post(request, tournament)
+            user,
+            tournament,
+            _entry_post(request, tournament),
+            reason=request.POST.get("reason", ""),
         ),
         "publish": lambda: setup_services.publish(user, tournament),
         "pause": lambda: setup_services.pause(user, tournament),

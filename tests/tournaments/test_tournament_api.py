@@ -197,7 +197,11 @@ def test_player_flow_and_admin_run_through_the_api(tournament, club_admin, peopl
     response = admin.patch(url, {"name": "改名"}, format="json")
     assert response.status_code == 200 and response.json()["name"] == "改名"
     assert client_for(a).patch(url, {"name": "x"}, format="json").status_code == 403
+    # after the start a player cannot withdraw alone: the organiser accepts it, with a reason
     response = client_for(a).post(url + "withdraw/", {}, format="json")
+    assert response.status_code == 400 and response.json()["code"] == "organiser_only"
+    mine = Entry.objects.get(tournament=tournament, player1=a)
+    response = admin.post(url + "withdraw/", {"entry": mine.pk, "reason": "有事"}, format="json")
     assert response.status_code == 200 and response.json()["status"] == "withdrawn"
 
 

@@ -590,9 +590,10 @@ def test_late_registration_until_a_set_round_and_withdrawal(club, club_admin, me
     entries = register_pairs(t, people[:6])
     schedule_services.tick(START)
     assert Game.objects.filter(round__number=1, round__tournament=t).count() == 2  # 3 + bye
-    # during round 1 a late pair registers (no check-in needed) and one pair withdraws
+    # during round 1 a late pair registers (no check-in needed) and one pair withdraws: the
+    # organiser accepts it (第二十三条), its game is forfeited (第二十四条二.2)
     late = register_pair(people[6], people[7], t, START + timedelta(minutes=5))
-    entry_services.withdraw(people[0], t)
+    entry_services.withdraw(club_admin, t, entries[0], reason="有事")
     for g in Round.objects.get(tournament=t, number=1).games.filter(status="playing"):
         result_services.set_result(club_admin, g, 8, 2, now=START + timedelta(minutes=10))
     schedule_services.tick(START + timedelta(minutes=11))

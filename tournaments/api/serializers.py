@@ -148,10 +148,23 @@ class RoundSerializer(serializers.Serializer):
     games = GameSerializer(many=True)
 
 
-class StandingSerializer(serializers.Serializer):
-    """A line of the standings with the value of each tie-break."""
+class WithdrawalSerializer(serializers.Serializer):
+    """An entry's withdrawal after the start (第二十四条二): the round, the reason, the rule
+    applied (``annulled``, ``stands``, ``swiss``, ``knockout``) and whether its results are
+    annulled."""
 
-    place = serializers.IntegerField()
+    round = serializers.IntegerField()
+    reason = serializers.CharField()
+    rule = serializers.CharField()
+    annulled = serializers.BooleanField()
+
+
+class StandingSerializer(serializers.Serializer):
+    """A line of the standings with the value of each tie-break; ``withdrawal`` when the entry
+    withdrew after the start. An entry whose results a withdrawal annulled comes after the
+    ranked ones with ``place`` null."""
+
+    place = serializers.IntegerField(allow_null=True)
     entry = serializers.IntegerField()
     name = serializers.CharField()
     played = serializers.IntegerField()
@@ -160,6 +173,7 @@ class StandingSerializer(serializers.Serializer):
     losses = serializers.IntegerField()
     byes = serializers.IntegerField()
     values = serializers.DictField(child=serializers.FloatField())
+    withdrawal = WithdrawalSerializer(allow_null=True)
 
 
 class RegisterSerializer(serializers.Serializer):
@@ -182,6 +196,13 @@ class EntryActionSerializer(serializers.Serializer):
     entry = serializers.IntegerField(
         required=False, allow_null=True, min_value=1, max_value=2**31 - 1
     )
+
+
+class WithdrawSerializer(EntryActionSerializer):
+    """Withdraw: the caller's own entry before round 1 is paired, else (organisers) ``entry``
+    with the ``reason`` the withdrawal was accepted for (required after the start)."""
+
+    reason = serializers.CharField(required=False, allow_blank=True, max_length=200, default="")
 
 
 class EntryRefSerializer(serializers.Serializer):

@@ -40,6 +40,7 @@ from tournaments.api.serializers import (
     StandingSerializer,
     SwapSerializer,
     TournamentSerializer,
+    WithdrawSerializer,
 )
 from tournaments.models import Entry, Game, Round, Scoring, Tournament
 from tournaments.permissions import can_view
@@ -67,7 +68,8 @@ def _round_json(tournament: Tournament, item: dict[str, Any]) -> dict[str, Any]:
 
 
 def _standings_json(tournament: Tournament) -> list[dict[str, Any]]:
-    return [
+    withdrawn = selectors.withdrawals(tournament)
+    lines = [
         {
             "place": line.row.place,
             "entry": line.entry.pk,
@@ -78,9 +80,41 @@ def _standings_json(tournament: Tournament) -> list[dict[str, Any]]:
             "losses": line.row.losses,
             "byes": line.row.byes,
             "values": line.row.values,
+            "withdrawal": _withdrawal_json(withdrawn.get(line.entry.pk)),
         }
         for line in selectors.standings(tournament)
     ]
+    # entries whose results a withdrawal annulled (第二十四条二.1) follow, without a place
+    names = dict(tournament.entries.values_list("pk", "name"))
+    lines += [
+        {
+            "place": None,
+            "entry": w.entry,
+            "name": names.get(w.entry, ""),
+            "played": 0,
+            "wins": 0,
+            "draws": 0,
+            "losses": 0,
+            "byes": 0,
+            "values": {},
+            "withdrawal": _withdrawal_json(w),
+        }
+        for w in withdrawn.values()
+        if w.annulled
+    ]
+    return lines
+
+
+def _withdrawal_json(withdrawal: selectors.Withdrawal | None) -> dict[str, Any] | None:
+    """An entry's withdrawal after the start as the standings answer it (None: none)."""
+    if withdrawal is None:
+        return None
+    return {
+        "round": withdrawal.round,
+        "reason": withdrawal.reason,
+        "rule": withdrawal.rule,
+        "annulled": withdrawal.annulled,
+    }
 
 
 TOURNAMENT_OUT = TournamentSerializer
@@ -273,18 +307,22 @@ class TournamentViewSet(PartnerAnswerActions, viewsets.ModelViewSet):
         )
 
     @extend_schema(
-        summary="Withdraw (your entry; organisers: any)",
-        request=EntryActionSerializer,
+        summary="Withdraw (your entry before round 1 is paired; then organisers only, with a "
+        "reason after the start)",
+        request=WithdrawSerializer,
         responses=EntrySerializer,
     )
     @action(detail=True, methods=["post"], permission_classes=AUTH)
     def withdraw(self, request: Request, pk: str | None = None) -> Response:
-        """Withdraw: not paired in any later round."""
+        """Withdraw: not paired in any later round; after the start the rules of 第二十四条
+        apply (forfeits, annulled results: see docs/competitions.md)."""
         tournament = self.get_object()
-        entry = _entry_param(tournament, _valid(EntryActionSerializer, request))
-        return Response(
-            EntrySerializer(entry_services.withdraw(request.user, tournament, entry)).data
+        data = _valid(WithdrawSerializer, request)
+        entry = _entry_param(tournament, data)
+        withdrawn = entry_services.withdraw(
+            request.user, tournament, entry, reason=data.get("reason", "")
         )
+        return Response(EntrySerializer(withdrawn).data)
 
     @extend_schema(
         summary="Reinstate a withdrawn entry. Permission: organisers.",

@@ -21,15 +21,22 @@ from ladder.models import Ladder, Rating
 from tournaments import notifications, selectors
 from tournaments.models import (
     ACTIVE_STATUSES,
+    KNOCKOUT_FORMATS,
     Entry,
     EntryStatus,
     Game,
+    GameStatus,
+    Round,
+    RoundStatus,
     Tournament,
+    TournamentFormat,
     TournamentStatus,
     UnitKind,
 )
 from tournaments.permissions import can_manage
 from tournaments.services.errors import TournamentError, not_allowed
+from tournaments.services.forfeits import forfeit_withdrawn
+from tournaments.services.rounds import create_round
 from tournaments.services.setup import locked
 from tournaments.windows import checkin_open, registration_open
 
@@ -289,24 +296,158 @@ def check_in(
     return entry
 
 
+#: The longest reason recorded for a withdrawal after the start.
+REASON_MAX = 200
+
+
 @transaction.atomic
 def withdraw(
-    user: User, tournament: Tournament, entry: Entry | None = None, now: datetime | None = None
+    user: User,
+    tournament: Tournament,
+    entry: Entry | None = None,
+    now: datetime | None = None,
+    *,
+    reason: str = "",
 ) -> Entry:
-    """Withdraw an entry: it is not paired in any later round (games already paired are
-    played or forfeited). A pending entry is removed instead (it never took part), its
-    invitation withdrawn."""
+    """Withdraw an entry (退赛). A pending entry is removed instead (it never took part), its
+    invitation withdrawn.
+
+    Before any round is paired a player withdraws their own entry (an organiser any). From
+    then on only an organiser may (第二十三条: "经竞赛部门同意方可退赛"):
+
+    * round 1 paired but not started (第二十四条一): round 1 is paired again without the entry
+      — a round robin's schedule is drawn afresh for the entries left (an odd number: a bye
+      each round), a knockout's bracket too, a Swiss round has a bye for an odd number;
+    * after round 1 has started (第二十四条二), with a ``reason`` (required, at most
+      :data:`REASON_MAX` characters) — the rule of the format (:func:`_after_start`).
+
+    The withdrawal is recorded with the round, the reason and who accepted it (a note on the
+    entry's last game: :data:`tournaments.selectors.WITHDRAWAL`). Withdrawing a withdrawn
+    entry again changes nothing. Refusals change nothing."""
     tournament = locked(tournament)
+    now = now or timezone.now()
     entry = _entry_for_action(user, tournament, entry)
     if tournament.status in (TournamentStatus.FINISHED, TournamentStatus.CANCELLED):
         raise TournamentError("closed", _("This tournament is over."))
     if entry.status == EntryStatus.PENDING:
         return PARTNERS.withdraw(user, entry)
-    if entry.status != EntryStatus.WITHDRAWN:
-        entry.status = EntryStatus.WITHDRAWN
-        entry.withdrawn_at = now or timezone.now()
-        entry.save(update_fields=["status", "withdrawn_at"])
+    entry = Entry.objects.select_for_update().get(pk=entry.pk)
+    if entry.status == EntryStatus.WITHDRAWN:
+        return entry
+    rounds = list(tournament.rounds.order_by("number"))
+    if rounds and not can_manage(user, tournament):
+        raise TournamentError(
+            "organiser_only",
+            _(
+                "Once round 1 is paired, only an organiser can accept a withdrawal "
+                "(第二十三条): ask the organiser."
+            ),
+        )
+    started = any(r.status != RoundStatus.PAIRED for r in rounds)
+    if started:
+        reason = _withdrawal_reason(reason)
+    entry.status = EntryStatus.WITHDRAWN
+    entry.withdrawn_at = now
+    entry.save(update_fields=["status", "withdrawn_at"])
+    if rounds and not started:
+        # 第二十四条一: round 1 has not started — it is paired again without the entry
+        tournament.rounds.all().delete()
+        create_round(tournament, 1, now, withdraw_missing=False)
+    elif started:
+        _after_start(user, tournament, entry, rounds[-1], reason, now)
     return entry
+
+
+def _withdrawal_reason(reason: object) -> str:
+    """The reason given for a withdrawal after the start, stripped; refused when empty or
+    longer than :data:`REASON_MAX`."""
+    text = reason.strip() if isinstance(reason, str) else ""
+    if not text:
+        raise TournamentError(
+            "reason_needed",
+            _("Give the reason for the withdrawal: after the start it needs one (第二十三条)."),
+        )
+    if len(text) > REASON_MAX:
+        raise TournamentError(
+            "reason_too_long",
+            _("The reason for the withdrawal is at most %(n)d characters.") % {"n": REASON_MAX},
+        )
+    return text
+
+
+def _after_start(
+    user: User, tournament: Tournament, entry: Entry, last: Round, reason: str, now: datetime
+) -> None:
+    """第二十四条二 for ``entry``, withdrawn while ``last`` is the latest round.
+
+    The round it withdraws in is ``last`` while it is paired or being played, else the next
+    one. Its game in that round (if it has no result yet) is forfeited to the other side
+    (:func:`~tournaments.services.forfeits.forfeit_withdrawn`); then by format:
+
+    * round robin: under half of its opponents played (counting the games with a result
+      against an opponent, the round's own game if it is already decided), every result of
+      the entry is annulled — it leaves the standings; each opponent keeps the result it
+      scored against it, and its games not yet played are byes. Half or more: its results
+      stand and each of its games still to come is a forfeit to the opponent (2:0 场分 and
+      18:0 级分 under national scoring);
+    * Swiss: its results stand; it is not paired again;
+    * knockout: the opponent of this round goes through (and of any later round it would
+      have reached: such a game is forfeited when paired)."""
+    current = last if last.status in (RoundStatus.PAIRED, RoundStatus.PLAYING) else None
+    number = last.number if current is not None else last.number + 1
+    games = [
+        g
+        for g in Game.objects.filter(round__tournament=tournament)
+        .select_related("round")
+        .order_by("round__number", "number")
+        if entry.pk in g.side0 + g.side1
+    ]
+    rule = "swiss"
+    if tournament.format in KNOCKOUT_FORMATS:
+        rule = "knockout"
+    elif tournament.format == TournamentFormat.ROUND_ROBIN:
+        opponents = len(selectors.tournament_order(tournament)) - 1
+        played = sum(1 for g in games if g.side1 and g.status == GameStatus.FINISHED)
+        rule = "annulled" if played * 2 < opponents else "stands"
+    if current is not None:
+        forfeit_withdrawn(tournament, current, now, only=[entry.pk])
+    if not games:
+        return  # a late entry that never played: nothing to record a result against
+    detail = {
+        "round": number,
+        "reason": reason,
+        "by": user.pk,
+        "by_name": user.name,
+        "rule": rule,
+        "name": entry.name,
+    }
+    fresh = list(
+        Game.objects.filter(pk__in=[g.pk for g in games]).order_by("round__number", "number")
+    )
+    changed = []
+    if rule == "annulled":
+        for game in fresh:
+            if game.side1 and game.status == GameStatus.FINISHED:
+                game.notes = [*game.notes, _note(selectors.WITHDRAWAL_ANNULLED, entry, detail)]
+                changed.append(game)
+    fresh[-1].notes = [*fresh[-1].notes, _note(selectors.WITHDRAWAL, entry, detail)]
+    if fresh[-1] not in changed:
+        changed.append(fresh[-1])
+    Game.objects.bulk_update(changed, ["notes"])
+    notifications.notify_users(
+        tournament,
+        entry.user_ids,
+        lambda: (
+            _("%(t)s: your withdrawal in round %(n)d is accepted: %(reason)s")
+            % {"t": tournament.name, "n": number, "reason": reason}
+        ),
+        key=f"withdrawal:{entry.pk}",
+    )
+
+
+def _note(code: str, entry: Entry, detail: dict[str, object]) -> dict[str, object]:
+    """A game note about ``entry``'s withdrawal."""
+    return {"code": code, "units": [entry.pk], "detail": dict(detail)}
 
 
 @transaction.atomic
@@ -314,7 +455,9 @@ def reinstate(
     user: User, tournament: Tournament, entry: Entry, now: datetime | None = None
 ) -> Entry:
     """Put a withdrawn entry back (organisers): checked in if it had checked in, else
-    registered; it is paired from the next round on (games already played stay)."""
+    registered; it is paired from the next round on (games already played stay). An entry
+    that withdrew after the start (第二十四条二) cannot come back: its games were decided by
+    the withdrawal."""
     tournament = locked(tournament)
     if not can_manage(user, tournament):
         raise not_allowed()
@@ -325,6 +468,12 @@ def reinstate(
     entry = Entry.objects.select_for_update().get(pk=entry.pk)
     if entry.status != EntryStatus.WITHDRAWN:
         return entry
+    if entry.pk in selectors.withdrawals(tournament):
+        # its games were forfeited or annulled by the rules of 第二十四条二: they stay so
+        raise TournamentError(
+            "withdrawn_after_start",
+            _("This entry withdrew after the start: the withdrawal stands (第二十四条)."),
+        )
     for person in [entry.player1_id] + ([entry.player2_id] if entry.player2_id else []):
         other = (
             tournament.entries.filter(Q(player1_id=person) | Q(player2_id=person))

@@ -35,6 +35,7 @@ from tournaments.models import (
 )
 from tournaments.services.errors import TournamentError
 from tournaments.services.setup import managed
+from tournaments.services.withdrawals import decide_new_games
 
 
 def _history(tournament: Tournament, before: int) -> tuple[pairing.History, list[Game]]:
@@ -122,6 +123,10 @@ def _planned(
         if number > len(schedule):
             return []
         active = {e.pk for e in selectors.active_entries(tournament, first_round=False)}
+        # 第二十四条二.1: an entry that withdrew after half its games keeps its place in the
+        # schedule, and each of its games is a forfeit (create_round); one under half is gone
+        withdrawn = selectors.withdrawals(tournament, [g for g in games if g.notes])
+        active |= {pk for pk, w in withdrawn.items() if w.rule == "stands"}
         out = []
         for game in schedule[number - 1]:
             units = [u for u in game.units if u in active]
@@ -164,16 +169,20 @@ def _planned(
     return pairing.swiss_round(units, points, history)
 
 
-def create_round(tournament: Tournament, number: int, now: datetime) -> Round:
+def create_round(
+    tournament: Tournament, number: int, now: datetime, *, withdraw_missing: bool = True
+) -> Round:
     """Pair round ``number`` and store its games (the caller holds the tournament's lock).
     Round 1 of a tournament with check-in, once check-in has opened, withdraws the entries that
     did not check in and tells their players (a notice and an e-mail); before check-in opened,
-    every registered entry is paired and nobody is withdrawn."""
+    every registered entry is paired and nobody is withdrawn (``withdraw_missing`` False: nobody
+    either — round 1 paired again after a withdrawal keeps the late entries). A game of an
+    entry that has withdrawn is created decided, a forfeit (:func:`~.withdrawals.decide_new_games`)."""
     slotted = planned_slots(tournament, number, now)
     planned = [game for _slot, game in slotted]
     if not planned:
         raise TournamentError("nobody", _("There are not enough entries to pair a round."))
-    if number == 1:
+    if number == 1 and withdraw_missing:
         # entries that did not check in are out (late entries come after)
         missing = selectors.not_checked_in(tournament, now)
         Entry.objects.filter(pk__in=[e.pk for e in missing]).update(
@@ -207,6 +216,7 @@ def create_round(tournament: Tournament, number: int, now: datetime) -> Round:
                 finished_at=now if g.is_bye else None,
             )
         )
+    decide_new_games(tournament, games, now)  # a withdrawn entry's: forfeits (第二十四条二)
     Game.objects.bulk_create(games)
     rnd.status = RoundStatus.PAIRED
     rnd.save(update_fields=["status"])
@@ -275,7 +285,10 @@ def swap_entries(user: User, rnd: Round, first: int, second: int) -> Round:
         raise TournamentError(
             "round_started", _("A pairing can only be edited before its round starts.")
         )
-    games = list(rnd.games.select_for_update().order_by("number"))
+    # a game already decided (forfeited by a withdrawal) keeps its entries and result
+    games = list(
+        rnd.games.select_for_update().exclude(status=GameStatus.FINISHED).order_by("number")
+    )
     places = {}
     for game in games:
         for side in (0, 1):
