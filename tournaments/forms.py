@@ -25,8 +25,8 @@ from games.variants import GAMES
 from games.variants import game as game_facts
 from matches.messages import MatchError
 from matches.services import tables as match_tables
-from tournaments import standings
-from tournaments.models import Tournament, TournamentFormat, UnitKind
+from tournaments import comparisons, standings
+from tournaments.models import KNOCKOUT_FORMATS, Tournament, TournamentFormat, UnitKind
 from tournaments.services.errors import TournamentError
 
 #: The settings an organiser may set, by the web form and the API alike.
@@ -54,6 +54,7 @@ EDITABLE = (
     "round_minutes",
     "start_when_ready",
     "no_show_minutes",
+    "duplicate",
 )
 #: Whole-number settings and their bounds (every number bounded).
 NUMBERS = {
@@ -66,7 +67,7 @@ NUMBERS = {
     "round_minutes": (1, 7 * 24 * 60),
     "no_show_minutes": (0, 24 * 60),
 }
-FLAGS = ("third_place", "rated", "online", "checkin_required", "start_when_ready")
+FLAGS = ("third_place", "rated", "online", "checkin_required", "start_when_ready", "duplicate")
 TIMES = ("registration_opens", "registration_closes", "starts_at")
 #: Settings every tournament has, given or not (the others are checked when given).
 ALWAYS = ("name", "variant", "starts_at")
@@ -269,7 +270,28 @@ class TournamentSettingsForm(forms.Form):
             if "match_options" in data:
                 self._check_options(data)
         self._check_window(data)
+        self._check_duplicate(data)
         return data
+
+    def _check_duplicate(self, data: dict[str, Any]) -> None:
+        """A duplicate event (复式赛): a game whose every table can be dealt the same cards
+        (:func:`tournaments.comparisons.plays_duplicate`), live tables, and a format that
+        ranks by the comparison (not a knockout, where each game needs its own winner)."""
+        if not data.get("duplicate") or "duplicate" in self.errors:
+            return
+        problems = []
+        if "variant" in data and not comparisons.plays_duplicate(data["variant"]):
+            problems.append(_("A duplicate event is played in Bao 2 or Guandan."))
+        if data.get("format") in KNOCKOUT_FORMATS:
+            problems.append(
+                _("A duplicate event ranks by comparing tables: choose Swiss or round robin.")
+            )
+        if data.get("online") is False:
+            problems.append(
+                _("A duplicate event is played online: only live tables are dealt the same cards.")
+            )
+        for problem in problems:
+            self.add_error("duplicate", ValidationError(problem, code="bad_duplicate"))
 
     def _check_kind(self, data: dict[str, Any]) -> None:
         facts = game_facts(data["variant"])

@@ -20,7 +20,7 @@ from django.utils.translation import gettext as _
 from clubs import permissions
 from clubs.models import Club, User
 from games.variants import game as game_facts
-from tournaments import brackets, pairing, scoring
+from tournaments import brackets, comparisons, duplicate, pairing, scoring
 from tournaments import standings as pure
 from tournaments.models import (
     ACCEPTED_STATUSES,
@@ -89,6 +89,8 @@ def tiebreaks_of(tournament: Tournament) -> list[str]:
     chosen = list(tournament.tiebreaks or default)
     if "match_points" in chosen:
         chosen.remove("match_points")
+    if tournament.duplicate:  # 复式赛: the comparison of the tables ranks first
+        return [duplicate.TIEBREAK, "match_points", *chosen]
     return ["match_points", *chosen]
 
 
@@ -120,7 +122,13 @@ def standings(tournament: Tournament, through_round: int | None = None) -> list[
     if through_round is not None:
         games = [g for g in games if g.round.number <= through_round]
     records = records_of(games, scale_of(tournament))
-    rows = pure.standings(list(by_id), records, tiebreaks_of(tournament), points_of(tournament))
+    measured: dict[str, dict[int, float]] = {}
+    if tournament.duplicate:
+        through = max((g.round.number for g in games), default=0)
+        measured[duplicate.TIEBREAK] = comparisons.scores(tournament, through)
+    rows = pure.standings(
+        list(by_id), records, tiebreaks_of(tournament), points_of(tournament), measured
+    )
     return [StandingLine(by_id[r.unit], r) for r in rows]
 
 

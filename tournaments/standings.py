@@ -162,13 +162,17 @@ def standings(
     records: Iterable[Record],
     tiebreaks: Sequence[str] = DEFAULT_TIEBREAKS,
     points: Points = Points(),  # noqa: B008  (frozen, so sharing the default is harmless)
+    measured: Mapping[str, Mapping[int, float]] | None = None,
 ) -> list[Row]:
     """The units in order with the numbers behind their places (see the module docstring).
 
+    ``measured``: tie-breaks computed elsewhere, by name, usable in ``tiebreaks`` (a duplicate
+    event's ``duplicate`` score, :mod:`tournaments.duplicate`); a unit without a value has 0.
     Raises ``ValueError`` for an unknown tie-break name. Units without any record are listed
     with zeros; records of units not in ``units`` are ignored.
     """
-    unknown = [t for t in tiebreaks if t not in TIEBREAKS]
+    measured = measured or {}
+    unknown = [t for t in tiebreaks if t not in TIEBREAKS and t not in measured]
     if unknown:
         raise ValueError(f"unknown tie-break: {unknown[0]}")
     rows = {u: Row(u) for u in units}
@@ -203,6 +207,7 @@ def standings(
         "opponent_grades": lambda u: sum(
             _opponent_grades(o, grades, by_unit) for r in by_unit[u] for o in r.opponents
         ),
+        **{name: _lookup(values) for name, values in measured.items()},
     }
     computed: dict[str, Mapping[int, float]] = {
         name: {u: measures[name](u) for u in rows} for name in tiebreaks if name in measures
@@ -258,6 +263,11 @@ def standings(
             ordered.append(rows[unit])
         place += len(group)
     return ordered
+
+
+def _lookup(values: Mapping[int, float]) -> Callable[[int], float]:
+    """A measured tie-break's value of a unit (0 without one)."""
+    return lambda unit: values.get(unit, 0.0)
 
 
 def _opponent_grades(

@@ -25,7 +25,7 @@ from clubs import services as club_services
 from clubs.models import Club, User
 from games.variants import game as game_facts
 from games.variants import level_names
-from tournaments import exports, selectors
+from tournaments import comparisons, exports, selectors
 from tournaments.models import (
     Entry,
     EntryStatus,
@@ -54,6 +54,7 @@ TIEBREAK_LABELS = {
     "grade_points": gettext_lazy("Grade points"),
     "head_to_head_grades": gettext_lazy("Grade points between the tied"),
     "opponent_grades": gettext_lazy("Opponents' grade points"),
+    "duplicate": gettext_lazy("Duplicate score (%)"),
 }
 
 
@@ -72,6 +73,7 @@ SECTIONS = (
             "time_limit_minutes",
             *OPTION_FIELDS,
             "third_place",
+            "duplicate",
         ),
     ),
     (
@@ -100,7 +102,9 @@ class TournamentForm(forms.ModelForm):
 
     tiebreaks = forms.MultipleChoiceField(
         label=gettext_lazy("Tie-breaks (after match points)"),
-        choices=[(k, v) for k, v in TIEBREAK_LABELS.items() if k != "match_points"],
+        choices=[
+            (k, v) for k, v in TIEBREAK_LABELS.items() if k not in ("match_points", "duplicate")
+        ],
         required=False,
         widget=forms.CheckboxSelectMultiple,
     )
@@ -143,6 +147,7 @@ class TournamentForm(forms.ModelForm):
             "third_place",
             "online",
             "rated",
+            "duplicate",
             "time_limit_minutes",
             "tiebreaks",
             "registration_opens",
@@ -354,6 +359,7 @@ def round_pairings(request: HttpRequest, pk: int, number: int) -> HttpResponse:
             "tournament": tournament,
             "round": rnd,
             "games": games,
+            "comparison": comparisons.round_view(rnd, names) if tournament.duplicate else None,
             "can_manage": can_manage(request.user, tournament),
             "rounds": selectors.rounds_schedule(tournament),
         },

@@ -4,9 +4,10 @@ referee console and the websocket.
 - A **player** seated at the table (or at its match) always may, even when they are not a
   member of the table's club (an inter-club league seats other clubs' players).
 - **Siblings** are tables that play the same deals (the same non-empty
-  :attr:`~matches.models.Table.deal_group`: the tables of a league team fixture, later the
-  tables of a duplicate (复式) round, any number of them). Whatever one shows gives away the
-  hands another is still playing, so (:func:`seated_at_sibling`, :func:`siblings_playing`):
+  :attr:`~matches.models.Table.deal_group`: the tables of a league team fixture, the
+  tables of a duplicate (复式) tournament round, any number of them). Whatever one shows
+  gives away the hands another is still playing, so (:func:`seated_at_sibling`,
+  :func:`siblings_playing`):
 
   * nobody seated at a sibling may watch another sibling while any table of the group
     plays: not as a spectator, not as a referee (their page and websocket are refused

@@ -178,6 +178,7 @@ def hidden_api_details(world):
         f"/api/v1/clubs/{world['club'].slug}/honours/",
         f"/api/v1/tournaments/{world['tournament'].pk}/",
         f"/api/v1/tournaments/{world['tournament'].pk}/standings/",
+        f"/api/v1/tournaments/{world['tournament'].pk}/duplicate/",
         f"/api/v1/leagues/{world['league'].pk}/",
         f"/api/v1/league-seasons/{world['season'].pk}/",
         f"/api/v1/tournament-officials/{world['tournament'].pk}/",

@@ -19,6 +19,13 @@ class TournamentSerializer(serializers.ModelSerializer):
     """A tournament and its settings (``club`` is the club id; it cannot change)."""
 
     total_rounds = serializers.SerializerMethodField()
+    duplicate = serializers.BooleanField(
+        required=False,
+        help_text="Duplicate event (复式赛): every table of a round is dealt the same cards and "
+        "entries are ranked by comparing their results with those that held the same cards "
+        "(GET .../duplicate/). Bao 2 and Guandan, online, Swiss or round robin; fixed once "
+        "round 1 is paired.",
+    )
 
     class Meta:
         model = Tournament
@@ -252,3 +259,34 @@ class NoticeSerializer(serializers.Serializer):
     url = serializers.CharField()
     created_at = serializers.DateTimeField()
     read_at = serializers.DateTimeField(allow_null=True)
+
+
+class ComparedRowSerializer(serializers.Serializer):
+    """One table's entry (or the two players of an individual event's side) in one deal and
+    direction of a duplicate round: its result in levels (its own direction's: the levels
+    its side earned minus the other's) and the duplicate points it scored out of ``top``."""
+
+    table = serializers.IntegerField()
+    entries = GameUnitSerializer(many=True)
+    result = serializers.IntegerField()
+    points = serializers.IntegerField()
+    top = serializers.IntegerField()
+
+
+class ComparedDealSerializer(serializers.Serializer):
+    """One deal number compared among the ``tables`` that finished it: ``directions[0]`` are
+    the entries in seats 0 and 2 (side 1), ``directions[1]`` those in seats 1 and 3."""
+
+    deal = serializers.IntegerField()
+    top = serializers.IntegerField()
+    tables = serializers.IntegerField()
+    directions = serializers.ListField(child=ComparedRowSerializer(many=True))
+
+
+class DuplicateRoundSerializer(serializers.Serializer):
+    """A round of a duplicate event (复式赛): ``open`` is false (and ``deals`` empty) while a
+    table of the round still plays."""
+
+    round = serializers.IntegerField()
+    open = serializers.BooleanField()
+    deals = ComparedDealSerializer(many=True)

@@ -26,8 +26,9 @@ from clubs import permissions as club_permissions
 from clubs.api.partners import PartnerAnswerActions, partner_schema
 from clubs.api.serializers import request_object
 from clubs.models import Membership, Role
-from tournaments import selectors
+from tournaments import comparisons, selectors
 from tournaments.api.serializers import (
+    DuplicateRoundSerializer,
     EntryActionSerializer,
     EntryRefSerializer,
     EntrySerializer,
@@ -406,6 +407,26 @@ class TournamentViewSet(PartnerAnswerActions, viewsets.ModelViewSet):
         """Rounds with time, status and pairings (with the reason for each broken preference)."""
         tournament = self.get_object()
         return Response([_round_json(tournament, i) for i in selectors.rounds_schedule(tournament)])
+
+    @extend_schema(
+        summary="A duplicate event's deals compared, round by round (public)",
+        responses=DuplicateRoundSerializer(many=True),
+    )
+    @action(detail=True, methods=["get"], pagination_class=None)
+    def duplicate(self, request: Request, pk: str | None = None) -> Response:
+        """Each round's deals compared among the tables that played them (复式赛, docs/
+        competitions.md), shown once every table of the round has finished; an empty list
+        for an event that is not a duplicate."""
+        tournament = self.get_object()
+        if not tournament.duplicate:
+            return Response([])
+        names = {e.pk: e.name for e in selectors.entries(tournament)}
+        return Response(
+            [
+                {"round": rnd.number, **comparisons.view_json(comparisons.round_view(rnd, names))}
+                for rnd in tournament.rounds.order_by("number")
+            ]
+        )
 
     @extend_schema(
         summary="Standings with tie-break numbers (public)", responses=StandingSerializer(many=True)

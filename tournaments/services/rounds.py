@@ -8,6 +8,7 @@ The calls into the live tables (``matches.services.tables.open_table`` / ``take_
 
 from __future__ import annotations
 
+import secrets
 from datetime import datetime
 
 from django.db import transaction
@@ -18,8 +19,9 @@ from clubs import permissions as club_permissions
 from clubs import selectors as club_selectors
 from clubs.models import User
 from matches.messages import MatchError
+from matches.models import Table
 from matches.services import tables as match_tables
-from tournaments import brackets, notifications, pairing, selectors, standings
+from tournaments import brackets, comparisons, notifications, pairing, selectors, standings
 from tournaments.models import (
     ACTIVE_STATUSES,
     Entry,
@@ -319,11 +321,19 @@ def swap_entries(user: User, rnd: Round, first: int, second: int) -> Round:
 
 
 def _open_tables(tournament: Tournament, rnd: Round) -> None:
+    """Open the round's live tables, each with its players seated. In a duplicate event
+    (复式赛) every table is dealt from one seed of the round and they share one deal group
+    (:func:`tournaments.comparisons.deal_group`), so seat *s* holds the same cards in deal *k*
+    at every table and no table shows another anything while one of them plays
+    (:mod:`matches.services.access`)."""
     entries = {e.pk: e for e in tournament.entries.select_related("player1", "player2")}
     users = {}
     opener = tournament.created_by
     if opener is None or not club_permissions.is_club_admin(opener, tournament.club):
         opener = club_selectors.club_owner(tournament.club)
+    seed, group = "", ""
+    if tournament.duplicate:
+        seed, group = secrets.token_hex(8), comparisons.deal_group(rnd)
     for game in rnd.games.filter(status=GameStatus.PENDING).order_by("number"):
         seat_ids = selectors.users_by_seat(tournament, game, entries)
         for uid in seat_ids:
@@ -340,9 +350,13 @@ def _open_tables(tournament: Tournament, rnd: Round) -> None:
                 rated=tournament.rated,
                 competition=True,
                 sit=False,
+                deal_group=group,
             )
-            for index, uid in enumerate(seat_ids):
-                match_tables.take_seat(users[uid], table, index)
+            if seed:
+                _seat_duplicate(tournament, table, [users[uid] for uid in seat_ids], seed)
+            else:
+                for index, uid in enumerate(seat_ids):
+                    match_tables.take_seat(users[uid], table, index)
         except MatchError as error:
             # e.g. a player left the club: nothing of the round is kept (one transaction)
             raise TournamentError(
@@ -353,6 +367,15 @@ def _open_tables(tournament: Tournament, rnd: Round) -> None:
         game.table = table
         game.status = GameStatus.PLAYING
         game.save(update_fields=["table", "status"])
+
+
+def _seat_duplicate(tournament: Tournament, table: Table, players: list[User], seed: str) -> None:
+    """Seat a duplicate round's ``players`` (members of the club, as :func:`take_seat` asks)
+    and start the match from the round's ``seed``. Raises :class:`MatchError`."""
+    for user in players:
+        if club_selectors.membership_of(user, tournament.club) is None:
+            raise MatchError("not_member")
+    match_tables.seat_players(table, players, seed=seed)
 
 
 def begin_round(tournament: Tournament, rnd: Round, now: datetime) -> Round:

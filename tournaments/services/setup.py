@@ -28,7 +28,7 @@ from tournaments.services.errors import TournamentError, not_allowed
 EDITABLE = set(settings_form.EDITABLE)
 
 #: Fields that can no longer change once the first round was paired.
-STRUCTURAL = {"variant", "format", "unit_kind", "online", "rated"}
+STRUCTURAL = {"variant", "format", "unit_kind", "online", "rated", "duplicate"}
 
 
 def create_tournament(user: User, club: Club, **fields: Any) -> Tournament:
