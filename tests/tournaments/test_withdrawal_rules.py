@@ -475,3 +475,40 @@ def test_a_withdrawal_forfeit_scores_as_the_rules_say():
         scoring.withdrawal_forfeit((False, False), knockout=False, top=12, scale=None)
     with pytest.raises(ValueError):
         scoring.forfeit_levels(12, 2)
+
+
+def test_a_round_robin_entry_that_withdrew_never_has_a_bye(club, club_admin, members):
+    """An entry whose results stand keeps its place in the schedule for its forfeits, but its
+    game against an entry that has left altogether is no game at all — not a bye for it."""
+    from tournaments import pairing
+
+    people = members(12)
+    t, entries = event(club, club_admin, people, format="round_robin", variant="guandan")
+    stays = entries[0]
+    schedule = pairing.round_robin([e.pk for e in entries])
+    fifth = next(g for g in schedule[4] if stays.pk in g.units)
+    leaves = t.entries.get(pk=next(u for u in fifth.units if u != stays.pk))
+    play_round(club_admin, t, 1, START)
+    round_services.start_round(club_admin, t, START + timedelta(minutes=1))
+    entry_services.withdraw(club_admin, t, leaves, now=START + timedelta(minutes=1), reason=REASON)
+    assert selectors.withdrawals(t)[leaves.pk].rule == "annulled"  # 1 of 5 played
+
+    def finish(number, minute):
+        for game in round_games(t, number):
+            if game.status == GameStatus.PLAYING:
+                result_services.set_result(
+                    club_admin, game, 8, 2, now=START + timedelta(minutes=minute)
+                )
+        Round.objects.filter(tournament=t, number=number).update(status=RoundStatus.FINISHED)
+
+    finish(2, 2)
+    play_round(club_admin, t, 3, START + timedelta(minutes=3))
+    round_services.start_round(club_admin, t, START + timedelta(minutes=4))
+    entry_services.withdraw(club_admin, t, stays, now=START + timedelta(minutes=4), reason=REASON)
+    assert selectors.withdrawals(t)[stays.pk].rule == "stands"  # 3 of 5 played
+    finish(4, 5)
+    round_services.start_round(club_admin, t, START + timedelta(minutes=6))
+    fifth_round = round_games(t, 5)
+    assert all(stays.pk not in g.side0 + g.side1 for g in fifth_round)
+    assert all(leaves.pk not in g.side0 + g.side1 for g in fifth_round)
+    assert standing(t)[stays.pk].byes == 0

@@ -128,13 +128,14 @@ def _planned(
         # 第二十四条二.1: an entry that withdrew after half its games keeps its place in the
         # schedule, and each of its games is a forfeit (create_round); one under half is gone
         withdrawn = selectors.withdrawals(tournament, [g for g in games if g.notes])
-        active |= {pk for pk, w in withdrawn.items() if w.rule == "stands"}
+        stands = {pk for pk, w in withdrawn.items() if w.rule == "stands"}
+        active |= stands
         out = []
         for game in schedule[number - 1]:
             units = [u for u in game.units if u in active]
             if len(units) == 2:
                 out.append(game)
-            elif len(units) == 1:
+            elif len(units) == 1 and units[0] not in stands:  # a withdrawn entry has no bye
                 out.append(pairing.Game(((units[0],), ())))
         return pairing.explain_games(out, points, history)
     if fmt == TournamentFormat.ELIMINATION:
