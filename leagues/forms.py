@@ -9,6 +9,9 @@ from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
 from clubs.models import Club, User
+from games import endings
+from games.variants import game as game_facts
+from games.variants import is_game
 from leagues.models import League, Season
 from leagues.services.setup import SEASON_FIELDS, past_start, season_problems
 
@@ -36,17 +39,47 @@ class InviteForm(forms.Form):
 
 
 class SeasonForm(forms.ModelForm):
-    """A season's game, entries, format, match settings, points, tie-breaks and calendar."""
+    """A season's game, entries, format, match settings (how matches end: 第十四条, as a
+    tournament's), points, tie-breaks and calendar."""
+
+    ending = forms.ChoiceField(
+        label=_("Matches end"),
+        choices=[("", _("As the deals and the match time below say")), *endings.ENDINGS],
+        required=False,
+    )
 
     class Meta:
         model = Season
         fields = list(SEASON_FIELDS)
         widgets = {"starts_on": forms.DateInput(attrs={"type": "date"})}
+        labels = {"deals": _("Deals per match")}
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        order = list(self.fields)
+        order.remove("ending")
+        order.insert(order.index("time_limit_minutes"), "ending")
+        self.order_fields(order)
 
     def clean(self) -> dict[str, Any]:
-        """Say what the model's constraints refuse on the fields concerned (a field with an
-        error is left out of the constraint check, so no constraint's name is shown)."""
+        """How matches end, checked as a tournament's (:func:`games.endings.ending_problems`:
+        the settings the mode chosen does not use are cleared); and what the model's
+        constraints refuse on the fields concerned (a field with an error is left out of the
+        constraint check, so no constraint's name is shown)."""
         data = super().clean()
+        ending = data.pop("ending", "") or None
+        variant = data.get("variant")
+        if is_game(variant) and not {"deals", "time_limit_minutes"} & set(self.errors):
+            if ending in (endings.TO_TOP, endings.TIME) and game_facts(variant).levels:
+                data["deals"] = 0
+            if ending in (endings.TO_TOP, endings.DEALS):
+                data["time_limit_minutes"] = 0
+            found = endings.ending_problems(
+                variant, ending, data.get("deals") or None, data.get("time_limit_minutes") or 0
+            )
+            for field, problems in found.items():
+                for problem in problems:
+                    self.add_error(field, problem)
         values = {f: data.get(f) for f in ("points_win", "points_draw", "points_loss", "starts_on")}
         season = Season(**values)
         for field, problems in {**season_problems(season), **past_start(season, None)}.items():

@@ -22,6 +22,7 @@ from django.views.decorators.http import require_POST
 
 from clubs.models import Club, Membership, User
 from clubs.permissions import is_club_admin
+from games import endings
 from leagues import bridge, exports, selectors
 from leagues.forms import (
     InviteForm,
@@ -275,6 +276,9 @@ def season_detail(request: HttpRequest, pk: int) -> HttpResponse:
         "leagues/season.html",
         {
             "season": season,
+            "ending": endings.ending_text(
+                season.variant, season.deals or None, season.time_limit_minutes
+            ),
             # called by the template only when its cached standings fragment is missing
             "divisions": lambda: _standings_tables(season),
             "standings_seconds": selectors.STANDINGS_SECONDS,

@@ -136,6 +136,9 @@ TABLE_WORDS = {
     "team": _("Team %(n)s"),
     "level_team": _("playing its level"),
     "deal": _("Deal %(n)s"),
+    # a deal limit (计副制): "deal 5 of 8"; a tie at the limit of a knockout plays on
+    "deal_of": _("Deal %(n)s of %(max)s"),
+    "deal_extra": _("Deal %(n)s, extra"),
     "finished": _("Finishing order"),
     # both plural forms of a count the page knows only when it shows it (Chinese has one form,
     # English two): the page takes the first for 1
@@ -181,6 +184,7 @@ TABLE_WORDS = {
     "new_deal": _("A new deal starts."),
     "reason_last_level": _("a team passed its last level"),
     "reason_time": _("the time limit"),
+    "reason_deals": _("the deal limit"),
     "reason_forfeit": _("forfeit"),
     "single": _("single"),
     "pair": _("pair"),

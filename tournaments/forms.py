@@ -18,9 +18,10 @@ from django.core.exceptions import ValidationError
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 from django.utils.translation import gettext as _
-from django.utils.translation import pgettext
+from django.utils.translation import gettext_lazy, pgettext
 
 from engine.match import Match as EngineMatch
+from games import endings
 from games.variants import GAMES
 from games.variants import game as game_facts
 from matches.messages import MatchError
@@ -88,6 +89,8 @@ FIELD_CODES = {
     "unit_kind": "bad_unit_kind",
     "tiebreaks": "bad_tiebreaks",
     "match_options": "bad_options",
+    "ending": "bad_ending",
+    "deals": "bad_ending",
     **dict.fromkeys(NUMBERS, "bad_number"),
     **dict.fromkeys(FLAGS, "bad_flag"),
     **dict.fromkeys(TIMES, "bad_time"),
@@ -170,6 +173,9 @@ class TournamentSettingsForm(forms.Form):
         super().__init__(data=values)
         self.changed = changed
         self.now = now or timezone.now()
+        #: Problems of the ending (第十四条) under fields the form may not have (``deals`` is
+        #: a match option), reported with the others by :meth:`refusal`.
+        self.ending_problems: dict[str, list[str]] = {}
         numbers = _("Enter a whole number from %(low)d to %(high)d.")
         names = ", ".join(standings.TIEBREAKS)
         fields: dict[str, forms.Field] = {
@@ -203,6 +209,14 @@ class TournamentSettingsForm(forms.Form):
             ),
             "match_options": OptionsField(
                 error_messages=_all(_("Match options must be an object."))
+            ),
+            "ending": forms.ChoiceField(
+                choices=endings.ENDINGS,
+                required=False,
+                error_messages=_all(
+                    _("Choose how matches end: %(names)s.")
+                    % {"names": "; ".join(str(name) for _key, name in endings.ENDINGS)}
+                ),
             ),
             **{
                 field: WholeNumberField(
@@ -267,6 +281,7 @@ class TournamentSettingsForm(forms.Form):
         data.setdefault("format", TournamentFormat.SWISS)
         if "variant" in data:
             self._check_kind(data)
+            self._check_ending(data)
             if "match_options" in data:
                 self._check_options(data)
         self._check_window(data)
@@ -322,9 +337,40 @@ class TournamentSettingsForm(forms.Form):
             return
         self.add_error("unit_kind", ValidationError(problem, code="bad_unit_kind"))
 
+    def _check_ending(self, data: dict[str, Any]) -> None:
+        """How matches end (第十四条): the mode the deals and the match time make, or the one
+        chosen (``ending``, not stored), checked when any of them (or the game) is set now
+        (:func:`games.endings.ending_problems`, the check leagues share)."""
+        if not self.changed & {"variant", "match_options", "time_limit_minutes", "ending"}:
+            return
+        if {"ending", "match_options", "time_limit_minutes"} & set(self.errors):
+            return
+        options = data.get("match_options") or {}
+        problems = endings.ending_problems(
+            data["variant"],
+            data.get("ending") or None,
+            options.get("deals"),
+            data.get("time_limit_minutes") or 0,
+        )
+        for field in [f for f in problems if f in self.fields]:
+            self.add_error(field, ValidationError(problems.pop(field), code="bad_ending"))
+        self.ending_problems = problems  # fields the form lacks (the deals, a match time)
+
     def _check_options(self, data: dict[str, Any]) -> None:
+        options = dict(data["match_options"])
+        if "play_on_tie" in options:
+            self.add_error(
+                "match_options",
+                ValidationError(
+                    _("Whether a tied match plays on follows from the format (knockout)."),
+                    code="bad_options",
+                ),
+            )
+            return
+        if "deals" in self.ending_problems:
+            options.pop("deals", None)  # said once, in the organiser's words
         try:
-            checked = EngineMatch.new(data["variant"], "options-check", data["match_options"])
+            checked = EngineMatch.new(data["variant"], "options-check", options)
         except (ValueError, TypeError) as error:
             self.add_error(
                 "match_options",
@@ -367,6 +413,10 @@ class TournamentSettingsForm(forms.Form):
             )
             for field, errors in self.errors.as_data().items()
             for error in errors
+        ] + [
+            (field, "bad_ending", message)
+            for field, messages in self.ending_problems.items()
+            for message in messages
         ]
         lines = [
             _("%(field)s: %(message)s") % {"field": label(field), "message": message}
@@ -394,8 +444,17 @@ _BUILT_IN = (
 )
 
 
+#: Labels of the settings that are no model field (the web form's own labels).
+LABELS = {
+    "ending": gettext_lazy("Matches end"),
+    "deals": gettext_lazy("Deals per match"),
+}
+
+
 def label(field: str) -> str:
     """The field's verbose name, as the form's label shows it."""
+    if field in LABELS:
+        return str(LABELS[field])
     try:
         model_field = Tournament._meta.get_field(field)
     except Exception:  # not a model field
@@ -410,17 +469,18 @@ def check_settings(
     :class:`TournamentSettingsForm`; returns the values to store (on creation also the
     defaults the checks chose: format, entry kind, match options, tie-breaks). Raises
     :class:`TournamentError` naming every problem, having changed nothing."""
-    unknown = set(data) - set(EDITABLE)
+    unknown = set(data) - {*EDITABLE, "ending"}
     if unknown:
         raise TournamentError("bad_field", _("Unknown field: %(f)s") % {"f": sorted(unknown)[0]})
     values = {field: getattr(tournament, field) for field in EDITABLE} if tournament else {}
     values.update(data)
     form = TournamentSettingsForm(values, set(data), now)
-    if not form.is_valid():
+    if not form.is_valid() or form.ending_problems:
         raise form.refusal()
     clean = form.cleaned_data
+    clean.pop("ending", None)  # not stored: the deals and the match time make the mode
     if tournament is not None:
-        return {field: clean[field] for field in data}
+        return {field: clean[field] for field in data if field != "ending"}
     clean.setdefault("match_options", {})
     clean.setdefault("tiebreaks", [])
     return clean

@@ -23,6 +23,7 @@ from clubs import permissions
 from clubs import selectors as club_selectors
 from clubs import services as club_services
 from clubs.models import Club, User
+from games import endings
 from games.variants import game as game_facts
 from games.variants import level_names
 from tournaments import comparisons, exports, selectors
@@ -70,8 +71,10 @@ SECTIONS = (
         (
             "online",
             "rated",
+            "ending",
+            "deals",
             "time_limit_minutes",
-            *OPTION_FIELDS,
+            *(name for name in OPTION_FIELDS if name != "deals"),
             "third_place",
             "duplicate",
         ),
@@ -113,12 +116,25 @@ class TournamentForm(forms.ModelForm):
         required=False,
         help_text=gettext_lazy("Only for Bao 2."),
     )
+    ending = forms.ChoiceField(
+        label=gettext_lazy("Matches end"),
+        choices=[("", gettext_lazy("As the deals and the match time below say")), *endings.ENDINGS],
+        required=False,
+        help_text=gettext_lazy(
+            "National rules, 第十四条: a side that passes A wins at once in every mode; at a "
+            "time or deal limit the higher level wins and equal levels draw (in a knockout "
+            "they play on, one deal at a time)."
+        ),
+    )
     deals = forms.IntegerField(
         label=gettext_lazy("Deals per match"),
         min_value=1,
-        max_value=50,
+        max_value=endings.MAX_DEALS,
         required=False,
-        help_text=gettext_lazy("Nanping Red Two and Shuangkou. Empty: the game's default."),
+        help_text=gettext_lazy(
+            "When matches end after a number of deals. Nanping Red Two and Shuangkou: "
+            "empty for the game's default."
+        ),
     )
     first_action_seconds = forms.IntegerField(
         label=gettext_lazy("Seconds for the first action of a deal"),
@@ -178,6 +194,12 @@ class TournamentForm(forms.ModelForm):
         for name in OPTION_FIELDS:
             if name in options:
                 self.initial[name] = options[name]
+        if self.instance.pk:
+            self.initial["ending"] = endings.ending_of(
+                self.instance.variant, options.get("deals"), self.instance.time_limit_minutes
+            )
+        # the ending mode decides whether a match time is needed (0 or empty: none)
+        self.fields["time_limit_minutes"].required = False
         for field in self.fields.values():
             if field.required:
                 field.widget.attrs["required"] = True
@@ -187,13 +209,25 @@ class TournamentForm(forms.ModelForm):
         game's default)."""
         data = super().clean()
         variant = data.get("variant") or self.instance.variant
-        known = game_facts(variant).options if variant else frozenset()
+        known = set(game_facts(variant).options) if variant else set()
+        ending = data.get("ending") or ""
+        levels = bool(variant) and game_facts(variant).levels
+        if levels and ending in (endings.TO_TOP, endings.TIME):
+            data.pop("deals", None)  # the mode chosen counts no deals: the field is ignored
+        elif levels:
+            known.add("deals")  # a level game's deal limit (计副制)
+        if ending in (endings.TO_TOP, endings.DEALS):
+            data["time_limit_minutes"] = 0  # the mode chosen has no match time
+        elif data.get("time_limit_minutes") is None:
+            data["time_limit_minutes"] = 0
         options = {}
         for name in OPTION_FIELDS:
             value = data.pop(name, None)
             if name in known and value not in (None, "") and (name != "colour_twos" or value):
                 options[name] = value
         data["match_options"] = options
+        if not ending:
+            data.pop("ending", None)
         return data
 
     def sections(self) -> list[dict[str, Any]]:
@@ -208,6 +242,9 @@ class TournamentForm(forms.ModelForm):
     def changed_settings(self) -> dict[str, Any]:
         """The changed settings, the option fields counted as ``match_options``."""
         names = {"match_options" if n in OPTION_FIELDS else n for n in self.changed_data}
+        if names & {"ending", "match_options", "time_limit_minutes"}:
+            # the ending mode is the deals and the match time together: set and check both
+            names |= {"ending", "match_options", "time_limit_minutes"}
         return {n: self.cleaned_data[n] for n in names if n in self.cleaned_data}
 
 
@@ -335,7 +372,16 @@ def tournament_detail(request: HttpRequest, pk: int) -> HttpResponse:
             "can_manage": can_manage(user, tournament),
             "members": _club_members(tournament) if user else [],
             "notices": selectors.notices_of(user, 5, tournament) if user else [],
+            "ending": ending_text(tournament),
         },
+    )
+
+
+def ending_text(tournament: Tournament) -> str:
+    """How the tournament's matches end, for players (第十四条, e.g. 计副制：8 副)."""
+    options = tournament.match_options or {}
+    return endings.ending_text(
+        tournament.variant, options.get("deals"), tournament.time_limit_minutes
     )
 
 
@@ -583,6 +629,7 @@ def tournament_run(request: HttpRequest, pk: int) -> HttpResponse:
         "tournaments/run.html",
         {
             "tournament": tournament,
+            "ending": ending_text(tournament),
             "current": current,
             "games": games,
             "entries": entries,

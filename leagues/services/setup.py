@@ -156,7 +156,9 @@ def _check_game(season: Season) -> None:
         raise refuse("bad_entry_kind", _("Single players need a two-player game."))
     if season.colour_twos and "colour_twos" not in facts.sheet_options:
         raise refuse("bad_colour_twos", _("This game has no coloured twos."))
-    if season.deals and "deals" not in facts.sheet_options:
+    if (
+        season.deals and "deals" not in facts.sheet_options and not (facts.levels and season.online)
+    ):  # a level game's deal limit (计副制) is kept by the live table, not by a score sheet
         raise refuse("bad_deals", _("This game is not played over a number of deals."))
 
 

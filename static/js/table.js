@@ -519,11 +519,17 @@ function levelName(index) {
   if (!entry) return String(index);
   return entry[1] > 1 ? fmt(W.level_round, { rank: entry[0], n: entry[1] }) : entry[0];
 }
+// "Deal 5", or with a deal limit (计副制) "Deal 5 of 8", past it (a knockout tie) "Deal 9, extra".
+function dealText(o) {
+  const n = o.deal_no + 1;
+  if (!o.deals_limit) return fmt(W.deal, { n });
+  return n > o.deals_limit ? fmt(W.deal_extra, { n }) : fmt(W.deal_of, { n, max: o.deals_limit });
+}
 function barHtml() {
   const o = state.obs;
   const t = state.table;
   const parts = [`<a class="back" href="${esc(app.dataset.lobby)}" aria-label="${esc(W.all_tables)}">‹</a>`,
-    `<span class="game">${esc(app.dataset.name)}</span>`, `<span>${esc(fmt(W.deal, { n: o.deal_no + 1 }))}</span>`];
+    `<span class="game">${esc(app.dataset.name)}</span>`, `<span class="deal-no">${esc(dealText(o))}</span>`];
   if (o.level) parts.push(`<span class="lv">${esc(W.level)} <strong class="level-card">${esc(o.level === "T" ? "10" : o.level)}</strong></span>`);
   if (teamGame() && o.levels && o.levels.length === 2) {
     const top = state.cards && state.cards.levels ? state.cards.levels.length - 1 : null;

@@ -62,7 +62,9 @@ def test_a_failed_submit_keeps_the_values_and_shows_errors_at_the_top(client, cl
 def test_options_of_another_game_are_not_stored(client, club, club_admin):
     client.force_login(club_admin)
     starts = (timezone.localtime() + timedelta(days=2)).strftime("%Y-%m-%dT%H:%M")
+    # deals count in Guandan only when its matches end by deals (issue 45): not 计局制
     data = {**base(starts), "variant": "guandan", "colour_twos": "on", "deals": "6"}
+    data["ending"] = "to_top"
     client.post(f"/tournaments/clubs/{club.slug}/new/", data)
     assert Tournament.objects.get().match_options == {}
 

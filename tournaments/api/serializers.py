@@ -8,6 +8,7 @@ from typing import Any
 from rest_framework import serializers
 
 from clubs.models import Club, User
+from games import endings
 from tournaments import forms as settings_form
 from tournaments import selectors
 from tournaments.models import Entry, Tournament
@@ -19,6 +20,11 @@ class TournamentSerializer(serializers.ModelSerializer):
     """A tournament and its settings (``club`` is the club id; it cannot change)."""
 
     total_rounds = serializers.SerializerMethodField()
+    ending = serializers.SerializerMethodField(
+        help_text="How matches end (第十四条): to_top (计局制), deals (计副制: match_options.deals), "
+        "time (计时制: time_limit_minutes), time_deals (计时计副制). Derived from the deals and "
+        "the match time; may be given when writing to have them checked against it."
+    )
     duplicate = serializers.BooleanField(
         required=False,
         help_text="Duplicate event (复式赛): every table of a round is dealt the same cards and "
@@ -29,7 +35,7 @@ class TournamentSerializer(serializers.ModelSerializer):
 
     class Meta:
         model = Tournament
-        fields = ["id", "club", "status", "created_at", "finished_at", "total_rounds"] + (
+        fields = ["id", "club", "status", "created_at", "finished_at", "total_rounds", "ending"] + (
             SETTINGS_FIELDS
         )
         read_only_fields = ["id", "status", "created_at", "finished_at", "total_rounds"]
@@ -42,6 +48,8 @@ class TournamentSerializer(serializers.ModelSerializer):
             message = self.error_messages["invalid"].format(datatype=type(data).__name__)
             raise serializers.ValidationError({"non_field_errors": [message]}, code="invalid")
         values: dict[str, Any] = {k: data[k] for k in SETTINGS_FIELDS if k in data}
+        if "ending" in data:  # checked with the deals and the match time, not stored
+            values["ending"] = data["ending"]
         if "club" in data or not self.partial:
             club_field = self.fields["club"]
             try:
@@ -49,6 +57,11 @@ class TournamentSerializer(serializers.ModelSerializer):
             except serializers.ValidationError as error:
                 raise serializers.ValidationError({"club": error.detail}) from None
         return values
+
+    def get_ending(self, obj: Tournament) -> str:
+        """The ending mode the deals and the match time make (:mod:`games.endings`)."""
+        deals = (obj.match_options or {}).get("deals")
+        return endings.ending_of(obj.variant, deals, obj.time_limit_minutes)
 
     def get_total_rounds(self, obj: Tournament) -> int:
         """How many rounds the tournament has."""

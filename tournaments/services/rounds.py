@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import secrets
 from datetime import datetime
+from typing import Any
 
 from django.db import transaction
 from django.utils import timezone
@@ -18,12 +19,14 @@ from django.utils.translation import gettext as _
 from clubs import permissions as club_permissions
 from clubs import selectors as club_selectors
 from clubs.models import User
+from games.variants import game as game_facts
 from matches.messages import MatchError
 from matches.models import Table
 from matches.services import tables as match_tables
 from tournaments import brackets, comparisons, notifications, pairing, selectors, standings
 from tournaments.models import (
     ACTIVE_STATUSES,
+    KNOCKOUT_FORMATS,
     Entry,
     EntryStatus,
     Game,
@@ -321,6 +324,16 @@ def swap_entries(user: User, rnd: Round, first: int, second: int) -> Round:
     return rnd
 
 
+def table_options(tournament: Tournament) -> dict[str, Any]:
+    """The engine options of the tournament's tables: its match options, and in a knockout
+    of a level game ``play_on_tie`` (第十四条三: a knockout match must have a winner, so
+    equal levels at the time or deal limit play on, one deal at a time)."""
+    options = dict(tournament.match_options or {})
+    if tournament.format in KNOCKOUT_FORMATS and game_facts(tournament.variant).levels:
+        options["play_on_tie"] = True
+    return options
+
+
 def _open_tables(tournament: Tournament, rnd: Round) -> None:
     """Open the round's live tables, each with its players seated. In a duplicate event
     (复式赛) every table is dealt from one seed of the round and they share one deal group
@@ -345,7 +358,7 @@ def _open_tables(tournament: Tournament, rnd: Round) -> None:
                 opener,
                 tournament.club,
                 variant=tournament.variant,
-                options=dict(tournament.match_options or {}),
+                options=table_options(tournament),
                 clocks=True,
                 time_limit_seconds=tournament.time_limit_minutes * 60,
                 rated=tournament.rated,
