@@ -231,13 +231,10 @@ def rate_match(
     result_b = 1.0 - result_a
     surprise_a = multiplier * (result_a - expected_a)
     surprise_b = multiplier * (result_b - expected_b)
-    limit = params.provisional_matches
-    k_new = params.k_provisional
-    k_old = params.k_established
     changes = []
     append = changes.append
     for state in side_a:
-        k = k_new if state.matches < limit else k_old
+        k = params.k_factor(state.matches)
         rating = state.rating
         append(
             RatingChange(
@@ -252,7 +249,7 @@ def rate_match(
             )
         )
     for state in side_b:
-        k = k_new if state.matches < limit else k_old
+        k = params.k_factor(state.matches)
         rating = state.rating
         append(
             RatingChange(
