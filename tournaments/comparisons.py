@@ -4,7 +4,9 @@ and each entry's score over the rounds for the standings.
 
 A round's comparison is shown only once every table of its deal group has finished: before
 that even a result would tell the players still at a table something about their cards (the
-same rule as the tables' replays: :func:`matches.services.access.siblings_playing`)."""
+same rule as the tables' replays: :func:`matches.services.access.siblings_playing`). For the
+same reason the games' own results of such a round are withheld from the pages, the API and
+the standings until then (:func:`withheld`, :func:`sealed_rounds`)."""
 
 from __future__ import annotations
 
@@ -16,7 +18,7 @@ from django.core.cache import cache
 from engine.actions import Refusal
 from engine.match import Match as EngineMatch
 from games.variants import game as game_facts
-from matches.models import Match, MatchStatus
+from matches.models import Match, MatchStatus, Table
 from matches.services import access
 from tournaments import duplicate
 from tournaments.models import Game, GameStatus, Round, RoundStatus, Tournament
@@ -57,13 +59,39 @@ def _results_of(match: Match) -> tuple[int, ...] | None:
     return results
 
 
+def _group_playing(group: str) -> bool:
+    return Table.objects.filter(deal_group=group).exclude(status__in=access.DONE).exists()
+
+
+def withheld(game: Game) -> bool:
+    """Whether ``game``, finished, belongs to a duplicate round a table of which still plays:
+    its result is not shown yet (nor counted in the standings: :func:`sealed_rounds`)."""
+    if game.status != GameStatus.FINISHED or game.table_id is None:
+        return False
+    return _group_playing(deal_group(game.round))
+
+
+def sealed_rounds(tournament: Tournament) -> set[int]:
+    """The numbers of a duplicate event's rounds a table of which still plays (one query):
+    their games' results are withheld (:func:`withheld`)."""
+    if not tournament.duplicate:
+        return set()
+    prefix = f"tournament-{tournament.pk}-round-"
+    groups = (
+        Table.objects.filter(deal_group__startswith=prefix)
+        .exclude(status__in=access.DONE)
+        .values_list("deal_group", flat=True)
+        .distinct()
+    )
+    return {int(g[len(prefix) :]) for g in groups if g[len(prefix) :].isdigit()}
+
+
 def round_sealed(rnd: Round) -> bool:
     """Whether a table of the round's deal group still plays (then nothing of its deals is
     shown), or the round has not started."""
     if rnd.status not in (RoundStatus.PLAYING, RoundStatus.FINISHED):
         return True
-    game = Game.objects.filter(round=rnd, table__deal_group=deal_group(rnd)).first()
-    return game is not None and game.table is not None and access.siblings_playing(game.table)
+    return _group_playing(deal_group(rnd))
 
 
 def round_tables(rnd: Round) -> list[duplicate.TablePlay]:

@@ -8,7 +8,7 @@ import io
 
 from django.utils.translation import gettext as _
 
-from tournaments import selectors
+from tournaments import comparisons, selectors
 from tournaments.models import Tournament
 
 #: Excel reads a CSV file as UTF-8 only when it starts with this mark.
@@ -62,12 +62,15 @@ def results_csv(tournament: Tournament) -> str:
         _("Status"),
     ]
     rows: list[list[object]] = [header + ([_("Grade points")] if national else [])]
+    sealed = comparisons.sealed_rounds(tournament)  # 复式赛: withheld while a table plays
     for game in selectors.all_games(tournament):
         sides = [" / ".join(names.get(e, "") for e in side) for side in game.sides]
         score = "" if game.score0 is None else f"{game.score0}:{game.score1}"
         if game.seat_scores:
             score = " / ".join(str(s) for s in game.seat_scores)
         winner = "" if game.winner is None else sides[game.winner]
+        if game.round.number in sealed:
+            score = winner = ""
         row: list[object] = [
             game.round.number,
             game.number,
@@ -77,7 +80,8 @@ def results_csv(tournament: Tournament) -> str:
             game.get_status_display(),
         ]
         if national:
-            row.append("" if game.grade0 is None else f"{game.grade0}:{game.grade1}")
+            withheld = game.grade0 is None or game.round.number in sealed
+            row.append("" if withheld else f"{game.grade0}:{game.grade1}")
         rows.append(row)
     return _csv(rows)
 

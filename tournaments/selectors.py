@@ -121,6 +121,8 @@ def standings(tournament: Tournament, through_round: int | None = None) -> list[
         by_id.pop(pk, None)
     if through_round is not None:
         games = [g for g in games if g.round.number <= through_round]
+    sealed = comparisons.sealed_rounds(tournament)  # 复式赛: withheld while a table plays
+    games = [g for g in games if g.round.number not in sealed]
     records = records_of(games, scale_of(tournament))
     measured: dict[str, dict[int, float]] = {}
     if tournament.duplicate:
@@ -418,6 +420,8 @@ def game_json(game: Game, names: dict[int, str], per_seat: bool = False) -> dict
         "sheet": game.sheet_id,
         "notes": [{**n, "text": note_text(n)} for n in game.notes],
     }
+    if comparisons.withheld(game):  # 复式赛: a table of the round still plays its deals
+        data.update(score=None, grades=None, winner=None)
     if per_seat and not game.is_bye:
         entries = game.seat_entries
         records = table_records(game)
@@ -501,7 +505,7 @@ def player_results(tournament: Tournament, entry: Entry) -> list[dict[str, Any]]
                 }
             )
             continue
-        if game.score0 is not None:
+        if game.score0 is not None and not comparisons.withheld(game):
             score = [game.score0, game.score1][mine], [game.score0, game.score1][1 - mine]
             if game.winner is None:
                 outcome = "loss" if game.source == "forfeit" else "draw"

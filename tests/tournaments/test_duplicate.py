@@ -4,6 +4,8 @@ the real database: every table dealt the same cards seat for seat, nobody seated
 table let into another while the round plays, and the deals compared once all have finished.
 """
 
+import csv
+import io
 from datetime import UTC, datetime, timedelta
 
 import pytest
@@ -12,6 +14,7 @@ from django.test import Client
 from django.utils import timezone, translation
 from rest_framework.test import APIClient
 
+from clubs.models import User
 from engine.match import Match as EngineMatch
 from matches.messages import MatchError
 from matches.models import Match, Table
@@ -275,12 +278,36 @@ def test_a_duplicate_round_of_three_tables_played_by_bots(
     with time_machine.travel(timezone.now() + timedelta(minutes=1, seconds=1), tick=False):
         for match in matches:
             assert clock.apply_time_limit(match.pk)
-    done = [drive(m.pk, lambda e: False) for m in matches]
+    first = drive(matches[0].pk, lambda e: False)
+    schedule_services.tick(START + timedelta(minutes=2))  # table 1's result comes in
+    game = Game.objects.select_related("round").get(pk=games[0].pk)
+    assert game.status == GameStatus.FINISHED and game.score0 is not None
+    # while tables 2 and 3 play the same deals, nothing of table 1 is shown: not its result
+    # (page, API, standings, export), not its replay, not even to its own players
+    assert comparisons.withheld(game) and comparisons.sealed_rounds(event) == {1}
+    own = Client()
+    own.force_login(User.objects.get(pk=seated[tables[0].pk][0]))
+    answer = own.get(f"/matches/tables/{tables[0].pk}/replay/")
+    assert answer.status_code == 403 and "replay-steps" not in answer.content.decode()
+    shown = APIClient().get(f"/api/v1/tournaments/{event.pk}/rounds/").json()[0]["games"][0]
+    assert (shown["score"], shown["winner"], shown["grades"]) == (None, None, None)
+    assert all(line.row.played == 0 for line in selectors.standings(event))
+    csv_rows = list(
+        csv.reader(
+            io.StringIO(Client().get(f"/tournaments/{event.pk}/results.csv").content.decode())
+        )
+    )
+    assert csv_rows[1][4] == "" and csv_rows[1][5] == ""
+    rest = [drive(m.pk, lambda e: False) for m in matches[1:]]
+    done = [first, *rest]
     played = [len(EngineMatch.from_json(m.snapshot).deals) for m in done]
     assert played == [2, 1, 1]
     # a table that finished still sees nothing of another while one plays: none does now
     assert not access.barred_as_sibling(player, other)
-    schedule_services.tick(START + timedelta(minutes=2))
+    assert own.get(f"/matches/tables/{tables[0].pk}/replay/").status_code == 200
+    schedule_services.tick(START + timedelta(minutes=3))
+    shown = APIClient().get(f"/api/v1/tournaments/{event.pk}/rounds/").json()[0]["games"][0]
+    assert shown["score"] == [game.score0, game.score1]
     rnd.refresh_from_db()
     assert rnd.status == RoundStatus.FINISHED
     # deal 1 compared at the three tables from their own records; deal 2 at one: not at all
