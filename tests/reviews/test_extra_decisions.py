@@ -144,13 +144,15 @@ def test_the_worlds_of_a_decision_outside_play_hold_only_what_the_seat_knew(vari
 
 #: The receiver's hand (27 cards): four bombs (K, Q, J, 10) and odd low cards.
 BOMBS_HAND = "SK HK CK DK SQ HQ CQ DQ SJ HJ CJ DJ ST HT CT DT S3 H4 C5 D6 S7 S8 H8 C8 S9 H9 D3"
+#: The same with the K bomb made of three Ks and the wild card (♥2 at level 2).
+WILD_BOMB_HAND = BOMBS_HAND.replace("DK", "H2")
 
 
-def return_position(seed):
-    """A Guandan deal in its return phase: seat 0 came 1st, seat 3 last and has paid its
-    tribute; seat 0 holds :data:`BOMBS_HAND` and the tribute card. Returns the deal and seat
+def return_position(seed, hand=BOMBS_HAND):
+    """A Guandan deal at level 2 in its return phase: seat 0 came 1st, seat 3 last and has
+    paid its tribute; seat 0 holds ``hand`` and the tribute card. Returns the deal and seat
     0's observation (with the match's facts a match would add)."""
-    mine = parse_cards(BOMBS_HAND.split())
+    mine = parse_cards(hand.split())
     rest = list(DECK2)
     for c in mine:
         rest.remove(c)
@@ -170,28 +172,37 @@ def return_position(seed):
     return deal, obs
 
 
-@pytest.mark.parametrize("seed", [1, 2])
-def test_a_return_that_breaks_a_bomb_is_found_costly(seed):
-    """Giving back a K of the four Ks (the bomb becomes a triple) against the review's
-    choice: a clear loss of levels (more than its standard error), among the seat's costliest
-    moments, and the review's own choice keeps every bomb."""
-    deal, obs = return_position(seed)
+@pytest.mark.parametrize(
+    ("hand", "bad", "seed"),
+    [(BOMBS_HAND, "SK", 2), (WILD_BOMB_HAND, "H2", 1), (WILD_BOMB_HAND, "H2", 3)],
+)
+def test_a_return_that_breaks_a_bomb_is_found_costly(hand, bad, seed):
+    """Giving back a card of the K bomb (a natural K: the bomb becomes a triple; the wild ♥2:
+    the opponent gets a wild card too) against the review's choice: a clear loss of levels
+    (more than its standard error), the seat's costliest moment, and the review's own return
+    breaks no bomb."""
+    deal, obs = return_position(seed, hand)
     legal = tuple(deal.legal_actions(0))
-    bad = next(a for a in legal if card_str(a.card) == "SK")
-    view = SeatView("guandan", 0, {}, (Decision(2, obs, legal, bad, True),))
+    played = next(a for a in legal if card_str(a.card) == bad)
+    view = SeatView("guandan", 0, {}, (Decision(2, obs, legal, played, True),))
     result = review_seat(view, Budget(worlds=60, bot_playouts=12, match_seconds=600), seed="r")
     (item,) = result["decisions"]
-    assert item["phase"] == "return" and item["played"] == {"kind": "return", "cards": ["SK"]}
+    assert item["phase"] == "return" and item["played"] == {"kind": "return", "cards": [bad]}
     assert not item["same"] and item["worlds"] == 60
-    assert item["best"]["cards"][0][1] not in "KQJT"  # no bomb broken
+    best = item["best"]["cards"][0]
+    assert best[1] not in "KQJT" and best != "H2"  # no bomb broken, no wild card given
     assert item["levels"] < 0 and cost(item) > cost_se(item) > 0
     assert costliest(result["decisions"]) == [item]
+    shown = {"SK": "♠K", "H2": "♥2"}[bad]
     with translation.override("zh-hans"):
         (moment,) = highlights(result)
         assert moment["phase_name"] == "还贡"
-        assert moment["text"].startswith("这里还贡") and "比还贡♠K更好：预计多升" in moment["text"]
+        assert (
+            moment["text"].startswith("这里还贡")
+            and f"比还贡{shown}更好：预计多升" in moment["text"]
+        )
     with translation.override("en"):
-        assert "was better than returning ♠K" in highlights(result)[0]["text"]
+        assert f"was better than returning {shown}" in highlights(result)[0]["text"]
 
 
 def test_a_return_compares_a_few_cards_never_a_wild_one():
