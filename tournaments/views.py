@@ -179,7 +179,11 @@ class TournamentForm(forms.ModelForm):
         help_texts = {
             "unit_kind": gettext_lazy(
                 "Nanping Red Two is played as an individual event: partners change every deal."
-            )
+            ),
+            "duplicate": gettext_lazy(
+                "Bao 2 and Guandan, online, Swiss or round robin: every table of a round gets "
+                "the same cards, and entries are ranked by comparing their results deal by deal."
+            ),
         }
         widgets = {
             "starts_at": DATETIME,
