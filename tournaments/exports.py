@@ -23,12 +23,14 @@ def _csv(rows: list[list[object]]) -> str:
 
 
 def standings_csv(tournament: Tournament, labels: dict[str, str]) -> str:
-    """The standings: place, entry, team, played, wins-draws-losses and each tie-break
-    (``labels`` names the tie-break columns)."""
+    """The standings: place, entry, team, played, wins-draws-losses, each tie-break
+    (``labels`` names the tie-break columns) and the round after which a low-position cut put
+    the entry out (第二十九条; empty while it plays on), in an event with cuts."""
     tiebreaks = selectors.tiebreaks_of(tournament)
     rows: list[list[object]] = [
         [_("Place"), _("Entry"), _("Team"), _("Played"), _("Wins"), _("Draws"), _("Losses")]
         + [labels[t] for t in tiebreaks]
+        + ([_("Out after round")] if tournament.cuts else [])
     ]
     for line in selectors.standings(tournament):
         row = line.row
@@ -43,6 +45,7 @@ def standings_csv(tournament: Tournament, labels: dict[str, str]) -> str:
                 row.losses,
             ]
             + [_number(row.values.get(t, "")) for t in tiebreaks]
+            + ([line.eliminated_after or ""] if tournament.cuts else [])
         )
     return _csv(rows)
 

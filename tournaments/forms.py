@@ -27,6 +27,7 @@ from games.variants import game as game_facts
 from matches.messages import MatchError
 from matches.services import tables as match_tables
 from tournaments import comparisons, standings
+from tournaments import cuts as cut_plan
 from tournaments.models import KNOCKOUT_FORMATS, Tournament, TournamentFormat, UnitKind
 from tournaments.services.errors import TournamentError
 
@@ -55,6 +56,7 @@ EDITABLE = (
     "round_minutes",
     "start_when_ready",
     "no_show_minutes",
+    "cuts",
     "duplicate",
 )
 #: Whole-number settings and their bounds (every number bounded).
@@ -79,6 +81,7 @@ MAY_BE_EMPTY = (
     "match_options",
     "registration_opens",
     "registration_closes",
+    "cuts",
 )
 #: The refusal code of a problem a field's own check finds (a type, a bound, a choice).
 FIELD_CODES = {
@@ -89,6 +92,7 @@ FIELD_CODES = {
     "unit_kind": "bad_unit_kind",
     "tiebreaks": "bad_tiebreaks",
     "match_options": "bad_options",
+    "cuts": "bad_cuts",
     "ending": "bad_ending",
     "deals": "bad_ending",
     **dict.fromkeys(NUMBERS, "bad_number"),
@@ -161,6 +165,42 @@ class OptionsField(forms.Field):
         return value
 
 
+class CutPlanField(forms.Field):
+    """A low-position elimination plan (第二十九条): a text such as ``3:12, 5:6`` or a list of
+    ``{"after_round", "keep"}`` objects (:func:`tournaments.cuts.parse_plan`), stored as the
+    list; checked against the format and the rounds in the form's ``clean``."""
+
+    def to_python(self, value: Any) -> list[dict[str, int]]:
+        """The plan as stored; every part that cannot be read is refused at once."""
+        try:
+            return [cut.to_json() for cut in cut_plan.parse_plan(value)]
+        except cut_plan.PlanError as error:
+            raise ValidationError(error.problems, code="bad_cuts") from None
+
+
+class CutPlanTextField(forms.CharField):
+    """The web form's input of a low-position elimination plan: one line such as ``3:12, 5:6``
+    (after round 3 keep 12, after round 5 keep 6), shown back the same way; read into the
+    stored list (the plan itself is checked by the service, :class:`CutPlanField`)."""
+
+    def prepare_value(self, value: Any) -> Any:
+        """A stored plan (a list) as its text; a text typed in as it is."""
+        if isinstance(value, list):
+            try:
+                return cut_plan.format_plan(cut_plan.parse_plan(value))
+            except cut_plan.PlanError:
+                return ""
+        return value
+
+    def to_python(self, value: Any) -> list[dict[str, int]]:  # type: ignore[override]
+        """The plan as stored; every part that cannot be read is refused at once."""
+        text = super().to_python(value)
+        try:
+            return [cut.to_json() for cut in cut_plan.parse_plan(text)]
+        except cut_plan.PlanError as error:
+            raise ValidationError(error.problems, code="bad_cuts") from None
+
+
 class TournamentSettingsForm(forms.Form):
     """A tournament's settings (:data:`EDITABLE`), read from Python values: those given, over
     the tournament's own when it is edited. Only the settings present are checked, except
@@ -210,6 +250,7 @@ class TournamentSettingsForm(forms.Form):
             "match_options": OptionsField(
                 error_messages=_all(_("Match options must be an object."))
             ),
+            "cuts": CutPlanField(),
             "ending": forms.ChoiceField(
                 choices=endings.ENDINGS,
                 required=False,
@@ -285,6 +326,7 @@ class TournamentSettingsForm(forms.Form):
             if "match_options" in data:
                 self._check_options(data)
         self._check_window(data)
+        self._check_cuts(data)
         self._check_duplicate(data)
         return data
 
@@ -307,6 +349,25 @@ class TournamentSettingsForm(forms.Form):
             )
         for problem in problems:
             self.add_error("duplicate", ValidationError(problem, code="bad_duplicate"))
+
+    #: The low-position cuts already made (editing a running event), and its rounds paired.
+    made_cuts: list[cut_plan.Cut] = []
+    rounds_paired = 0
+
+    def _check_cuts(self, data: dict[str, Any]) -> None:
+        if "cuts" not in data or any(f in self.errors for f in ("format", "rounds_planned")):
+            return
+        problems = cut_plan.check_plan(
+            cut_plan.parse_plan(data["cuts"]),
+            swiss=data.get("format") == TournamentFormat.SWISS,
+            rounds_planned=data.get(
+                "rounds_planned", Tournament._meta.get_field("rounds_planned").get_default()
+            ),
+            made=self.made_cuts,
+            rounds_paired=self.rounds_paired,
+        )
+        if problems:
+            self.add_error("cuts", ValidationError(problems, code="bad_cuts"))
 
     def _check_kind(self, data: dict[str, Any]) -> None:
         facts = game_facts(data["variant"])
@@ -475,6 +536,10 @@ def check_settings(
     values = {field: getattr(tournament, field) for field in EDITABLE} if tournament else {}
     values.update(data)
     form = TournamentSettingsForm(values, set(data), now)
+    if tournament is not None and tournament.pk:
+        form.rounds_paired = tournament.rounds.count()
+        stored = cut_plan.parse_plan(tournament.cuts or [])
+        form.made_cuts = cut_plan.made_cuts(stored, form.rounds_paired)
     if not form.is_valid() or form.ending_problems:
         raise form.refusal()
     clean = form.cleaned_data

@@ -9,6 +9,8 @@ games, a single player in two-player Shuangkou. Units are identified by ints.
   3 v 4 within a score group). Each cost level outweighs every sum of the levels below it, so
   the pairing has the fewest repeated byes, then the fewest rematches possible, then the
   smallest score gaps.
+* :func:`snake_first_round` pairs a Swiss event's first round by serpentine seeding
+  (蛇形排列, 第二十八条一): 1 v n, 2 v n−1, ….
 * :func:`round_robin` schedules every round with the circle method.
 * :func:`elimination_first_round` / :func:`elimination_next_round` run a single-elimination
   bracket with standard seeding (1 v 16, 8 v 9, ...), byes to the top seeds and an optional
@@ -188,6 +190,26 @@ def swiss_round(units: Sequence[int], scores: Mapping[int, float], history: Hist
             games.append(Game(((first,), (second,))))
     games.sort(key=lambda g: (g.is_bye, min(rank[u] for u in g.units)))
     return explain_games(games, scores, history)
+
+
+def snake_first_round(units: Sequence[int]) -> list[Game]:
+    """The first round of a Swiss event by serpentine seeding (蛇形排列, 第二十八条一): the
+    units in seeding order (strongest first) are laid along the tables and back, so table
+    ``k`` holds the ``k``-th and the ``k``-th from last: 1 v n, 2 v n−1, … (n v n/2+1 at the
+    last table). The strongest meet the weakest, and units close in strength meet only once
+    the scores have told them apart. With an odd number the last seed has the bye (the
+    lowest-ranked, as :func:`swiss_round` gives it). Raises ``ValueError`` for duplicates."""
+    if len(set(units)) != len(units):
+        raise ValueError("a unit appears twice")
+    playing = list(units)
+    games: list[Game] = []
+    bye = playing.pop() if len(playing) % 2 else None
+    n = len(playing)
+    for k in range(n // 2):
+        games.append(Game(((playing[k],), (playing[n - 1 - k],))))
+    if bye is not None:
+        games.append(Game(((bye,), ())))
+    return games
 
 
 def explain_games(

@@ -20,7 +20,7 @@ from django.utils.translation import gettext as _
 from clubs import permissions
 from clubs.models import Club, User
 from games.variants import game as game_facts
-from tournaments import brackets, comparisons, duplicate, pairing, scoring
+from tournaments import brackets, comparisons, cuts, duplicate, pairing, scoring
 from tournaments import standings as pure
 from tournaments.models import (
     ACCEPTED_STATUSES,
@@ -105,16 +105,20 @@ def all_games(tournament: Tournament) -> list[Game]:
 
 @dataclass
 class StandingLine:
-    """A row of the standings with its entry."""
+    """A row of the standings with its entry; ``eliminated_after``: the round after which a
+    low-position cut put it out (第二十九条), None while it plays on."""
 
     entry: Entry
     row: pure.Row
+    eliminated_after: int | None = None
 
 
 def standings(tournament: Tournament, through_round: int | None = None) -> list[StandingLine]:
     """Current standings with the tie-break numbers (computed from the games, so a corrected
     result shows at once), or those after round ``through_round``. A pending pair is not in
-    them until its partner accepts."""
+    them until its partner accepts. Entries out by a low-position cut made by then are below
+    every entry still playing, those out later first, with their points
+    (:func:`tournaments.cuts.rank_with_cuts`)."""
     by_id = {e.pk: e for e in entries(tournament) if e.status != EntryStatus.PENDING}
     games = all_games(tournament)
     for pk in annulled(tournament, games):  # left the event (第二十四条二.1): not ranked
@@ -123,15 +127,64 @@ def standings(tournament: Tournament, through_round: int | None = None) -> list[
         games = [g for g in games if g.round.number <= through_round]
     sealed = comparisons.sealed_rounds(tournament)  # 复式赛: withheld while a table plays
     games = [g for g in games if g.round.number not in sealed]
+    rows = _standing_rows(tournament, list(by_id), games)
+    out_after = {
+        pk: e.eliminated_after_round
+        for pk, e in by_id.items()
+        if e.eliminated_after_round is not None
+        and (through_round is None or e.eliminated_after_round < through_round)
+    }
+    if out_after:
+        rows = cuts.rank_with_cuts(rows, out_after)
+    return [StandingLine(by_id[r.unit], r, out_after.get(r.unit)) for r in rows]
+
+
+def _standing_rows(tournament: Tournament, units: list[int], games: list[Game]) -> list[pure.Row]:
     records = records_of(games, scale_of(tournament))
     measured: dict[str, dict[int, float]] = {}
     if tournament.duplicate:
         through = max((g.round.number for g in games), default=0)
         measured[duplicate.TIEBREAK] = comparisons.scores(tournament, through)
-    rows = pure.standings(
-        list(by_id), records, tiebreaks_of(tournament), points_of(tournament), measured
-    )
-    return [StandingLine(by_id[r.unit], r) for r in rows]
+    return pure.standings(units, records, tiebreaks_of(tournament), points_of(tournament), measured)
+
+
+def cuts_of(tournament: Tournament) -> list[cuts.Cut]:
+    """The tournament's low-position elimination plan (checked when it was set; a stored
+    plan that cannot be read counts as none)."""
+    try:
+        return cuts.parse_plan(tournament.cuts or [])
+    except cuts.PlanError:
+        return []
+
+
+@dataclass(frozen=True)
+class CutOutcome:
+    """What the cut after round ``cut.after_round`` does: the entries still playing, best
+    first, split into those ``kept`` and those ``out``."""
+
+    cut: cuts.Cut
+    kept: list[int]
+    out: list[int]
+
+
+def cut_before(tournament: Tournament, number: int) -> CutOutcome | None:
+    """The low-position cut due before round ``number`` is paired (the plan's cut after round
+    ``number - 1``), with the entries it keeps and puts out: the entries still playing ranked
+    by the standings after that round (the event's tie-breaks: 第二十七条's under the national
+    rules), entries equal on every tie-break in seeding order. None when the plan has no cut
+    there or it was made already."""
+    cut = cuts.cut_after(cuts_of(tournament), number - 1)
+    if cut is None or tournament.format != TournamentFormat.SWISS:
+        return None
+    if tournament.entries.filter(eliminated_after_round__gte=cut.after_round).exists():
+        return None  # made already (exactly once, whoever asks again)
+    everyone = [e for e in entries(tournament) if e.status != EntryStatus.PENDING]
+    games = [g for g in all_games(tournament) if g.round.number <= cut.after_round]
+    rows = _standing_rows(tournament, [e.pk for e in everyone], games)
+    playing = [e.pk for e in active_entries(tournament, first_round=False)]
+    ranked = cuts.ranked_for_cut(rows, playing, [e.pk for e in everyone])
+    kept, out = cuts.cut_line(ranked, cut.keep)
+    return CutOutcome(cut, kept, out)
 
 
 def rounds_schedule(tournament: Tournament) -> list[dict[str, Any]]:
@@ -209,8 +262,11 @@ def active_entries(
     tournament: Tournament, first_round: bool, now: datetime | None = None
 ) -> list[Entry]:
     """The entries a round pairs, in seeding order: accepted ones (a pending pair, whose
-    partner has not accepted, is not paired); round 1 with check-in applying: the checked-in."""
-    entries = tournament.entries.filter(status__in=ACCEPTED_STATUSES).order_by("seed", "id")
+    partner has not accepted, is not paired) not out by a low-position cut; round 1 with
+    check-in applying: the checked-in."""
+    entries = tournament.entries.filter(
+        status__in=ACCEPTED_STATUSES, eliminated_after_round__isnull=True
+    ).order_by("seed", "id")
     if first_round and checkin_applies(tournament, now):
         entries = entries.filter(status=EntryStatus.CHECKED_IN)
     return list(entries)

@@ -27,6 +27,7 @@ from games import endings
 from games.variants import game as game_facts
 from games.variants import level_names
 from tournaments import comparisons, exports, selectors
+from tournaments.forms import CutPlanTextField
 from tournaments.models import (
     Entry,
     EntryStatus,
@@ -91,7 +92,7 @@ SECTIONS = (
     ),
     (
         gettext_lazy("Rounds and standings"),
-        ("round_minutes", "start_when_ready", "no_show_minutes", "tiebreaks"),
+        ("round_minutes", "start_when_ready", "no_show_minutes", "tiebreaks", "cuts"),
     ),
     (gettext_lazy("Description"), ("description",)),
 )
@@ -143,6 +144,17 @@ class TournamentForm(forms.ModelForm):
         required=False,
         help_text=gettext_lazy("Empty: the game's default."),
     )
+    cuts = CutPlanTextField(
+        label=gettext_lazy("Low-position elimination"),
+        required=False,
+        max_length=120,
+        help_text=gettext_lazy(
+            "Swiss only. Round:entries kept, e.g. 3:12, 5:6: after round 3 the best 12 play "
+            "on, after round 5 the best 6; the others keep their place below them. Empty: "
+            "no cut."
+        ),
+        widget=forms.TextInput(attrs={"placeholder": "3:12, 5:6", "autocomplete": "off"}),
+    )
     action_seconds = forms.IntegerField(
         label=gettext_lazy("Seconds for later actions"),
         min_value=5,
@@ -175,6 +187,7 @@ class TournamentForm(forms.ModelForm):
             "round_minutes",
             "start_when_ready",
             "no_show_minutes",
+            "cuts",
         ]
         help_texts = {
             "unit_kind": gettext_lazy(

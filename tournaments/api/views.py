@@ -81,6 +81,7 @@ def _standings_json(tournament: Tournament) -> list[dict[str, Any]]:
             "losses": line.row.losses,
             "byes": line.row.byes,
             "values": line.row.values,
+            "eliminated_after_round": line.eliminated_after,
             "withdrawal": _withdrawal_json(withdrawn.get(line.entry.pk)),
         }
         for line in selectors.standings(tournament)

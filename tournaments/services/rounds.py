@@ -38,6 +38,7 @@ from tournaments.models import (
     TournamentStatus,
     UnitKind,
 )
+from tournaments.services.cuts import make_cut
 from tournaments.services.errors import TournamentError
 from tournaments.services.setup import managed
 from tournaments.services.withdrawals import decide_new_games
@@ -172,6 +173,9 @@ def _planned(
         return pairing.table_round(units, points, history)
     if tournament.unit_kind == UnitKind.INDIVIDUAL:
         return pairing.individual_round(units, points, history)
+    if number == 1 and not games:
+        # 第二十八条一: the first round by serpentine seeding from the seeding order
+        return pairing.explain_games(pairing.snake_first_round(units), points, history)
     return pairing.swiss_round(units, points, history)
 
 
@@ -184,6 +188,7 @@ def create_round(
     every registered entry is paired and nobody is withdrawn (``withdraw_missing`` False: nobody
     either — round 1 paired again after a withdrawal keeps the late entries). A game of an
     entry that has withdrawn is created decided, a forfeit (:func:`~.withdrawals.decide_new_games`)."""
+    make_cut(tournament, number)  # a low-position cut due before it (第二十九条), once
     slotted = planned_slots(tournament, number, now)
     planned = [game for _slot, game in slotted]
     if not planned:

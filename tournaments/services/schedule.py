@@ -21,6 +21,7 @@ from tournaments.models import (
     TournamentStatus,
 )
 from tournaments.notifications import notify_checkin, notify_final_standings
+from tournaments.services.cuts import make_cut
 from tournaments.services.entries import expire_invitations
 from tournaments.services.errors import TournamentError
 from tournaments.services.forfeits import forfeit_no_shows
@@ -61,7 +62,8 @@ def advance(tournament: Tournament, now: datetime) -> list[str]:
 
 def _play_on(tournament: Tournament, rnd: Round, now: datetime) -> list[str]:
     """The round being played: collect its results, forfeit its no-shows (not while paused),
-    finish it once every game is decided."""
+    finish it once every game is decided (and make the low-position cut after it, if the plan
+    has one: :func:`tournaments.services.cuts.make_cut`)."""
     done = []
     if collect_results(tournament, rnd, now):
         done.append(f"results:{rnd.number}")
@@ -72,6 +74,10 @@ def _play_on(tournament: Tournament, rnd: Round, now: datetime) -> list[str]:
         rnd.finished_at = now
         rnd.save(update_fields=["status", "finished_at"])
         done.append(f"finished:{rnd.number}")
+        # a low-position cut after this round (第二十九条) is made at once, so the standings
+        # show who plays on before the next round is paired
+        if make_cut(tournament, rnd.number + 1):
+            done.append(f"cut:{rnd.number}")
     return done
 
 
