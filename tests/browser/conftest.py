@@ -88,6 +88,13 @@ def browser():
             os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = previous
 
 
+@pytest.fixture(scope="module")
+def stack(browser, shared_stack):
+    """The run's one stack (tests/conftest.py's ``shared_stack``) for a module that only adds
+    tables and people to it; the browser is started first."""
+    return shared_stack
+
+
 @pytest.fixture(scope="module", autouse=True)
 def _matches_wound_up(request):
     """When a module that used the run's shared stack is over, every match still playing on

@@ -23,6 +23,10 @@ from engine.arrange import arrange
 from engine.cards import parse_cards
 from engine.match import Match as EngineMatch
 
+sys.path.insert(0, os.path.dirname(__file__))
+
+from touch_regions import TOUCH_REGION  # noqa: E402
+
 pytestmark = pytest.mark.layout
 SCREENSHOTS = Path(__file__).resolve().parents[2] / "var" / "screenshots"
 VIEWPORTS = {
@@ -64,37 +68,28 @@ obs = engine.observation(0)
 out = {"hand": obs["hand"], **arrange(engine.variant, obs.get("level"), parse_cards(obs["hand"]))}
 """
 
-# Every hand card: its touch region (a rectangle of points, on a 2 px grid, where the page's
-# hit test finds that card and no other: from its first such point, as wide and as high as
-# they go), and whether every point of its rank and suit boxes hits it.
-REGIONS = """() => {
-  const owner = (x, y) => { const e = document.elementFromPoint(x, y); return e && e.closest('.card-button'); };
+# Every hand card: its touch region (tests/browser/touch_regions.py), and whether every point
+# of its rank and suit boxes hits it.
+REGIONS = (
+    "() => {"
+    + TOUCH_REGION
+    + """
   const out = [];
   for (const b of document.querySelectorAll('.hand .card-button')) {
     const r = b.getBoundingClientRect();
-    // the rectangle of its own from the first point (top-left first) that hits it: as wide
-    // as the hits go along that line, as high as whole lines of it are hit
-    let x0 = null, y0 = null;
-    for (let y = r.top + 1; y0 === null && y < r.bottom; y += 2) for (let x = r.left + 1; x < r.right; x += 2)
-      if (owner(x, y) === b) { x0 = x; y0 = y; break; }
-    let x1 = x0, y1 = y0;
-    if (x0 !== null) {
-      while (x1 + 2 < r.right && owner(x1 + 2, y0) === b) x1 += 2;
-      const line = (y) => { for (let x = x0; x <= x1; x += 2) if (owner(x, y) !== b) return false; return true; };
-      while (y1 + 2 < r.bottom && line(y1 + 2)) y1 += 2;
-    }
-    const full = x0 !== null;
+    const {full, w, h} = touchRegion(b);
     const glyph = (sel) => { const q = b.querySelector(sel).getBoundingClientRect();
       if (q.width < 4 || q.height < 8) return false;
       for (let y = q.top + 0.5; y < q.bottom; y += 2) for (let x = q.left + 0.5; x < q.right; x += 2) if (owner(x, y) !== b) return false;
       return q.left >= r.left && q.right <= r.right && q.top >= r.top && q.bottom <= r.bottom; };
-    out.push({card: b.querySelector('.face').dataset.card, w: x1 - x0 + 2, h: y1 - y0 + 2, full,
+    out.push({card: b.querySelector('.face').dataset.card, w, h, full,
       rank: glyph('.ix b'), suit: glyph('.ix i'), x: r.left, y: r.top, r: r.right, b: r.bottom});
   }
   return {cards: out, vw: document.documentElement.clientWidth, vh: innerHeight,
     scrollW: document.documentElement.scrollWidth, scrollH: document.documentElement.scrollHeight,
     handScrollW: document.querySelector('.hand').scrollWidth, handW: document.querySelector('.hand').clientWidth};
 }"""
+)
 
 GROUPS_SHOWN = """() => { const out = [];
   for (const f of document.querySelectorAll('.hand .hand-frame:not(.part)')) {
@@ -102,12 +97,6 @@ GROUPS_SHOWN = """() => { const out = [];
     out.push({kind: f.classList.contains('own') ? 'own' : 'combo',
       cards: [...document.querySelectorAll(`.hand .card-button[data-col="${k}"] .face`)].map((e) => e.dataset.card)}); }
   return out; }"""
-
-
-@pytest.fixture(scope="module")
-def stack(browser, shared_stack):
-    # the run's one stack (tests/conftest.py): this module only adds tables and people to it
-    return shared_stack
 
 
 #: (stack, table id) of every table this module's tests opened, till the test's end.

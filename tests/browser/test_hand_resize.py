@@ -18,6 +18,7 @@ sys.path.insert(0, os.path.dirname(__file__))
 
 from seated_person import SCREENSHOTS, open_page, sizes  # noqa: E402
 from test_table_layout import SLOW_CLOCKS, seed_where, wait_to_act  # noqa: E402
+from touch_regions import TOUCH_REGION  # noqa: E402
 
 pytestmark = pytest.mark.layout
 
@@ -37,25 +38,17 @@ FITS = """() => { const box = document.querySelector('.hand .hand-cards');
   return [...box.querySelectorAll('.card-button')].every((b) => {
     const c = b.getBoundingClientRect(); return c.left >= r.left - 0.5 && c.right <= r.right + 0.5; }); }"""
 
-# Every hand card: its box, and its touch region (a rectangle of points, on a 2 px grid, where
-# the page's hit test finds that card and no other: from its first such point, as wide and
-# as high as they go); the box of the cards and the viewport.
-REGIONS = """() => {
-  const owner = (x, y) => { const e = document.elementFromPoint(x, y); return e && e.closest('.card-button'); };
+# Every hand card: its box, and its touch region (tests/browser/touch_regions.py); the box of
+# the cards and the viewport.
+REGIONS = (
+    "() => {"
+    + TOUCH_REGION
+    + """
   const box = document.querySelector('.hand .hand-cards').getBoundingClientRect();
   const cards = [];
   for (const b of document.querySelectorAll('.hand .card-button')) {
     const r = b.getBoundingClientRect();
-    let x0 = null, y0 = null;
-    for (let y = r.top + 1; y0 === null && y < r.bottom; y += 2) for (let x = r.left + 1; x < r.right; x += 2)
-      if (owner(x, y) === b) { x0 = x; y0 = y; break; }
-    let x1 = x0, y1 = y0;
-    if (x0 !== null) {
-      while (x1 + 2 < r.right && owner(x1 + 2, y0) === b) x1 += 2;
-      const line = (y) => { for (let x = x0; x <= x1; x += 2) if (owner(x, y) !== b) return false; return true; };
-      while (y1 + 2 < r.bottom && line(y1 + 2)) y1 += 2;
-    }
-    cards.push({card: b.getAttribute('aria-label'), full: x0 !== null, w: x1 - x0 + 2, h: y1 - y0 + 2,
+    cards.push({card: b.getAttribute('aria-label'), ...touchRegion(b),
       x: r.left, y: r.top, r: r.right, b: r.bottom});
   }
   // what the layout centres in the box: the cards, and the buttons when they take a column
@@ -65,6 +58,7 @@ REGIONS = """() => {
   return {cards, margins, box: {x: box.left, r: box.right, w: box.width}, vw: document.documentElement.clientWidth,
     vh: innerHeight, scrollW: document.documentElement.scrollWidth};
 }"""
+)
 
 # The hand's cards and frames moved, over a while: style changes counted.
 STILL = """(ms) => new Promise((done) => {
@@ -73,12 +67,6 @@ STILL = """(ms) => new Promise((done) => {
   seen.observe(document.querySelector('.hand'), {attributes: true, attributeFilter: ['style'], subtree: true});
   setTimeout(() => { seen.disconnect(); done(moved); }, ms);
 })"""
-
-
-@pytest.fixture(scope="module")
-def stack(browser, shared_stack):
-    # the run's one stack (tests/conftest.py): this module only adds tables and people to it
-    return shared_stack
 
 
 def check_hand(page, name, count, width=None):

@@ -112,12 +112,6 @@ def check_toggle(toggle, word):
     assert box["width"] >= 44 and box["height"] >= 44, box
 
 
-@pytest.fixture(scope="module")
-def stack(browser, shared_stack):
-    # the run's one stack (tests/conftest.py): this module only adds tables and people to it
-    return shared_stack
-
-
 def test_the_replay_plays_itself_at_normal_speed_step_by_step(browser, stack):
     done = stack.query(FINISHED)
     assert done["status"] == "finished" and done["steps"] >= 8, done
