@@ -345,3 +345,37 @@ def test_the_immune_window_is_reviewed_in_its_own_world():
         assert move_words(item["played"], "immune") == "不打免疫炸"
         bomb = {"kind": "immune", "cards": [card_str(c) for c in legal[1].cards]}
         assert move_words(bomb, "immune") == "打免疫炸（♠5 ♠5 ♥3 ♥3 ♥5 ♥5 ♣5 ♣5 ♦5 ♦5）"
+
+
+#: A Red Two hand of the seat dealt both ♥2: eight As, eight Ks, eight Qs.
+STRONG = "H2 H2 SA HA CA DA SA HA CA DA SK HK CK DK SK HK CK DK SQ HQ CQ DQ SQ HQ CQ DQ"
+
+
+def test_red_twos_choice_is_reviewed_in_points():
+    """Surrendering a hand of big bombs (独抱红二) against playing solo: found costly in
+    points, the review's choice solo; the choice said in words."""
+    rules = deal_rules("honger")
+    good, bad = "solo", "surrender"
+    mine = parse_cards(STRONG.split())
+    rest = [c for c in range(52) for _ in range(2)]
+    for c in mine:
+        rest.remove(c)
+    random.Random(1).shuffle(rest)
+    deal = Deal(rules, [mine, rest[:26], rest[26:52], rest[52:78]], None, {})
+    rules.setup_sides(deal, [deal.hand(s) for s in range(4)], None)
+    rules.start(deal, 2)
+    assert deal.phase == "choose" and deal.turn == 0
+    obs = deal_observation(deal, 0)
+    obs.update(deal_no=0, previous=None)
+    legal = tuple(deal.legal_actions(0))
+    played = next(a for a in legal if a.choice == bad)
+    view = SeatView("honger", 0, {}, (Decision(1, obs, legal, played, True),))
+    result = review_seat(view, Budget(worlds=20, bot_playouts=12, match_seconds=600), seed="c")
+    (item,) = result["decisions"]
+    assert item["phase"] == "choose" and item["played"]["choice"] == bad
+    assert item["best"] == {"kind": "choose", "cards": [], "choice": good}
+    assert item["points"] < 0 and cost(item) > 2 * cost_se(item)
+    with translation.override("zh-hans"):
+        (moment,) = highlights(result)
+        assert moment["phase_name"] == "独抱红二的选择"
+        assert moment["text"].startswith("这里独打比投降更好：预计多得")
