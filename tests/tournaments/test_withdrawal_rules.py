@@ -385,8 +385,12 @@ def test_after_the_start_only_an_organiser_accepts_a_withdrawal_with_a_reason(
             entry_services.withdraw(club_admin, t, mine, now=START, reason=reason)
         assert err.value.code == code
         unchanged()
-    # the web form and the API answer the same, translated, and change nothing
+    # the web form and the API answer the same, translated, and change nothing; the player's
+    # page offers no withdraw button any more, it says whom to ask
     client.force_login(people[0])
+    own_page = client.get(f"/tournaments/{t.pk}/", HTTP_ACCEPT_LANGUAGE="zh-hans").content.decode()
+    assert 'id="withdraw-ask"' in own_page and "请联系组织者" in own_page
+    assert "/do/withdraw/" not in own_page
     page = client.post(
         f"/tournaments/{t.pk}/do/withdraw/",
         {"reason": REASON},
