@@ -1,3 +1,5 @@
+import json
+
 import pytest
 from django.db import IntegrityError, OperationalError
 from django.db.models.signals import post_init, pre_init
@@ -578,11 +580,22 @@ def test_the_sweeps_query_has_its_index_and_the_deadline_none_of_its_own(db):
 @pytest.mark.postgresql
 def test_a_long_snapshot_is_stored_compressed_with_lz4(club, players, scheduled):
     """On PostgreSQL the snapshot column compresses with LZ4 (migration 0007), not pglz:
-    a finished match's snapshot (several kilobytes, rewritten on every action) is stored so."""
+    a finished match's snapshot (several kilobytes, rewritten on every action) is stored so.
+    The match's time is up once its snapshot has passed 4 KB (a few deals: a deal adds about
+    1 KB), and it ends with the deal in progress: playing it to its last level took thousands
+    of actions more to show the same."""
     from django.db import connection
 
-    match = full_table(club, players).match
-    run_until_over(match.pk)
+    match = full_table(club, players, time_limit_seconds=1).match
+    for _ in range(5000):  # played until its snapshot is twice the 2 KB PostgreSQL compresses
+        match = Match.objects.get(pk=match.pk)
+        if len(json.dumps(match.snapshot)) > 4096:
+            break
+        assert clock.act_on_deadline(match.pk, match.version, force=True) != "stale"
+    Match.objects.filter(pk=match.pk).update(ends_at=match.ends_at.replace(year=2000))
+    assert clock.apply_time_limit(match.pk)
+    match = run_until_over(match.pk)
+    assert match.result["reason"] == "time", match.result
     with connection.cursor() as cursor:
         cursor.execute(
             "SELECT attcompression FROM pg_attribute WHERE attrelid = %s::regclass"
