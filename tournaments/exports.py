@@ -25,13 +25,25 @@ def _csv(rows: list[list[object]]) -> str:
 def standings_csv(tournament: Tournament, labels: dict[str, str]) -> str:
     """The standings: place, entry, team, played, wins-draws-losses, each tie-break
     (``labels`` names the tie-break columns) and the round after which a low-position cut put
-    the entry out (第二十九条; empty while it plays on), in an event with cuts."""
+    the entry out (第二十九条; empty while it plays on), in an event with cuts. In an event
+    with withdrawals after the start (第二十四条二) two more columns: 退赛（第N轮） (and 成绩注销
+    when its results are annulled) and the reason; the annulled entries follow the ranked
+    ones without a place or numbers, as the standings page lists them."""
     tiebreaks = selectors.tiebreaks_of(tournament)
+    withdrawn = selectors.withdrawals(tournament)
     rows: list[list[object]] = [
         [_("Place"), _("Entry"), _("Team"), _("Played"), _("Wins"), _("Draws"), _("Losses")]
         + [labels[t] for t in tiebreaks]
         + ([_("Out after round")] if tournament.cuts else [])
+        + ([_("Withdrawal"), _("Reason for the withdrawal")] if withdrawn else [])
     ]
+
+    def marks(entry: int) -> list[object]:
+        if not withdrawn:
+            return []
+        w = withdrawn.get(entry)
+        return [_withdrawal_mark(w), w.reason] if w else ["", ""]
+
     for line in selectors.standings(tournament):
         row = line.row
         rows.append(
@@ -46,8 +58,30 @@ def standings_csv(tournament: Tournament, labels: dict[str, str]) -> str:
             ]
             + [_number(row.values.get(t, "")) for t in tiebreaks]
             + ([line.eliminated_after or ""] if tournament.cuts else [])
+            + marks(line.entry.pk)
+        )
+    annulled = [w.entry for w in withdrawn.values() if w.annulled]
+    named = {
+        pk: (name, team)
+        for pk, name, team in tournament.entries.filter(pk__in=annulled).values_list(
+            "pk", "name", "team"
+        )
+    }
+    for pk in annulled:  # not ranked (第二十四条二.1)
+        name, team = named.get(pk, ("", ""))
+        rows.append(
+            ["", name, team, "", "", "", ""]
+            + [""] * len(tiebreaks)
+            + ([""] if tournament.cuts else [])
+            + marks(pk)
         )
     return _csv(rows)
+
+
+def _withdrawal_mark(withdrawal: selectors.Withdrawal) -> str:
+    """退赛（第N轮）, with 成绩注销 when its results are annulled."""
+    mark = _("withdrew in round %(n)s") % {"n": withdrawal.round}
+    return f"{mark} · {_('results annulled')}" if withdrawal.annulled else mark
 
 
 def results_csv(tournament: Tournament) -> str:

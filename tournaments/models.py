@@ -154,6 +154,20 @@ class EntryStatus(models.TextChoices):
     WITHDRAWN = "withdrawn", _("Withdrawn")
 
 
+class WithdrawalRule(models.TextChoices):
+    """How 第二十四条二 treated an entry that withdrew after the start, by format."""
+
+    #: Round robin, fewer than half of its opponents played: its results are cancelled and it
+    #: leaves the standings (each opponent keeps the result it scored against it).
+    ANNULLED = "annulled", _("Round robin: results annulled")
+    #: Round robin, half or more played: its results stand, its later games are forfeits.
+    STANDS = "stands", _("Round robin: results stand, later games forfeited")
+    #: Swiss: its results stand, it is not paired again.
+    SWISS = "swiss", _("Swiss: not paired again")
+    #: Knockout (single or double elimination): the opponent goes through.
+    KNOCKOUT = "knockout", _("Knockout: the opponent goes through")
+
+
 #: The entries that take part: paired, listed in the standings (a pending pair does not yet).
 ACCEPTED_STATUSES = (EntryStatus.REGISTERED, EntryStatus.CHECKED_IN)
 
@@ -195,6 +209,28 @@ class Entry(models.Model):
     )
     #: A pending entry lapses (and is removed) at this time unless the partner accepts.
     answer_by = models.DateTimeField(_("partner answers by"), null=True, blank=True)
+    # A withdrawal after the start (第二十三、二十四条二), written by
+    # tournaments.services.entries.withdraw: all four together, or none (a withdrawal before
+    # round 1 started, or none at all). Kept on the entry so that an entry with no game (a
+    # late entry never paired) keeps its record too.
+    #: The round it withdrew in (the first it does not finish: the round paired or being
+    #: played when it withdrew; between rounds, the next).
+    withdrawn_round = models.PositiveSmallIntegerField(
+        _("withdrew in round"), null=True, blank=True
+    )
+    withdrawal_reason = models.CharField(_("reason for the withdrawal"), max_length=200, blank=True)
+    #: The organiser who accepted it (第二十三条: "经竞赛部门同意").
+    withdrawn_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("withdrawal accepted by"),
+    )
+    withdrawal_rule = models.CharField(
+        _("withdrawal rule applied"), max_length=10, choices=WithdrawalRule.choices, blank=True
+    )
 
     class Meta:
         db_table = "ladder_entry"
@@ -204,7 +240,17 @@ class Entry(models.Model):
         constraints = [
             models.UniqueConstraint(
                 fields=["tournament", "player1"], name="tournament_entry_unique_player1"
-            )
+            ),
+            models.CheckConstraint(
+                condition=(
+                    models.Q(withdrawn_round__isnull=True, withdrawal_rule="")
+                    | (models.Q(withdrawn_round__isnull=False) & ~models.Q(withdrawal_rule=""))
+                ),
+                name="tournament_entry_withdrawal_round_and_rule",
+                violation_error_message=_(
+                    "A withdrawal after the start needs both its round and the rule applied."
+                ),
+            ),
         ]
 
     @property

@@ -37,6 +37,7 @@ from tournaments.models import (
     TournamentFormat,
     TournamentStatus,
     UnitKind,
+    WithdrawalRule,
 )
 from tournaments.windows import checkin_open
 
@@ -120,9 +121,9 @@ def standings(tournament: Tournament, through_round: int | None = None) -> list[
     every entry still playing, those out later first, with their points
     (:func:`tournaments.cuts.rank_with_cuts`)."""
     by_id = {e.pk: e for e in entries(tournament) if e.status != EntryStatus.PENDING}
+    for pk in [pk for pk, e in by_id.items() if e.withdrawal_rule == WithdrawalRule.ANNULLED]:
+        by_id.pop(pk, None)  # left the event (第二十四条二.1): not ranked
     games = all_games(tournament)
-    for pk in annulled(tournament, games):  # left the event (第二十四条二.1): not ranked
-        by_id.pop(pk, None)
     if through_round is not None:
         games = [g for g in games if g.round.number <= through_round]
     sealed = comparisons.sealed_rounds(tournament)  # 复式赛: withheld while a table plays
@@ -383,9 +384,6 @@ def next_step(tournament: Tournament, last: Round | None, now: datetime) -> Step
     return Step("pair", number)
 
 
-#: The withdrawal itself, on the withdrawing entry's last game: round, reason, who accepted
-#: it and by which rule (``annulled``, ``stands``, ``swiss``, ``knockout``).
-WITHDRAWAL = "withdrawal"
 #: A game forfeited to the other side because an entry in it has withdrawn.
 WITHDRAWAL_FORFEIT = "withdrawal_forfeit"
 #: A game of a round-robin entry that withdrew having played fewer than half of its
@@ -419,10 +417,6 @@ NOTE_TEXT = {
     "edited": lambda d: _("Edited by an organiser."),
     "bracket_corrected": lambda d: (
         _("Changed after a corrected result in round %(r)s.") % {"r": d.get("round")}
-    ),
-    WITHDRAWAL: lambda d: (
-        _("%(name)s withdrew in round %(n)s, accepted by %(by)s: %(reason)s")
-        % {"name": d["name"], "n": d["round"], "by": d["by_name"], "reason": d["reason"]}
     ),
     WITHDRAWAL_FORFEIT: lambda d: (
         _("%(name)s has withdrawn: the game is forfeited to the other side.") % {"name": d["name"]}
@@ -635,8 +629,8 @@ def _one_line(value: str) -> str:
     return " ".join(value.split())
 
 
-# Withdrawals after the start (第二十四条二): tournaments.services.entries.withdraw writes them
-# as notes on the entry's games (an entry has no field for them), read back here.
+# Withdrawals after the start (第二十四条二): tournaments.services.entries.withdraw records them
+# on the entry (withdrawn_round, withdrawal_reason, withdrawn_by, withdrawal_rule).
 
 
 @dataclass(frozen=True)
@@ -644,7 +638,7 @@ class Withdrawal:
     """An entry's withdrawal after the start: the round it withdrew in (the first it does not
     finish), the reason, who accepted it, the rule applied (``annulled``: its results are
     cancelled and it leaves the standings; ``stands``: its results stand and its remaining
-    round-robin games are forfeits; ``swiss``; ``knockout``)."""
+    round-robin games are forfeits; ``swiss``; ``knockout``: :class:`WithdrawalRule`)."""
 
     entry: int
     round: int
@@ -655,31 +649,33 @@ class Withdrawal:
     @property
     def annulled(self) -> bool:
         """True when the entry's results are cancelled (round robin, under half played)."""
-        return self.rule == "annulled"
+        return self.rule == WithdrawalRule.ANNULLED
 
 
-def withdrawals(
-    tournament: Tournament, games: Sequence[Game] | None = None
-) -> dict[int, Withdrawal]:
-    """Every withdrawal after the start by entry id, read from the notes of ``games`` (by
-    default every game of the tournament)."""
-    out: dict[int, Withdrawal] = {}
-    for game in all_games(tournament) if games is None else games:
-        for note in game.notes or ():
-            if note.get("code") != WITHDRAWAL or not note.get("units"):
-                continue
-            detail = note.get("detail") or {}
-            entry = int(note["units"][0])
-            out[entry] = Withdrawal(
-                entry,
-                int(detail.get("round") or 0),
-                str(detail.get("reason") or ""),
-                str(detail.get("by_name") or ""),
-                str(detail.get("rule") or ""),
-            )
-    return out
+def withdrawals(tournament: Tournament) -> dict[int, Withdrawal]:
+    """Every withdrawal after the start by entry id, in the order of their rounds (one query
+    on the entries)."""
+    withdrawn = (
+        Entry.objects.filter(tournament=tournament, withdrawn_round__isnull=False)
+        .select_related("withdrawn_by")
+        .order_by("withdrawn_round", "withdrawn_at", "pk")
+    )
+    return {
+        e.pk: Withdrawal(
+            e.pk,
+            e.withdrawn_round or 0,
+            e.withdrawal_reason,
+            e.withdrawn_by.name if e.withdrawn_by else "",
+            e.withdrawal_rule,
+        )
+        for e in withdrawn
+    }
 
 
-def annulled(tournament: Tournament, games: Sequence[Game] | None = None) -> list[int]:
+def annulled(tournament: Tournament) -> list[int]:
     """The entries whose results are cancelled by a withdrawal (第二十四条二.1): not ranked."""
-    return [pk for pk, w in withdrawals(tournament, games).items() if w.annulled]
+    return list(
+        Entry.objects.filter(
+            tournament=tournament, withdrawal_rule=WithdrawalRule.ANNULLED
+        ).values_list("pk", flat=True)
+    )

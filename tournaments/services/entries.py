@@ -32,6 +32,7 @@ from tournaments.models import (
     TournamentFormat,
     TournamentStatus,
     UnitKind,
+    WithdrawalRule,
 )
 from tournaments.permissions import can_manage
 from tournaments.services.errors import TournamentError, not_allowed
@@ -321,9 +322,10 @@ def withdraw(
     * after round 1 has started (第二十四条二), with a ``reason`` (required, at most
       :data:`REASON_MAX` characters) — the rule of the format (:func:`_after_start`).
 
-    The withdrawal is recorded with the round, the reason and who accepted it (a note on the
-    entry's last game: :data:`tournaments.selectors.WITHDRAWAL`). Withdrawing a withdrawn
-    entry again changes nothing. Refusals change nothing."""
+    A withdrawal after the start is recorded on the entry: the round, the reason, who accepted
+    it and the rule applied (``withdrawn_round``, ``withdrawal_reason``, ``withdrawn_by``,
+    ``withdrawal_rule``), also for an entry that has no game. Withdrawing a withdrawn entry
+    again changes nothing. Refusals change nothing."""
     tournament = locked(tournament)
     now = now or timezone.now()
     entry = _entry_for_action(user, tournament, entry)
@@ -402,38 +404,36 @@ def _after_start(
         .order_by("round__number", "number")
         if entry.pk in g.side0 + g.side1
     ]
-    rule = "swiss"
+    rule = WithdrawalRule.SWISS
     if tournament.format in KNOCKOUT_FORMATS:
-        rule = "knockout"
+        rule = WithdrawalRule.KNOCKOUT
     elif tournament.format == TournamentFormat.ROUND_ROBIN:
         opponents = len(selectors.tournament_order(tournament)) - 1
         played = sum(1 for g in games if g.side1 and g.status == GameStatus.FINISHED)
-        rule = "annulled" if played * 2 < opponents else "stands"
+        rule = WithdrawalRule.ANNULLED if played * 2 < opponents else WithdrawalRule.STANDS
+    entry.withdrawn_round = number
+    entry.withdrawal_reason = reason
+    entry.withdrawn_by = user
+    entry.withdrawal_rule = rule
+    entry.save(
+        update_fields=["withdrawn_round", "withdrawal_reason", "withdrawn_by", "withdrawal_rule"]
+    )
     if current is not None:
         forfeit_withdrawn(tournament, current, now, only=[entry.pk])
-    if not games:
-        return  # a late entry that never played: nothing to record a result against
-    detail = {
-        "round": number,
-        "reason": reason,
-        "by": user.pk,
-        "by_name": user.name,
-        "rule": rule,
-        "name": entry.name,
-    }
-    fresh = list(
-        Game.objects.filter(pk__in=[g.pk for g in games]).order_by("round__number", "number")
-    )
-    changed = []
-    if rule == "annulled":
-        for game in fresh:
-            if game.side1 and game.status == GameStatus.FINISHED:
-                game.notes = [*game.notes, _note(selectors.WITHDRAWAL_ANNULLED, entry, detail)]
-                changed.append(game)
-    fresh[-1].notes = [*fresh[-1].notes, _note(selectors.WITHDRAWAL, entry, detail)]
-    if fresh[-1] not in changed:
-        changed.append(fresh[-1])
-    Game.objects.bulk_update(changed, ["notes"])
+    if rule == WithdrawalRule.ANNULLED:
+        # each game it played says why its result no longer counts for it (the other side
+        # keeps it)
+        annulled = [
+            g
+            for g in Game.objects.filter(pk__in=[g.pk for g in games])
+            if g.side1 and g.status == GameStatus.FINISHED
+        ]
+        for game in annulled:
+            game.notes = [
+                *game.notes,
+                _note(selectors.WITHDRAWAL_ANNULLED, entry, {"round": number, "name": entry.name}),
+            ]
+        Game.objects.bulk_update(annulled, ["notes"])
     notifications.notify_users(
         tournament,
         entry.user_ids,
@@ -468,7 +468,7 @@ def reinstate(
     entry = Entry.objects.select_for_update().get(pk=entry.pk)
     if entry.status != EntryStatus.WITHDRAWN:
         return entry
-    if entry.pk in selectors.withdrawals(tournament):
+    if entry.withdrawn_round is not None:
         # its games were forfeited or annulled by the rules of 第二十四条二: they stay so
         raise TournamentError(
             "withdrawn_after_start",

@@ -131,7 +131,7 @@ def _planned(
         active = {e.pk for e in selectors.active_entries(tournament, first_round=False)}
         # 第二十四条二.1: an entry that withdrew after half its games keeps its place in the
         # schedule, and each of its games is a forfeit (create_round); one under half is gone
-        withdrawn = selectors.withdrawals(tournament, [g for g in games if g.notes])
+        withdrawn = selectors.withdrawals(tournament)
         stands = {pk for pk, w in withdrawn.items() if w.rule == "stands"}
         active |= stands
         out = []
