@@ -20,7 +20,7 @@ from engine.bots._moves import (
     resolve,
 )
 from engine.bots.points import PointsHeuristicBot
-from engine.bots.policy import move_cost, plays_needed
+from engine.bots.policy import bombs_in, move_cost, plays_needed
 from engine.cards import RANK_NAMES
 from engine.variants import combo_rules, deal_rules
 
@@ -36,6 +36,9 @@ BOMB_HAND = 10
 BOMB_LEFT = 6
 #: ... or once the hand would need this many plain plays or fewer after the bomb.
 BOMB_AFTER = 2
+#: ... or once the plain plays left after the bomb are at most the bombs left plus this: each
+#: bomb takes the lead back for one more play, so the hand goes out in a row of leads.
+BOMB_CHAIN = 1
 #: The partner and the other opponent passed on the standing play (ours is the last chance
 #: to take the trick): the follow tolerance is raised by this much.
 LAST_TOLERANCE = 1
@@ -252,7 +255,11 @@ class HeuristicBot:
             # an opponent one or two cards from out: no single (or pair) it can follow with
             if opp_near is not None and opp_near <= 2:
                 avoid = "single" if opp_near == 1 else "pair"
-                safe = [m for m in plain if m.type != avoid]
+                # not by breaking a bomb: that leaves a lone card to lose with
+                safe = [m for m in plain if m.type != avoid and keys[id(m)][0] == 0]
+                if not safe and bombs_in(tuple(cnt)) and plays_needed(tuple(cnt)) <= 1:
+                    # the last plain play, then a bomb over whatever beats it, and out
+                    return moves.action(min(plain, key=lambda m: keys[id(m)]))
                 if safe:
                     return moves.action(min(safe, key=lambda m: keys[id(m)]))
                 # only that type: lead the highest, which the opponent is least likely to beat
@@ -306,6 +313,7 @@ class HeuristicBot:
                 (left is not None and left <= BOMB_LEFT)
                 or urgent
                 or after <= BOMB_AFTER
+                or after <= bombs_in(tuple(rest)) + BOMB_CHAIN
                 or (size <= BOMB_HAND and not mate_next)
             ):
                 return moves.action(bomb)

@@ -62,3 +62,32 @@ def test_a_short_hand_bombs_only_when_the_partner_cannot_take_the_trick():
     standing = {"type": "single", "key": "K", "cards": ["SK"], "seat": 1}
     bomb = HeuristicBot().choose(follow_obs(hand, standing, counts), [])
     assert bomb.kind == "play" and bomb.type == "bomb"
+
+
+def test_a_hand_of_bombs_bombs_when_the_bombs_can_carry_it_out():
+    # 16 cards: three bombs and three plain plays (33, 9, K); only a bomb beats the ace. After
+    # the smallest bomb two bombs and three plays are left: each bomb takes the lead back for
+    # one more play, so the hand goes out in a row of leads (issue 44, fourth session)
+    hand = ["S5", "H5", "C5", "D5", "S8", "H8", "C8", "D8", "SJ", "HJ", "CJ", "DJ"]
+    hand += ["S3", "H3", "S9", "SK"]
+    standing = {"type": "single", "key": "A", "cards": ["SA"], "seat": 3}
+    bomb = HeuristicBot().choose(follow_obs(hand, standing, (None, None, None, None)), [])
+    assert bomb.kind == "play" and bomb.type == "bomb"
+    assert sorted(c % 13 for c in bomb.cards) == [3, 3, 3, 3]  # the smallest, the fives
+    # one bomb fewer (the jacks are a triple): two plays short of a row, and it keeps its bombs
+    hand = [c for c in hand if c != "DJ"]
+    keep = HeuristicBot().choose(follow_obs(hand, standing, (None, None, None, None)), [])
+    assert keep.kind == "pass"
+
+
+def test_an_opponent_one_card_from_out_is_led_a_single_rather_than_a_broken_bomb():
+    # a bomb and an ace; the opponent after us shows one card. A triple out of the bomb (no
+    # single) leaves a single to lose with; the ace, with the bomb over whatever beats it,
+    # goes out (issue 44, fourth session)
+    hand = ["S7", "H7", "C7", "D7", "SA"]
+    lead = HeuristicBot().choose(lead_obs(hand, counts=(5, 1, None, None)), [])
+    assert lead.kind == "play" and lead.type == "single"
+    # with a plain play besides, the single is still avoided and no bomb is broken
+    hand = ["S7", "H7", "C7", "D7", "SA", "S9", "H9"]
+    lead = HeuristicBot().choose(lead_obs(hand, counts=(7, 1, None, None)), [])
+    assert lead.kind == "play" and lead.type == "pair" and lead.cards[0] % 13 == 7
