@@ -12,12 +12,21 @@ class RecordsConfig(AppConfig):
     verbose_name = _("Records")
 
     def ready(self) -> None:
-        """Listen for finished live matches (:func:`matches.hooks.register_match_finished`);
-        add the honours a match's players hold to its result card (reviews, below)."""
+        """Listen for finished live matches (:func:`matches.hooks.register_match_finished`)
+        and for saved tournament games and league fixtures (a corrected result, Django's
+        ``post_save``); add the honours a match's players hold to its result card
+        (reviews, below)."""
+        from django.db.models.signals import post_save
+
+        from leagues.models import Fixture
         from matches.hooks import register_match_finished
         from records.honours import match_honour_lines
-        from records.services import queue_match
+        from records.services import fixture_saved, game_saved, queue_match
         from reviews.card import register_card_lines
+        from tournaments.models import Game
 
         register_match_finished(queue_match)
+        # corrections: the events' own saves, so no lower layer calls up to the statistics
+        post_save.connect(game_saved, sender=Game, dispatch_uid="records.game_saved")
+        post_save.connect(fixture_saved, sender=Fixture, dispatch_uid="records.fixture_saved")
         register_card_lines(match_honour_lines)

@@ -7,8 +7,9 @@ scores and the winner. So they count for: the match played, won, drawn or lost; 
 game (Bao 2, Guandan) the levels the side reached from its start (``levels_up``); in a game
 scored per player (a Red Two tournament) each player's points. Nothing of the deals (no
 deals, places, 保2, tributes, decisions): where the platform saw no deal, it counts none.
-A correction of such a result after it was recorded is not followed (the first result
-entered stands in the statistics), as a live match is recorded once.
+A correction of such a result is followed (:func:`records.services.follow`): the facts of the
+result recorded leave the tallies and those of the corrected one enter them, once; a result
+cleared since (a knockout re-bracketed) leaves the statistics.
 """
 
 from __future__ import annotations

@@ -24,11 +24,29 @@ def record_sheet_task(sheet_id: int) -> bool:
     return services.record_sheet(sheet_id)
 
 
+@shared_task(acks_late=True, autoretry_for=(OperationalError,), max_retries=5, retry_backoff=True)
+def follow_game_task(game_id: int) -> int:
+    """Follow tournament game ``game_id``'s entered, corrected or cleared result into the
+    statistics (how many recorded matches changed)."""
+    return services.follow_game(game_id)
+
+
+@shared_task(acks_late=True, autoretry_for=(OperationalError,), max_retries=5, retry_backoff=True)
+def follow_fixture_task(fixture_id: int) -> int:
+    """Follow league fixture ``fixture_id``'s corrected table results into the statistics."""
+    return services.follow_fixture(fixture_id)
+
+
 @shared_task(acks_late=True)
 def sweep_records_task() -> int:
     """Record the finished matches, confirmed sheets and results organisers entered (without
-    a live match or sheet) of the last days that are not yet (their task was lost, or sheets
-    and entered results, which have no hook); returns how many."""
+    a live match or sheet) of the last days that are not yet (their task was lost, or sheets,
+    which have no hook), and follow the corrections of the last days (a lost task); returns
+    how many recorded matches changed."""
     done = sum(services.record_live_match(pk) for pk in services.unrecorded_matches())
     done += sum(services.record_sheet(pk) for pk in services.unrecorded_sheets())
-    return done + sum(services.record_entered(key) for key in services.unrecorded_entered())
+    done += sum(services.record_entered(key) for key in services.unrecorded_entered())
+    games, fixtures, entered = services.corrected_results()
+    done += sum(services.follow_game(pk) for pk in games)
+    done += sum(services.follow_fixture(pk) for pk in fixtures)
+    return done + sum(services.record_entered(key) for key in entered)
