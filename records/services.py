@@ -216,7 +216,10 @@ def _stored(record: MatchRecord) -> tuple[MatchFacts, list[int | None]]:
     seats = []
     for r in rows:
         partner = seat_of.get(r.partner_id) if r.partner_id is not None else None
-        opponents = [o for o in range(len(users)) if o not in (r.seat, partner)]
+        # a seat whose account was deleted since has no row (nor tallies) left
+        opponents = [
+            o for o in range(len(users)) if o not in (r.seat, partner) and users[o] is not None
+        ]
         seats.append(SeatFacts(r.seat, r.outcome, partner, opponents, dict(r.counters)))
     return MatchFacts(record.variant, True, record.deals, seats), users
 
@@ -385,7 +388,8 @@ def _add_to_tallies(
     others = {o for _u, _k, o, _c in increments}
     existing = {
         (t.user_id, t.period, t.kind, t.other_key): t
-        for t in Tally.objects.select_for_update().filter(
+        for t in Tally.objects.select_for_update()
+        .filter(
             user_id__in=people,
             period__in=keys,
             variant=facts.variant,
@@ -393,6 +397,7 @@ def _add_to_tallies(
             club_key=club_key,
             other_key__in=others,
         )
+        .order_by("pk")  # locked in one order: two writers of the same people never deadlock
     }
     new: dict[tuple[int, str, str, int], Tally] = {}
     changed: dict[int, Tally] = {}
@@ -400,6 +405,8 @@ def _add_to_tallies(
         for user, kind, other, counters in increments:
             key = (user, period, kind, other)
             tally = existing.get(key) or new.get(key)
+            if tally is None and sign < 0:
+                continue  # gone with a deleted account: nothing to take out
             if tally is None:
                 tally = new[key] = Tally(
                     user_id=user,
