@@ -6,6 +6,7 @@ leaves the statistics; the honours follow; running the task or the sweep again c
 nothing. The corrections reach records through Django's ``post_save`` of the game or fixture
 (eager Celery, the task published on commit) or, a task lost, through beat's sweep."""
 
+import uuid
 from collections import Counter, defaultdict
 from datetime import date, timedelta
 
@@ -18,6 +19,7 @@ from leagues.services import play
 from officials import services as officials
 from records import periods, services, tasks
 from records.models import Honour, MatchRecord, PlayerMatch, Source, Tally
+from sheets import services as sheet_services
 from tests.ladder import conftest as ladder_fixtures
 from tests.records.kit import engine_match, store_match
 from tests.tournaments.test_tournament_ladder import START, running_round, seats_of
@@ -54,6 +56,14 @@ def consistent():
         k: dict(c) for k, c in partners.items()
     }
     assert all(t.counters for t in Tally.objects.all()), "an empty tally was left"
+
+
+OUTCOME_AND_LEVELS = ("won", "drawn", "lost", "levels_up", "levels_down")
+
+
+def net(counters):
+    """A team's net levels in one match's counters."""
+    return counters.get("levels_up", 0) - counters.get("levels_down", 0)
 
 
 def snapshot():
@@ -153,19 +163,10 @@ def test_an_appeal_corrects_a_live_match_the_deals_stay_the_outcome_and_levels_f
         side = seat % 2
         assert new.outcome == ("won" if side == winner else "lost") != old.outcome
         # the deals stay as played: every counter but the outcome and the levels
-        same = {
-            k: v
-            for k, v in old.counters.items()
-            if k not in ("won", "lost", "levels_up", "levels_down")
-        }
-        assert {
-            k: v
-            for k, v in new.counters.items()
-            if k not in ("won", "lost", "levels_up", "levels_down")
-        } == same
+        kept = {k: v for k, v in old.counters.items() if k not in OUTCOME_AND_LEVELS}
+        assert {k: v for k, v in new.counters.items() if k not in OUTCOME_AND_LEVELS} == kept
         assert new.counters[new.outcome] == 1 and old.outcome not in new.counters
         # the team's net levels end where the corrected result says
-        net = lambda c: c.get("levels_up", 0) - c.get("levels_down", 0)  # noqa: E731
         assert net(new.counters) - net(old.counters) == corrected[side] - result["score"][side]
     # a live game corrected is no entered result: the match is counted once, as the live one
     assert MatchRecord.objects.filter(source=Source.LIVE).count() == 1
@@ -256,10 +257,9 @@ def test_a_cleared_entered_result_leaves_the_statistics(
     assert tasks.sweep_records_task() == 0
 
 
-def test_an_organisers_league_table_correction_follows(
-    club, club_admin, members, celery_eager, django_capture_on_commit_callbacks
-):
-    people = members(4)
+def league_table(club, people, **table):
+    """A league fixture of ``people``'s two pairs (home: people 1 and 3, seats 1 and 3, unless
+    ``table`` says) with one table of ``table``'s fields."""
     league = lg.League.objects.create(host=club, name="联赛")
     season = lg.Season.objects.create(
         league=league, name="2026", variant="guandan", starts_on=date.today(), rated=False
@@ -277,16 +277,15 @@ def test_an_organisers_league_table_correction_follows(
     fixture = lg.Fixture.objects.create(
         round=rnd, division=division, home=home, away=away, finished_at=timezone.now()
     )
-    table = lg.FixtureTable.objects.create(
-        fixture=fixture,
-        number=1,
-        home_side=1,
-        seat_users=[p.pk for p in people],
-        home_score=9,
-        away_score=4,
-        winner=0,
-        done=True,
-    )
+    fields = {"home_side": 1, "seat_users": [p.pk for p in people], "done": True, **table}
+    return lg.FixtureTable.objects.create(fixture=fixture, number=1, **fields)
+
+
+def test_an_organisers_league_table_correction_follows(
+    club, club_admin, members, celery_eager, django_capture_on_commit_callbacks
+):
+    people = members(4)
+    table = league_table(club, people, home_score=9, away_score=4, winner=0)
     assert tasks.sweep_records_task() == 1
     assert total(people[1], "guandan") == {"matches": 1, "won": 1, "levels_up": 9}
     with django_capture_on_commit_callbacks(execute=True):
@@ -296,6 +295,51 @@ def test_an_organisers_league_table_correction_follows(
     assert total(people[0], "guandan") == {"matches": 1, "won": 1, "levels_up": 9}
     consistent()
     before = snapshot()
-    assert services.follow_fixture(fixture.pk) == 0
+    assert services.follow_fixture(table.fixture_id) == 0
     assert tasks.sweep_records_task() == 0
     assert snapshot() == before
+
+
+def test_a_league_correction_of_a_score_sheets_result_keeps_its_deals(
+    club, club_admin, members, celery_eager, django_capture_on_commit_callbacks
+):
+    people = members(4)
+    sheet = sheet_services.start_sheet(
+        people[0],
+        club,
+        variant="guandan",
+        players=[sheet_services.PlayerSpec(user_id=p.pk) for p in people],
+    )
+    for finish in ([0, 2], [1, 0, 3, 2]):
+        sheet_services.add_entry(people[0], sheet, {"deal": {"finish": finish}}, uuid.uuid4())
+    sheet_services.add_entry(people[0], sheet, {"time_up": True}, uuid.uuid4())
+    sheet_services.confirm(people[0], sheet)
+    sheet_services.confirm(people[1], sheet)
+    sheet.refresh_from_db()
+    played = sheet.state["result"]["score"]
+    assert played[0] > played[1]  # team 0 (people 0 and 2) won
+    # the sheet played a league table: the home pair at seats 0 and 2 here
+    table = league_table(
+        club,
+        people,
+        home_side=0,
+        sheet_ref=sheet.pk,
+        home_score=played[0],
+        away_score=played[1],
+        winner=0,
+    )
+    assert tasks.sweep_records_task() == 1  # the sheet (the table is no entered result)
+    before = {r.user_id: r.counters for r in PlayerMatch.objects.all()}
+    with django_capture_on_commit_callbacks(execute=True):
+        play.correct_table(club_admin, table, 1, 5)  # the away pair won 5 : 1
+    after = {r.user_id: r for r in PlayerMatch.objects.all()}
+    assert MatchRecord.objects.get().source == Source.SHEET
+    for seat, person in enumerate(people):
+        side = seat % 2
+        row = after[person.pk]
+        assert row.outcome == ("lost" if side == 0 else "won")
+        kept = {k: v for k, v in before[person.pk].items() if k not in OUTCOME_AND_LEVELS}
+        assert {k: v for k, v in row.counters.items() if k not in OUTCOME_AND_LEVELS} == kept
+        assert net(row.counters) - net(before[person.pk]) == [1, 5][side] - played[side]
+    consistent()
+    assert tasks.sweep_records_task() == 0
