@@ -1,6 +1,6 @@
 """Corrected results in the statistics (records/corrections.py, records.services.follow): an
 organiser's or an appeal's correction of a tournament game, an organiser's correction of a
-league table, over an entered result or a live match. The old facts leave the tallies and the
+league table, over an entered result, a live match or a score sheet. The old facts leave the tallies and the
 new ones enter them once, in one transaction; the last correction stands; a cleared result
 leaves the statistics; the honours follow; running the task or the sweep again changes
 nothing. The corrections reach records through Django's ``post_save`` of the game or fixture
