@@ -30,7 +30,7 @@ def test_only_host_admins_create_leagues_and_seasons(world):
         ({"variant": "shuangkou2"}, "bad_entry_kind"),
         ({"variant": "honger"}, "bad_entry_kind"),
         ({"colour_twos": True, "variant": "guandan"}, "bad_colour_twos"),
-        ({"deals": 5}, "bad_deals"),
+        ({"deals": 500}, "bad_deals"),
         ({"window_days": 0}, "bad_window_days"),
         ({"points_win": 11}, "bad_points_win"),
         ({"nonsense": 1}, "bad_field"),
