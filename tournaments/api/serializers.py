@@ -22,12 +22,6 @@ class TournamentSerializer(serializers.ModelSerializer):
     "keep"}`` objects or as a text such as ``"3:12, 5:6"``, and answered as the list."""
 
     total_rounds = serializers.SerializerMethodField()
-    cuts = serializers.JSONField(
-        required=False,
-        help_text='Swiss only: [{"after_round": 3, "keep": 12}, ...] or "3:12, 5:6": after '
-        "round 3 only the best 12 entries play on. Rounds increase (before the last round), "
-        "each cut keeps fewer (at least 2).",
-    )
     ending = serializers.SerializerMethodField(
         help_text="How matches end (第十四条): to_top (计局制), deals (计副制: match_options.deals), "
         "time (计时制: time_limit_minutes), time_deals (计时计副制). Derived from the deals and "
@@ -39,6 +33,12 @@ class TournamentSerializer(serializers.ModelSerializer):
         "entries are ranked by comparing their results with those that held the same cards "
         "(GET .../duplicate/). Bao 2 and Guandan, online, Swiss or round robin; fixed once "
         "round 1 is paired.",
+    )
+    cuts = serializers.JSONField(
+        required=False,
+        help_text='Swiss only: [{"after_round": 3, "keep": 12}, ...] or "3:12, 5:6": after '
+        "round 3 only the best 12 entries play on. Rounds increase (before the last round), "
+        "each cut keeps fewer (at least 2).",
     )
 
     class Meta:
@@ -202,12 +202,12 @@ class StandingSerializer(serializers.Serializer):
     losses = serializers.IntegerField()
     byes = serializers.IntegerField()
     values = serializers.DictField(child=serializers.FloatField())
+    withdrawal = WithdrawalSerializer(allow_null=True)
     eliminated_after_round = serializers.IntegerField(
         allow_null=True,
         help_text="The round after which a low-position cut put the entry out (第二十九条); "
         "null while it plays on. Such entries are listed below every entry still playing.",
     )
-    withdrawal = WithdrawalSerializer(allow_null=True)
 
 
 class RegisterSerializer(serializers.Serializer):

@@ -99,6 +99,7 @@ def _standings_json(tournament: Tournament) -> list[dict[str, Any]]:
             "losses": 0,
             "byes": 0,
             "values": {},
+            "eliminated_after_round": None,
             "withdrawal": _withdrawal_json(w),
         }
         for w in withdrawn.values()
