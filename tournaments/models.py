@@ -103,6 +103,19 @@ class Tournament(models.Model):
     cuts = models.JSONField(_("low-position elimination"), default=list, blank=True)
     #: Duplicate event (复式赛, 第三十三条): every table of a round plays the same deals.
     duplicate = models.BooleanField(_("duplicate (same deals at every table)"), default=False)
+    #: Group round robin (分组循环赛, 第二十七条一): the entries spread over this many groups by
+    #: serpentine seeding, each group a round robin of its own (1: no groups).
+    groups = models.PositiveSmallIntegerField(_("groups"), default=1)
+    #: The earlier stage this one was made from (its ranking gave the entries and their seeds):
+    #: a multi-stage event is tournaments linked stage to stage.
+    previous_stage = models.ForeignKey(
+        "self",
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="next_stages",
+        verbose_name=_("previous stage"),
+    )
     points_win = models.PositiveSmallIntegerField(_("points for a win"), default=2)
     points_draw = models.PositiveSmallIntegerField(_("points for a draw"), default=1)
     registration_opens = models.DateTimeField(_("registration opens"), null=True, blank=True)
@@ -133,6 +146,24 @@ class Tournament(models.Model):
         verbose_name_plural = _("tournaments")
         ordering = ["-starts_at", "-id"]
         indexes = [models.Index(fields=["status", "starts_at"], name="tournament_due")]
+        constraints = [
+            # one next stage per tournament: asking twice makes one (services.stages)
+            models.UniqueConstraint(
+                fields=["previous_stage"],
+                name="tournament_one_next_stage",
+                violation_error_message=_("This tournament already has its next stage."),
+            ),
+            models.CheckConstraint(
+                condition=models.Q(groups__gte=1, groups__lte=16),
+                name="tournament_groups_range",
+                violation_error_message=_("A round robin has from 1 to 16 groups."),
+            ),
+        ]
+
+    @property
+    def next_stage(self) -> Tournament | None:
+        """The stage made from this one's ranking, if any."""
+        return self.next_stages.first()
 
     @property
     def per_seat(self) -> bool:

@@ -11,7 +11,9 @@ games, a single player in two-player Shuangkou. Units are identified by ints.
   smallest score gaps.
 * :func:`snake_first_round` pairs a Swiss event's first round by serpentine seeding
   (蛇形排列, 第二十八条一): 1 v n, 2 v n−1, ….
-* :func:`round_robin` schedules every round with the circle method.
+* :func:`round_robin` schedules every round with the circle method; :func:`serpentine_groups`
+  spreads units over the groups of a group round robin (分组循环赛, 第二十七条一) and
+  :func:`group_round_robin` schedules each group's round robin in parallel.
 * :func:`elimination_first_round` / :func:`elimination_next_round` run a single-elimination
   bracket with standard seeding (1 v 16, 8 v 9, ...), byes to the top seeds and an optional
   third-place game.
@@ -343,6 +345,51 @@ def round_robin(units: Sequence[int]) -> list[list[Game]]:
         rounds.append(games)
         slots = [slots[0], slots[-1], *slots[1:-1]]
     return rounds
+
+
+def serpentine_groups(units: Sequence[int], groups: int) -> list[list[int]]:
+    """``units`` in seeding order spread over ``groups`` groups by serpentine seeding (蛇形排列,
+    第二十七条一 "应根据参赛者级别或比赛成绩安排各组种子"): seed 1 to group A, 2 to B, …, then
+    back — with two groups A holds seeds 1, 4, 5, 8, … and B 2, 3, 6, 7, … — so every group
+    gets one of the strongest and one of the weakest, and the sizes differ by at most one.
+    Each group keeps its units in seeding order. Raises ``ValueError`` for duplicates or fewer
+    than one group."""
+    if groups < 1:
+        raise ValueError("at least one group")
+    if len(set(units)) != len(units):
+        raise ValueError("a unit appears twice")
+    out: list[list[int]] = [[] for _ in range(groups)]
+    for index, unit in enumerate(units):
+        lap, place = divmod(index, groups)
+        out[place if lap % 2 == 0 else groups - 1 - place].append(unit)
+    return out
+
+
+def group_round_robin(units: Sequence[int], groups: int) -> list[list[Game]]:
+    """Every round of a group round robin: the units spread by :func:`serpentine_groups`,
+    each group a :func:`round_robin` of its own, round *r* of every group paired in round *r*
+    (the groups' games in group order, the byes last). A group smaller by one has its last
+    round off when the others need one more. Units of different groups never meet."""
+    schedules = [round_robin(group) for group in serpentine_groups(units, groups)]
+    rounds = []
+    for r in range(max((len(s) for s in schedules), default=0)):
+        games = [game for schedule in schedules if r < len(schedule) for game in schedule[r]]
+        games.sort(key=lambda g: g.is_bye)
+        rounds.append(games)
+    return rounds
+
+
+def group_seeds(groups: Sequence[Sequence[int]], per_group: int) -> list[int]:
+    """The seeding order of a stage after a group round robin: the top ``per_group`` of each
+    group (each group in its ranking order), all the group winners first (A1, B1, …), then
+    all the seconds (A2, B2, …), and so on. A knockout placing these seeds serpentine
+    (:func:`bracket_order`) gives the group winners the top seeds, so they meet no winner in
+    the first round; with the top two of two, four or eight groups no first-round game is
+    between two of one group (two groups: A1 v B2 and B1 v A2)."""
+    out = []
+    for place in range(per_group):
+        out.extend(group[place] for group in groups if place < len(group))
+    return out
 
 
 # --------------------------------------------------------------------------- elimination

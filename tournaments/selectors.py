@@ -217,7 +217,8 @@ def total_rounds(tournament: Tournament) -> int:
         return tournament.rounds_planned
     order = tournament_order(tournament)
     if tournament.format == TournamentFormat.ROUND_ROBIN:
-        n = len(order)
+        # a group round robin plays as many rounds as its largest group needs
+        n = max((len(group) for group in groups_of(tournament, order)), default=0)
         return max(0, n - 1 if n % 2 == 0 else n)
     if tournament.format == TournamentFormat.DOUBLE_ELIMINATION:
         return brackets.rounds_of(len(order)) if len(order) >= 2 else 0
@@ -235,6 +236,70 @@ def tournament_order(tournament: Tournament, now: datetime | None = None) -> lis
         ids = {e for g in games for e in g.side0 + g.side1}
         return [e.pk for e in tournament.entries.order_by("seed", "id") if e.pk in ids]
     return [e.pk for e in active_entries(tournament, first_round=True, now=now)]
+
+
+def groups_of(tournament: Tournament, order: list[int] | None = None) -> list[list[int]]:
+    """The entry ids of each group of a group round robin (分组循环赛, 第二十七条一), spread by
+    serpentine seeding from the seeding order (:func:`tournament_order`, or ``order``), each
+    in seeding order: fixed once round 1 is paired. One group (every entry) for a round robin
+    without groups; none for another format."""
+    if tournament.format != TournamentFormat.ROUND_ROBIN:
+        return []
+    order = tournament_order(tournament) if order is None else order
+    return pairing.serpentine_groups(order, max(1, min(tournament.groups, len(order) or 1)))
+
+
+def ranking_final(tournament: Tournament) -> bool:
+    """Whether ``tournament``'s ranking is final, so a next stage can be made from it: it is
+    finished, or every round has been played and finished (the schedule has only to mark it
+    finished)."""
+    if tournament.status == TournamentStatus.FINISHED:
+        return True
+    if tournament.status not in (TournamentStatus.RUNNING, TournamentStatus.PAUSED):
+        return False
+    last = tournament.rounds.order_by("-number").first()
+    return (
+        last is not None
+        and last.status == RoundStatus.FINISHED
+        and last.number >= total_rounds(tournament)
+    )
+
+
+def group_name(index: int) -> str:
+    """A group's name: A, B, … (the rules' 组)."""
+    return chr(ord("A") + index)
+
+
+@dataclass
+class GroupStandings:
+    """One group's name and its standings (:func:`group_standings`)."""
+
+    name: str
+    lines: list[StandingLine]
+
+
+def group_standings(tournament: Tournament) -> list[GroupStandings]:
+    """The standings of each group of a group round robin, each ranked on its own games with
+    the tournament's tie-breaks (so 相互间级分 compares entries of one group); empty for a
+    tournament without groups."""
+    if tournament.format != TournamentFormat.ROUND_ROBIN or tournament.groups < 2:
+        return []
+    lines = {line.entry.pk: line for line in standings(tournament)}
+    games = [
+        g
+        for g in all_games(tournament)
+        if g.round.number not in comparisons.sealed_rounds(tournament)
+    ]
+    out = []
+    for index, group in enumerate(groups_of(tournament)):
+        members = set(group)
+        units = [pk for pk in group if pk in lines]
+        own = [g for g in games if members & set(g.side0 + g.side1)]
+        rows = _standing_rows(tournament, units, own)
+        out.append(
+            GroupStandings(group_name(index), [StandingLine(lines[r.unit].entry, r) for r in rows])
+        )
+    return out
 
 
 def round_time(tournament: Tournament, number: int) -> datetime:

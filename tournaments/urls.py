@@ -6,7 +6,7 @@ Until issue 42 they lived under ``/ladder/`` (names ``ladder:...``);
 
 from django.urls import path
 
-from tournaments import views
+from tournaments import stage_views, views
 
 app_name = "tournaments"
 
@@ -25,4 +25,5 @@ urlpatterns = [
     path("<int:pk>/rounds/<int:number>/", views.round_pairings, name="round"),
     path("<int:pk>/entries/<int:entry_id>/", views.entry_results, name="entry"),
     path("<int:pk>/do/<slug:action>/", views.tournament_action, name="action"),
+    path("<int:pk>/next-stage/", stage_views.next_stage, name="next_stage"),
 ]

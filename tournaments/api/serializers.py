@@ -22,6 +22,13 @@ class TournamentSerializer(serializers.ModelSerializer):
     "keep"}`` objects or as a text such as ``"3:12, 5:6"``, and answered as the list."""
 
     total_rounds = serializers.SerializerMethodField()
+    previous_stage = serializers.PrimaryKeyRelatedField(
+        read_only=True,
+        help_text="The earlier stage whose ranking gave this one its entries (null: none).",
+    )
+    next_stage = serializers.SerializerMethodField(
+        help_text="The stage made from this one's ranking (POST .../next-stage/; null: none)."
+    )
     ending = serializers.SerializerMethodField(
         help_text="How matches end (第十四条): to_top (计局制), deals (计副制: match_options.deals), "
         "time (计时制: time_limit_minutes), time_deals (计时计副制). Derived from the deals and "
@@ -43,10 +50,25 @@ class TournamentSerializer(serializers.ModelSerializer):
 
     class Meta:
         model = Tournament
-        fields = ["id", "club", "status", "created_at", "finished_at", "total_rounds", "ending"] + (
-            SETTINGS_FIELDS
-        )
-        read_only_fields = ["id", "status", "created_at", "finished_at", "total_rounds"]
+        fields = [
+            "id",
+            "club",
+            "status",
+            "created_at",
+            "finished_at",
+            "total_rounds",
+            "ending",
+            "previous_stage",
+            "next_stage",
+        ] + SETTINGS_FIELDS
+        read_only_fields = [
+            "id",
+            "status",
+            "created_at",
+            "finished_at",
+            "total_rounds",
+            "previous_stage",
+        ]
 
     def to_internal_value(self, data: Any) -> dict[str, Any]:
         """The club (read by its field) and the settings given, passed on unread: the service
@@ -65,6 +87,11 @@ class TournamentSerializer(serializers.ModelSerializer):
             except serializers.ValidationError as error:
                 raise serializers.ValidationError({"club": error.detail}) from None
         return values
+
+    def get_next_stage(self, obj: Tournament) -> int | None:
+        """The id of the stage made from this one's ranking (null: none yet)."""
+        stage = obj.next_stage
+        return stage.pk if stage else None
 
     def get_ending(self, obj: Tournament) -> str:
         """The ending mode the deals and the match time make (:mod:`games.endings`)."""
@@ -208,6 +235,35 @@ class StandingSerializer(serializers.Serializer):
         help_text="The round after which a low-position cut put the entry out (第二十九条); "
         "null while it plays on. Such entries are listed below every entry still playing.",
     )
+
+
+class GroupStandingsSerializer(serializers.Serializer):
+    """One group of a group round robin (分组循环赛, 第二十七条一): its name (A, B, …) and its
+    standings, ranked on the group's own games."""
+
+    name = serializers.CharField()
+    standings = StandingSerializer(many=True)
+
+
+class NextStageSerializer(serializers.Serializer):
+    """The next stage asked for: its format, how many go through (in a group round robin:
+    from each group), a Swiss stage's rounds and a name (both optional). Checked by the
+    service, every problem at once."""
+
+    format = serializers.CharField(
+        max_length=20,
+        help_text="elimination, double_elim, swiss or round_robin",
+    )
+    qualifiers = serializers.IntegerField(
+        min_value=1,
+        max_value=64,
+        help_text="The top N of the ranking (ties at the line broken by the standings' own "
+        "order); in a group round robin the top N of each group, seeded A1, B1, …, A2, B2, ….",
+    )
+    rounds = serializers.IntegerField(
+        required=False, min_value=1, max_value=30, help_text="A Swiss stage's rounds."
+    )
+    name = serializers.CharField(required=False, allow_blank=True, max_length=120)
 
 
 class RegisterSerializer(serializers.Serializer):

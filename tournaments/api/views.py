@@ -33,6 +33,8 @@ from tournaments.api.serializers import (
     EntryRefSerializer,
     EntrySerializer,
     GameSerializer,
+    GroupStandingsSerializer,
+    NextStageSerializer,
     NoticeSerializer,
     RegisterSerializer,
     ResultSerializer,
@@ -46,9 +48,11 @@ from tournaments.api.serializers import (
 from tournaments.models import Entry, Game, Round, Scoring, Tournament
 from tournaments.permissions import can_view
 from tournaments.services import entries as entry_services
+from tournaments.services import formats as format_services
 from tournaments.services import results as result_services
 from tournaments.services import rounds as round_services
 from tournaments.services import setup as setup_services
+from tournaments.services import stages as stage_services
 
 
 def _games_json(tournament: Tournament, games: Any) -> list[dict[str, Any]]:
@@ -67,24 +71,25 @@ def _round_json(tournament: Tournament, item: dict[str, Any]) -> dict[str, Any]:
     }
 
 
+def _line_json(line: selectors.StandingLine, withdrawn: dict[int, Any]) -> dict[str, Any]:
+    return {
+        "place": line.row.place,
+        "entry": line.entry.pk,
+        "name": line.entry.name,
+        "played": line.row.played,
+        "wins": line.row.wins,
+        "draws": line.row.draws,
+        "losses": line.row.losses,
+        "byes": line.row.byes,
+        "values": line.row.values,
+        "eliminated_after_round": line.eliminated_after,
+        "withdrawal": _withdrawal_json(withdrawn.get(line.entry.pk)),
+    }
+
+
 def _standings_json(tournament: Tournament) -> list[dict[str, Any]]:
     withdrawn = selectors.withdrawals(tournament)
-    lines = [
-        {
-            "place": line.row.place,
-            "entry": line.entry.pk,
-            "name": line.entry.name,
-            "played": line.row.played,
-            "wins": line.row.wins,
-            "draws": line.row.draws,
-            "losses": line.row.losses,
-            "byes": line.row.byes,
-            "values": line.row.values,
-            "eliminated_after_round": line.eliminated_after,
-            "withdrawal": _withdrawal_json(withdrawn.get(line.entry.pk)),
-        }
-        for line in selectors.standings(tournament)
-    ]
+    lines = [_line_json(line, withdrawn) for line in selectors.standings(tournament)]
     # entries whose results a withdrawal annulled (第二十四条二.1) follow, without a place
     names = dict(tournament.entries.values_list("pk", "name"))
     lines += [
@@ -192,9 +197,7 @@ class TournamentViewSet(PartnerAnswerActions, viewsets.ModelViewSet):
         return Response(TournamentSerializer(tournament).data)
 
     @extend_schema(
-        summary="Set the scoring (club, or the national rules); an alias of writing the "
-        "tournament's scoring setting (PATCH). Permission: organisers.",
-        deprecated=True,
+        summary="Set the scoring (club, or the national rules). Permission: organisers.",
         request=inline_serializer(
             "ScoringRequest", {"scoring": serializers.ChoiceField(choices=Scoring.choices)}
         ),
@@ -211,12 +214,10 @@ class TournamentViewSet(PartnerAnswerActions, viewsets.ModelViewSet):
     def scoring(self, request: Request, pk: str | None = None) -> Response:
         """``club``, or ``national``: 场分 2/1/0 and 级分 (Guandan: the 26-point table; Bao 2:
         its own levels), forfeits 2:0 and 18:0, ranked by the national tie-breaks unless the
-        event chose its own (``tiebreaks`` answers the order that applies). Before round 1.
-        Kept for API clients: the same as ``PATCH {"scoring": ...}`` (one check, the settings
-        form's), answered in its older shape."""
+        event chose its own (``tiebreaks`` answers the order that applies). Before round 1."""
         tournament = self.get_object()
         value = request.data.get("scoring") if hasattr(request.data, "get") else None
-        tournament = setup_services.update_tournament(request.user, tournament, scoring=value)
+        tournament = format_services.set_scoring(request.user, tournament, value)
         return Response(
             {
                 "id": tournament.pk,
@@ -440,6 +441,46 @@ class TournamentViewSet(PartnerAnswerActions, viewsets.ModelViewSet):
     def standings(self, request: Request, pk: str | None = None) -> Response:
         """Places in the tournament's tie-break order; ``values`` holds each tie-break."""
         return Response(_standings_json(self.get_object()))
+
+    @extend_schema(
+        summary="A group round robin's standings, group by group (public; empty without groups)",
+        responses=GroupStandingsSerializer(many=True),
+    )
+    @action(detail=True, methods=["get"], pagination_class=None)
+    def groups(self, request: Request, pk: str | None = None) -> Response:
+        """Each group (A, B, …) ranked on its own games (分组循环赛, 第二十七条一)."""
+        tournament = self.get_object()
+        withdrawn = selectors.withdrawals(tournament)
+        return Response(
+            [
+                {"name": g.name, "standings": [_line_json(line, withdrawn) for line in g.lines]}
+                for g in selectors.group_standings(tournament)
+            ]
+        )
+
+    @extend_schema(
+        summary="Make the next stage from this tournament's ranking (once every round is "
+        "played): a tournament of the same club and game whose entries are the qualifiers, "
+        "seeded from the ranking. Asked again, answers the stage made. Permission: organisers.",
+        request=NextStageSerializer,
+        responses={201: TournamentSerializer, 200: TournamentSerializer},
+    )
+    @action(detail=True, methods=["post"], url_path="next-stage", permission_classes=AUTH)
+    def next_stage(self, request: Request, pk: str | None = None) -> Response:
+        """201 with the new stage; 200 with the one already made."""
+        earlier = self.get_object()
+        data = _valid(NextStageSerializer, request)
+        made = earlier.next_stage
+        stage = stage_services.create_next_stage(
+            request.user,
+            earlier,
+            format=data["format"],
+            qualifiers_count=data["qualifiers"],
+            rounds=data.get("rounds"),
+            name=data.get("name", ""),
+        )
+        status = 200 if made is not None and made.pk == stage.pk else 201
+        return Response(TournamentSerializer(stage).data, status=status)
 
     @extend_schema(
         summary="Elimination bracket: rounds of games in bracket order (public)",

@@ -408,7 +408,9 @@ def _after_start(
     if tournament.format in KNOCKOUT_FORMATS:
         rule = WithdrawalRule.KNOCKOUT
     elif tournament.format == TournamentFormat.ROUND_ROBIN:
-        opponents = len(selectors.tournament_order(tournament)) - 1
+        everyone = selectors.tournament_order(tournament)
+        group = next((g for g in selectors.groups_of(tournament) if entry.pk in g), everyone)
+        opponents = len(group) - 1  # its own group's, in a group round robin
         played = sum(1 for g in games if g.side1 and g.status == GameStatus.FINISHED)
         rule = WithdrawalRule.ANNULLED if played * 2 < opponents else WithdrawalRule.STANDS
     entry.withdrawn_round = number

@@ -125,7 +125,8 @@ def _planned(
     fmt = tournament.format
     if fmt == TournamentFormat.ROUND_ROBIN:
         order = selectors.tournament_order(tournament, now)
-        schedule = pairing.round_robin(order)
+        # one group: every entry; more (分组循环赛): each group's round robin, in parallel
+        schedule = pairing.group_round_robin(order, len(selectors.groups_of(tournament, order)))
         if number > len(schedule):
             return []
         active = {e.pk for e in selectors.active_entries(tournament, first_round=False)}
