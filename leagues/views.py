@@ -22,6 +22,7 @@ from django.views.decorators.http import require_POST
 
 from clubs.models import Club, Membership, User
 from clubs.permissions import is_club_admin
+from clubs.views import club_page_sections
 from games import endings
 from leagues import bridge, exports, selectors
 from leagues.forms import (
@@ -435,6 +436,11 @@ def _table_link(table: FixtureTable) -> str:
     return ""
 
 
+#: Sections apps above the leagues add to a fixture's page (the officials' appeals): a
+#: template at one of these paths is included, with ``fixture`` in its context, when it exists.
+FIXTURE_PAGE_SECTIONS = ("officials/_fixture_section.html",)
+
+
 def fixture_detail(request: HttpRequest, pk: int) -> HttpResponse:
     """A fixture: its time (propose / accept), the line-ups the user may read, the
     captain's line-up form, its tables and result, and the organiser's corrections."""
@@ -461,6 +467,7 @@ def fixture_detail(request: HttpRequest, pk: int) -> HttpResponse:
             "revealed": selectors.lineup_revealed(fixture),
             "tables": [(table, _table_link(table)) for table in fixture.tables.all()],
             "manage": can_manage(request.user, season.league),
+            "sections": club_page_sections(FIXTURE_PAGE_SECTIONS),
         },
     )
 

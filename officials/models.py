@@ -1,7 +1,8 @@
 """The officials of an event (national rules 第三十四条): a :class:`Panel` per tournament or
 league season with its :class:`Official` people — one chief referee (裁判长), referees, and
 an appeals committee (仲裁委员会) of an odd number, at least three —, the written
-:class:`Appeal` of a player about a tournament game's result or a sanction, the committee's
+:class:`Appeal` of a player about a tournament game's or a league fixture table's result or
+a sanction, the committee's
 :class:`Vote` on it, and the organiser's :class:`Announcement` to the entrants."""
 
 from __future__ import annotations
@@ -130,13 +131,28 @@ class AppealStatus(models.TextChoices):
 
 
 class Appeal(models.Model):
-    """A player's written appeal about a tournament game's result or a sanction at its table.
-    ``before0``/``before1``: the game's scores when it was filed; ``after0``/``after1``: the
-    scores the committee's majority set (None when the result stayed)."""
+    """A player's written appeal about a result or a sanction at one table: a tournament's
+    ``game`` or a league season's fixture ``table`` (exactly one of them).
+    ``before0``/``before1``: the scores when it was filed (a league table: home, away);
+    ``after0``/``after1``: the scores the committee's majority set (None when the result
+    stayed); ``decided_by``: the member whose vote made the majority."""
 
     panel = models.ForeignKey(Panel, on_delete=models.CASCADE, related_name="appeals")
     game = models.ForeignKey(
-        "tournaments.Game", on_delete=models.CASCADE, related_name="+", verbose_name=_("game")
+        "tournaments.Game",
+        on_delete=models.CASCADE,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("game"),
+    )
+    table = models.ForeignKey(
+        "leagues.FixtureTable",
+        on_delete=models.CASCADE,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("fixture table"),
     )
     filed_by = models.ForeignKey(
         settings.AUTH_USER_MODEL,
@@ -155,16 +171,34 @@ class Appeal(models.Model):
     after0 = models.IntegerField(null=True, blank=True)
     after1 = models.IntegerField(null=True, blank=True)
     decided_at = models.DateTimeField(_("decided at"), null=True, blank=True)
+    decided_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("decided by"),
+    )
 
     class Meta:
         verbose_name = _("appeal")
         verbose_name_plural = _("appeals")
         ordering = ["-filed_at", "-id"]
         constraints = [
+            models.CheckConstraint(
+                condition=Q(game__isnull=False, table__isnull=True)
+                | Q(game__isnull=True, table__isnull=False),
+                name="appeal_one_target",
+            ),
             models.UniqueConstraint(
                 fields=["game", "filed_by"],
-                condition=Q(status="open"),
+                condition=Q(status="open", game__isnull=False),
                 name="appeal_one_open_per_player",
+            ),
+            models.UniqueConstraint(
+                fields=["table", "filed_by"],
+                condition=Q(status="open", table__isnull=False),
+                name="appeal_one_open_per_player_table",
             ),
         ]
 

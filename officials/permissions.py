@@ -9,8 +9,8 @@ views and API.
   removes a referee (第三十五条: 终止该裁判员的执裁资格) and reads every appeal;
 * a member of the **appeals committee** reads every appeal and votes on it, unless they play
   in the game appealed (or filed it);
-* a **player** of a tournament game files an appeal about it, and reads the appeals of their
-  games.
+* a **player** of a tournament game, or of a league fixture's table (seated there), files an
+  appeal about it, and reads the appeals of their games and tables.
 
 Every power comes from a current role: an appointment counts only while the person is a
 member of the event's club (for an inter-club league: the host or an invited club), checked at
@@ -23,6 +23,7 @@ from typing import TypeGuard
 
 from clubs.models import Membership, User
 from leagues import permissions as league_permissions
+from leagues.models import Entry as LeagueEntry
 from leagues.models import FixtureTable, Season
 from officials.models import Appeal, Official, OfficialRole, Panel
 from tournaments import permissions as tournament_permissions
@@ -135,6 +136,50 @@ def players_of(game: Game) -> set[int]:
     return users
 
 
+def seated_at(table: FixtureTable) -> set[int]:
+    """The user ids of the players seated at a league fixture's ``table``."""
+    return {pk for pk in table.seat_users if isinstance(pk, int)}
+
+
+def _entry_players(entry: LeagueEntry | None) -> set[int]:
+    """Who plays for a league entry: a pair's players, a team's captain and roster."""
+    if entry is None:
+        return set()
+    ids = {pk for pk in (entry.player1_id, entry.player2_id) if pk}
+    if entry.team_id is not None:
+        assert entry.team is not None
+        ids.add(entry.team.captain_id)
+        ids.update(entry.team.members.values_list("user_id", flat=True))
+    return ids
+
+
+def appellants(appeal: Appeal) -> set[int]:
+    """Who may file and read appeals about ``appeal``'s game or table: the players of a
+    tournament game's entries, the players seated at a league table."""
+    if appeal.game_id is not None:
+        assert appeal.game is not None
+        return players_of(appeal.game)
+    assert appeal.table is not None
+    return seated_at(appeal.table)
+
+
+def stake_in(appeal: Appeal) -> set[int]:
+    """Who has a stake in ``appeal``'s result and so may not judge it: a tournament game's
+    players; for a league table, everyone seated at any table of its fixture and everyone
+    who plays for its home or away side (a teammate's table decides the team's fixture)."""
+    if appeal.game_id is not None:
+        assert appeal.game is not None
+        return players_of(appeal.game)
+    assert appeal.table is not None
+    fixture = appeal.table.fixture
+    ids: set[int] = set()
+    for seats in fixture.tables.values_list("seat_users", flat=True):
+        ids.update(pk for pk in seats if isinstance(pk, int))
+    for entry in (fixture.home, fixture.away):
+        ids.update(_entry_players(entry))
+    return ids
+
+
 def reads_every_appeal(user: User | None, panel: Panel) -> bool:
     """The organiser, the chief referee and the appeals committee read every appeal."""
     return is_organiser(user, panel) or role_of(user, panel) in (
@@ -144,15 +189,17 @@ def reads_every_appeal(user: User | None, panel: Panel) -> bool:
 
 
 def can_read_appeal(user: User | None, appeal: Appeal) -> bool:
-    """Who reads ``appeal``: those who read every appeal, and the players of its game."""
+    """Who reads ``appeal``: those who read every appeal, and the players of its game or
+    table."""
     if not _signed_in(user):
         return False
-    return reads_every_appeal(user, appeal.panel) or user.pk in players_of(appeal.game)
+    return reads_every_appeal(user, appeal.panel) or user.pk in appellants(appeal)
 
 
 def may_vote(user: User | None, appeal: Appeal) -> bool:
-    """A current member of the event's appeals committee who neither plays in the game
-    appealed nor filed the appeal (they may not judge their own cause)."""
+    """A current member of the event's appeals committee who neither has a stake in the
+    game or fixture appealed (:func:`stake_in`) nor filed the appeal (they may not judge
+    their own cause)."""
     if not _signed_in(user) or role_of(user, appeal.panel) != OfficialRole.COMMITTEE:
         return False
-    return user.pk != appeal.filed_by_id and user.pk not in players_of(appeal.game)
+    return user.pk != appeal.filed_by_id and user.pk not in stake_in(appeal)

@@ -1,6 +1,6 @@
 """Reads of the officials app that the services, views and API share: an event's panel and
-officials, its appeals as a person may read them, the games a player may appeal, and the
-people an announcement reaches."""
+officials, its appeals as a person may read them, the games and league tables a player may
+appeal, and the people an announcement reaches."""
 
 from __future__ import annotations
 
@@ -11,10 +11,10 @@ from django.db.models import Q, QuerySet
 from django.urls import reverse
 
 from clubs.models import Club, User
-from leagues.models import Division, Season, SeasonStatus
+from leagues.models import Division, FixtureStatus, FixtureTable, Season, SeasonStatus
 from leagues.models import Entry as LeagueEntry
 from officials.models import Appeal, Official, OfficialRole, Panel
-from officials.permissions import event_of, is_member, players_of, reads_every_appeal
+from officials.permissions import appellants, event_of, is_member, reads_every_appeal, seated_at
 from tournaments.models import ACCEPTED_STATUSES, Game, GameStatus, Tournament
 
 
@@ -104,10 +104,12 @@ def appeals_for(user: User | None, panel: Panel | None) -> QuerySet[Appeal]:
     referee and the committee; those of their own games for a player."""
     if panel is None or user is None or not user.is_authenticated:
         return Appeal.objects.none()
-    appeals = Appeal.objects.filter(panel=panel).select_related("filed_by", "game__round")
+    appeals = Appeal.objects.filter(panel=panel).select_related(
+        "filed_by", "game__round", "table__fixture__round", "table__fixture__home"
+    )
     if reads_every_appeal(user, panel):
         return appeals
-    mine = [a.pk for a in appeals if user.pk in players_of(a.game)]
+    mine = [a.pk for a in appeals if user.pk in appellants(a)]
     return appeals.filter(pk__in=mine)
 
 
@@ -140,6 +142,53 @@ def appealable_games(user: User | None, tournament: Tournament, now: datetime) -
         if deadline is None or now <= deadline:
             found.append(game)
     return found
+
+
+def table_deadline(panel: Panel | None, table: FixtureTable) -> datetime | None:
+    """When the time to appeal a league ``table`` ends: the season's appeal minutes after its
+    fixture finished (a league round has no common end: each fixture is played at its own
+    agreed time); None while the fixture plays. A correction moves the fixture's end, so a
+    corrected result may be appealed in its turn."""
+    fixture = table.fixture
+    if fixture.status != FixtureStatus.DONE or fixture.finished_at is None:
+        return None
+    minutes = panel.appeal_minutes if panel is not None else Panel().appeal_minutes
+    return fixture.finished_at + timedelta(minutes=minutes)
+
+
+def may_appeal_table(user: User | None, table: FixtureTable, now: datetime) -> bool:
+    """Whether ``user`` sits at ``table``, whose result is in, and may still appeal it."""
+    if user is None or not user.is_authenticated or user.pk not in seated_at(table):
+        return False
+    if not table.done:
+        return False
+    deadline = table_deadline(panel_of(table.fixture.round.season), table)
+    return deadline is not None and now <= deadline
+
+
+def appealable_tables(user: User | None, season: Season, now: datetime) -> list[FixtureTable]:
+    """The tables of ``season``'s finished fixtures that ``user`` sat at and may still appeal."""
+    if user is None or not user.is_authenticated:
+        return []
+    panel = panel_of(season)
+    rows = FixtureTable.objects.filter(
+        fixture__round__season=season, fixture__status=FixtureStatus.DONE, done=True
+    ).select_related("fixture__round", "fixture__home", "fixture__away")
+    found = []
+    for table in rows.order_by("fixture__round__number", "fixture_id", "number"):
+        if user.pk not in seated_at(table):
+            continue
+        deadline = table_deadline(panel, table)
+        if deadline is not None and now <= deadline:
+            found.append(table)
+    return found
+
+
+def table_label(table: FixtureTable) -> str:
+    """``R2 · 南通一队 – 如皋一队 · T1`` for lists and e-mails."""
+    fixture = table.fixture
+    away = fixture.away.name if fixture.away is not None else "–"
+    return f"R{fixture.round.number} · {fixture.home.name} – {away} · T{table.number}"
 
 
 def entry_names(tournament: Tournament) -> dict[int, str]:

@@ -12,10 +12,16 @@ What the national rules say, and how it is kept (第三十四、三十五、三�
   member votes once, to dismiss the appeal or to uphold it with the result they would set;
   the first proposal that a majority of the committee backs decides (少数服从多数), and the
   decision is final;
-* a decision that changes a result calls
-  :func:`tournaments.services.results.correct_result`, the tournament's one place where a
-  result changes, so that standings, the games of later rounds that have not started, and the
-  ratings follow once; the appeal keeps the result before and after, every vote its reason.
+* a decision that changes a result calls the event's one place where a result changes —
+  :func:`tournaments.services.results.correct_result` for a tournament's game,
+  :func:`leagues.services.play.correct_table` for a league fixture's table — so that
+  standings, the games of later rounds that have not started (tournaments), the ratings and
+  the statistics follow once; the appeal keeps the result before and after, who decided,
+  and every vote its reason.
+
+An appeal is about a tournament ``Game`` or a league ``FixtureTable`` (its *target*); the flow
+is the same, only the few facts below differ per target (who played, when its time ends,
+its scores, the correction).
 """
 
 from __future__ import annotations
@@ -34,7 +40,8 @@ from clubs.services import ClubError
 from games import errors
 from games.variants import game as game_facts
 from games.variants import level_names
-from leagues.models import Season
+from leagues.models import FixtureStatus, FixtureTable, Season
+from leagues.services import play as league_play
 from officials import selectors
 from officials.models import (
     MAX_APPEAL_MINUTES,
@@ -53,11 +60,13 @@ from officials.models import (
     Vote,
 )
 from officials.permissions import (
+    appellants,
     can_dismiss,
     is_member,
     is_organiser,
     may_vote,
     players_of,
+    seated_at,
 )
 from outbox import services as outbox
 from outbox.models import Kind
@@ -172,20 +181,34 @@ def set_appeal_minutes(actor: User, event: Tournament | Season, minutes: object)
 
 
 # --------------------------------------------------------------------------- appeals
+Target = Game | FixtureTable
+
+
 @transaction.atomic
 def file_appeal(
-    user: User, game: Game, subject: str, text: str, now: datetime | None = None
+    user: User, target: Target, subject: str, text: str, now: datetime | None = None
 ) -> Appeal:
-    """File ``user``'s written appeal about ``game`` (a result or a sanction): a player of the
-    game, after it finished and within the event's appeal time after its round finished, one
-    open appeal per player and game. The committee and the chief referee are told (a notice
-    and an e-mail each)."""
+    """File ``user``'s written appeal about ``target`` — a tournament game, or a league
+    fixture's table — (a result or a sanction): a player of it (a league table: seated
+    there), once its result is in and within the event's appeal time (a tournament: after
+    its round finished; a season: after its fixture finished), one open appeal per player
+    and target; a result the committee has decided is not appealed again (final). The committee and the chief referee are told (a notice and an e-mail each)."""
     now = now or timezone.now()
-    game = (
-        Game.objects.select_for_update().select_related("round__tournament__club").get(pk=game.pk)
-    )
-    tournament = game.round.tournament
-    if not user.is_authenticated or user.pk not in players_of(game):
+    if isinstance(target, Game):
+        target = (
+            Game.objects.select_for_update()
+            .select_related("round__tournament__club")
+            .get(pk=target.pk)
+        )
+        players = players_of(target)
+    else:
+        target = (
+            FixtureTable.objects.select_for_update(of=("self",))
+            .select_related("fixture__round__season__league", "fixture__home", "fixture__away")
+            .get(pk=target.pk)
+        )
+        players = seated_at(target)
+    if not user.is_authenticated or user.pk not in players:
         raise not_allowed()
     fields: dict[str, str] = {}
     if subject not in AppealSubject.values:
@@ -196,27 +219,51 @@ def file_appeal(
     elif len(text) > TEXT_MAX:
         fields["text"] = _("The appeal is at most %(n)d characters long.") % {"n": TEXT_MAX}
     _refuse_fields(fields)
-    if game.status != GameStatus.FINISHED:
-        raise OfficialsError("not_finished", _("A game can be appealed once it has finished."))
-    panel = panel_for(tournament)
-    deadline = selectors.appeal_deadline(panel, game)
+    if isinstance(target, Game):
+        if target.status != GameStatus.FINISHED:
+            raise OfficialsError("not_finished", _("A game can be appealed once it has finished."))
+        panel = panel_for(target.round.tournament)
+        deadline = selectors.appeal_deadline(panel, target)
+        late = _("The time to appeal this game ended %(minutes)d minutes after its round.")
+        before = (target.score0, target.score1)
+        mine = Appeal.objects.filter(game=target, filed_by=user, status=AppealStatus.OPEN)
+    else:
+        if not target.done or target.fixture.status != FixtureStatus.DONE:
+            raise OfficialsError(
+                "not_finished", _("A table can be appealed once its fixture has finished.")
+            )
+        panel = panel_for(target.fixture.round.season)
+        deadline = selectors.table_deadline(panel, target)
+        late = _("The time to appeal this table ended %(minutes)d minutes after its fixture.")
+        before = (target.home_score, target.away_score)
+        mine = Appeal.objects.filter(table=target, filed_by=user, status=AppealStatus.OPEN)
     if deadline is not None and now > deadline:
-        raise OfficialsError(
-            "too_late",
-            _("The time to appeal this game ended %(minutes)d minutes after its round.")
-            % {"minutes": panel.appeal_minutes},
-        )
-    if Appeal.objects.filter(game=game, filed_by=user, status=AppealStatus.OPEN).exists():
+        raise OfficialsError("too_late", late % {"minutes": panel.appeal_minutes})
+    if mine.exists():
         raise OfficialsError("open_already", _("You have an open appeal about this game."))
+    decided = Appeal.objects.filter(
+        subject=AppealSubject.RESULT, status__in=(AppealStatus.UPHELD, AppealStatus.DISMISSED)
+    )
+    if isinstance(target, Game):
+        decided = decided.filter(game=target)
+    else:
+        decided = decided.filter(table=target)
+    if subject == AppealSubject.RESULT and decided.exists():
+        # 第三十四条: the committee's decision is final (a correction reopens the league
+        # table's time to appeal, not the question the committee answered)
+        raise OfficialsError(
+            "final", _("The appeals committee has decided this result: its decision is final.")
+        )
     appeal = Appeal.objects.create(
         panel=panel,
-        game=game,
+        game=target if isinstance(target, Game) else None,
+        table=target if isinstance(target, FixtureTable) else None,
         filed_by=user,
         subject=subject,
         text=text,
         filed_at=now,
-        before0=game.score0,
-        before1=game.score1,
+        before0=before[0],
+        before1=before[1],
     )
     for member in selectors.deciders(panel):
         _tell(member, f"officials:appeal:{appeal.pk}:filed:user:{member.pk}", appeal, "filed")
@@ -229,19 +276,18 @@ def _proposal(vote: Vote) -> tuple[Any, ...]:
     return (Verdict.UPHOLD, vote.score0, vote.score1, vote.winner)
 
 
-def _check_scores(
-    tournament: Tournament, score0: object, score1: object, winner: object
-) -> dict[str, str]:
-    """The errors of a proposed result (the same bounds as the organiser's result form)."""
+def _check_scores(variant: str, score0: object, score1: object, winner: object) -> dict[str, str]:
+    """The errors of a proposed result in ``variant``'s terms (the same bounds as the
+    organiser's result form: levels by their names, points not below zero)."""
     fields: dict[str, str] = {}
     scores = (score0, score1)
     if any(isinstance(s, bool) or not isinstance(s, int) or abs(s) > SCORE_LIMIT for s in scores):
         fields["score"] = _("Give both sides' scores as whole numbers.")
         return fields
     assert isinstance(score0, int) and isinstance(score1, int)
-    facts = game_facts(tournament.variant)
+    facts = game_facts(variant)
     if facts.levels:
-        names = level_names(tournament.variant)
+        names = level_names(variant)
         if not (0 <= score0 <= facts.max_level and 0 <= score1 <= facts.max_level):
             fields["score"] = _("Levels go from %(low)s to %(high)s.") % {
                 "low": names[0],
@@ -256,6 +302,27 @@ def _check_scores(
     return fields
 
 
+def _variant(appeal: Appeal) -> str:
+    """The game played at ``appeal``'s game or table."""
+    if appeal.game_id is not None:
+        assert appeal.game is not None
+        return appeal.game.round.tournament.variant
+    assert appeal.table is not None
+    return appeal.table.fixture.round.season.variant
+
+
+def _scores(appeal: Appeal) -> tuple[int | None, int | None, int | None]:
+    """The current scores and winner of ``appeal``'s game (sides 0, 1) or table (home,
+    away)."""
+    if appeal.game_id is not None:
+        assert appeal.game is not None
+        game = appeal.game
+        return game.score0, game.score1, game.winner
+    assert appeal.table is not None
+    table = appeal.table
+    return table.home_score, table.away_score, table.winner
+
+
 @transaction.atomic
 def cast_vote(
     user: User,
@@ -267,16 +334,18 @@ def cast_vote(
     winner: int | None = None,
     now: datetime | None = None,
 ) -> Appeal:
-    """Record ``user``'s vote on an open ``appeal`` (a current member of the committee, not a
-    player of the game) and decide the appeal once a majority of the committee backs one
-    proposal: dismiss, or uphold with one result. An upheld appeal whose result differs from
-    the game's changes it through :func:`tournaments.services.results.correct_result` (who
-    and why recorded); the filer and the game's players are told. A committee that is not an
-    odd number of at least three members decides nothing: the vote is refused."""
+    """Record ``user``'s vote on an open ``appeal`` (a current member of the committee with no
+    stake in the game or fixture) and decide the appeal once a majority of the committee
+    backs one proposal: dismiss, or uphold with one result (a league table's: home, away).
+    An upheld appeal whose result differs from the current one changes it through the
+    event's one correction path (:func:`tournaments.services.results.correct_result`,
+    :func:`leagues.services.play.correct_table`); who decided and why is recorded; the filer
+    and the players are told. A committee that is not an odd number of at least three
+    members decides nothing: the vote is refused."""
     now = now or timezone.now()
     appeal = (
-        Appeal.objects.select_for_update()
-        .select_related("panel", "game__round__tournament")
+        Appeal.objects.select_for_update(of=("self",))
+        .select_related("panel", "game__round__tournament", "table__fixture__round__season__league")
         .get(pk=appeal.pk)
     )
     if not may_vote(user, appeal):
@@ -293,7 +362,6 @@ def cast_vote(
             )
             % {"n": len(members)},
         )
-    tournament = appeal.game.round.tournament
     fields: dict[str, str] = {}
     if verdict not in Verdict.values:
         fields["verdict"] = _("Vote to uphold or to dismiss the appeal.")
@@ -303,7 +371,11 @@ def cast_vote(
     elif len(reason) > TEXT_MAX:
         fields["reason"] = _("The reason is at most %(n)d characters long.") % {"n": TEXT_MAX}
     if verdict == Verdict.UPHOLD:
-        fields.update(_check_scores(tournament, score0, score1, winner))
+        fields.update(_check_scores(_variant(appeal), score0, score1, winner))
+        scores = (score0, score1)
+        if appeal.table_id is not None and "score" not in fields:
+            if not all(isinstance(v, int) and 0 <= v <= league_play.MAX_SCORE for v in scores):
+                fields["score"] = _("A score is a whole number from 0 to 100000.")
     _refuse_fields(fields)
     if Vote.objects.filter(appeal=appeal, member=user).exists():
         raise OfficialsError("voted", _("You have voted on this appeal."))
@@ -332,31 +404,48 @@ def _decide(user: User, appeal: Appeal, members: list[User], now: datetime) -> N
     proposal, backing = counts.most_common(1)[0]
     if backing < len(members) // 2 + 1:
         return
-    game = appeal.game
     if proposal[0] == Verdict.DISMISS:
         appeal.status = AppealStatus.DISMISSED
     else:
         appeal.status = AppealStatus.UPHELD
         _verdict, score0, score1, winner = proposal
-        if (score0, score1) != (game.score0, game.score1) or (
-            winner is not None and winner != game.winner
-        ):
+        now0, now1, now_winner = _scores(appeal)
+        if (score0, score1) != (now0, now1) or (winner is not None and winner != now_winner):
             reasons = "; ".join(v.reason for v in votes if _proposal(v) == proposal)
-            game = tournament_results.correct_result(
-                user,
-                game,
-                score0,
-                score1,
-                reasons,
-                winner=winner,
-                now=now,
-            )
+            _correct(user, appeal, score0, score1, winner, reasons, now)
         appeal.after0, appeal.after1 = score0, score1
     appeal.decided_at = now
-    appeal.save(update_fields=["status", "after0", "after1", "decided_at"])
-    for uid in {appeal.filed_by_id, *players_of(game)}:
+    appeal.decided_by = user
+    appeal.save(update_fields=["status", "after0", "after1", "decided_at", "decided_by"])
+    for uid in {appeal.filed_by_id, *appellants(appeal)}:
         person = User.objects.get(pk=uid)
         _tell(person, f"officials:appeal:{appeal.pk}:decided:user:{uid}", appeal, "decided")
+
+
+def _correct(
+    user: User,
+    appeal: Appeal,
+    score0: int,
+    score1: int,
+    winner: int | None,
+    reasons: str,
+    now: datetime,
+) -> None:
+    """Change the appealed result through the event's one correction path (``user``: the
+    member whose vote made the majority; ``reasons``: the majority's reasons)."""
+    if appeal.game is not None:
+        appeal.game = tournament_results.correct_result(
+            user, appeal.game, score0, score1, reasons, winner=winner, now=now
+        )
+        return
+    assert appeal.table is not None
+    try:
+        league_play.correct_table(
+            user, appeal.table, score0, score1, winner=winner, by_committee=True
+        )
+    except ClubError as error:
+        raise OfficialsError(error.code, error.message, {"score": error.message}) from None
+    appeal.table.refresh_from_db()
 
 
 def _tell(person: User, key: str, appeal: Appeal, what: str) -> None:
@@ -378,7 +467,7 @@ def _tell(person: User, key: str, appeal: Appeal, what: str) -> None:
     outbox.tell_user_once(
         key=key[:200],
         user=person,
-        kind=Kind.TOURNAMENTS,
+        kind=Kind.TOURNAMENTS if appeal.game_id is not None else Kind.LEAGUES,
         rendered=outbox.Rendered(subject[:200], body),
         url=url,
     )

@@ -12,6 +12,7 @@ from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
@@ -22,7 +23,7 @@ from games.errors import Refused
 from games.variants import game as game_facts
 from games.variants import level_names
 from leagues import permissions as league_permissions
-from leagues.models import Season
+from leagues.models import FixtureTable, Season
 from officials import permissions, selectors, services
 from officials.models import (
     Appeal,
@@ -90,9 +91,11 @@ def _event_page(request: HttpRequest, event: Tournament | Season) -> HttpRespons
     )
     organiser = permissions.is_organiser(user, probe)
     lines = selectors.officials_of(panel)
-    appealable: list[Game] = []
-    if isinstance(event, Tournament) and user is not None:
+    appealable: list[Game] | list[FixtureTable] = []
+    if isinstance(event, Tournament):
         appealable = selectors.appealable_games(user, event, timezone.now())
+    else:
+        appealable = selectors.appealable_tables(user, event, timezone.now())
     context = {
         "event": event,
         "is_tournament": isinstance(event, Tournament),
@@ -112,6 +115,10 @@ def _event_page(request: HttpRequest, event: Tournament | Season) -> HttpRespons
         "roles": OfficialRole.choices,
         "appeals": list(selectors.appeals_for(user, panel)[:50]),
         "can_appeal": bool(appealable),
+        "appeal_new_url": reverse(
+            "officials:appeal_new" if isinstance(event, Tournament) else "officials:season_appeal",
+            args=[event.pk],
+        ),
         "audiences": Audience.choices,
         "divisions": selectors.divisions(probe) if organiser else [],
         "teams": selectors.teams(probe) if organiser else [],
@@ -202,22 +209,25 @@ def season_action(request: HttpRequest, pk: int, action: str) -> HttpResponse:
     return _act(request, _season(request, pk), action)
 
 
-@login_required
-def appeal_new(request: HttpRequest, pk: int) -> HttpResponse:
-    """A player's written appeal about one of their finished games."""
-    tournament = _tournament(request, pk)
-    games = selectors.appealable_games(_viewer(request), tournament, timezone.now())
-    names = selectors.entry_names(tournament)
+def _appeal_form(
+    request: HttpRequest,
+    panel: Panel,
+    targets: list[tuple[Game | FixtureTable, str]],
+    label: str,
+) -> HttpResponse:
+    """The written appeal's page: one of ``targets`` (the viewer's games or tables still open
+    to appeal, with their labels), what it is about, the text; filed through the service."""
     errors: dict[str, str] = {}
+    chosen = request.POST.get("target") if request.method == "POST" else request.GET.get("table")
     if request.method == "POST":
-        game = next((g for g in games if g.pk == _int(request.POST.get("game"))), None)
-        if game is None:
-            errors["game"] = _("Choose one of your games that may still be appealed.")
+        target = next((t for t, _label in targets if t.pk == _int(chosen)), None)
+        if target is None:
+            errors["target"] = _("Choose one of your games that may still be appealed.")
         else:
             try:
                 appeal = services.file_appeal(
                     _actor(request),
-                    game,
+                    target,
                     request.POST.get("subject", ""),
                     request.POST.get("text", ""),
                 )
@@ -230,8 +240,11 @@ def appeal_new(request: HttpRequest, pk: int) -> HttpResponse:
         request,
         "officials/appeal_form.html",
         {
-            "tournament": tournament,
-            "games": [(g, selectors.game_label(g, names)) for g in games],
+            "name": selectors.event_name(panel),
+            "officials_url": selectors.officials_url(panel),
+            "targets": targets,
+            "target_label": label,
+            "chosen": str(chosen or ""),
             "subjects": AppealSubject.choices,
             "errors": errors,
             "posted": request.POST,
@@ -240,11 +253,49 @@ def appeal_new(request: HttpRequest, pk: int) -> HttpResponse:
     )
 
 
-def _score_choices(tournament: Tournament) -> list[tuple[int, str]] | None:
-    facts = game_facts(tournament.variant)
+@login_required
+def appeal_new(request: HttpRequest, pk: int) -> HttpResponse:
+    """A player's written appeal about one of their finished tournament games."""
+    tournament = _tournament(request, pk)
+    games = selectors.appealable_games(_viewer(request), tournament, timezone.now())
+    names = selectors.entry_names(tournament)
+    panel = selectors.panel_of(tournament) or Panel(tournament=tournament)
+    targets: list[tuple[Game | FixtureTable, str]] = [
+        (g, selectors.game_label(g, names)) for g in games
+    ]
+    return _appeal_form(request, panel, targets, _("Game"))
+
+
+@login_required
+def season_appeal(request: HttpRequest, pk: int) -> HttpResponse:
+    """A player's written appeal about a league table they sat at, its fixture finished
+    (``?table=<id>`` chooses it: the fixture's page links here)."""
+    season = _season(request, pk)
+    tables = selectors.appealable_tables(_viewer(request), season, timezone.now())
+    panel = selectors.panel_of(season) or Panel(season=season)
+    targets: list[tuple[Game | FixtureTable, str]] = [(t, selectors.table_label(t)) for t in tables]
+    return _appeal_form(request, panel, targets, _("Table"))
+
+
+def _score_choices(variant: str) -> list[tuple[int, str]] | None:
+    facts = game_facts(variant)
     if not facts.levels:
         return None
-    return list(enumerate(level_names(tournament.variant)))
+    return list(enumerate(level_names(variant)))
+
+
+def _about(appeal: Appeal) -> tuple[str, str, list[str]]:
+    """The appealed game's or table's label, its game variant and its sides' names (a
+    league table: home, away)."""
+    if appeal.game is not None:
+        tournament = appeal.game.round.tournament
+        names = selectors.entry_names(tournament)
+        sides = [" + ".join(names.get(e, "?") for e in s) for s in appeal.game.sides]
+        return selectors.game_label(appeal.game, names), tournament.variant, sides
+    assert appeal.table is not None
+    fixture = appeal.table.fixture
+    sides = [fixture.home.name, fixture.away.name if fixture.away is not None else "–"]
+    return selectors.table_label(appeal.table), fixture.round.season.variant, sides
 
 
 @login_required
@@ -252,12 +303,18 @@ def appeal_page(request: HttpRequest, pk: int) -> HttpResponse:
     """An appeal: what was asked, the result before and after, the committee's votes and
     reasons; a committee member's vote form while it is open."""
     appeal = get_object_or_404(
-        Appeal.objects.select_related("panel", "filed_by", "game__round__tournament__club"),
+        Appeal.objects.select_related(
+            "panel",
+            "filed_by",
+            "game__round__tournament__club",
+            "table__fixture__round__season",
+            "table__fixture__home",
+            "table__fixture__away",
+        ),
         pk=pk,
     )
     if not permissions.can_read_appeal(_viewer(request), appeal):
         raise Http404
-    tournament = appeal.game.round.tournament
     errors: dict[str, str] = {}
     if request.method == "POST":
         try:
@@ -276,8 +333,8 @@ def appeal_page(request: HttpRequest, pk: int) -> HttpResponse:
             messages.success(request, _("Your vote is recorded."))
             return redirect("officials:appeal", pk=appeal.pk)
         appeal.refresh_from_db()
-    names = selectors.entry_names(tournament)
-    choices = _score_choices(tournament)
+    label, variant, sides = _about(appeal)
+    choices = _score_choices(variant)
     labels = dict(choices) if choices else {}
 
     def shown(score: int | None) -> str:
@@ -295,9 +352,13 @@ def appeal_page(request: HttpRequest, pk: int) -> HttpResponse:
         "officials/appeal.html",
         {
             "appeal": appeal,
-            "tournament": tournament,
-            "game_label": selectors.game_label(appeal.game, names),
-            "sides": [" + ".join(names.get(e, "?") for e in s) for s in appeal.game.sides],
+            "name": selectors.event_name(appeal.panel),
+            "officials_url": selectors.officials_url(appeal.panel),
+            "fixture_url": reverse("leagues:fixture", args=[appeal.table.fixture_id])
+            if appeal.table is not None
+            else "",
+            "game_label": label,
+            "sides": sides,
             "before": f"{shown(appeal.before0)} : {shown(appeal.before1)}",
             "after": f"{shown(appeal.after0)} : {shown(appeal.after1)}"
             if appeal.after0 is not None

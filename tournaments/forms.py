@@ -2,7 +2,7 @@
 
 Every way in gives its values to :func:`check_settings` through the service
 (:func:`tournaments.services.setup.create_tournament` and ``update_tournament``): the web form
-(``tournaments.views.TournamentForm``, which only reads its widgets) and the API
+(:class:`TournamentForm` below, which only reads its widgets) and the API
 (``tournaments.api.serializers.TournamentSerializer``, which passes the settings on unread). A
 refusal lists every problem at once, each named by the field's label and kept per field in
 ``fields`` (the web form shows each beside its field), with the code of the first problem.
@@ -15,8 +15,10 @@ from typing import Any
 
 from django import forms
 from django.core.exceptions import ValidationError
+from django.db import models
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
+from django.utils.text import capfirst
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, pgettext
 
@@ -28,7 +30,13 @@ from matches.messages import MatchError
 from matches.services import tables as match_tables
 from tournaments import comparisons, standings
 from tournaments import cuts as cut_plan
-from tournaments.models import KNOCKOUT_FORMATS, Tournament, TournamentFormat, UnitKind
+from tournaments.models import (
+    KNOCKOUT_FORMATS,
+    Scoring,
+    Tournament,
+    TournamentFormat,
+    UnitKind,
+)
 from tournaments.services.errors import TournamentError
 
 #: The settings an organiser may set, by the web form and the API alike.
@@ -58,6 +66,7 @@ EDITABLE = (
     "no_show_minutes",
     "cuts",
     "duplicate",
+    "scoring",
 )
 #: Whole-number settings and their bounds (every number bounded).
 NUMBERS = {
@@ -93,6 +102,7 @@ FIELD_CODES = {
     "tiebreaks": "bad_tiebreaks",
     "match_options": "bad_options",
     "cuts": "bad_cuts",
+    "scoring": "bad_scoring",
     "ending": "bad_ending",
     "deals": "bad_ending",
     **dict.fromkeys(NUMBERS, "bad_number"),
@@ -178,29 +188,6 @@ class CutPlanField(forms.Field):
             raise ValidationError(error.problems, code="bad_cuts") from None
 
 
-class CutPlanTextField(forms.CharField):
-    """The web form's input of a low-position elimination plan: one line such as ``3:12, 5:6``
-    (after round 3 keep 12, after round 5 keep 6), shown back the same way; read into the
-    stored list (the plan itself is checked by the service, :class:`CutPlanField`)."""
-
-    def prepare_value(self, value: Any) -> Any:
-        """A stored plan (a list) as its text; a text typed in as it is."""
-        if isinstance(value, list):
-            try:
-                return cut_plan.format_plan(cut_plan.parse_plan(value))
-            except cut_plan.PlanError:
-                return ""
-        return value
-
-    def to_python(self, value: Any) -> list[dict[str, int]]:  # type: ignore[override]
-        """The plan as stored; every part that cannot be read is refused at once."""
-        text = super().to_python(value)
-        try:
-            return [cut.to_json() for cut in cut_plan.parse_plan(text)]
-        except cut_plan.PlanError as error:
-            raise ValidationError(error.problems, code="bad_cuts") from None
-
-
 class TournamentSettingsForm(forms.Form):
     """A tournament's settings (:data:`EDITABLE`), read from Python values: those given, over
     the tournament's own when it is edited. Only the settings present are checked, except
@@ -251,6 +238,10 @@ class TournamentSettingsForm(forms.Form):
                 error_messages=_all(_("Match options must be an object."))
             ),
             "cuts": CutPlanField(),
+            "scoring": forms.ChoiceField(
+                choices=Scoring.choices,
+                error_messages=_all(_("Choose club scoring or the national rules.")),
+            ),
             "ending": forms.ChoiceField(
                 choices=endings.ENDINGS,
                 required=False,
@@ -323,12 +314,29 @@ class TournamentSettingsForm(forms.Form):
         if "variant" in data:
             self._check_kind(data)
             self._check_ending(data)
+            self._check_scoring(data)
             if "match_options" in data:
                 self._check_options(data)
         self._check_window(data)
         self._check_cuts(data)
         self._check_duplicate(data)
         return data
+
+    def _check_scoring(self, data: dict[str, Any]) -> None:
+        """The national rules' 场分 and 级分 (第十三条) score a game won by levels (Bao 2,
+        Guandan); checked when the scoring or the game is set now. Their tie-break order
+        (第二十七、二十八条) applies unless the event ticks its own
+        (:func:`tournaments.selectors.tiebreaks_of`)."""
+        if data.get("scoring") != Scoring.NATIONAL or not {"scoring", "variant"} & self.changed:
+            return
+        if not game_facts(data["variant"]).levels:
+            self.add_error(
+                "scoring",
+                ValidationError(
+                    _("The national rules score games won by levels: Bao 2 and Guandan."),
+                    code="bad_scoring",
+                ),
+            )
 
     def _check_duplicate(self, data: dict[str, Any]) -> None:
         """A duplicate event (复式赛): a game whose every table can be dealt the same cards
@@ -549,3 +557,293 @@ def check_settings(
     clean.setdefault("match_options", {})
     clean.setdefault("tiebreaks", [])
     return clean
+
+
+# The web form: the organiser's settings page. It reads its widgets into the values the API
+# takes and checks nothing itself: every rule is :class:`TournamentSettingsForm`'s, reached
+# through the service, so the page and the API refuse the same settings in the same words.
+
+#: The tie-breaks as the pages name them (the form's boxes, the standings' columns).
+TIEBREAK_LABELS = {
+    "match_points": gettext_lazy("Match points"),
+    "level_diff": gettext_lazy("Level / point difference"),
+    "buchholz": gettext_lazy("Buchholz"),
+    "sonneborn_berger": gettext_lazy("Sonneborn-Berger"),
+    "head_to_head": gettext_lazy("Head-to-head"),
+    "wins": gettext_lazy("Wins"),
+    "grade_points": gettext_lazy("Grade points"),
+    "head_to_head_grades": gettext_lazy("Grade points between the tied"),
+    "opponent_grades": gettext_lazy("Opponents' grade points"),
+    "duplicate": gettext_lazy("Duplicate score (%)"),
+}
+
+#: The engine options of a match the form offers as fields (the open-table form's set, plus
+#: the number of deals of the point-scored games); each applies only to games that have it.
+OPTION_FIELDS = ("colour_twos", "deals", "first_action_seconds", "action_seconds")
+
+#: The form's sections: the few fields most events need first, the rest folded with defaults.
+SECTIONS = (
+    ("", ("name", "variant", "format", "unit_kind", "starts_at", "rounds_planned")),
+    (
+        gettext_lazy("Matches"),
+        (
+            "online",
+            "rated",
+            "ending",
+            "deals",
+            "time_limit_minutes",
+            *(name for name in OPTION_FIELDS if name != "deals"),
+            "third_place",
+            "duplicate",
+        ),
+    ),
+    (
+        gettext_lazy("Registration and check-in"),
+        (
+            "registration_opens",
+            "registration_closes",
+            "checkin_required",
+            "checkin_minutes",
+            "late_until_round",
+        ),
+    ),
+    (
+        gettext_lazy("Rounds and standings"),
+        ("round_minutes", "start_when_ready", "no_show_minutes", "scoring", "tiebreaks", "cuts"),
+    ),
+    (gettext_lazy("Description"), ("description",)),
+)
+
+#: The settings of the web form that are stored as they are (the option fields and the
+#: ending are gathered into ``match_options`` and the match time).
+WEB_SETTINGS = tuple(
+    name
+    for _title, names in SECTIONS
+    for name in names
+    if name not in OPTION_FIELDS and name != "ending"
+)
+
+#: The choices that have a default: left out, they keep it.
+DEFAULTED = ("format", "unit_kind", "scoring")
+
+DATETIME = forms.DateTimeInput(attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M")
+
+
+class TypedText(forms.CharField):
+    """A value typed or chosen in the web form, passed on as typed (a whole number, a choice):
+    whether it is a good one is :class:`TournamentSettingsForm`'s to say."""
+
+    def has_changed(self, initial: Any, data: Any) -> bool:
+        """Changed when its text differs from the stored value's (5 and "5" are the same)."""
+        return super().has_changed("" if initial is None else str(initial), data)
+
+
+class CutPlanTextField(TypedText):
+    """The web form's input of a low-position elimination plan: one line such as ``3:12, 5:6``
+    (after round 3 keep 12, after round 5 keep 6), shown back the same way and passed on as
+    typed (read and checked by :class:`CutPlanField`)."""
+
+    def prepare_value(self, value: Any) -> Any:
+        """A stored plan (a list) as its text; a text typed in as it is."""
+        if isinstance(value, list):
+            try:
+                return cut_plan.format_plan(cut_plan.parse_plan(value))
+            except cut_plan.PlanError:
+                return ""
+        return value
+
+    def has_changed(self, initial: Any, data: Any) -> bool:
+        """Changed when the text differs from the stored plan's."""
+        return forms.CharField.has_changed(self, self.prepare_value(initial or []), data)
+
+
+def _web_field(name: str) -> forms.Field:
+    """The input of the setting ``name``, labelled as the refusals name it (:func:`label`)."""
+    model_field = Tournament._meta.get_field(name)
+    assert isinstance(model_field, models.Field)  # a setting is a column of the tournament
+    kwargs: dict[str, Any] = {"label": capfirst(label(name)), "required": False}
+    if name in FLAGS or name == "duplicate":
+        return forms.BooleanField(**kwargs)
+    if name in TIMES:
+        return forms.DateTimeField(widget=DATETIME, **kwargs)
+    if name in NUMBERS:
+        return TypedText(widget=forms.NumberInput, **kwargs)
+    if model_field.choices:
+        choices = list(model_field.choices)
+        if not model_field.has_default():
+            choices.insert(0, ("", "---------"))
+        return TypedText(widget=forms.Select(choices=choices), **kwargs)
+    if name == "description":
+        return forms.CharField(widget=forms.Textarea(attrs={"rows": 3}), **kwargs)
+    return TypedText(widget=forms.TextInput(attrs={"maxlength": 120}), **kwargs)
+
+
+def _seconds_field(text: Any) -> forms.IntegerField:
+    """A clock option's input (seconds for an action), the game's default when empty. Its
+    bounds are the open-table form's: the engine's own check of them speaks English."""
+    return forms.IntegerField(
+        label=text,
+        min_value=5,
+        max_value=600,
+        required=False,
+        help_text=gettext_lazy("Empty: the game's default."),
+    )
+
+
+class TournamentForm(forms.Form):
+    """The settings an organiser edits on the web, grouped as :data:`SECTIONS`; the match
+    options are fields (:data:`OPTION_FIELDS`), gathered into ``match_options``. It only reads
+    its widgets: the service checks the values (:func:`check_settings`), and :meth:`refused`
+    shows its refusal beside the fields."""
+
+    tiebreaks = forms.MultipleChoiceField(
+        label=gettext_lazy("Tie-breaks (after match points)"),
+        choices=[
+            (k, v) for k, v in TIEBREAK_LABELS.items() if k not in ("match_points", "duplicate")
+        ],
+        required=False,
+        widget=forms.CheckboxSelectMultiple,
+    )
+    colour_twos = forms.BooleanField(
+        label=gettext_lazy("Coloured twos (Bao 2)"),
+        required=False,
+        help_text=gettext_lazy("Only for Bao 2."),
+    )
+    ending = TypedText(
+        label=gettext_lazy("Matches end"),
+        required=False,
+        widget=forms.Select(
+            choices=[
+                ("", gettext_lazy("As the deals and the match time below say")),
+                *endings.ENDINGS,
+            ]
+        ),
+        help_text=gettext_lazy(
+            "National rules, 第十四条: a side that passes A wins at once in every mode; at a "
+            "time or deal limit the higher level wins and equal levels draw (in a knockout "
+            "they play on, one deal at a time)."
+        ),
+    )
+    deals = forms.IntegerField(
+        label=gettext_lazy("Deals per match"),
+        required=False,
+        help_text=gettext_lazy(
+            "When matches end after a number of deals. Nanping Red Two and Shuangkou: "
+            "empty for the game's default."
+        ),
+    )
+    first_action_seconds = _seconds_field(gettext_lazy("Seconds for the first action of a deal"))
+    cuts = CutPlanTextField(
+        label=gettext_lazy("Low-position elimination"),
+        required=False,
+        max_length=120,
+        help_text=gettext_lazy(
+            "Swiss only. Round:entries kept, e.g. 3:12, 5:6: after round 3 the best 12 play "
+            "on, after round 5 the best 6; the others keep their place below them. Empty: "
+            "no cut."
+        ),
+        widget=forms.TextInput(attrs={"placeholder": "3:12, 5:6", "autocomplete": "off"}),
+    )
+    action_seconds = _seconds_field(gettext_lazy("Seconds for later actions"))
+
+    #: Help beside a setting's input.
+    HELP = {
+        "unit_kind": gettext_lazy(
+            "Nanping Red Two is played as an individual event: partners change every deal."
+        ),
+        "duplicate": gettext_lazy(
+            "Bao 2 and Guandan, online, Swiss or round robin: every table of a round gets "
+            "the same cards, and entries are ranked by comparing their results deal by deal."
+        ),
+        "scoring": gettext_lazy(
+            "National rules (第十三条): 2/1/0 match points and grade points, for Bao 2 and "
+            "Guandan; ranked by match points, grade points, grade points between the tied and "
+            "the opponents' grade points unless tie-breaks are ticked below. Fixed once round 1 "
+            "is paired."
+        ),
+    }
+
+    def __init__(self, data: Any = None, instance: Tournament | None = None) -> None:
+        self.instance = instance or Tournament()
+        initial = forms.model_to_dict(self.instance, fields=[*WEB_SETTINGS, "match_options"])
+        options = initial.pop("match_options", None) or {}
+        super().__init__(data, initial=initial)
+        for name in WEB_SETTINGS:
+            if name not in self.fields:
+                self.fields[name] = _web_field(name)
+            if name in self.HELP:
+                self.fields[name].help_text = self.HELP[name]
+        for name in OPTION_FIELDS:
+            if name in options:
+                self.initial[name] = options[name]
+        if self.instance.pk:
+            self.initial["ending"] = endings.ending_of(
+                self.instance.variant, options.get("deals"), self.instance.time_limit_minutes
+            )
+        # marked: the settings that cannot be left empty (the ending mode decides whether a
+        # match time is needed: empty is none)
+        for name in WEB_SETTINGS:
+            if name in ALWAYS or name in NUMBERS and name != "time_limit_minutes":
+                self.fields[name].widget.attrs["required"] = True
+        for name in ("format", "unit_kind"):
+            self.fields[name].widget.attrs["required"] = True
+
+    def clean(self) -> dict[str, Any]:
+        """Gather the option fields the game has into ``match_options`` (an empty field: the
+        game's default)."""
+        super().clean()
+        data = self.cleaned_data
+        for name in DEFAULTED:  # a choice left out: the default (creating), unchanged (editing)
+            if data.get(name) == "":
+                data.pop(name)
+        variant = data.get("variant") or self.instance.variant
+        facts = game_facts(variant) if variant in GAMES else None
+        known = set(facts.options) if facts else set()
+        ending = data.get("ending") or ""
+        levels = bool(facts and facts.levels)
+        if levels and ending in (endings.TO_TOP, endings.TIME):
+            data.pop("deals", None)  # the mode chosen counts no deals: the field is ignored
+        elif levels:
+            known.add("deals")  # a level game's deal limit (计副制)
+        if ending in (endings.TO_TOP, endings.DEALS) or data.get("time_limit_minutes") in (
+            None,
+            "",
+        ):
+            data["time_limit_minutes"] = 0  # no match time
+        options = {}
+        for name in OPTION_FIELDS:
+            value = data.pop(name, None)
+            if name in known and value not in (None, "") and (name != "colour_twos" or value):
+                options[name] = value
+        data["match_options"] = options
+        if not ending:
+            data.pop("ending", None)
+        return data
+
+    def sections(self) -> list[dict[str, Any]]:
+        """The bound fields by section; a folded section opens when one of its fields has an
+        error."""
+        out = []
+        for title, names in SECTIONS:
+            fields = [self[name] for name in names]
+            out.append({"title": title, "fields": fields, "open": any(f.errors for f in fields)})
+        return out
+
+    def changed_settings(self) -> dict[str, Any]:
+        """The changed settings, the option fields counted as ``match_options``."""
+        names = {"match_options" if n in OPTION_FIELDS else n for n in self.changed_data}
+        if names & {"ending", "match_options", "time_limit_minutes"}:
+            # the ending mode is the deals and the match time together: set and check both
+            names |= {"ending", "match_options", "time_limit_minutes"}
+        return {n: self.cleaned_data[n] for n in names if n in self.cleaned_data}
+
+    def refused(self, error: TournamentError) -> None:
+        """Show the service's refusal: each problem beside the field it names (all at once),
+        else above the form."""
+        fields = getattr(error, "fields", None) or {}
+        if not fields or any(f not in self.fields for f in fields):
+            self.add_error(None, error.message)
+            return
+        for field, problems in fields.items():
+            for problem in problems:
+                self.add_error(field, problem)

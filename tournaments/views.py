@@ -8,7 +8,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from django import forms
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
@@ -16,7 +15,6 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST
 
 from clubs import permissions
@@ -24,245 +22,24 @@ from clubs import selectors as club_selectors
 from clubs import services as club_services
 from clubs.models import Club, User
 from games import endings
-from games.variants import game as game_facts
 from games.variants import level_names
 from tournaments import comparisons, exports, selectors
-from tournaments.forms import CutPlanTextField
+from tournaments.forms import TIEBREAK_LABELS, TournamentForm
 from tournaments.models import (
     Entry,
     EntryStatus,
     Game,
     Round,
-    Scoring,
     Tournament,
     TournamentFormat,
 )
 from tournaments.permissions import can_manage, can_view
 from tournaments.services import entries as entry_services
-from tournaments.services import formats as format_services
 from tournaments.services import results as result_services
 from tournaments.services import rounds as round_services
 from tournaments.services import setup as setup_services
 from tournaments.services.errors import TournamentError
 from tournaments.windows import checkin_open, registration_open
-
-TIEBREAK_LABELS = {
-    "match_points": gettext_lazy("Match points"),
-    "level_diff": gettext_lazy("Level / point difference"),
-    "buchholz": gettext_lazy("Buchholz"),
-    "sonneborn_berger": gettext_lazy("Sonneborn-Berger"),
-    "head_to_head": gettext_lazy("Head-to-head"),
-    "wins": gettext_lazy("Wins"),
-    "grade_points": gettext_lazy("Grade points"),
-    "head_to_head_grades": gettext_lazy("Grade points between the tied"),
-    "opponent_grades": gettext_lazy("Opponents' grade points"),
-    "duplicate": gettext_lazy("Duplicate score (%)"),
-}
-
-
-#: The engine options of a match the form offers as fields (the open-table form's set, plus
-#: the number of deals of the point-scored games); each applies only to games that have it.
-OPTION_FIELDS = ("colour_twos", "deals", "first_action_seconds", "action_seconds")
-
-#: The form's sections: the few fields most events need first, the rest folded with defaults.
-SECTIONS = (
-    ("", ("name", "variant", "format", "unit_kind", "starts_at", "rounds_planned")),
-    (
-        gettext_lazy("Matches"),
-        (
-            "online",
-            "rated",
-            "ending",
-            "deals",
-            "time_limit_minutes",
-            *(name for name in OPTION_FIELDS if name != "deals"),
-            "third_place",
-            "duplicate",
-        ),
-    ),
-    (
-        gettext_lazy("Registration and check-in"),
-        (
-            "registration_opens",
-            "registration_closes",
-            "checkin_required",
-            "checkin_minutes",
-            "late_until_round",
-        ),
-    ),
-    (
-        gettext_lazy("Rounds and standings"),
-        ("round_minutes", "start_when_ready", "no_show_minutes", "tiebreaks", "cuts"),
-    ),
-    (gettext_lazy("Description"), ("description",)),
-)
-
-DATETIME = forms.DateTimeInput(attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M")
-
-
-class TournamentForm(forms.ModelForm):
-    """The settings an organiser edits on the web, grouped as :data:`SECTIONS`; the match
-    options are fields (:data:`OPTION_FIELDS`), gathered into ``match_options``."""
-
-    tiebreaks = forms.MultipleChoiceField(
-        label=gettext_lazy("Tie-breaks (after match points)"),
-        choices=[
-            (k, v) for k, v in TIEBREAK_LABELS.items() if k not in ("match_points", "duplicate")
-        ],
-        required=False,
-        widget=forms.CheckboxSelectMultiple,
-    )
-    colour_twos = forms.BooleanField(
-        label=gettext_lazy("Coloured twos (Bao 2)"),
-        required=False,
-        help_text=gettext_lazy("Only for Bao 2."),
-    )
-    ending = forms.ChoiceField(
-        label=gettext_lazy("Matches end"),
-        choices=[("", gettext_lazy("As the deals and the match time below say")), *endings.ENDINGS],
-        required=False,
-        help_text=gettext_lazy(
-            "National rules, 第十四条: a side that passes A wins at once in every mode; at a "
-            "time or deal limit the higher level wins and equal levels draw (in a knockout "
-            "they play on, one deal at a time)."
-        ),
-    )
-    deals = forms.IntegerField(
-        label=gettext_lazy("Deals per match"),
-        min_value=1,
-        max_value=endings.MAX_DEALS,
-        required=False,
-        help_text=gettext_lazy(
-            "When matches end after a number of deals. Nanping Red Two and Shuangkou: "
-            "empty for the game's default."
-        ),
-    )
-    first_action_seconds = forms.IntegerField(
-        label=gettext_lazy("Seconds for the first action of a deal"),
-        min_value=5,
-        max_value=600,
-        required=False,
-        help_text=gettext_lazy("Empty: the game's default."),
-    )
-    cuts = CutPlanTextField(
-        label=gettext_lazy("Low-position elimination"),
-        required=False,
-        max_length=120,
-        help_text=gettext_lazy(
-            "Swiss only. Round:entries kept, e.g. 3:12, 5:6: after round 3 the best 12 play "
-            "on, after round 5 the best 6; the others keep their place below them. Empty: "
-            "no cut."
-        ),
-        widget=forms.TextInput(attrs={"placeholder": "3:12, 5:6", "autocomplete": "off"}),
-    )
-    action_seconds = forms.IntegerField(
-        label=gettext_lazy("Seconds for later actions"),
-        min_value=5,
-        max_value=600,
-        required=False,
-        help_text=gettext_lazy("Empty: the game's default."),
-    )
-
-    class Meta:
-        model = Tournament
-        fields = [
-            "name",
-            "description",
-            "variant",
-            "format",
-            "unit_kind",
-            "rounds_planned",
-            "third_place",
-            "online",
-            "rated",
-            "duplicate",
-            "time_limit_minutes",
-            "tiebreaks",
-            "registration_opens",
-            "registration_closes",
-            "checkin_required",
-            "checkin_minutes",
-            "late_until_round",
-            "starts_at",
-            "round_minutes",
-            "start_when_ready",
-            "no_show_minutes",
-            "cuts",
-        ]
-        help_texts = {
-            "unit_kind": gettext_lazy(
-                "Nanping Red Two is played as an individual event: partners change every deal."
-            ),
-            "duplicate": gettext_lazy(
-                "Bao 2 and Guandan, online, Swiss or round robin: every table of a round gets "
-                "the same cards, and entries are ranked by comparing their results deal by deal."
-            ),
-        }
-        widgets = {
-            "starts_at": DATETIME,
-            "registration_opens": DATETIME,
-            "registration_closes": DATETIME,
-            "description": forms.Textarea(attrs={"rows": 3}),
-        }
-
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        options = (self.instance.match_options or {}) if self.instance.pk else {}
-        for name in OPTION_FIELDS:
-            if name in options:
-                self.initial[name] = options[name]
-        if self.instance.pk:
-            self.initial["ending"] = endings.ending_of(
-                self.instance.variant, options.get("deals"), self.instance.time_limit_minutes
-            )
-        # the ending mode decides whether a match time is needed (0 or empty: none)
-        self.fields["time_limit_minutes"].required = False
-        for field in self.fields.values():
-            if field.required:
-                field.widget.attrs["required"] = True
-
-    def clean(self) -> dict[str, Any]:
-        """Gather the option fields the game has into ``match_options`` (an empty field: the
-        game's default)."""
-        data = super().clean()
-        variant = data.get("variant") or self.instance.variant
-        known = set(game_facts(variant).options) if variant else set()
-        ending = data.get("ending") or ""
-        levels = bool(variant) and game_facts(variant).levels
-        if levels and ending in (endings.TO_TOP, endings.TIME):
-            data.pop("deals", None)  # the mode chosen counts no deals: the field is ignored
-        elif levels:
-            known.add("deals")  # a level game's deal limit (计副制)
-        if ending in (endings.TO_TOP, endings.DEALS):
-            data["time_limit_minutes"] = 0  # the mode chosen has no match time
-        elif data.get("time_limit_minutes") is None:
-            data["time_limit_minutes"] = 0
-        options = {}
-        for name in OPTION_FIELDS:
-            value = data.pop(name, None)
-            if name in known and value not in (None, "") and (name != "colour_twos" or value):
-                options[name] = value
-        data["match_options"] = options
-        if not ending:
-            data.pop("ending", None)
-        return data
-
-    def sections(self) -> list[dict[str, Any]]:
-        """The bound fields by section; a folded section opens when one of its fields has an
-        error."""
-        out = []
-        for title, names in SECTIONS:
-            fields = [self[name] for name in names]
-            out.append({"title": title, "fields": fields, "open": any(f.errors for f in fields)})
-        return out
-
-    def changed_settings(self) -> dict[str, Any]:
-        """The changed settings, the option fields counted as ``match_options``."""
-        names = {"match_options" if n in OPTION_FIELDS else n for n in self.changed_data}
-        if names & {"ending", "match_options", "time_limit_minutes"}:
-            # the ending mode is the deals and the match time together: set and check both
-            names |= {"ending", "match_options", "time_limit_minutes"}
-        return {n: self.cleaned_data[n] for n in names if n in self.cleaned_data}
 
 
 def _tournament(request: HttpRequest, pk: int) -> Tournament:
@@ -310,18 +87,6 @@ def club_calendar(request: HttpRequest, slug: str) -> HttpResponse:
     return response
 
 
-def _form_refused(form: forms.Form, error: TournamentError) -> None:
-    """Show a refusal on the form: each problem beside the field it names (all at once),
-    else above the form."""
-    fields = getattr(error, "fields", None) or {}
-    if not fields or any(f not in form.fields for f in fields):
-        form.add_error(None, error.message)
-        return
-    for field, problems in fields.items():
-        for problem in problems:
-            form.add_error(field, problem)
-
-
 @login_required
 def tournament_create(request: HttpRequest, slug: str) -> HttpResponse:
     """Create a draft tournament (club owner / admins)."""
@@ -333,7 +98,7 @@ def tournament_create(request: HttpRequest, slug: str) -> HttpResponse:
         try:
             tournament = setup_services.create_tournament(request.user, club, **form.cleaned_data)
         except TournamentError as error:
-            _form_refused(form, error)
+            form.refused(error)
         else:
             messages.success(request, _("The tournament is created as a draft."))
             return redirect("tournaments:run", pk=tournament.pk)
@@ -351,7 +116,7 @@ def tournament_edit(request: HttpRequest, pk: int) -> HttpResponse:
         try:
             setup_services.update_tournament(request.user, fresh, **changed)
         except TournamentError as error:
-            _form_refused(form, error)
+            form.refused(error)
         else:
             messages.success(request, _("Saved."))
             return redirect("tournaments:run", pk=pk)
@@ -658,7 +423,6 @@ def tournament_run(request: HttpRequest, pk: int) -> HttpResponse:
             "checkin_opened": selectors.checkin_applies(tournament),
             # a level game's result is entered as the level each side reached, by name
             "level_names": list(enumerate(level_names(tournament.variant))),
-            "scoring_choices": Scoring.choices,
             # finished tournaments of the club in this game: an earlier stage to seed from
             "stages": selectors.earlier_stages(tournament) if current is None else [],
         },
@@ -796,9 +560,6 @@ def tournament_action(request: HttpRequest, pk: int, action: str) -> HttpRespons
             _int_post(request, "second"),
         ),
         "result": lambda: _post_result(request, tournament),
-        "scoring": lambda: format_services.set_scoring(
-            user, tournament, request.POST.get("scoring", "")
-        ),
     }
     handler = handlers.get(action)
     if handler is None:

@@ -250,14 +250,23 @@ def forfeit(fixture: Fixture, now: datetime) -> None:
 
 @transaction.atomic
 def correct_table(
-    user: User, table: FixtureTable, home_score: int, away_score: int, winner: int | None = None
+    user: User,
+    table: FixtureTable,
+    home_score: int,
+    away_score: int,
+    winner: int | None = None,
+    *,
+    by_committee: bool = False,
 ) -> Fixture:
-    """The organiser corrects one table's result (home side's view; ``winner`` 0 home, 1
-    away, None from the scores). The fixture's total follows, and so does the ladder when
-    the table was rated."""
+    """Correct one table's result (home side's view; ``winner`` 0 home, 1 away, None from the
+    scores): the organiser's correction, or (``by_committee``) an appeals committee's majority
+    decision (第三十九条), whose authority the caller — ``officials.services`` — has checked.
+    The one place a played table's result changes: the fixture's total and the standings
+    follow, so does the ladder when the table was rated, and the statistics (the fixture is
+    saved as the organiser's result, which ``records`` follows)."""
     fixture = Fixture.objects.select_for_update().get(pk=table.fixture_id)
     season = fixture.round.season
-    if not can_manage(user, season.league):
+    if not by_committee and not can_manage(user, season.league):
         raise not_allowed()
     for value in (home_score, away_score):
         if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= MAX_SCORE:

@@ -32,13 +32,15 @@ class OfficialSerializer(serializers.Serializer):
 
 
 class AppealSerializer(serializers.ModelSerializer):
-    """An appeal: its game, who filed it, what it asks, the result before and after."""
+    """An appeal: its tournament game or league table (the other null), who filed it, what it
+    asks, the result before and after (a league table: home, away), who decided it."""
 
     class Meta:
         model = Appeal
         fields = [
             "id",
             "game",
+            "table",
             "filed_by",
             "subject",
             "text",
@@ -49,6 +51,7 @@ class AppealSerializer(serializers.ModelSerializer):
             "after0",
             "after1",
             "decided_at",
+            "decided_by",
         ]
         read_only_fields = fields
 
@@ -125,6 +128,14 @@ class FileAppealSerializer(serializers.Serializer):
     """A written appeal about one of the caller's games."""
 
     game = serializers.IntegerField(min_value=1, max_value=ID_MAX)
+    subject = serializers.ChoiceField(choices=AppealSubject.choices)
+    text = serializers.CharField(max_length=TEXT_MAX)
+
+
+class FileTableAppealSerializer(serializers.Serializer):
+    """A written appeal about a league fixture's table the caller sat at."""
+
+    table = serializers.IntegerField(min_value=1, max_value=ID_MAX)
     subject = serializers.ChoiceField(choices=AppealSubject.choices)
     text = serializers.CharField(max_length=TEXT_MAX)
 

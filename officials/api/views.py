@@ -18,7 +18,7 @@ from rest_framework.response import Response
 
 from clubs.models import User
 from leagues import permissions as league_permissions
-from leagues.models import Season
+from leagues.models import FixtureTable, Season
 from officials import permissions as official_permissions
 from officials import selectors, services
 from officials.api.serializers import (
@@ -29,6 +29,7 @@ from officials.api.serializers import (
     AppointSerializer,
     DismissSerializer,
     FileAppealSerializer,
+    FileTableAppealSerializer,
     MinutesSerializer,
     OfficialSerializer,
     PanelSerializer,
@@ -218,7 +219,7 @@ class TournamentOfficialsViewSet(_EventOfficials):
 
 
 class SeasonOfficialsViewSet(_EventOfficials):
-    """A league season's officials and announcements (by the season's id)."""
+    """A league season's officials, appeals and announcements (by the season's id)."""
 
     def get_queryset(self) -> QuerySet[Season]:
         """Seasons (visibility checked per season)."""
@@ -230,6 +231,28 @@ class SeasonOfficialsViewSet(_EventOfficials):
         if not league_permissions.can_see_league(_viewer(self.request), season.league):
             raise Http404
         return season
+
+    @extend_schema(
+        summary="File a written appeal about a league table you sat at. "
+        "Permission: a player seated at the table, within the appeal time after its fixture.",
+        request=FileTableAppealSerializer,
+        responses={201: AppealSerializer},
+    )
+    @action(detail=True, methods=["post"], permission_classes=AUTH)
+    def appeal(self, request: Request, pk: str | None = None) -> Response:
+        """The committee and the chief referee are told."""
+        season = self.event()
+        data = FileTableAppealSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        table = FixtureTable.objects.filter(
+            pk=data.validated_data["table"], fixture__round__season=season
+        ).first()
+        if table is None:
+            raise Http404
+        appeal = services.file_appeal(
+            _actor(request), table, data.validated_data["subject"], data.validated_data["text"]
+        )
+        return Response(AppealSerializer(appeal).data, status=201)
 
 
 class AppealViewSet(viewsets.GenericViewSet):
@@ -243,7 +266,9 @@ class AppealViewSet(viewsets.GenericViewSet):
 
     def get_queryset(self) -> QuerySet[Appeal]:
         """Appeals (who reads one is checked per appeal)."""
-        return Appeal.objects.select_related("panel", "game__round__tournament")
+        return Appeal.objects.select_related(
+            "panel", "game__round__tournament", "table__fixture__round__season"
+        )
 
     def _appeal(self) -> Appeal:
         appeal = self.get_object()
@@ -279,7 +304,8 @@ class AppealViewSet(viewsets.GenericViewSet):
     @action(detail=True, methods=["post"])
     def vote(self, request: Request, pk: str | None = None) -> Response:
         """Dismiss, or uphold with a result; the first proposal a majority of the committee
-        backs decides (a changed result goes through the tournament's result service)."""
+        backs decides (a changed result goes through the tournament's result service or the
+        league's table correction)."""
         appeal = self._appeal()
         data = VoteSerializer(data=request.data)
         data.is_valid(raise_exception=True)

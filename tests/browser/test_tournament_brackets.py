@@ -1,5 +1,5 @@
 """A double elimination run by the national rules on a phone (390×844, zh-CN, issue 45): the
-organiser sets the scoring on the run page, starts round 1 there, enters a Guandan result by
+organiser sets the scoring in the settings form, starts round 1 on the run page, enters a Guandan result by
 level names and sees its 级分; the bracket page lists the winners' and losers' brackets and
 the final, with who goes where while undecided. Screenshots in var/screenshots/."""
 
@@ -64,21 +64,30 @@ def test_a_double_elimination_by_the_national_rules_on_a_phone(new_page, live_se
 
     phone = new_page(locale="zh-CN", mobile=True)
     log_in(phone, "laowang")
-    phone.goto(f"/tournaments/{t.pk}/run/")
-    # the scoring is chosen before round 1, near the top of the run page
-    form = phone.locator("#scoring-form")
-    expect(form).to_be_visible()
-    box = fits(phone, form.get_by_role("button", name="设定计分方式"))
-    assert box["y"] + box["height"] <= 844 and box["height"] >= 44
-    phone.select_option("#scoring", "national")
-    form.get_by_role("button", name="设定计分方式").click()
-    expect(phone.locator(".messages")).to_contain_text("已完成")
+    # the scoring is a setting like the others (计分方式, under 轮次与排名), before round 1
+    phone.goto(f"/tournaments/{t.pk}/edit/")
+    section = phone.locator("details", has=phone.locator("#id_scoring"))
+    section.locator("summary").click()
+    choice = phone.locator("#id_scoring")
+    choice.scroll_into_view_if_needed()
+    expect(phone.locator("label[for=id_scoring]")).to_have_text("计分方式")
+    assert fits(phone, choice)["height"] >= 44
+    phone.select_option("#id_scoring", "national")
+    help_text = section.locator(".field", has=choice).locator(".helptext")
+    expect(help_text).to_contain_text("第十三条")
+    assert fits(phone, help_text)["width"] <= 390
+    phone.screenshot(path=str(SHOTS / "issue45-scoring-choice-phone.png"))
+    assert phone.evaluate("document.documentElement.scrollWidth") <= 390
+    save = phone.get_by_role("button", name="保存")
+    save.scroll_into_view_if_needed()
+    assert fits(phone, save)["height"] >= 44
+    save.click()
+    expect(phone.locator(".messages")).to_contain_text("已保存")
     expect(phone.locator("#scoring-now")).to_contain_text("国家规则（场分与级分）")
     assert "双败淘汰赛" in phone.locator("main").inner_text()
 
     phone.get_by_role("button", name="立即开始下一轮").click()
     expect(phone.locator(".messages")).to_contain_text("已完成")
-    expect(phone.locator("#scoring-form")).to_have_count(0)  # fixed once round 1 is paired
     r1 = Round.objects.get(tournament=t, number=1)
     played = list(r1.games.exclude(status=GameStatus.BYE).order_by("number"))
     assert len(played) == 2 and r1.games.filter(status=GameStatus.BYE).count() == 2

@@ -239,3 +239,208 @@ def test_a_referee_removed_by_the_chief_loses_the_table_at_once(world):
     frame = handshake(table.pk, referee)
     assert frame["type"] == "refused"
     assert Appeal.objects.filter(pk=world["appeal"].pk).exists()
+
+
+# --------------------------------------------------------------------------- league seasons
+LEAGUE_ROLES = (
+    "organiser",
+    "chief",
+    "referee",
+    "committee",
+    "staked committee",
+    "removed committee",
+    "player",
+    "member",
+    "outsider",
+    "anonymous",
+)
+#: role: (files an appeal about the table, votes, reads the appeal, appoints)
+LEAGUE_MATRIX = {
+    "organiser": (False, False, True, True),
+    "chief": (False, False, True, False),
+    "referee": (False, False, False, False),
+    "committee": (False, True, True, False),
+    "staked committee": (True, False, True, False),  # seated at the table: a player there
+    "removed committee": (False, False, False, False),
+    "player": (True, False, True, False),
+    "member": (False, False, False, False),
+    "outsider": (False, False, False, False),
+    "anonymous": (False, False, False, False),
+}
+
+
+@pytest.fixture
+def league_world(db):
+    """A club's pair league season whose one fixture finished a minute ago at one table
+    (four members seated; one of them, an opponent, sits on the appeals committee), an open
+    appeal by an away player, and every role of the season's officials."""
+    from datetime import date, timedelta
+
+    from leagues import models as lg
+
+    organiser = user_named("lorganiser")
+    club = club_services.create_club(organiser, name="如东保二会")
+    names = ("chief", "referee", "c1", "c2", "removed", "member")
+    people = {n: user_named(f"l{n}") for n in names}
+    seated = [user_named(f"lseat{i}") for i in range(4)]
+    outsider = user_named("loutsider")
+    club_services.create_club(outsider, name="别的俱乐部")
+    for user in [*people.values(), *seated]:
+        Membership.objects.create(club=club, user=user, role=Role.MEMBER)
+    league = lg.League.objects.create(host=club, name="如东联赛", created_by=organiser)
+    season = lg.Season.objects.create(
+        league=league,
+        name="2026",
+        variant="guandan",
+        entry_kind="pair",
+        starts_on=date.today(),
+        status="running",
+    )
+    division = lg.Division.objects.create(season=season, name="甲级", level=1)
+    home, away = (
+        lg.Entry.objects.create(
+            season=season, division=division, club=club, name=n, player1=a, player2=b
+        )
+        for n, a, b in (("主队", seated[0], seated[2]), ("客队", seated[1], seated[3]))
+    )
+    rnd = lg.Round.objects.create(
+        season=season,
+        number=1,
+        opens_on=date.today(),
+        closes_on=date.today() + timedelta(7),
+        status="open",
+    )
+    fixture = lg.Fixture.objects.create(
+        round=rnd,
+        division=division,
+        home=home,
+        away=away,
+        status="done",
+        home_score=9,
+        away_score=4,
+        winner=0,
+        source="played",
+        finished_at=timezone.now() - timedelta(minutes=1),
+    )
+    table = lg.FixtureTable.objects.create(
+        fixture=fixture,
+        number=1,
+        seat_users=[p.pk for p in seated],
+        done=True,
+        home_score=9,
+        away_score=4,
+        winner=0,
+    )
+    services.appoint(organiser, season, people["chief"], "chief")
+    services.appoint(organiser, season, people["referee"], "referee")
+    for name in ("c1", "c2", "removed"):
+        services.appoint(organiser, season, people[name], "committee")
+    services.appoint(organiser, season, seated[0], "committee")  # the opponent, seated
+    club_services.remove_member(
+        organiser, Membership.objects.get(club=club, user=people["removed"])
+    )
+    appeal = services.file_appeal(seated[1], table, "result", "记分有误")
+    users = {
+        "organiser": organiser,
+        "chief": people["chief"],
+        "referee": people["referee"],
+        "committee": people["c1"],
+        "staked committee": seated[0],
+        "removed committee": people["removed"],
+        "player": seated[3],  # the filer's partner
+        "member": people["member"],
+        "outsider": outsider,
+        "anonymous": None,
+    }
+    return {
+        "season": season,
+        "fixture": fixture,
+        "table": table,
+        "appeal": appeal,
+        "users": users,
+        "spare": people["member"],
+    }
+
+
+@pytest.mark.parametrize("role", LEAGUE_ROLES)
+def test_the_league_appeals_permission_matrix(league_world, role):
+    user = league_world["users"][role]
+    files, votes, reads, appoints = LEAGUE_MATRIX[role]
+    season, table, appeal = league_world["season"], league_world["table"], league_world["appeal"]
+    fixture = league_world["fixture"]
+    # the services
+    assert permissions.may_vote(user, appeal) is votes, role
+    assert permissions.can_read_appeal(user, appeal) is reads, role
+    if user is not None:
+        try:
+            services.appoint(user, season, league_world["spare"], "referee")
+        except services.NotAllowed:
+            appointed = False
+        else:
+            appointed = True
+        assert appointed is appoints, role
+        Official.objects.filter(user=league_world["spare"]).delete()
+    # the pages: the fixture's page offers 申诉 to its players within the time, and lists
+    # the appeals the viewer reads; the appeal's page; the season's officials page
+    client = Client()
+    if user is not None:
+        client.force_login(user)
+    page = client.get(f"/leagues/fixtures/{fixture.pk}/").content.decode()
+    assert ("data-appeal-table" in page) is files, role
+    assert (f"/officials/appeals/{appeal.pk}/" in page) is reads, role
+    officials_page = client.get(f"/officials/seasons/{season.pk}/").content.decode()
+    assert ("data-appoint" in officials_page) is appoints, role
+    assert (f"/officials/appeals/{appeal.pk}/" in officials_page) is reads, role
+    assert ("data-file-appeal" in officials_page) is files, role
+    answer = client.get(f"/officials/appeals/{appeal.pk}/")
+    if user is None:
+        assert answer.status_code == 302  # to the log-in page
+    else:
+        assert answer.status_code == (200 if reads else 404), role
+        assert ("data-vote-form" in answer.content.decode()) is votes, role
+    form = client.get(f"/officials/seasons/{season.pk}/appeal/?table={table.pk}")
+    if user is not None:
+        assert ("data-appeal-form" in form.content.decode()) is files, role
+    # the API
+    api = APIClient()
+    if user is not None:
+        api.force_authenticate(user)
+    detail = api.get(f"/api/v1/appeals/{appeal.pk}/")
+    assert detail.status_code == (200 if reads else (401 if user is None else 404)), role
+    if reads:
+        assert detail.json()["table"] == table.pk and detail.json()["game"] is None
+    vote = api.post(f"/api/v1/appeals/{appeal.pk}/vote/", {"verdict": "dismiss", "reason": "r"})
+    assert vote.status_code == (200 if votes else (401 if user is None else 403 if reads else 404))
+    filed = api.post(
+        f"/api/v1/season-officials/{season.pk}/appeal/",
+        {"table": table.pk, "subject": "sanction", "text": "判罚不公"},
+        format="json",
+    )
+    assert filed.status_code == (201 if files else (401 if user is None else 403)), role
+    posted = api.post(
+        f"/api/v1/season-officials/{season.pk}/appoint/",
+        {"user": league_world["spare"].pk, "role": "referee"},
+        format="json",
+    )
+    assert posted.status_code == (201 if appoints else (401 if user is None else 403)), role
+
+
+def test_a_league_appeal_is_offered_only_within_the_time(league_world):
+    from datetime import timedelta
+
+    fixture, player = league_world["fixture"], league_world["users"]["player"]
+    client = Client()
+    client.force_login(player)
+    assert "data-appeal-table" in client.get(f"/leagues/fixtures/{fixture.pk}/").content.decode()
+    fixture.finished_at -= timedelta(minutes=30)
+    fixture.save(update_fields=["finished_at"])
+    page = client.get(f"/leagues/fixtures/{fixture.pk}/").content.decode()
+    assert "data-appeal-table" not in page
+    api = APIClient()
+    api.force_authenticate(player)
+    late = api.post(
+        f"/api/v1/season-officials/{fixture.round.season_id}/appeal/",
+        {"table": league_world["table"].pk, "subject": "result", "text": "迟了"},
+        format="json",
+    )
+    assert late.status_code == 400 and late.json()["code"] == "too_late"

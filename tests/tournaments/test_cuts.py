@@ -18,7 +18,6 @@ from tournaments.cuts import Cut, PlanError
 from tournaments.models import Entry, Game, GameStatus, Round, TournamentStatus
 from tournaments.pairing import History
 from tournaments.services import cuts as cut_services
-from tournaments.services import formats as format_services
 from tournaments.services import results as result_services
 from tournaments.services import schedule as schedule_services
 from tournaments.services import setup as setup_services
@@ -252,7 +251,7 @@ def test_a_national_swiss_with_two_cuts_runs_through_the_schedule_to_the_end(
         cuts="2:8, 4:4",
     )
     assert t.cuts == [{"after_round": 2, "keep": 8}, {"after_round": 4, "keep": 4}]
-    format_services.set_scoring(club_admin, t, "national")
+    setup_services.update_tournament(club_admin, t, scoring="national")
     setup_services.publish(club_admin, t, now=START - timedelta(days=1))
     entries = register_pairs(t, people)
     order = [e.pk for e in selectors.entries(t)]

@@ -8,7 +8,6 @@ import pytest
 
 from tournaments import brackets, selectors
 from tournaments.models import Game, GameSource, GameStatus, Round, TournamentStatus
-from tournaments.services import formats as format_services
 from tournaments.services import results as result_services
 from tournaments.services import schedule as schedule_services
 from tournaments.services import setup as setup_services
@@ -20,7 +19,7 @@ from .test_tournament_services import START, make_tournament, register_pairs
 def test_a_national_rules_swiss_scores_grade_points(club, club_admin, members):
     people = members(8)
     t = make_tournament(club, club_admin, variant="guandan", rounds_planned=2)
-    format_services.set_scoring(club_admin, t, "national")
+    setup_services.update_tournament(club_admin, t, scoring="national")
     setup_services.publish(club_admin, t, now=START - timedelta(days=1))
     register_pairs(t, people)
     t.refresh_from_db()
@@ -67,7 +66,7 @@ def test_a_national_rules_swiss_scores_grade_points(club, club_admin, members):
 def test_bao2_keeps_its_own_levels_under_the_national_rules(club, club_admin, members):
     people = members(4)
     t = make_tournament(club, club_admin, variant="bao2", rounds_planned=1)
-    format_services.set_scoring(club_admin, t, "national")
+    setup_services.update_tournament(club_admin, t, scoring="national")
     setup_services.publish(club_admin, t, now=START - timedelta(days=1))
     register_pairs(t, people)
     schedule_services.tick(START)
@@ -81,21 +80,25 @@ def test_the_scoring_is_refused_where_it_cannot_apply(club, club_admin, members)
     people = members(4)
     points = make_tournament(club, club_admin, variant="shuangkou2", unit_kind="single")
     with pytest.raises(TournamentError) as err:
-        format_services.set_scoring(club_admin, points, "national")
+        setup_services.update_tournament(club_admin, points, scoring="national")
     assert err.value.code == "bad_scoring"
+    assert err.value.fields == {  # beside the scoring, in the organiser's words
+        "scoring": ["国家规则只用于按级数定胜负的项目：保2和掼蛋。"]
+    }
     t = make_tournament(club, club_admin, variant="guandan")
     for bad in ["", "fifa", None, 3]:
         with pytest.raises(TournamentError) as err:
-            format_services.set_scoring(club_admin, t, bad)
+            setup_services.update_tournament(club_admin, t, scoring=bad)
         assert err.value.code == "bad_scoring"
     with pytest.raises(NotAllowed):
-        format_services.set_scoring(people[0], t, "national")
+        setup_services.update_tournament(people[0], t, scoring="national")
     setup_services.publish(club_admin, t, now=START - timedelta(days=1))
     register_pairs(t, people)
     schedule_services.tick(START)
     with pytest.raises(TournamentError) as err:
-        format_services.set_scoring(club_admin, t, "national")
+        setup_services.update_tournament(club_admin, t, scoring="national")
     assert err.value.code == "started"
+    assert err.value.message == "第一轮编排后，计分方式不能再更改。"
     t.refresh_from_db()
     assert t.scoring == "club"
 

@@ -86,3 +86,61 @@ def test_cancel_is_apart_styled_as_danger_and_needs_a_confirmation(client, club,
     client.post(f"/tournaments/{t.pk}/do/cancel/", {"confirm": "1"})
     t.refresh_from_db()
     assert t.status == TournamentStatus.CANCELLED
+
+
+def test_the_form_and_the_api_refuse_the_same_settings_in_the_same_words(
+    client, club, club_admin
+):
+    """Issue 42/45: the web form checks nothing itself; the settings form behind the service
+    is the one place, so the page and the API name the same problems in the same words, all
+    at once (here a blank name, 99 rounds, the national rules for a game scored by points)."""
+    from rest_framework.test import APIClient
+
+    client.force_login(club_admin)
+    starts = timezone.localtime() + timedelta(days=2)
+    bad = {"name": " ", "variant": "shuangkou2", "unit_kind": "single", "scoring": "national"}
+    page = client.post(
+        f"/tournaments/clubs/{club.slug}/new/",
+        {**base(starts.strftime("%Y-%m-%dT%H:%M")), **bad, "rounds_planned": "99"},
+    )
+    web = {field: list(errors) for field, errors in page.context["form"].errors.items()}
+    api = APIClient()
+    api.force_authenticate(club_admin)
+    answer = api.post(
+        "/api/v1/tournaments/",
+        {
+            "club": club.pk,
+            **bad,
+            "format": "swiss",
+            "rounds_planned": 99,
+            "starts_at": starts.isoformat(),
+        },
+        format="json",
+    )
+    assert answer.status_code == 400
+    assert set(web) == {"name", "rounds_planned", "scoring"}
+    for field, messages in web.items():
+        assert answer.json()[field] == messages, field
+    assert web["scoring"] == ["国家规则只用于按级数定胜负的项目：保2和掼蛋。"]
+    assert web["rounds_planned"] == ["请填 1 到 30 之间的整数。"]
+    assert not Tournament.objects.exists()
+
+
+def test_the_scoring_is_a_setting_fixed_once_round_one_is_paired(client, club, club_admin):
+    """The scoring (club or the national rules) is chosen in the settings form; once round 1
+    is paired a change is refused in the organiser's words and nothing changes."""
+    from tournaments.models import Round
+
+    client.force_login(club_admin)
+    starts = (timezone.localtime() + timedelta(days=2)).strftime("%Y-%m-%dT%H:%M")
+    data = {**base(starts), "variant": "guandan", "scoring": "national"}
+    assert client.post(f"/tournaments/clubs/{club.slug}/new/", data).status_code == 302
+    t = Tournament.objects.get()
+    assert t.scoring == "national" and t.tiebreaks == []  # the national order applies
+    page = client.get(f"/tournaments/{t.pk}/edit/").content.decode()
+    assert re.search(r'<option value="national"[^>]*selected', page)
+    Round.objects.create(tournament=t, number=1, scheduled_at=timezone.now())
+    page = client.post(f"/tournaments/{t.pk}/edit/", {**data, "scoring": "club"})
+    assert "第一轮编排后，计分方式不能再更改。" in page.content.decode()
+    t.refresh_from_db()
+    assert t.scoring == "national"

@@ -17,7 +17,6 @@ import time_machine
 from tournaments import selectors
 from tournaments.models import EntryStatus, Game, GameSource, GameStatus, Round, RoundStatus
 from tournaments.services import entries as entry_services
-from tournaments.services import formats as format_services
 from tournaments.services import results as result_services
 from tournaments.services import rounds as round_services
 from tournaments.services import schedule as schedule_services
@@ -35,7 +34,7 @@ def event(club, admin, people, national=False, **extra):
     """A published event of ``len(people) // 2`` checked-in pairs (offline unless told)."""
     t = make_tournament(club, admin, **extra)
     if national:
-        format_services.set_scoring(admin, t, "national")
+        setup_services.update_tournament(admin, t, scoring="national")
     setup_services.publish(admin, t, now=START - timedelta(days=1))
     entries = register_pairs(t, people)
     t.refresh_from_db()

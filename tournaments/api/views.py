@@ -48,7 +48,6 @@ from tournaments.api.serializers import (
 from tournaments.models import Entry, Game, Round, Scoring, Tournament
 from tournaments.permissions import can_view
 from tournaments.services import entries as entry_services
-from tournaments.services import formats as format_services
 from tournaments.services import results as result_services
 from tournaments.services import rounds as round_services
 from tournaments.services import setup as setup_services
@@ -197,7 +196,9 @@ class TournamentViewSet(PartnerAnswerActions, viewsets.ModelViewSet):
         return Response(TournamentSerializer(tournament).data)
 
     @extend_schema(
-        summary="Set the scoring (club, or the national rules). Permission: organisers.",
+        summary="Set the scoring (club, or the national rules); an alias of writing the "
+        "tournament's scoring setting (PATCH). Permission: organisers.",
+        deprecated=True,
         request=inline_serializer(
             "ScoringRequest", {"scoring": serializers.ChoiceField(choices=Scoring.choices)}
         ),
@@ -214,10 +215,12 @@ class TournamentViewSet(PartnerAnswerActions, viewsets.ModelViewSet):
     def scoring(self, request: Request, pk: str | None = None) -> Response:
         """``club``, or ``national``: 场分 2/1/0 and 级分 (Guandan: the 26-point table; Bao 2:
         its own levels), forfeits 2:0 and 18:0, ranked by the national tie-breaks unless the
-        event chose its own (``tiebreaks`` answers the order that applies). Before round 1."""
+        event chose its own (``tiebreaks`` answers the order that applies). Before round 1.
+        Kept for API clients: the same as ``PATCH {"scoring": ...}`` (one check, the settings
+        form's), answered in its older shape."""
         tournament = self.get_object()
         value = request.data.get("scoring") if hasattr(request.data, "get") else None
-        tournament = format_services.set_scoring(request.user, tournament, value)
+        tournament = setup_services.update_tournament(request.user, tournament, scoring=value)
         return Response(
             {
                 "id": tournament.pk,

@@ -28,7 +28,7 @@ from tournaments.services.errors import TournamentError, not_allowed
 EDITABLE = set(settings_form.EDITABLE)
 
 #: Fields that can no longer change once the first round was paired.
-STRUCTURAL = {"variant", "format", "unit_kind", "online", "rated", "duplicate"}
+STRUCTURAL = {"variant", "format", "unit_kind", "online", "rated", "duplicate", "scoring"}
 
 
 def create_tournament(user: User, club: Club, **fields: Any) -> Tournament:
@@ -41,11 +41,17 @@ def create_tournament(user: User, club: Club, **fields: Any) -> Tournament:
 
 @transaction.atomic
 def update_tournament(user: User, tournament: Tournament, **fields: Any) -> Tournament:
-    """Change a tournament's settings; the format, game and entry kind only before round 1."""
+    """Change a tournament's settings; the format, game, entry kind and scoring (club or the
+    national rules) only before round 1."""
     tournament = managed(user, tournament)
     if tournament.status in (TournamentStatus.FINISHED, TournamentStatus.CANCELLED):
         raise TournamentError("closed", _("This tournament is over."))
-    if tournament.rounds.exists() and set(fields) & STRUCTURAL:
+    fixed = set(fields) & STRUCTURAL
+    if fixed and tournament.rounds.exists():
+        if fixed == {"scoring"}:
+            raise TournamentError(
+                "started", _("The scoring cannot change once the first round is paired.")
+            )
         raise TournamentError(
             "started", _("The format cannot change once the first round is paired.")
         )
