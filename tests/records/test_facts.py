@@ -100,18 +100,19 @@ def test_bao2_sanction_counts_for_its_target():
 
 
 def test_guandan_double_up_and_anti_tribute_counted_by_hand():
-    # deal 1: finish 2,0,1,3: 双上 for team 0 (+3). deal 2: the givers 1 and 3 hold both red
-    # jokers: anti-tribute (抗贡), nothing paid; finish 2,0,1,3: 双上 again (+3): 6:0.
-    match = engine_match("guandan", 115, 2)
-    facts = match_facts("guandan", 115, None, match.log)
+    # deal 1: finish 0,2,3,1: 双上 for team 0 (+3). deal 2: the givers 1 and 3 hold both red
+    # jokers: anti-tribute (抗贡), nothing paid (no tribute action in the log); finish 0,2,3,1:
+    # 双上 again (+3): 6:0.
+    match = engine_match("guandan", 222, 2)
+    facts = match_facts("guandan", 222, None, match.log)
     got = [{k: v for k, v in s.counters.items() if k != "decisions"} for s in facts.seats]
     won = {"matches": 1, "won": 1, "deals": 2, "deals_won": 2, "levels_up": 6, "double_up": 2}
     lost = {"matches": 1, "lost": 1, "deals": 2, "anti_tributes": 1}
     assert got == [
-        {**won, "place_2": 2},
-        {**lost, "place_3": 2},
         {**won, "place_1": 2},
         {**lost, "place_4": 2},
+        {**won, "place_2": 2},
+        {**lost, "place_3": 2},
     ]
     _check_decisions(match, facts)
 
