@@ -47,6 +47,7 @@ EDITABLE = (
     "format",
     "unit_kind",
     "rounds_planned",
+    "groups",
     "third_place",
     "rated",
     "online",
@@ -71,6 +72,7 @@ EDITABLE = (
 #: Whole-number settings and their bounds (every number bounded).
 NUMBERS = {
     "rounds_planned": (1, 30),
+    "groups": (1, 16),
     "time_limit_minutes": (0, 24 * 60),
     "points_win": (0, 10),
     "points_draw": (0, 10),
@@ -320,6 +322,7 @@ class TournamentSettingsForm(forms.Form):
         self._check_window(data)
         self._check_cuts(data)
         self._check_duplicate(data)
+        self._check_groups(data)
         return data
 
     def _check_scoring(self, data: dict[str, Any]) -> None:
@@ -337,6 +340,22 @@ class TournamentSettingsForm(forms.Form):
                     code="bad_scoring",
                 ),
             )
+
+    def _check_groups(self, data: dict[str, Any]) -> None:
+        """Groups (分组循环赛, 第二十七条一) are a round robin's, and fixed once round 1 is
+        paired (the groups are drawn from its entries)."""
+        groups = data.get("groups")
+        if groups is None or "groups" in self.errors:
+            return
+        if groups > 1 and data.get("format") != TournamentFormat.ROUND_ROBIN:
+            problem = _("Groups are for a round robin: choose round robin or 1 group.")
+            self.add_error("groups", ValidationError(problem, code="bad_groups"))
+        elif "groups" in self.changed and self.rounds_paired and self.groups_before != groups:
+            problem = _("The groups cannot change once the first round is paired.")
+            self.add_error("groups", ValidationError(problem, code="started"))
+
+    #: The tournament's groups before this change (editing).
+    groups_before = 1
 
     def _check_duplicate(self, data: dict[str, Any]) -> None:
         """A duplicate event (复式赛): a game whose every table can be dealt the same cards
@@ -546,6 +565,7 @@ def check_settings(
     form = TournamentSettingsForm(values, set(data), now)
     if tournament is not None and tournament.pk:
         form.rounds_paired = tournament.rounds.count()
+        form.groups_before = tournament.groups
         stored = cut_plan.parse_plan(tournament.cuts or [])
         form.made_cuts = cut_plan.made_cuts(stored, form.rounds_paired)
     if not form.is_valid() or form.ending_problems:
@@ -609,7 +629,15 @@ SECTIONS = (
     ),
     (
         gettext_lazy("Rounds and standings"),
-        ("round_minutes", "start_when_ready", "no_show_minutes", "scoring", "tiebreaks", "cuts"),
+        (
+            "round_minutes",
+            "start_when_ready",
+            "no_show_minutes",
+            "scoring",
+            "groups",
+            "tiebreaks",
+            "cuts",
+        ),
     ),
     (gettext_lazy("Description"), ("description",)),
 )
@@ -748,6 +776,11 @@ class TournamentForm(forms.Form):
 
     #: Help beside a setting's input.
     HELP = {
+        "groups": gettext_lazy(
+            "Round robin only (第二十七条): the entries are spread over this many groups by "
+            "serpentine seeding, each group a round robin of its own; the best of each group "
+            "go on to the next stage. 1: no groups."
+        ),
         "unit_kind": gettext_lazy(
             "Nanping Red Two is played as an individual event: partners change every deal."
         ),
@@ -783,7 +816,7 @@ class TournamentForm(forms.Form):
         # marked: the settings that cannot be left empty (the ending mode decides whether a
         # match time is needed: empty is none)
         for name in WEB_SETTINGS:
-            if name in ALWAYS or name in NUMBERS and name != "time_limit_minutes":
+            if name in ALWAYS or name in NUMBERS and name not in ("time_limit_minutes", "groups"):
                 self.fields[name].widget.attrs["required"] = True
         for name in ("format", "unit_kind"):
             self.fields[name].widget.attrs["required"] = True
@@ -793,7 +826,7 @@ class TournamentForm(forms.Form):
         game's default)."""
         super().clean()
         data = self.cleaned_data
-        for name in DEFAULTED:  # a choice left out: the default (creating), unchanged (editing)
+        for name in (*DEFAULTED, "groups"):  # left out: the default (creating), or unchanged
             if data.get(name) == "":
                 data.pop(name)
         variant = data.get("variant") or self.instance.variant

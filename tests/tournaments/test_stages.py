@@ -98,9 +98,7 @@ def play_round(admin, t, number, now):
 def grouped_round_robin(club, club_admin, members):
     """A published round robin of 8 pairs in 2 groups; returns it and its entries."""
     people = members(16)
-    t = make_tournament(club, club_admin, format="round_robin", start_when_ready=True)
-    Tournament.objects.filter(pk=t.pk).update(groups=2)
-    t.refresh_from_db()
+    t = make_tournament(club, club_admin, format="round_robin", start_when_ready=True, groups=2)
     setup_services.publish(club_admin, t, now=START - timedelta(days=1))
     return t, register_pairs(t, people)
 
@@ -322,3 +320,25 @@ def test_the_pages_show_the_groups_and_make_the_next_stage(client, club, club_ad
         f"/tournaments/{t.pk}/next-stage/", {"format": "elimination", "qualifiers": "2"}
     )
     assert again.status_code == 302 and t.next_stages.count() == 1
+
+
+@pytest.mark.django_db
+def test_groups_are_a_round_robin_setting_fixed_once_round_one_is_paired(club, club_admin, members):
+    with pytest.raises(TournamentError) as refused:
+        make_tournament(club, club_admin, format="swiss", groups=2)
+    assert "groups" in refused.value.fields
+    with pytest.raises(TournamentError) as refused:
+        make_tournament(club, club_admin, format="round_robin", groups=17, rounds_planned=0)
+    assert {"groups", "rounds_planned"} <= set(refused.value.fields)  # every problem at once
+    t, _entries = grouped_round_robin(club, club_admin, members)
+    admin = APIClient()
+    admin.force_authenticate(club_admin)
+    assert admin.get(f"/api/v1/tournaments/{t.pk}/").json()["groups"] == 2
+    assert (
+        admin.patch(f"/api/v1/tournaments/{t.pk}/", {"groups": 3}, format="json").status_code == 200
+    )
+    schedule_services.tick(START)
+    refused = admin.patch(f"/api/v1/tournaments/{t.pk}/", {"groups": 2}, format="json")
+    assert refused.status_code == 400 and "groups" in refused.json()
+    t.refresh_from_db()
+    assert t.groups == 3 and len(selectors.groups_of(t)) == 3
