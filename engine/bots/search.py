@@ -685,15 +685,8 @@ def _world_tribute(
     deal.phase = obs["phase"]
     deal.turn = None
     deal.leading = False
-    if deal.phase == "return":  # the leader after the returns, as the rules set it
-        if double:
-            values = [rules.single_value(deal, c) for c in paid]  # type: ignore[attr-defined]
-            if values[0] == values[1]:
-                trib["leader"] = (trib["first"] + 1) % deal.n
-            else:
-                trib["leader"] = trib["givers"][0 if values[0] > values[1] else 1]
-        else:
-            trib["leader"] = trib["givers"][0]
+    if deal.phase == "return":
+        rules.set_return_leader(deal)  # type: ignore[attr-defined]
     return deal
 
 

@@ -117,9 +117,10 @@ class GuandanDealRules(DealRules):
             to_first = g[0] if a > b else g[1]
         trib["receivers"] = [first if s == to_first else second for s in g]
 
-    def tributes_in(self, deal: Deal) -> None:
-        """Every tribute is paid: hand the cards over and open the return phase. The giver of
-        the higher card leads after the returns; equal ranks: the player after the 1st."""
+    def set_return_leader(self, deal: Deal) -> None:
+        """Set who leads after the returns from the tributes paid (``deal.tribute["paid"]``):
+        the giver of the higher card; equal ranks: the player after the 1st; one tribute: its
+        giver."""
         trib = deal.tribute
         assert trib is not None
         if trib["double"]:
@@ -130,6 +131,13 @@ class GuandanDealRules(DealRules):
                 trib["leader"] = trib["givers"][0 if values[0] > values[1] else 1]
         else:
             trib["leader"] = trib["givers"][0]
+
+    def tributes_in(self, deal: Deal) -> None:
+        """Every tribute is paid: hand the cards over and open the return phase. The giver of
+        the higher card leads after the returns; equal ranks: the player after the 1st."""
+        trib = deal.tribute
+        assert trib is not None
+        self.set_return_leader(deal)
         for r, c in zip(trib["receivers"], trib["paid"], strict=True):
             deal.add_cards(r, (c,))
         deal.phase = "return"
