@@ -152,7 +152,7 @@ def test_phone_journeys(new_page, live_server, no_deadline_tasks):
     expect(admin.locator("#id_rounds_planned")).to_have_value("4")
     expect(admin.locator("#id_colour_twos")).to_be_checked()
     expect(admin.locator("#id_variant")).to_have_value("bao2")
-    expect(admin.locator("#id_starts_at").locator("..")).to_contain_text("必填")
+    expect(admin.locator("#id_starts_at").locator("..")).to_contain_text("请填写开始时间")
     fits(admin, "tournament-form-errors")
     summary.get_by_role("link").first.click()
     starts = timezone.localtime() + timedelta(days=2)

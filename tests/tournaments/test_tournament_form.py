@@ -88,9 +88,7 @@ def test_cancel_is_apart_styled_as_danger_and_needs_a_confirmation(client, club,
     assert t.status == TournamentStatus.CANCELLED
 
 
-def test_the_form_and_the_api_refuse_the_same_settings_in_the_same_words(
-    client, club, club_admin
-):
+def test_the_form_and_the_api_refuse_the_same_settings_in_the_same_words(client, club, club_admin):
     """Issue 42/45: the web form checks nothing itself; the settings form behind the service
     is the one place, so the page and the API name the same problems in the same words, all
     at once (here a blank name, 99 rounds, the national rules for a game scored by points)."""
