@@ -367,6 +367,18 @@ def _isolated_cache(request):
         yield
 
 
+@pytest.fixture(autouse=True)
+def _site_language():
+    """Every test starts in the site's default language (a test that activated another one
+    and did not restore it would otherwise change what later tests on its worker read)."""
+    from django.conf import settings
+    from django.utils import translation
+
+    translation.activate(settings.LANGUAGE_CODE)
+    yield
+    translation.deactivate()
+
+
 @pytest.fixture(scope="session")
 def shared_stack():
     """The real stack of tests/e2e/stack.py (uvicorn, a Celery worker with beat, Redis, a
