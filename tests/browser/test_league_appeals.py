@@ -4,67 +4,14 @@ third member of the season's appeals committee casts the deciding vote; the fixt
 then shows the corrected result and the decided appeal.
 Screenshots: var/screenshots/issue45-league-appeal-*.png."""
 
-from datetime import date, timedelta
-
-from django.utils import timezone
 from playwright.sync_api import expect
 
 from clubs.models import Club, Membership, Role, User
-from leagues import models as lg
 from officials import services
 from officials.models import Appeal, AppealStatus
 from tests.browser.test_leagues import PASSWORD, fits_the_phone, log_in
 from tests.browser.test_officials import SHOTS, narrow, on_screen, people
-
-
-def finished_fixture(club, seated):
-    """A Bao 2 pair season of ``club`` whose round-1 fixture finished a minute ago at one
-    table: the home pair won 12 (A) : 5 (7)."""
-    league = lg.League.objects.create(host=club, name="南通双人联赛")
-    season = lg.Season.objects.create(
-        league=league,
-        name="2026 冬季",
-        variant="bao2",
-        entry_kind="pair",
-        starts_on=date.today(),
-        status="running",
-    )
-    division = lg.Division.objects.create(season=season, name="甲级", level=1)
-    home, away = (
-        lg.Entry.objects.create(
-            season=season, division=division, club=club, name=n, player1=a, player2=b
-        )
-        for n, a, b in (("东方红", seated[0], seated[2]), ("长江", seated[1], seated[3]))
-    )
-    rnd = lg.Round.objects.create(
-        season=season,
-        number=1,
-        opens_on=date.today(),
-        closes_on=date.today() + timedelta(7),
-        status="open",
-    )
-    fixture = lg.Fixture.objects.create(
-        round=rnd,
-        division=division,
-        home=home,
-        away=away,
-        status="done",
-        home_score=12,
-        away_score=5,
-        winner=0,
-        source="played",
-        finished_at=timezone.now() - timedelta(minutes=1),
-    )
-    table = lg.FixtureTable.objects.create(
-        fixture=fixture,
-        number=1,
-        seat_users=[p.pk for p in seated],
-        done=True,
-        home_score=12,
-        away_score=5,
-        winner=0,
-    )
-    return season, fixture, table
+from tests.leagues.leaguekit import finished_fixture
 
 
 def test_a_league_appeal_filed_and_decided_on_a_phone(new_page, live_server):

@@ -29,6 +29,7 @@ from matches.models import Match
 from matches.services import access, play, tables
 from officials import permissions, services
 from officials.models import Appeal, Official
+from tests.leagues.leaguekit import finished_fixture
 from tournaments.models import Entry, Game, GameStatus, Round, Tournament, TournamentStatus
 
 ROLES = (
@@ -274,9 +275,6 @@ def league_world(db):
     """A club's pair league season whose one fixture finished a minute ago at one table
     (four members seated; one of them, an opponent, sits on the appeals committee), an open
     appeal by an away player, and every role of the season's officials."""
-    from datetime import date, timedelta
-
-    from leagues import models as lg
 
     organiser = user_named("lorganiser")
     club = club_services.create_club(organiser, name="如东保二会")
@@ -287,49 +285,14 @@ def league_world(db):
     club_services.create_club(outsider, name="别的俱乐部")
     for user in [*people.values(), *seated]:
         Membership.objects.create(club=club, user=user, role=Role.MEMBER)
-    league = lg.League.objects.create(host=club, name="如东联赛", created_by=organiser)
-    season = lg.Season.objects.create(
-        league=league,
-        name="2026",
+    season, fixture, table = finished_fixture(
+        club,
+        seated,
         variant="guandan",
-        entry_kind="pair",
-        starts_on=date.today(),
-        status="running",
-    )
-    division = lg.Division.objects.create(season=season, name="甲级", level=1)
-    home, away = (
-        lg.Entry.objects.create(
-            season=season, division=division, club=club, name=n, player1=a, player2=b
-        )
-        for n, a, b in (("主队", seated[0], seated[2]), ("客队", seated[1], seated[3]))
-    )
-    rnd = lg.Round.objects.create(
-        season=season,
-        number=1,
-        opens_on=date.today(),
-        closes_on=date.today() + timedelta(7),
-        status="open",
-    )
-    fixture = lg.Fixture.objects.create(
-        round=rnd,
-        division=division,
-        home=home,
-        away=away,
-        status="done",
-        home_score=9,
-        away_score=4,
-        winner=0,
-        source="played",
-        finished_at=timezone.now() - timedelta(minutes=1),
-    )
-    table = lg.FixtureTable.objects.create(
-        fixture=fixture,
-        number=1,
-        seat_users=[p.pk for p in seated],
-        done=True,
-        home_score=9,
-        away_score=4,
-        winner=0,
+        scores=(9, 4),
+        names=("主队", "客队"),
+        name="如东联赛",
+        created_by=organiser,
     )
     services.appoint(organiser, season, people["chief"], "chief")
     services.appoint(organiser, season, people["referee"], "referee")
