@@ -35,23 +35,26 @@ def fits(page, locator):
     return box
 
 
-def test_a_double_elimination_by_the_national_rules_on_a_phone(new_page, live_server):
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    owner = User.objects.create_user("laowang", password=PASSWORD, display_name="老王")
-    club = Club.objects.create(name="淮安掼蛋会", slug="huaian")
+def offline_pair_event(owner_names, club_names, prefix, count, name, format):
+    """A club (``club_names``: name, slug) whose owner (``owner_names``: username, display
+    name) has published an offline Guandan event ``name`` of ``format`` starting in 30
+    minutes, without check-in, with ``count`` members (usernames ``prefix`` + index)
+    registered as pairs of neighbours: (owner, club, players, tournament)."""
+    owner = User.objects.create_user(owner_names[0], password=PASSWORD, display_name=owner_names[1])
+    club = Club.objects.create(name=club_names[0], slug=club_names[1])
     Membership.objects.create(club=club, user=owner, role=Role.OWNER)
     players = [
-        User.objects.create_user(f"p{i}", password=PASSWORD, display_name=f"选手{i}")
-        for i in range(12)
+        User.objects.create_user(f"{prefix}{i}", password=PASSWORD, display_name=f"选手{i}")
+        for i in range(count)
     ]
     Membership.objects.bulk_create(Membership(club=club, user=u, role=Role.MEMBER) for u in players)
     starts = timezone.now() + timedelta(minutes=30)
     t = setup_services.create_tournament(
         owner,
         club,
-        name="双败淘汰赛",
+        name=name,
         variant="guandan",
-        format="double_elim",
+        format=format,
         starts_at=starts,
         registration_closes=starts - timedelta(minutes=5),
         online=False,
@@ -61,6 +64,14 @@ def test_a_double_elimination_by_the_national_rules_on_a_phone(new_page, live_se
     for a, b in zip(players[0::2], players[1::2], strict=True):
         entry_services.register(a, t, partner=b)
         entry_services.answer_invitation(b, t, accept=True)
+    return owner, club, players, t
+
+
+def test_a_double_elimination_by_the_national_rules_on_a_phone(new_page, live_server):
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    owner, club, players, t = offline_pair_event(
+        ("laowang", "老王"), ("淮安掼蛋会", "huaian"), "p", 12, "双败淘汰赛", "double_elim"
+    )
 
     phone = new_page(locale="zh-CN", mobile=True)
     log_in(phone, "laowang")
@@ -109,7 +120,7 @@ def test_a_double_elimination_by_the_national_rules_on_a_phone(new_page, live_se
     assert phone.evaluate("document.documentElement.scrollWidth") <= 390
 
     result_services.set_result(owner, played[1], 12, 3, winner=0)
-    schedule_services.tick(starts + timedelta(minutes=1))
+    schedule_services.tick(t.starts_at + timedelta(minutes=1))
     assert Round.objects.get(tournament=t, number=2).status == "playing"
 
     phone.goto(f"/tournaments/{t.pk}/bracket/")

@@ -4,28 +4,13 @@ of the round is forfeited; in a round robin played under half, its results are a
 the standings page says so — the entry marked 退赛（第2轮）, a section naming the reason and
 成绩注销 — all within the phone's width. Screenshots in var/screenshots/."""
 
-from datetime import timedelta
-from pathlib import Path
-
 from django.utils import timezone
 from playwright.sync_api import expect
 
-from clubs.models import Club, Membership, Role, User
+from tests.browser.test_tournament_brackets import SHOTS, log_in, offline_pair_event
 from tournaments.models import Entry, GameSource, GameStatus, Round, RoundStatus
-from tournaments.services import entries as entry_services
 from tournaments.services import results as result_services
 from tournaments.services import rounds as round_services
-from tournaments.services import setup as setup_services
-
-PASSWORD = "Long-Pass-phrase-77"
-SHOTS = Path("var/screenshots")
-
-
-def log_in(page, username):
-    page.goto("/accounts/login/")
-    page.fill("#id_username", username)
-    page.fill("#id_password", PASSWORD)
-    page.locator("main form button[type=submit]").click()
 
 
 def inside(locator):
@@ -38,30 +23,9 @@ def inside(locator):
 
 def test_an_organiser_accepts_a_withdrawal_and_the_standings_show_it(new_page, live_server):
     SHOTS.mkdir(parents=True, exist_ok=True)
-    owner = User.objects.create_user("laozhang", password=PASSWORD, display_name="老张")
-    club = Club.objects.create(name="扬州掼蛋会", slug="yangzhou")
-    Membership.objects.create(club=club, user=owner, role=Role.OWNER)
-    players = [
-        User.objects.create_user(f"w{i}", password=PASSWORD, display_name=f"选手{i}")
-        for i in range(8)
-    ]
-    Membership.objects.bulk_create(Membership(club=club, user=u, role=Role.MEMBER) for u in players)
-    starts = timezone.now() + timedelta(minutes=30)
-    t = setup_services.create_tournament(
-        owner,
-        club,
-        name="循环赛",
-        variant="guandan",
-        format="round_robin",
-        starts_at=starts,
-        registration_closes=starts - timedelta(minutes=5),
-        online=False,
-        checkin_required=False,
+    owner, club, players, t = offline_pair_event(
+        ("laozhang", "老张"), ("扬州掼蛋会", "yangzhou"), "w", 8, "循环赛", "round_robin"
     )
-    setup_services.publish(owner, t)
-    for a, b in zip(players[0::2], players[1::2], strict=True):
-        entry_services.register(a, t, partner=b)
-        entry_services.answer_invitation(b, t, accept=True)
     now = timezone.now()
     round_services.start_round(owner, t, now)
     for game in Round.objects.get(tournament=t, number=1).games.all():
