@@ -33,6 +33,17 @@ class TournamentFormat(models.TextChoices):
 KNOCKOUT_FORMATS = (TournamentFormat.ELIMINATION, TournamentFormat.DOUBLE_ELIMINATION)
 
 
+class SeriesMode(models.TextChoices):
+    """How each tie of a knockout is played (多局制淘汰赛, 第三十条三; :mod:`tournaments.series`):
+    one game, 2 or 3 games whose 级分 are added up, or best of three or five."""
+
+    SINGLE = "", _("One game")
+    SUM2 = "sum2", _("2 games, grade points added up")
+    SUM3 = "sum3", _("3 games, grade points added up")
+    BEST3 = "best3", _("Best of three")
+    BEST5 = "best5", _("Best of five")
+
+
 class Scoring(models.TextChoices):
     """How a game is scored in the standings: the club's own match points and level
     difference, or the national competition rules' 场分 (2/1/0) and 级分 (Guandan: the 26-point
@@ -115,6 +126,10 @@ class Tournament(models.Model):
         blank=True,
         related_name="next_stages",
         verbose_name=_("previous stage"),
+    )
+    #: Each knockout tie a series of games (多局制淘汰赛, 第三十条): :class:`SeriesMode`.
+    series = models.CharField(
+        _("games per tie"), max_length=8, choices=SeriesMode.choices, default="", blank=True
     )
     points_win = models.PositiveSmallIntegerField(_("points for a win"), default=2)
     points_draw = models.PositiveSmallIntegerField(_("points for a draw"), default=1)
