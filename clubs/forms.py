@@ -148,3 +148,16 @@ class InvitationForm(forms.Form):
         max_value=MAX_INVITATION_USES,
         required=False,
     )
+
+
+def show_refusal(form: forms.Form, error: Any) -> None:
+    """Show a service's refusal (a :class:`games.errors.Refused`, with ``fields`` when it
+    names them) on ``form``: each problem beside the field it names, all at once, else the
+    message above the form."""
+    fields = getattr(error, "fields", None) or {}
+    if not fields or any(f not in form.fields for f in fields):
+        form.add_error(None, error.message)
+        return
+    for field, problems in fields.items():
+        for problem in problems:
+            form.add_error(field, problem)

@@ -20,6 +20,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import pgettext
 from django.views.decorators.http import require_POST
 
+from clubs.forms import show_refusal
 from clubs.models import Club, Membership, User
 from clubs.permissions import is_club_admin
 from clubs.views import club_page_sections
@@ -62,17 +63,6 @@ from leagues.services.errors import LeagueError
 
 def _refused(request: HttpRequest, error: LeagueError) -> None:
     messages.error(request, error.message)
-
-
-def _form_refused(form: Any, error: LeagueError) -> None:
-    """Show a refusal on the form: beside each field it names, else above the form."""
-    fields = getattr(error, "fields", None) or {}
-    if not fields or any(f not in form.fields for f in fields):
-        form.add_error(None, error.message)
-        return
-    for field, problems in fields.items():
-        for problem in problems:
-            form.add_error(field, problem)
 
 
 def _run(request: HttpRequest, action: Callable[[], Any], done: str) -> bool:
@@ -119,7 +109,7 @@ def league_create(request: HttpRequest, slug: str) -> HttpResponse:
         try:
             league = setup.create_league(request.user, club, **form.cleaned_data)
         except LeagueError as error:
-            _form_refused(form, error)
+            show_refusal(form, error)
         else:
             return redirect("leagues:league", league.pk)
     return render(request, "leagues/form.html", {"form": form, "title": _("New league")})
@@ -162,7 +152,7 @@ def season_create(request: HttpRequest, pk: int) -> HttpResponse:
         try:
             season = setup.create_season(request.user, league, **form.cleaned_data)
         except LeagueError as error:
-            _form_refused(form, error)
+            show_refusal(form, error)
         else:
             return redirect("leagues:season", season.pk)
     return render(request, "leagues/form.html", {"form": form, "title": _("New season")})

@@ -22,6 +22,7 @@ from django.utils.text import capfirst
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, pgettext
 
+from clubs.forms import show_refusal
 from engine.match import Match as EngineMatch
 from games import endings
 from games.variants import GAMES
@@ -873,10 +874,4 @@ class TournamentForm(forms.Form):
     def refused(self, error: TournamentError) -> None:
         """Show the service's refusal: each problem beside the field it names (all at once),
         else above the form."""
-        fields = getattr(error, "fields", None) or {}
-        if not fields or any(f not in self.fields for f in fields):
-            self.add_error(None, error.message)
-            return
-        for field, problems in fields.items():
-            for problem in problems:
-                self.add_error(field, problem)
+        show_refusal(self, error)
