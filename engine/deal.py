@@ -84,8 +84,14 @@ class DealRules:
     #: Options that are off unless a match sets them (absent from :attr:`defaults`, so a
     #: match that never sets them keeps its stored form), each with the value meaning off.
     optional_options: Mapping[str, Any] = MappingProxyType({})
-    #: The (lowest, highest) value of whole-number options that have bounds (others: ≥ 0).
-    option_bounds: Mapping[str, tuple[int, int]] = MappingProxyType({})
+    #: The (lowest, highest) value of each whole-number option (every number is bounded).
+    option_bounds: Mapping[str, tuple[int, int]] = MappingProxyType(
+        {
+            "first_action_seconds": (1, 600),
+            "action_seconds": (1, 600),
+            "time_limit_minutes": (0, 600),
+        }
+    )
     #: How a match is scored: ``"levels"`` per team or ``"points"`` per seat.
     scoring = "levels"
     #: The side sizes a rated result may have, e.g. ``(2, 2)``.

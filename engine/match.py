@@ -40,10 +40,27 @@ _STR = [card_str(c) for c in range(54)]
 COMPRESS_OVER = 8000
 
 
+class OptionError(ValueError):
+    """A match option the variant refuses: ``option`` names it; ``kind`` is ``"unknown"`` (no
+    such option), ``"bool"`` (not true or false) or ``"range"`` (not a whole number from
+    ``low`` to ``high``). The English text is for logs; callers translate from the fields."""
+
+    def __init__(self, option: str, kind: str, low: int = 0, high: int = 0) -> None:
+        """Keep the fields beside an English sentence."""
+        if kind == "unknown":
+            text = f"unknown option: {option!r}"
+        elif kind == "bool":
+            text = f"option {option} must be true or false"
+        else:
+            text = f"option {option} must be a whole number from {low} to {high}"
+        super().__init__(text)
+        self.option, self.kind, self.low, self.high = option, kind, low, high
+
+
 def _check_options(rules: DealRules, options: dict[str, Any] | None) -> dict[str, Any]:
     """The variant's defaults with ``options`` over them (optional options only when given);
-    ``ValueError`` naming the option for an unknown one or a value of the wrong kind or out
-    of its bounds (:attr:`~engine.deal.DealRules.option_bounds`)."""
+    :class:`OptionError` for an unknown option or a value of the wrong kind or out of its
+    bounds (:attr:`~engine.deal.DealRules.option_bounds`)."""
     merged = dict(rules.defaults)
     for key, value in (options or {}).items():
         if key in merged:
@@ -51,16 +68,14 @@ def _check_options(rules: DealRules, options: dict[str, Any] | None) -> dict[str
         elif key in rules.optional_options:
             default = rules.optional_options[key]
         else:
-            raise ValueError(f"unknown option for {rules.variant}: {key!r}")
+            raise OptionError(str(key), "unknown")
         if isinstance(default, bool):
             if not isinstance(value, bool):
-                raise ValueError(f"option {key} must be true or false")
-        elif not isinstance(value, int) or isinstance(value, bool) or value < 0:
-            raise ValueError(f"option {key} must be a whole number ≥ 0")
-        elif key in rules.option_bounds:
+                raise OptionError(key, "bool")
+        else:
             low, high = rules.option_bounds[key]
-            if not low <= value <= high:
-                raise ValueError(f"option {key} must be a whole number from {low} to {high}")
+            if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
+                raise OptionError(key, "range", low, high)
         merged[key] = value
     return merged
 

@@ -9,32 +9,23 @@ from django.utils.translation import gettext_lazy as _
 
 from engine.actions import SANCTIONS
 from engine.variants import variant_facts
+from games.options import OPTION_NAMES, offered_bounds
 from games.variants import DEFAULT_GAME, Variant, game, is_game
 from matches.models import BotKind
 from matches.services.play import REASON_LENGTH
 
-#: The engine's number options offered when opening a table: (label, help, lowest, highest).
-#: Every number is bounded; the engine's default is the field's initial value.
-NUMBER_OPTIONS: dict[str, tuple[Any, Any, int, int]] = {
-    "first_action_seconds": (_("Seconds for the first action of a deal"), "", 5, 600),
-    "action_seconds": (_("Seconds for later actions"), "", 5, 600),
-    "a_attempts": (
-        _("Attempts at A"),
-        _("Failed attempts at the last level before the team drops back."),
-        1,
-        10,
-    ),
-    "deals": (_("Deals in the match"), "", 1, 50),
-    "base": (_("Base (points per unit)"), "", 1, 100),
-}
-#: The engine's yes/no options offered when opening a table: (label, help).
-BOOLEAN_OPTIONS: dict[str, tuple[Any, Any]] = {
-    "colour_twos": (_("Coloured twos"), _("Red 2s (♥2, ♦2) are worth more than black ones.")),
-    "show_history": (
-        _("Show played cards"),
-        _("Casual tables only: the last trick and the cards each player has played stay visible."),
+#: The engine's number options offered when opening a table (bounds: :func:`offered_bounds`).
+NUMBER_OPTIONS = ("first_action_seconds", "action_seconds", "a_attempts", "deals", "base")
+#: Help under an option's field.
+OPTION_HELP = {
+    "a_attempts": _("Failed attempts at the last level before the team drops back."),
+    "colour_twos": _("Red 2s (♥2, ♦2) are worth more than black ones."),
+    "show_history": _(
+        "Casual tables only: the last trick and the cards each player has played stay visible."
     ),
 }
+#: The engine's yes/no options offered when opening a table.
+BOOLEAN_OPTIONS = ("colour_twos", "show_history")
 
 
 def game_defaults(variant: str) -> dict[str, Any]:
@@ -51,7 +42,7 @@ class TableForm(forms.Form):
     )
     clocks = forms.BooleanField(label=_("Clocks"), required=False, initial=True)
     time_limit_minutes = forms.IntegerField(
-        label=_("Match time limit (minutes, 0: none)"), min_value=0, max_value=600
+        label=OPTION_NAMES["time_limit_minutes"], min_value=0, max_value=600
     )
     rated = forms.BooleanField(
         label=_("Rated"),
@@ -80,20 +71,25 @@ class TableForm(forms.Form):
         self.defaults = game_defaults(variant)
         self.fields["variant"].initial = variant
         self.fields["time_limit_minutes"].initial = self.defaults.get("time_limit_minutes", 0)
-        for name, (label, help_text, low, high) in NUMBER_OPTIONS.items():
+        bounds = variant_facts(variant).option_bounds
+        for name in NUMBER_OPTIONS:
             if name in self.defaults:
+                low, high = offered_bounds(name, bounds)
                 self.fields[name] = forms.IntegerField(
-                    label=label,
-                    help_text=help_text,
+                    label=OPTION_NAMES[name],
+                    help_text=OPTION_HELP.get(name, ""),
                     min_value=low,
                     max_value=high,
                     initial=self.defaults[name],
                     required=False,
                 )
-        for name, (label, help_text) in BOOLEAN_OPTIONS.items():
+        for name in BOOLEAN_OPTIONS:
             if name in self.defaults:
                 self.fields[name] = forms.BooleanField(
-                    label=label, help_text=help_text, required=False, initial=self.defaults[name]
+                    label=OPTION_NAMES[name],
+                    help_text=OPTION_HELP.get(name, ""),
+                    required=False,
+                    initial=self.defaults[name],
                 )
         # the game first, the table's own settings last
         order = ["variant", "clocks", *NUMBER_OPTIONS, "time_limit_minutes", *BOOLEAN_OPTIONS]

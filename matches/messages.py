@@ -9,7 +9,9 @@ from __future__ import annotations
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext_lazy
 
+from engine.match import OptionError
 from games.errors import Refused
+from games.options import option_problem
 from matches.announcements import spoken_words
 
 REASONS = {
@@ -79,17 +81,21 @@ def refusal_message(code: str, detail: str = "") -> str:
 class MatchError(Refused):
     """A refused table or match operation: a reason ``code`` and a translated message."""
 
-    def __init__(self, code: str, detail: str = "") -> None:
-        """Keep the reason code; ``detail`` is the engine's English wording, if any."""
+    def __init__(self, code: str, detail: str = "", option: OptionError | None = None) -> None:
+        """Keep the reason code; ``detail`` is the engine's English wording, if any;
+        ``option`` the engine's refusal of a match option, said in the reader's words."""
         # Not Refused.__init__: the message is translated when it is read (in the language
         # active then, e.g. the consumer's), so it is a property and is not stored.
         Exception.__init__(self, f"{code}: {detail}" if detail else code)
         self.code = code
         self.detail = detail
+        self.option = option
 
     @property
     def message(self) -> str:  # type: ignore[override]  # translated when read
         """The reason in the active language."""
+        if self.option is not None:
+            return option_problem(self.option)
         return refusal_message(self.code, self.detail)
 
     def to_json(self) -> dict[str, str]:

@@ -24,7 +24,9 @@ from django.utils.translation import gettext_lazy, pgettext
 
 from clubs.forms import show_refusal
 from engine.match import Match as EngineMatch
+from engine.match import OptionError
 from games import endings
+from games.options import OPTION_NAMES, offered_bounds, option_problem
 from games.variants import GAMES
 from games.variants import game as game_facts
 from matches.messages import MatchError
@@ -460,13 +462,9 @@ class TournamentSettingsForm(forms.Form):
             options.pop("deals", None)  # said once, in the organiser's words
         try:
             checked = EngineMatch.new(data["variant"], "options-check", options)
-        except (ValueError, TypeError) as error:
-            self.add_error(
-                "match_options",
-                ValidationError(
-                    _("Invalid match options: %(e)s") % {"e": error}, code="bad_options"
-                ),
-            )
+        except OptionError as error:
+            field = error.option if error.option in self.fields else "match_options"
+            self.add_error(field, ValidationError(option_problem(error), code="bad_options"))
             return
         try:  # a tournament's tables are competition tables, rated or not
             match_tables.check_history(
@@ -707,13 +705,14 @@ def _web_field(name: str) -> forms.Field:
     return TypedText(widget=forms.TextInput(attrs={"maxlength": 120}), **kwargs)
 
 
-def _seconds_field(text: Any) -> forms.IntegerField:
-    """A clock option's input (seconds for an action), the game's default when empty. Its
-    bounds are the open-table form's: the engine's own check of them speaks English."""
+def _seconds_field(name: str) -> forms.IntegerField:
+    """A clock option's input (seconds for an action), the game's default when empty, with
+    the bounds offered to a person."""
+    low, high = offered_bounds(name)
     return forms.IntegerField(
-        label=text,
-        min_value=5,
-        max_value=600,
+        label=OPTION_NAMES[name],
+        min_value=low,
+        max_value=high,
         required=False,
         help_text=gettext_lazy("Empty: the game's default."),
     )
@@ -761,7 +760,7 @@ class TournamentForm(forms.Form):
             "empty for the game's default."
         ),
     )
-    first_action_seconds = _seconds_field(gettext_lazy("Seconds for the first action of a deal"))
+    first_action_seconds = _seconds_field("first_action_seconds")
     cuts = CutPlanTextField(
         label=gettext_lazy("Low-position elimination"),
         required=False,
@@ -773,7 +772,7 @@ class TournamentForm(forms.Form):
         ),
         widget=forms.TextInput(attrs={"placeholder": "3:12, 5:6", "autocomplete": "off"}),
     )
-    action_seconds = _seconds_field(gettext_lazy("Seconds for later actions"))
+    action_seconds = _seconds_field("action_seconds")
 
     #: Help beside a setting's input.
     HELP = {

@@ -97,7 +97,8 @@ class VariantFacts:
     ``"points"`` (per seat: honger, shuangkou2); ``side_sizes``: the ``(size, size)`` pairs a
     rated result's two sides may have; ``options``: every match option and its default
     (read-only); ``table_options``: the options that matter for a match played with real cards
-    (a score sheet); ``max_level``: the highest level index (0 without levels).
+    (a score sheet); ``max_level``: the highest level index (0 without levels);
+    ``option_bounds``: the (lowest, highest) value of each whole-number option.
     """
 
     name: str
@@ -107,6 +108,7 @@ class VariantFacts:
     options: Mapping[str, Any]
     table_options: frozenset[str]
     max_level: int
+    option_bounds: Mapping[str, tuple[int, int]]
 
     @property
     def levels(self) -> bool:
@@ -125,6 +127,7 @@ def variant_facts(variant: str) -> VariantFacts:
         options=MappingProxyType(dict(rules.defaults)),
         table_options=rules.table_options,
         max_level=rules.max_level,
+        option_bounds=MappingProxyType(dict(rules.option_bounds)),
     )
 
 

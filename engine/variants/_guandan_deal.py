@@ -41,7 +41,9 @@ class GuandanDealRules(DealRules):
     #: that many deals the higher level wins; 0 none); ``play_on_tie``, the match must have a
     #: winner (knockout): equal levels at the time or deal limit play one more deal at a time.
     optional_options = MappingProxyType({"deals": 0, "play_on_tie": False})
-    option_bounds = MappingProxyType({"deals": (0, MAX_DEALS)})
+    option_bounds = MappingProxyType(
+        {**DealRules.option_bounds, "a_attempts": (1, 10), "deals": (0, MAX_DEALS)}
+    )
     #: The fields of a deal outcome entered at a real table (:meth:`table_deal`).
     table_fields = frozenset({"finish"})
 

@@ -333,7 +333,6 @@ class HongerDealRules(PointsDealRules):
     def new_deal(self, match: Match) -> Deal:
         """The match's next deal: the first is led by a seat drawn from the seed, later ones by
         the previous deal's 1st player (the solo player after a surrender or a compare)."""
-        self.check_deals(match)
         hands, first = self.deal_hands(match.seed, match.deal_no)
         leader = match.deals[-1]["leader_next"] if match.deals else first
         deal = Deal(self, hands, None, match.options)

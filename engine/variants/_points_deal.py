@@ -8,6 +8,7 @@ partner); :func:`close_points_deal` and :func:`end_points_match` are also used b
 
 from __future__ import annotations
 
+from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
 from engine.deal import Deal, DealRules
@@ -28,17 +29,14 @@ class PointsDealRules(DealRules):
         "show_history": False,
     }
     table_options = frozenset({"time_limit_minutes", "deals"})
+    option_bounds = MappingProxyType(
+        {**DealRules.option_bounds, "deals": (1, 50), "base": (1, 100)}
+    )
     scoring = "points"
 
     def partner(self, deal: Deal, seat: int) -> int | None:
         """No partner at a fixed place (接风 never goes to one)."""
         return None
-
-    @staticmethod
-    def check_deals(match: Match) -> None:
-        """Refuse (``ValueError``) a match whose ``deals`` option is below 1."""
-        if match.options["deals"] < 1:
-            raise ValueError("option deals must be at least 1")
 
     def close_deal(self, match: Match) -> None:
         """Add the finished deal's points to the totals; end the match after ``deals`` deals,

@@ -152,7 +152,6 @@ class Shuangkou2DealRules(PointsDealRules):
 
     def new_deal(self, match: Match) -> Deal:
         """The match's next deal; the marked card's receiver leads."""
-        self.check_deals(match)
         hands, card, seat = self.deal_hands(match.seed, match.deal_no)
         deal = Deal(self, hands, None, match.options)
         self.setup(deal)

@@ -18,6 +18,7 @@ from clubs.models import Club, User
 from clubs.permissions import is_club_admin
 from engine.actions import Refusal
 from engine.match import Match as EngineMatch
+from engine.match import OptionError
 from games.variants import is_game
 from matches import broadcast, store
 from matches.hooks import may_sit_clubless
@@ -81,6 +82,8 @@ def open_table(
         raise MatchError("bad_options")
     try:
         checked = EngineMatch.new(variant, "options-check", options or {}).options
+    except OptionError as error:
+        raise MatchError("bad_options", str(error), option=error) from None
     except (ValueError, TypeError, Refusal) as error:
         raise MatchError("bad_options", str(error)) from None
     check_history(checked, rated=rated, competition=competition)

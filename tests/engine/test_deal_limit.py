@@ -35,10 +35,10 @@ def test_options_are_off_unless_set_and_the_stored_form_is_unchanged():
     ("options", "message"),
     [
         ({"deals": 101}, "option deals must be a whole number from 0 to 100"),
-        ({"deals": -1}, "option deals must be a whole number ≥ 0"),
-        ({"deals": "8"}, "option deals must be a whole number ≥ 0"),
-        ({"deals": True}, "option deals must be a whole number ≥ 0"),
-        ({"deals": 2.5}, "option deals must be a whole number ≥ 0"),
+        ({"deals": -1}, "option deals must be a whole number from 0 to 100"),
+        ({"deals": "8"}, "option deals must be a whole number from 0 to 100"),
+        ({"deals": True}, "option deals must be a whole number from 0 to 100"),
+        ({"deals": 2.5}, "option deals must be a whole number from 0 to 100"),
         ({"play_on_tie": 1}, "option play_on_tie must be true or false"),
     ],
 )
@@ -47,12 +47,13 @@ def test_bad_options_are_refused_naming_the_option(options, message):
         with pytest.raises(ValueError) as error:
             Match.new(variant, 1, options)
         assert str(error.value) == message
+        assert error.value.option == next(iter(options))
         with pytest.raises(ValueError):
             TableMatch(variant, options)
 
 
 def test_point_games_have_no_play_on_tie():
-    with pytest.raises(ValueError, match="unknown option for honger: 'play_on_tie'"):
+    with pytest.raises(ValueError, match="unknown option: 'play_on_tie'"):
         Match.new("honger", 1, {"play_on_tie": True})
 
 
