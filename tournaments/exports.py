@@ -98,6 +98,14 @@ def results_csv(tournament: Tournament) -> str:
         _("Winner"),
         _("Status"),
     ]
+    # a knockout of multi-game ties (第三十条): each game's tie and its number in the tie
+    in_tie: dict[int, tuple[str, int]] = {}
+    if tournament.series:
+        header += [_("Tie"), _("Game of the tie")]
+        for tie in selectors.ties_of(tournament):
+            label = _("3rd place") if tie.third_place else str(tie.slot + 1)
+            for index, tied in enumerate(tie.games, start=1):
+                in_tie[tied.pk] = (label, index)
     rows: list[list[object]] = [header + ([_("Grade points")] if national else [])]
     sealed = comparisons.sealed_rounds(tournament)  # 复式赛: withheld while a table plays
     for game in selectors.all_games(tournament):
@@ -116,6 +124,8 @@ def results_csv(tournament: Tournament) -> str:
             winner,
             game.get_status_display(),
         ]
+        if tournament.series:
+            row += list(in_tie.get(game.pk, ("", "")))
         if national:
             withheld = game.grade0 is None or game.round.number in sealed
             row.append("" if withheld else f"{game.grade0}:{game.grade1}")

@@ -33,9 +33,11 @@ from matches.messages import MatchError
 from matches.services import tables as match_tables
 from tournaments import comparisons, standings
 from tournaments import cuts as cut_plan
+from tournaments import series as tie_series
 from tournaments.models import (
     KNOCKOUT_FORMATS,
     Scoring,
+    SeriesMode,
     Tournament,
     TournamentFormat,
     UnitKind,
@@ -71,6 +73,7 @@ EDITABLE = (
     "cuts",
     "duplicate",
     "scoring",
+    "series",
 )
 #: Whole-number settings and their bounds (every number bounded).
 NUMBERS = {
@@ -96,6 +99,7 @@ MAY_BE_EMPTY = (
     "registration_opens",
     "registration_closes",
     "cuts",
+    "series",
 )
 #: The refusal code of a problem a field's own check finds (a type, a bound, a choice).
 FIELD_CODES = {
@@ -108,6 +112,7 @@ FIELD_CODES = {
     "match_options": "bad_options",
     "cuts": "bad_cuts",
     "scoring": "bad_scoring",
+    "series": "bad_series",
     "ending": "bad_ending",
     "deals": "bad_ending",
     **dict.fromkeys(NUMBERS, "bad_number"),
@@ -247,6 +252,12 @@ class TournamentSettingsForm(forms.Form):
                 choices=Scoring.choices,
                 error_messages=_all(_("Choose club scoring or the national rules.")),
             ),
+            "series": forms.ChoiceField(
+                choices=SeriesMode.choices,
+                error_messages=_all(
+                    _("Choose one game, 2 or 3 games added up, best of three or best of five.")
+                ),
+            ),
             "ending": forms.ChoiceField(
                 choices=endings.ENDINGS,
                 required=False,
@@ -326,7 +337,35 @@ class TournamentSettingsForm(forms.Form):
         self._check_cuts(data)
         self._check_duplicate(data)
         self._check_groups(data)
+        self._check_series(data)
         return data
+
+    def _check_series(self, data: dict[str, Any]) -> None:
+        """A knockout tie played as a series of games (多局制淘汰赛, 第三十条): a single
+        elimination's, of Bao 2 or Guandan (a drawn game plays on, :mod:`tournaments.series`);
+        2 or 3 games added up need the national rules' 级分; fixed once round 1 is paired."""
+        mode = data.get("series") or ""
+        if "series" in self.errors or not (mode or "series" in self.changed):
+            return
+        problems = []
+        if "series" in self.changed and self.rounds_paired and self.series_before != mode:
+            problems.append(_("The games per tie cannot change once the first round is paired."))
+        elif mode:
+            if data.get("format") != TournamentFormat.ELIMINATION:
+                problems.append(
+                    _("A series of games per tie is for a single elimination (第三十条).")
+                )
+            if "variant" in data and not game_facts(data["variant"]).levels:
+                problems.append(_("A series of games per tie is played in Bao 2 or Guandan."))
+            elif mode in tie_series.SUM_MODES and data.get("scoring") != Scoring.NATIONAL:
+                problems.append(
+                    _("Adding up grade points needs the national rules' scoring (计分方式).")
+                )
+        for problem in problems:
+            self.add_error("series", ValidationError(problem, code="bad_series"))
+
+    #: The tournament's games per tie before this change (editing).
+    series_before = ""
 
     def _check_scoring(self, data: dict[str, Any]) -> None:
         """The national rules' 场分 and 级分 (第十三条) score a game won by levels (Bao 2,
@@ -565,6 +604,7 @@ def check_settings(
     if tournament is not None and tournament.pk:
         form.rounds_paired = tournament.rounds.count()
         form.groups_before = tournament.groups
+        form.series_before = tournament.series
         stored = cut_plan.parse_plan(tournament.cuts or [])
         form.made_cuts = cut_plan.made_cuts(stored, form.rounds_paired)
     if not form.is_valid() or form.ending_problems:
@@ -613,6 +653,7 @@ SECTIONS = (
             "time_limit_minutes",
             *(name for name in OPTION_FIELDS if name != "deals"),
             "third_place",
+            "series",
             "duplicate",
         ),
     ),
@@ -787,6 +828,12 @@ class TournamentForm(forms.Form):
         "duplicate": gettext_lazy(
             "Bao 2 and Guandan, online, Swiss or round robin: every table of a round gets "
             "the same cards, and entries are ranked by comparing their results deal by deal."
+        ),
+        "series": gettext_lazy(
+            "Single elimination of Bao 2 or Guandan (第三十条): each tie is 2 or 3 games whose "
+            "grade points are added up (national rules' scoring; a tie in the sum goes to the "
+            "games won, then to one deciding game), or best of three or five (a drawn game "
+            "plays on one deal at a time)."
         ),
         "scoring": gettext_lazy(
             "National rules (第十三条): 2/1/0 match points and grade points, for Bao 2 and "

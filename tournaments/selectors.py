@@ -21,6 +21,7 @@ from clubs import permissions
 from clubs.models import Club, User
 from games.variants import game as game_facts
 from tournaments import brackets, comparisons, cuts, duplicate, pairing, scoring
+from tournaments import series as tie_series
 from tournaments import standings as pure
 from tournaments.models import (
     ACCEPTED_STATUSES,
@@ -232,7 +233,9 @@ def tournament_order(tournament: Tournament, now: datetime | None = None) -> lis
     if first is not None:
         games = list(first.games.order_by("number"))
         if tournament.format == TournamentFormat.ELIMINATION:
-            return [e for g in sorted(games, key=lambda g: g.slot) for e in g.side0 + g.side1]
+            # a tie of several games (第三十条) lists its entries once
+            seen = [e for g in sorted(games, key=lambda g: g.slot) for e in g.side0 + g.side1]
+            return list(dict.fromkeys(seen))
         ids = {e for g in games for e in g.side0 + g.side1}
         return [e.pk for e in tournament.entries.order_by("seed", "id") if e.pk in ids]
     return [e.pk for e in active_entries(tournament, first_round=True, now=now)]
@@ -493,6 +496,11 @@ NOTE_TEXT = {
         )
         % {"name": d["name"], "n": d["round"]}
     ),
+    "series_game": lambda d: (
+        _("Deciding game of the tie: its grade points and match points are equal.")
+        if d.get("decider")
+        else _("Game %(n)s of the tie.") % {"n": d.get("game")}
+    ),
     "result_corrected": lambda d: (
         _("Result changed from %(before)s to %(after)s by %(by)s: %(reason)s")
         % {
@@ -594,6 +602,104 @@ def bracket(tournament: Tournament) -> list[list[Game]]:
     for game in all_games(tournament):
         rounds.setdefault(game.round.number, []).append(game)
     return [sorted(rounds[n], key=lambda g: (g.third_place, g.slot)) for n in sorted(rounds)]
+
+
+@dataclass
+class Tie:
+    """One tie (对阵) of a single elimination: its round and bracket ``slot``, its two sides'
+    entry ids (those of its first game: every game of a series keeps them), its ``games`` in
+    the order played and the :class:`tournaments.series.SeriesState` they make (one game
+    without a series)."""
+
+    round: int
+    slot: int
+    third_place: bool
+    sides: list[list[int]]
+    games: list[Game]
+    state: tie_series.SeriesState
+
+    @property
+    def winner_entry(self) -> int | None:
+        """The entry that goes through, once the tie is decided."""
+        if not self.state.decided or self.state.winner is None:
+            return None
+        return self.sides[self.state.winner][0]
+
+    @property
+    def loser_entry(self) -> int | None:
+        """The entry that is out, once the tie is decided (None for a bye)."""
+        if not self.state.decided or self.state.winner is None or not self.sides[1]:
+            return None
+        return self.sides[1 - self.state.winner][0]
+
+
+def series_game(game: Game, sides: list[list[int]]) -> tie_series.SeriesGame:
+    """A game as its tie counts it (:mod:`tournaments.series`), its winner and 级分 read
+    towards the tie's ``sides`` (a game stored the other way round is turned)."""
+    flip = game.sides != sides and game.sides[::-1] == sides
+    finished = game.status == GameStatus.FINISHED
+    winner = game.winner if finished else None
+    if winner is not None and flip:
+        winner = 1 - winner
+    grades = None
+    if finished and game.grade0 is not None and game.grade1 is not None:
+        grades = (game.grade1, game.grade0) if flip else (game.grade0, game.grade1)
+    return tie_series.SeriesGame(finished, winner, grades)
+
+
+def tie_of(tournament: Tournament, games: Sequence[Game]) -> Tie:
+    """The tie the ``games`` of one slot of a round make (in the order played)."""
+    ordered = sorted(games, key=lambda g: g.number)
+    first = ordered[0]
+    sides = [list(first.side0), list(first.side1)]
+    mode = tournament.series or tie_series.SINGLE
+    if first.is_bye:
+        state = tie_series.SeriesState(mode, 0, (0, 0), (0, 0), (0, 0), True, 0, "")
+    else:
+        state = tie_series.series_state(mode, [series_game(g, sides) for g in ordered])
+    return Tie(first.round.number, first.slot, first.third_place, sides, ordered, state)
+
+
+def ties_of(tournament: Tournament, games: Sequence[Game] | None = None) -> list[Tie]:
+    """A single elimination's ties, round by round, each round in bracket order (the
+    third-place tie last); ``games``: those to read (every game of the tournament)."""
+    if tournament.format != TournamentFormat.ELIMINATION:
+        return []
+    grouped: dict[tuple[int, bool, int], list[Game]] = {}
+    for game in all_games(tournament) if games is None else games:
+        grouped.setdefault((game.round.number, game.third_place, game.slot), []).append(game)
+    return [tie_of(tournament, grouped[key]) for key in sorted(grouped)]
+
+
+def ties_json(tournament: Tournament) -> list[list[dict[str, Any]]]:
+    """A single elimination's ties as the API answers them, round by round: each tie's round,
+    ``slot``, ``third_place``, ``sides`` (entries and names), its ``games``
+    (:func:`game_json`, in the order played), the series' ``mode`` and where it stands —
+    ``wins``, ``points`` (场分), ``grades`` (级分 added up), ``decided``, ``winner`` (the
+    entry that goes through, null until decided), ``next_game`` (``game``, ``decider``,
+    ``wait`` or empty) and ``decider`` (a deciding game was needed)."""
+    names = {e.pk: e.name for e in entries(tournament)}
+    rounds: dict[int, list[dict[str, Any]]] = {}
+    for tie in ties_of(tournament):
+        state = tie.state
+        rounds.setdefault(tie.round, []).append(
+            {
+                "round": tie.round,
+                "slot": tie.slot,
+                "third_place": tie.third_place,
+                "sides": [[{"entry": e, "name": names.get(e, "")} for e in s] for s in tie.sides],
+                "games": [game_json(g, names) for g in tie.games],
+                "mode": state.mode,
+                "wins": list(state.wins),
+                "points": list(state.points),
+                "grades": list(state.grades),
+                "decided": state.decided,
+                "winner": tie.winner_entry,
+                "next_game": state.next_game,
+                "decider": state.decider,
+            }
+        )
+    return [rounds[n] for n in sorted(rounds)]
 
 
 def player_results(tournament: Tournament, entry: Entry) -> list[dict[str, Any]]:

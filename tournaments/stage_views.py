@@ -17,7 +17,7 @@ from django.utils.translation import gettext as _
 from clubs import services as club_services
 from clubs.models import User
 from tournaments import selectors
-from tournaments.models import Tournament, TournamentFormat
+from tournaments.models import SeriesMode, Tournament, TournamentFormat
 from tournaments.permissions import can_manage, can_view
 from tournaments.services import stages as stage_services
 from tournaments.services.errors import TournamentError
@@ -57,6 +57,7 @@ def next_stage(request: HttpRequest, pk: int) -> HttpResponse:
         "qualifiers": "",
         "rounds": "",
         "name": "",
+        "series": "",
     }
     errors: dict[str, list[str]] = {}
     if request.method == "POST":
@@ -69,6 +70,7 @@ def next_stage(request: HttpRequest, pk: int) -> HttpResponse:
                 qualifiers_count=_whole(values["qualifiers"]),
                 rounds=_whole(values["rounds"]),
                 name=values["name"],
+                series=values["series"],
             )
         except TournamentError as error:
             errors = getattr(error, "fields", None) or {"stage": [error.message]}
@@ -84,6 +86,7 @@ def next_stage(request: HttpRequest, pk: int) -> HttpResponse:
             "ready": selectors.ranking_final(tournament),
             "grouped": grouped,
             "formats": [(f.value, f.label) for f in FORMATS],
+            "series_modes": SeriesMode.choices,
             "values": values,
             "errors": errors,
         },

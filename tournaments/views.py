@@ -24,6 +24,7 @@ from clubs.models import Club, User
 from games import endings
 from games.variants import level_names
 from tournaments import comparisons, exports, selectors
+from tournaments import series as tie_series
 from tournaments.forms import TIEBREAK_LABELS, TournamentForm
 from tournaments.models import (
     Entry,
@@ -292,6 +293,12 @@ def tournament_bracket(request: HttpRequest, pk: int) -> HttpResponse:
             "tournaments/double_bracket.html",
             {"tournament": tournament, "parts": _double_parts(tournament, names)},
         )
+    if tournament.series:
+        return render(
+            request,
+            "tournaments/series_bracket.html",
+            {"tournament": tournament, "rounds": _series_rounds(tournament, names)},
+        )
     columns = [
         [selectors.game_json(g, names, tournament.per_seat) for g in games]
         for games in selectors.bracket(tournament)
@@ -299,6 +306,63 @@ def tournament_bracket(request: HttpRequest, pk: int) -> HttpResponse:
     return render(
         request, "tournaments/bracket.html", {"tournament": tournament, "columns": columns}
     )
+
+
+def _series_rounds(tournament: Tournament, names: dict[int, str]) -> list[list[dict[str, Any]]]:
+    """A knockout of multi-game ties (第三十条) as its page lists it, round by round: each
+    tie's two sides with their games won (best of) or 级分 added up (sum), who goes through,
+    and each game's levels by name and 级分."""
+    levels = level_names(tournament.variant)
+    summed = tournament.series in tie_series.SUM_MODES
+    out: list[list[dict[str, Any]]] = []
+    for tie in selectors.ties_of(tournament):
+        if not out or out[-1][0]["round"] != tie.round:
+            out.append([])
+        state = tie.state
+        games = []
+        for index, game in enumerate(tie.games, start=1):
+            shown = selectors.series_game(game, tie.sides)
+            scores = [game.score0, game.score1]
+            if game.sides != tie.sides:
+                scores.reverse()
+            games.append(
+                {
+                    "number": index,
+                    "decider": summed and index > tie_series.planned_games(tournament.series),
+                    "levels": [
+                        levels[s] if s is not None and 0 <= s < len(levels) else None
+                        for s in scores
+                    ]
+                    if game.status == "finished"
+                    else None,
+                    "grades": shown.grades,
+                    "winner": shown.winner,
+                    "status": game.get_status_display(),
+                }
+            )
+        sides = []
+        for i, side in enumerate(tie.sides):
+            sides.append(
+                {
+                    "name": " / ".join(names.get(e, "") for e in side),
+                    "total": (state.grades if summed else state.wins)[i],
+                    "winner": state.decided and state.winner == i,
+                }
+            )
+        out[-1].append(
+            {
+                "round": tie.round,
+                "slot": tie.slot,
+                "third_place": tie.third_place,
+                "bye": not tie.sides[1],
+                "sides": sides,
+                "games": games,
+                "decided": state.decided,
+                "decider": state.decider,
+                "winner": names.get(tie.winner_entry or 0, ""),
+            }
+        )
+    return out
 
 
 def _slot_code(bracket: str, stage: int, index: int) -> str:

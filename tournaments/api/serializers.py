@@ -264,6 +264,13 @@ class NextStageSerializer(serializers.Serializer):
         required=False, min_value=1, max_value=30, help_text="A Swiss stage's rounds."
     )
     name = serializers.CharField(required=False, allow_blank=True, max_length=120)
+    series = serializers.CharField(
+        required=False,
+        allow_blank=True,
+        max_length=8,
+        help_text="A single elimination's games per tie (第三十条): '' one game, sum2 / sum3 "
+        "(2 or 3 games, grade points added up; national scoring), best3 / best5.",
+    )
 
 
 class RegisterSerializer(serializers.Serializer):

@@ -481,6 +481,7 @@ class TournamentViewSet(PartnerAnswerActions, viewsets.ModelViewSet):
             qualifiers_count=data["qualifiers"],
             rounds=data.get("rounds"),
             name=data.get("name", ""),
+            series=data.get("series", ""),
         )
         status = 200 if made is not None and made.pk == stage.pk else 201
         return Response(TournamentSerializer(stage).data, status=status)
@@ -513,6 +514,37 @@ class TournamentViewSet(PartnerAnswerActions, viewsets.ModelViewSet):
                             "index": slot.index,
                         }
         return Response(rounds)
+
+    @extend_schema(
+        summary="A single elimination's ties (对阵) round by round, each a series of games "
+        "when the tournament plays several per tie (第三十条): its games, the games won, the "
+        "match points and grade points added up, whether it is decided and who goes through "
+        "(public)",
+        responses=inline_serializer(
+            "Tie",
+            {
+                "round": serializers.IntegerField(),
+                "slot": serializers.IntegerField(),
+                "third_place": serializers.BooleanField(),
+                "sides": serializers.JSONField(),
+                "games": GameSerializer(many=True),
+                "mode": serializers.CharField(),
+                "wins": serializers.ListField(child=serializers.IntegerField()),
+                "points": serializers.ListField(child=serializers.IntegerField()),
+                "grades": serializers.ListField(child=serializers.IntegerField()),
+                "decided": serializers.BooleanField(),
+                "winner": serializers.IntegerField(allow_null=True),
+                "next_game": serializers.CharField(),
+                "decider": serializers.BooleanField(),
+            },
+            many=True,
+        ),
+    )
+    @action(detail=True, methods=["get"], pagination_class=None)
+    def ties(self, request: Request, pk: str | None = None) -> Response:
+        """One list of ties per round (the third-place tie last); empty for a format other
+        than single elimination."""
+        return Response(selectors.ties_json(self.get_object()))
 
     @extend_schema(
         summary="An entry's results round by round (public)",

@@ -32,6 +32,7 @@ from tournaments.models import (
 )
 from tournaments.selectors import (
     scale_of,
+    ties_of,
     tournament_order,
     users_by_seat,
     winner_entry,
@@ -46,6 +47,7 @@ from tournaments.services.rating import (
 )
 from tournaments.services.rounds import planned_games
 from tournaments.services.setup import locked, managed
+from tournaments.services.ties import play_on_ties
 
 
 def finish_game(
@@ -230,8 +232,11 @@ def collect_results(tournament: Tournament, rnd: Round, now: datetime) -> int:
 
 
 def round_done(rnd: Round) -> bool:
-    """Whether every game of the round counts (in elimination: each has a winner)."""
+    """Whether every game of the round counts (in elimination: each tie has a winner — one
+    game's, or a series' of several: :mod:`tournaments.series`)."""
     games = list(rnd.games.all())
+    if rnd.tournament.format == TournamentFormat.ELIMINATION:
+        return all(tie.state.decided for tie in ties_of(rnd.tournament, games))
     if not all(g.has_result for g in games):
         return False
     if rnd.tournament.format in KNOCKOUT_FORMATS:
@@ -297,7 +302,11 @@ def _store_result(
     before = winner_entry(game)
     finish_game(game, score0, score1, final_winner, GameSource.ADMIN, now)
     rate_organiser_result(tournament, game, now)
-    if tournament.format in KNOCKOUT_FORMATS and before != winner_entry(game):
+    if tournament.series:
+        # a tie of several games (第三十条): its next game, and the bracket after its winner
+        play_on_ties(tournament, game.round, now)
+        _rebracket(tournament, game.round.number, now)
+    elif tournament.format in KNOCKOUT_FORMATS and before != winner_entry(game):
         _rebracket(tournament, game.round.number, now)
     return game
 
@@ -416,10 +425,18 @@ def _rebracket(tournament: Tournament, from_round: int, now: datetime) -> None:
             except TournamentError:
                 planned = []
             wanted = {i: g.sides for i, g in enumerate(planned)}
+        series_seen: set[tuple[bool, int]] = set()
         for i, game in enumerate(games):
             key = game.slot if tournament.format == TournamentFormat.DOUBLE_ELIMINATION else i
+            if tournament.series:  # a tie's games share its slot (create_round: slot = index)
+                key = game.slot
+            first_of_tie = (game.third_place, game.slot) not in series_seen
+            series_seen.add((game.third_place, game.slot))
             want = wanted.get(key, ((), ()))
             if [list(want[0]), list(want[1])] == game.sides:
+                continue
+            if tournament.series and not first_of_tie:
+                game.delete()  # the tie starts again from its first game with its new entries
                 continue
             game.side0, game.side1 = list(want[0]), list(want[1])
             game.score0 = game.score1 = game.winner = None

@@ -24,6 +24,7 @@ from matches.messages import MatchError
 from matches.models import Table
 from matches.services import tables as match_tables
 from tournaments import brackets, comparisons, notifications, pairing, selectors, standings
+from tournaments import series as tie_series
 from tournaments.models import (
     ACTIVE_STATUSES,
     KNOCKOUT_FORMATS,
@@ -146,17 +147,21 @@ def _planned(
     if fmt == TournamentFormat.ELIMINATION:
         if number == 1:
             return pairing.elimination_first_round(selectors.tournament_order(tournament, now))
-        previous = [g for g in games if g.round.number == number - 1 and not g.third_place]
-        previous.sort(key=lambda g: g.slot)
+        # each tie of the round before, one game or a series (第三十条): its winner goes on
+        previous = [
+            tie
+            for tie in selectors.ties_of(tournament, games)
+            if tie.round == number - 1 and not tie.third_place
+        ]
         winners, losers = [], []
-        for game in previous:
-            w = selectors.winner_entry(game)
+        for tie in previous:
+            w = tie.winner_entry
             if w is None:
                 raise TournamentError(
                     "undecided", _("A game of the previous round has no winner yet.")
                 )
             winners.append(w)
-            losers.append(selectors.loser_entry(game))
+            losers.append(tie.loser_entry)
         if len(winners) < 2:
             return []
         return pairing.elimination_next_round(winners, losers, tournament.third_place)
@@ -330,13 +335,25 @@ def swap_entries(user: User, rnd: Round, first: int, second: int) -> Round:
     return rnd
 
 
-def table_options(tournament: Tournament) -> dict[str, Any]:
-    """The engine options of the tournament's tables: its match options, and in a knockout
-    of a level game ``play_on_tie`` (第十四条三: a knockout match must have a winner, so
-    equal levels at the time or deal limit play on, one deal at a time)."""
+def table_options(tournament: Tournament, game: Game | None = None) -> dict[str, Any]:
+    """The engine options of the tournament's tables (of ``game``'s): its match options, and
+    in a knockout of a level game ``play_on_tie`` (第十四条三: a knockout match must have a
+    winner, so equal levels at the time or deal limit play on, one deal at a time) — in a tie
+    of several games (第三十条) only for the games that must have a winner: every game of a
+    best-of tie, the deciding game after a tied sum, not the games added up
+    (:func:`tournaments.series.must_have_winner`)."""
     options = dict(tournament.match_options or {})
     if tournament.format in KNOCKOUT_FORMATS and game_facts(tournament.variant).levels:
-        options["play_on_tie"] = True
+        index = 0
+        if game is not None and tournament.series:
+            index = Game.objects.filter(
+                round_id=game.round_id,
+                slot=game.slot,
+                third_place=game.third_place,
+                number__lt=game.number,
+            ).count()
+        if tie_series.must_have_winner(tournament.series or tie_series.SINGLE, index):
+            options["play_on_tie"] = True
     return options
 
 
@@ -364,7 +381,7 @@ def _open_tables(tournament: Tournament, rnd: Round) -> None:
                 opener,
                 tournament.club,
                 variant=tournament.variant,
-                options=table_options(tournament),
+                options=table_options(tournament, game),
                 clocks=True,
                 time_limit_seconds=tournament.time_limit_minutes * 60,
                 rated=tournament.rated,
@@ -387,6 +404,12 @@ def _open_tables(tournament: Tournament, rnd: Round) -> None:
         game.table = table
         game.status = GameStatus.PLAYING
         game.save(update_fields=["table", "status"])
+
+
+def open_pending_tables(tournament: Tournament, rnd: Round) -> None:
+    """Open the live tables of the games of ``rnd`` (being played) that have none yet: a
+    series' next game (:mod:`tournaments.services.ties`)."""
+    _open_tables(tournament, rnd)
 
 
 def _seat_duplicate(tournament: Tournament, table: Table, players: list[User], seed: str) -> None:

@@ -28,6 +28,7 @@ from tournaments.services.forfeits import forfeit_no_shows
 from tournaments.services.results import collect_results, round_done
 from tournaments.services.rounds import begin_round, create_round
 from tournaments.services.setup import locked
+from tournaments.services.ties import play_on_ties
 
 log = logging.getLogger(__name__)
 
@@ -69,6 +70,8 @@ def _play_on(tournament: Tournament, rnd: Round, now: datetime) -> list[str]:
         done.append(f"results:{rnd.number}")
     if tournament.status != TournamentStatus.PAUSED and forfeit_no_shows(tournament, rnd, now):
         done.append(f"forfeits:{rnd.number}")
+    if play_on_ties(tournament, rnd, now):  # a tie of several games goes on (第三十条)
+        done.append(f"series:{rnd.number}")
     if round_done(rnd):
         rnd.status = RoundStatus.FINISHED
         rnd.finished_at = now

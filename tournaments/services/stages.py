@@ -147,6 +147,7 @@ def create_next_stage(
     qualifiers_count: object,
     rounds: object = None,
     name: str = "",
+    series: object = "",
     now: datetime | None = None,
 ) -> Tournament:
     """Make the next stage of ``earlier`` (its organisers; its ranking final:
@@ -155,8 +156,9 @@ def create_next_stage(
     whose entries are the top ``qualifiers_count`` of the ranking (:func:`qualifiers`: in a
     group round robin, of each group), registered and seeded in that order — a knockout
     places the seeds serpentine (:func:`tournaments.pairing.bracket_order`). ``rounds``: a
-    Swiss stage's rounds (by default enough to leave one unbeaten, ⌈log2 n⌉). The settings
-    not chosen are the earlier stage's, checked as any tournament's
+    Swiss stage's rounds (by default enough to leave one unbeaten, ⌈log2 n⌉); ``series``: a
+    single elimination's games per tie (多局制淘汰赛, 第三十条: :mod:`tournaments.series`). The
+    settings not chosen are the earlier stage's, checked as any tournament's
     (:func:`tournaments.forms.check_settings`). Every problem is refused at once, having
     changed nothing. Asked again, it returns the next stage already made when its format is
     the one asked, and refuses otherwise."""
@@ -206,6 +208,9 @@ def create_next_stage(
         duplicate=earlier.duplicate and format not in KNOCKOUT_FORMATS,
         third_place=False,
     )
+    if series not in (None, ""):
+        # checked with the others: a single elimination's; added 级分 need the scoring
+        settings.update(series=series, scoring=earlier.scoring)
     if format == TournamentFormat.SWISS:
         settings["rounds_planned"] = (
             rounds if rounds not in (None, "") else max(1, math.ceil(math.log2(max(count or 2, 2))))
