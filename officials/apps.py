@@ -13,9 +13,12 @@ class OfficialsConfig(AppConfig):
 
     def ready(self) -> None:
         """Tell live play that an event's appointed referees and chief referee referee its
-        tables (matches sit below this app and cannot ask it: they offer the hook)."""
+        tables, and show a player the way to an appeal on a table's page (matches sit below
+        this app and cannot ask it: they offer the hooks)."""
         # imported here, as Django asks: the permissions read every app's models
-        from matches.hooks import register_referee_check
+        from matches.hooks import register_referee_check, register_table_panel
+        from officials.hooks import appeal_panel
         from officials.permissions import can_referee_table
 
         register_referee_check(can_referee_table)
+        register_table_panel(appeal_panel)
