@@ -1,13 +1,15 @@
 """The way to a written appeal from a live table's page (第三十九条): a player of the finished
-tournament game sees it until the time to appeal ends; no one else sees it."""
+tournament game or league table sees it until the time to appeal ends; no one else sees it."""
 
 from datetime import timedelta
 
 import pytest
 import time_machine
 from django.test import Client
-from django.utils import translation
+from django.utils import timezone, translation
 
+from matches.services import tables
+from tests.leagues.leaguekit import finished_fixture
 from tests.officials.test_appeals import AFTER
 from tests.tournaments.test_tournament_ladder import running_round
 from tournaments.models import Round
@@ -47,3 +49,18 @@ def test_a_player_of_the_finished_game_finds_the_appeal_on_the_table_page(
         assert form.status_code == 200
     with time_machine.travel(AFTER + timedelta(minutes=45), tick=False):
         assert link not in page(player, game.table_id).content.decode()
+
+
+@pytest.mark.django_db
+def test_a_player_of_a_finished_league_table_finds_the_appeal_on_its_page(club, members):
+    seated = members(4)
+    outsider = members(1)[0]
+    season, _fixture, row = finished_fixture(club, seated)
+    live = tables.open_table(seated[0], club, variant="bao2", sit=False)
+    row.table_ref = live.pk
+    row.save(update_fields=["table_ref"])
+    link = f"/officials/seasons/{season.pk}/appeal/?table={row.pk}"
+    assert link in page(seated[1], live.pk).content.decode()
+    assert link not in page(outsider, live.pk).content.decode()
+    with time_machine.travel(timezone.now() + timedelta(days=1), tick=False):
+        assert link not in page(seated[1], live.pk).content.decode()
