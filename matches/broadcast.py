@@ -14,6 +14,7 @@ from __future__ import annotations
 import asyncio
 import concurrent.futures
 import logging
+import os
 import threading
 from typing import Any
 
@@ -94,10 +95,44 @@ def publish(frames: list[Frame], key: object = None) -> None:
     _send(frames, key)
 
 
+_own_loop: asyncio.AbstractEventLoop | None = None
+_own_loop_pid = 0
+_own_loop_lock = threading.Lock()
+
+
+def _publishing_loop() -> asyncio.AbstractEventLoop:
+    """This process's own event loop for publishing where there is no server loop (a Celery
+    worker, a command, a test), running on a daemon thread started at the first publish (and
+    again in a forked child). Reused, it keeps the channel layer's Redis connections open:
+    ``async_to_sync`` made a new loop, a thread and a Redis connection per publish."""
+    global _own_loop, _own_loop_pid
+    with _own_loop_lock:
+        loop = _own_loop
+        if loop is None or _own_loop_pid != os.getpid() or loop.is_closed():
+            loop = asyncio.new_event_loop()
+            thread = threading.Thread(target=loop.run_forever, name="broadcast", daemon=True)
+            thread.start()
+            _own_loop, _own_loop_pid = loop, os.getpid()
+        return loop
+
+
+def _in_event_loop() -> bool:
+    """Whether this thread runs an event loop (it must not block on another one)."""
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        return False
+    return True
+
+
 def _send(frames: list[Frame], key: object = None) -> None:
     loop = _server_loop
     if loop is None or not loop.is_running() or loop.is_closed():
-        async_to_sync(_send_all)(frames)
+        if _in_event_loop():  # async_to_sync refuses this, as it always did
+            async_to_sync(_send_all)(frames)
+            return
+        # sent before this returns, as async_to_sync did, in the order of the calls
+        asyncio.run_coroutine_threadsafe(_send_all(frames), _publishing_loop()).result()
         return
     with _chains_lock:
         previous = _chains.get(key) if key is not None else None
