@@ -78,6 +78,9 @@ class OfficialRole(models.TextChoices):
     """What an official does at an event."""
 
     CHIEF = "chief", _("Chief referee")
+    #: 副裁判长 (第三十四条二: "必要时可增设副裁判长"), one or several: referees the event's tables
+    #: and reads its appeals; acts for the chief referee when the event has none (第三十五条二).
+    DEPUTY = "deputy", _("Deputy chief referee")
     REFEREE = "referee", _("Referee")
     COMMITTEE = "committee", _("Appeals committee member")
 

@@ -30,7 +30,7 @@ from tournaments import permissions as tournament_permissions
 from tournaments.models import Entry, Game, Tournament
 
 #: The roles that referee the event's tables.
-REFEREEING = (OfficialRole.CHIEF, OfficialRole.REFEREE)
+REFEREEING = (OfficialRole.CHIEF, OfficialRole.DEPUTY, OfficialRole.REFEREE)
 
 
 def _signed_in(user: User | None) -> TypeGuard[User]:
@@ -121,11 +121,19 @@ def can_referee_table(user: User | None, table: object) -> bool:
 
 
 def can_dismiss(user: User | None, official: Official) -> bool:
-    """The organiser removes any official; the chief referee removes a referee."""
+    """The organiser removes any official; the chief referee removes a referee (第三十五条一),
+    and so does a deputy while the event has no chief referee (第三十五条二: the deputy acts
+    for them)."""
     panel = official.panel
     if is_organiser(user, panel):
         return True
-    return official.role == OfficialRole.REFEREE and role_of(user, panel) == OfficialRole.CHIEF
+    if official.role != OfficialRole.REFEREE:
+        return False
+    role = role_of(user, panel)
+    if role == OfficialRole.CHIEF:
+        return True
+    chiefs = Official.objects.filter(panel=panel, role=OfficialRole.CHIEF).select_related("user")
+    return role == OfficialRole.DEPUTY and not any(is_member(c.user, panel) for c in chiefs)
 
 
 def players_of(game: Game) -> set[int]:
@@ -181,9 +189,11 @@ def stake_in(appeal: Appeal) -> set[int]:
 
 
 def reads_every_appeal(user: User | None, panel: Panel) -> bool:
-    """The organiser, the chief referee and the appeals committee read every appeal."""
+    """The organiser, the chief referee and deputies, and the appeals committee read every
+    appeal."""
     return is_organiser(user, panel) or role_of(user, panel) in (
         OfficialRole.CHIEF,
+        OfficialRole.DEPUTY,
         OfficialRole.COMMITTEE,
     )
 

@@ -78,18 +78,20 @@ def committee(panel: Panel) -> list[User]:
 
 
 def referees(panel: Panel) -> list[User]:
-    """The chief referee and referees who referee now (still in the club)."""
+    """The chief referee, deputies and referees who referee now (still in the club)."""
     rows = Official.objects.filter(
-        panel=panel, role__in=(OfficialRole.CHIEF, OfficialRole.REFEREE)
+        panel=panel, role__in=(OfficialRole.CHIEF, OfficialRole.DEPUTY, OfficialRole.REFEREE)
     ).select_related("user")
     return [row.user for row in rows if is_member(row.user, panel)]
 
 
 def deciders(panel: Panel) -> list[User]:
-    """Who is told of a new appeal: the committee and the chief referee (第三十九条 二.1:
-    the chief referee may rule on the rules' questions), as they stand now."""
+    """Who is told of a new appeal: the committee, the chief referee and deputies (第三十九条
+    二.1: the chief referee — or a deputy, 第三十五条二 — may rule on the rules' questions),
+    as they stand now."""
     rows = Official.objects.filter(
-        panel=panel, role__in=(OfficialRole.CHIEF, OfficialRole.COMMITTEE)
+        panel=panel,
+        role__in=(OfficialRole.CHIEF, OfficialRole.DEPUTY, OfficialRole.COMMITTEE),
     ).select_related("user")
     return [row.user for row in rows if is_member(row.user, panel)]
 

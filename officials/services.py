@@ -120,14 +120,17 @@ def _organised(actor: User, event: Tournament | Season) -> Panel:
 
 @transaction.atomic
 def appoint(actor: User, event: Tournament | Season, person: User | None, role: str) -> Official:
-    """Appoint ``person`` to ``event``'s officials as ``role`` (``chief``, ``referee``,
-    ``committee``): the organiser only; ``person`` must be a member of the event's club, hold
+    """Appoint ``person`` to ``event``'s officials as ``role`` (``chief``, ``deputy``,
+    ``referee``, ``committee``): the organiser only; ``person`` must be a member of the event's club, hold
     no other role at the event, and an event has one chief referee. Refused otherwise, having
     changed nothing."""
     panel = _organised(actor, event)
     fields: dict[str, str] = {}
     if role not in OfficialRole.values:
-        fields["role"] = _("Choose a role: chief referee, referee or appeals committee member.")
+        fields["role"] = _(
+            "Choose a role: chief referee, deputy chief referee, referee or appeals committee "
+            "member."
+        )
     if person is None:
         fields["user"] = _("Choose a member of the club.")
     elif not is_member(person, panel):
@@ -147,7 +150,8 @@ def appoint(actor: User, event: Tournament | Season, person: User | None, role: 
 
 @transaction.atomic
 def dismiss(actor: User, official: Official) -> None:
-    """Remove ``official``: the organiser removes anyone, the chief referee a referee."""
+    """Remove ``official``: the organiser removes anyone, the chief referee (or a deputy, while
+    the event has none) a referee (:func:`officials.permissions.can_dismiss`)."""
     official = Official.objects.select_related("panel").get(pk=official.pk)
     if not can_dismiss(actor, official):
         raise not_allowed()

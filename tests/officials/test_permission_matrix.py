@@ -35,6 +35,7 @@ from tournaments.models import Entry, Game, GameStatus, Round, Tournament, Tourn
 ROLES = (
     "organiser",
     "chief",
+    "deputy",
     "referee",
     "committee",
     "seated referee",
@@ -48,6 +49,7 @@ ROLES = (
 MATRIX = {
     "organiser": (True, True, True, False, True),
     "chief": (True, False, True, False, True),
+    "deputy": (True, False, False, False, True),  # removes a referee only with no chief
     "referee": (True, False, False, False, False),
     "committee": (False, False, False, True, True),
     "seated referee": (False, False, False, False, False),
@@ -70,7 +72,7 @@ def world(transactional_db, no_deadline_tasks):
     open appeal, and every role."""
     organiser = user_named("organiser")
     club = club_services.create_club(organiser, name="南平保二会")
-    names = ("chief", "referee", "c1", "c2", "c3", "member", "removed", "outsider")
+    names = ("chief", "deputy", "referee", "c1", "c2", "c3", "member", "removed", "outsider")
     people = {n: user_named(n) for n in names}
     seated = [user_named(f"seat{i}") for i in range(4)]
     finished = [user_named(f"done{i}") for i in range(4)]
@@ -112,6 +114,7 @@ def world(transactional_db, no_deadline_tasks):
         source="admin",
     )
     services.appoint(organiser, tournament, people["chief"], "chief")
+    services.appoint(organiser, tournament, people["deputy"], "deputy")
     services.appoint(organiser, tournament, people["referee"], "referee")
     services.appoint(organiser, tournament, seated[1], "referee")  # plays at the live table
     services.appoint(organiser, tournament, people["removed"], "referee")
@@ -124,6 +127,7 @@ def world(transactional_db, no_deadline_tasks):
     users = {
         "organiser": organiser,
         "chief": people["chief"],
+        "deputy": people["deputy"],
         "referee": people["referee"],
         "committee": people["c1"],
         "seated referee": seated[1],
@@ -240,6 +244,18 @@ def test_a_referee_removed_by_the_chief_loses_the_table_at_once(world):
     frame = handshake(table.pk, referee)
     assert frame["type"] == "refused"
     assert Appeal.objects.filter(pk=world["appeal"].pk).exists()
+
+
+def test_a_deputy_acts_for_the_chief_only_while_the_event_has_none(world):
+    deputy, chief, row = world["users"]["deputy"], world["users"]["chief"], world["referee_row"]
+    with pytest.raises(services.NotAllowed):
+        services.dismiss(deputy, row)
+    club_services.remove_member(
+        world["users"]["organiser"], Membership.objects.get(club=world["club"], user=chief)
+    )
+    assert permissions.can_dismiss(deputy, row)
+    services.dismiss(deputy, row)
+    assert not access.may_referee(world["users"]["referee"], world["live"])
 
 
 # --------------------------------------------------------------------------- league seasons
