@@ -45,7 +45,7 @@ from tournaments.models import (
 from tournaments.services.errors import TournamentError
 
 #: The settings an organiser may set, by the web form and the API alike.
-EDITABLE = (
+EDITABLE: tuple[str, ...] = (
     "name",
     "description",
     "variant",
@@ -87,12 +87,24 @@ NUMBERS = {
     "round_minutes": (1, 7 * 24 * 60),
     "no_show_minutes": (0, 24 * 60),
 }
+#: An event open to several clubs (:mod:`tournaments.services.eligibility`): each player's
+#: rating bounds and rated matches on the platform ladder of the game, the cap on entries (a team
+#: event's on teams) and a team event's pairs (or players) per team; empty or 0: none.
+CONDITIONS = {
+    "min_rating": (0, 4000),
+    "max_rating": (0, 4000),
+    "min_rated_matches": (0, 1000),
+    "max_entries": (0, 512),
+    "team_size": (0, 8),
+}
+EDITABLE = (*EDITABLE, *CONDITIONS)
+NUMBERS = {**NUMBERS, **CONDITIONS}
 FLAGS = ("third_place", "rated", "online", "checkin_required", "start_when_ready", "duplicate")
 TIMES = ("registration_opens", "registration_closes", "starts_at")
 #: Settings every tournament has, given or not (the others are checked when given).
 ALWAYS = ("name", "variant", "starts_at")
 #: Settings that may be empty.
-MAY_BE_EMPTY = (
+MAY_BE_EMPTY: tuple[str, ...] = (
     "description",
     "tiebreaks",
     "match_options",
@@ -101,6 +113,7 @@ MAY_BE_EMPTY = (
     "cuts",
     "series",
 )
+MAY_BE_EMPTY = (*MAY_BE_EMPTY, "min_rating", "max_rating")  # no rating bound
 #: The refusal code of a problem a field's own check finds (a type, a bound, a choice).
 FIELD_CODES = {
     "name": "bad_name",
@@ -334,6 +347,7 @@ class TournamentSettingsForm(forms.Form):
             if "match_options" in data:
                 self._check_options(data)
         self._check_window(data)
+        self._check_conditions(data)
         self._check_cuts(data)
         self._check_duplicate(data)
         self._check_groups(data)
@@ -529,6 +543,33 @@ class TournamentSettingsForm(forms.Form):
                 ),
             )
 
+    #: Whether teams have entered (editing): the team size is then fixed.
+    teams_entered = False
+
+    def _check_conditions(self, data: dict[str, Any]) -> None:
+        """An event open to several clubs: a minimum rating not above the maximum, a cap that
+        leaves two entries to play, a team event of pairs or single players whose size is
+        fixed once a team has entered."""
+        low, high = data.get("min_rating"), data.get("max_rating")
+        if low is not None and high is not None and low > high:
+            problem = _("The maximum rating is below the minimum rating (%(low)d).") % {"low": low}
+            self.add_error("max_rating", ValidationError(problem, code="bad_conditions"))
+        if data.get("max_entries") == 1:
+            problem = _("A cap of 1 leaves nobody to play: 0 for no cap, or 2 or more.")
+            self.add_error("max_entries", ValidationError(problem, code="bad_conditions"))
+        size = data.get("team_size")
+        if size is None or "team_size" in self.errors:
+            return
+        if size and data.get("unit_kind") == UnitKind.INDIVIDUAL:
+            problem = _("A team event is played by pairs or single players.")
+            self.add_error("team_size", ValidationError(problem, code="bad_team_size"))
+        elif "team_size" in self.changed and self.teams_entered and size != self.team_size_before:
+            problem = _("The team size cannot change once a team has entered.")
+            self.add_error("team_size", ValidationError(problem, code="started"))
+
+    #: The tournament's team size before this change (editing).
+    team_size_before = 0
+
     def refusal(self) -> TournamentError:
         """Every problem found, as one refusal (see the module)."""
         problems = [
@@ -607,6 +648,8 @@ def check_settings(
         form.series_before = tournament.series
         stored = cut_plan.parse_plan(tournament.cuts or [])
         form.made_cuts = cut_plan.made_cuts(stored, form.rounds_paired)
+        form.teams_entered = tournament.club_teams.exists()
+        form.team_size_before = tournament.team_size
     if not form.is_valid() or form.ending_problems:
         raise form.refusal()
     clean = form.cleaned_data
@@ -678,6 +721,10 @@ SECTIONS = (
             "tiebreaks",
             "cuts",
         ),
+    ),
+    (
+        gettext_lazy("Clubs and entry conditions"),
+        ("max_entries", "min_rating", "max_rating", "min_rated_matches", "team_size"),
     ),
     (gettext_lazy("Description"), ("description",)),
 )
@@ -817,6 +864,18 @@ class TournamentForm(forms.Form):
 
     #: Help beside a setting's input.
     HELP = {
+        "max_entries": gettext_lazy(
+            "0: no cap. Entries over the cap (teams, in a team event) wait; when one withdraws "
+            "before the start, the first waiting one moves up and is told."
+        ),
+        "min_rating": gettext_lazy(
+            "Empty: none. Each player's rating on the platform ladder of this game, which every "
+            "club's rated matches feed; the host club invites other clubs on the Clubs page."
+        ),
+        "team_size": gettext_lazy(
+            "0: not a team event. Each team is a club's named team of this many pairs (or "
+            "players), entered by its captain; the team standings add up their results."
+        ),
         "groups": gettext_lazy(
             "Round robin only (第二十七条): the entries are spread over this many groups by "
             "serpentine seeding, each group a round robin of its own; the best of each group "
@@ -863,7 +922,8 @@ class TournamentForm(forms.Form):
         # marked: the settings that cannot be left empty (the ending mode decides whether a
         # match time is needed: empty is none)
         for name in WEB_SETTINGS:
-            if name in ALWAYS or name in NUMBERS and name not in ("time_limit_minutes", "groups"):
+            optional = ("time_limit_minutes", "groups", *CONDITIONS)
+            if name in ALWAYS or name in NUMBERS and name not in optional:
                 self.fields[name].widget.attrs["required"] = True
         for name in ("format", "unit_kind"):
             self.fields[name].widget.attrs["required"] = True
@@ -873,7 +933,9 @@ class TournamentForm(forms.Form):
         game's default)."""
         super().clean()
         data = self.cleaned_data
-        for name in (*DEFAULTED, "groups"):  # left out: the default (creating), or unchanged
+        for name in (*DEFAULTED, "groups", *CONDITIONS):  # left out: the default, or unchanged
+            if name in ("min_rating", "max_rating"):
+                continue  # empty: no bound
             if data.get(name) == "":
                 data.pop(name)
         variant = data.get("variant") or self.instance.variant

@@ -154,6 +154,28 @@ class Tournament(models.Model):
     )
     created_at = models.DateTimeField(_("created at"), default=timezone.now)
     finished_at = models.DateTimeField(_("finished at"), null=True, blank=True)
+    # An event open to several clubs and its entry conditions (tournaments.services.eligibility,
+    # checked with the other settings in tournaments.forms; docs/competitions.md).
+    #: Clubs the host club invited: their members may enter, as the host's do.
+    invited_clubs = models.ManyToManyField(
+        "clubs.Club",
+        blank=True,
+        related_name="tournament_invitations",
+        verbose_name=_("invited clubs"),
+    )
+    #: Each player's rating on the platform ladder of the game, at least / at most this
+    #: (None: no bound).
+    min_rating = models.PositiveSmallIntegerField(_("minimum rating"), null=True, blank=True)
+    max_rating = models.PositiveSmallIntegerField(_("maximum rating"), null=True, blank=True)
+    #: Each player's rated matches of the game (on that ladder), at least this many.
+    min_rated_matches = models.PositiveSmallIntegerField(_("minimum rated matches"), default=0)
+    #: The most entries (in a team event: teams) that take part; later ones wait (0: no cap).
+    max_entries = models.PositiveSmallIntegerField(_("entry cap"), default=0)
+    #: A team event: each team is a club's named team of this many pairs (or players);
+    #: 0: not a team event.
+    team_size = models.PositiveSmallIntegerField(
+        _("team event: pairs (or players) per team"), default=0
+    )
 
     class Meta:
         db_table = "ladder_tournament"
@@ -198,6 +220,8 @@ class EntryStatus(models.TextChoices):
     REGISTERED = "registered", _("Registered")
     CHECKED_IN = "checked_in", _("Checked in")
     WITHDRAWN = "withdrawn", _("Withdrawn")
+    #: Over the entry cap: it moves up when a place is freed before the start.
+    WAITING = "waiting", _("On the waiting list")
 
 
 class WithdrawalRule(models.TextChoices):
@@ -276,6 +300,25 @@ class Entry(models.Model):
     )
     withdrawal_rule = models.CharField(
         _("withdrawal rule applied"), max_length=10, choices=WithdrawalRule.choices, blank=True
+    )
+    #: The club it plays for: the host or an invited club (None: the host, as before clubs
+    #: were invited).
+    club = models.ForeignKey(
+        "clubs.Club",
+        on_delete=models.CASCADE,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("club"),
+    )
+    #: Its team in a team event (its ``team`` label is the team's name).
+    club_team = models.ForeignKey(
+        "tournaments.ClubTeam",
+        on_delete=models.CASCADE,
+        null=True,
+        blank=True,
+        related_name="entries",
+        verbose_name=_("team"),
     )
 
     class Meta:
@@ -451,3 +494,42 @@ class TournamentNotice(models.Model):
         db_table = "ladder_tournamentnotice"
         ordering = ["-created_at", "-id"]
         indexes = [models.Index(fields=["user", "read_at"], name="tnotice_unread")]
+
+
+class ClubTeam(models.Model):
+    """A club's named team in a team event, entered by its captain: its pairs (or players)
+    are entries (:attr:`Entry.club_team`) and its standing is their results added up
+    (:mod:`tournaments.teams`)."""
+
+    tournament = models.ForeignKey(
+        Tournament,
+        on_delete=models.CASCADE,
+        related_name="club_teams",
+        verbose_name=_("tournament"),
+    )
+    club = models.ForeignKey(
+        "clubs.Club", on_delete=models.CASCADE, related_name="+", verbose_name=_("club")
+    )
+    name = models.CharField(_("name"), max_length=60)
+    captain = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        related_name="+",
+        verbose_name=_("captain"),
+    )
+    created_at = models.DateTimeField(_("created at"), default=timezone.now)
+
+    class Meta:
+        verbose_name = _("team")
+        verbose_name_plural = _("teams")
+        ordering = ["tournament", "created_at", "id"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["tournament", "name"],
+                name="club_team_unique_name",
+                violation_error_message=_("Another team of this tournament has this name."),
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.name

@@ -351,3 +351,49 @@ def notify_final_standings(tournament: Tournament, lines: Sequence[Any]) -> int:
             )
             queued += message is not None
     return queued
+
+
+def notify_waiting(entry: Entry) -> int:
+    """Tell each player of an entry over the cap that it is on the waiting list (a notice and
+    an e-mail, key ``waiting:<entry>:user:<user>``). Returns the number of e-mails queued."""
+    tournament = entry.tournament
+    return sum(
+        _tell(
+            tournament,
+            person,
+            f"waiting:{entry.pk}:user:{person.pk}",
+            lambda: (
+                _(
+                    "%(t)s is full: %(entry)s is on the waiting list and moves up if a place "
+                    "is freed before the start."
+                )
+                % {"t": tournament.name, "entry": entry.name}
+            ),
+            entry_url(tournament),
+        )
+        for person in _users(entry)
+    )
+
+
+def notify_moved_up(entry: Entry) -> int:
+    """Tell each player of a waiting entry that moved up that it now takes part (a notice and
+    an e-mail, key ``moved-up:<entry>:user:<user>``: the outbox writes it once). Returns the
+    number of e-mails queued."""
+    tournament = entry.tournament
+    when = date_format(localtime(tournament.starts_at), "SHORT_DATETIME_FORMAT")
+    return sum(
+        _tell(
+            tournament,
+            person,
+            f"moved-up:{entry.pk}:user:{person.pk}",
+            lambda: (
+                _(
+                    "A place was freed in %(t)s: %(entry)s moves up from the waiting list and "
+                    "takes part. It starts at %(when)s."
+                )
+                % {"t": tournament.name, "entry": entry.name, "when": when}
+            ),
+            entry_url(tournament),
+        )
+        for person in _users(entry)
+    )

@@ -18,10 +18,30 @@ def can_manage(user: User | None, tournament: Tournament) -> bool:
 
 def can_view(user: User | None, tournament: Tournament) -> bool:
     """Everyone who may see the club's things (:func:`clubs.permissions.can_see_club`: in a
-    members-only club its members) sees a published tournament; a draft only its organisers."""
-    if not club_permissions.can_see_club(user, tournament.club):
+    members-only club its members) and the members of the clubs it invited see a published
+    tournament; a draft only its organisers."""
+    if not (
+        club_permissions.can_see_club(user, tournament.club) or is_invited_member(user, tournament)
+    ):
         return False
     return tournament.status != TournamentStatus.DRAFT or can_manage(user, tournament)
+
+
+def is_invited_member(user: User | None, tournament: Tournament) -> bool:
+    """Whether ``user`` is a member of a club the tournament invited (its members may see it
+    and enter, :mod:`tournaments.services.eligibility`)."""
+    if user is None or not user.is_authenticated or tournament.pk is None:
+        return False
+    return tournament.invited_clubs.filter(memberships__user=user).exists()
+
+
+def visible_to_invited(user: User | None, field: str = "") -> Q:
+    """:func:`is_invited_member` as a query: the tournaments (reached by ``field``) that
+    invited a club of ``user``'s."""
+    if user is None or not user.is_authenticated:
+        return Q(pk__in=[])
+    prefix = f"{field}__" if field else ""
+    return Q(**{f"{prefix}invited_clubs__memberships__user": user})
 
 
 def can_referee_table(user: User | None, table: object) -> bool:

@@ -65,6 +65,10 @@ def earlier_stages(tournament: Tournament, limit: int = 20) -> list[Tournament]:
     )
 
 
+#: Entries not (yet) taking part: a pair awaiting its partner, an entry over the cap.
+NOT_TAKING_PART = (EntryStatus.PENDING, EntryStatus.WAITING)
+
+
 def entries(tournament: Tournament) -> list[Entry]:
     """Every entry (withdrawn and pending included) in seeding order, with its players."""
     return list(tournament.entries.select_related("player1", "player2").order_by("seed", "id"))
@@ -121,7 +125,7 @@ def standings(tournament: Tournament, through_round: int | None = None) -> list[
     them until its partner accepts. Entries out by a low-position cut made by then are below
     every entry still playing, those out later first, with their points
     (:func:`tournaments.cuts.rank_with_cuts`)."""
-    by_id = {e.pk: e for e in entries(tournament) if e.status != EntryStatus.PENDING}
+    by_id = {e.pk: e for e in entries(tournament) if e.status not in NOT_TAKING_PART}
     for pk in [pk for pk, e in by_id.items() if e.withdrawal_rule == WithdrawalRule.ANNULLED]:
         by_id.pop(pk, None)  # left the event (第二十四条二.1): not ranked
     games = all_games(tournament)
@@ -180,7 +184,7 @@ def cut_before(tournament: Tournament, number: int) -> CutOutcome | None:
         return None
     if tournament.entries.filter(eliminated_after_round__gte=cut.after_round).exists():
         return None  # made already (exactly once, whoever asks again)
-    everyone = [e for e in entries(tournament) if e.status != EntryStatus.PENDING]
+    everyone = [e for e in entries(tournament) if e.status not in NOT_TAKING_PART]
     games = [g for g in all_games(tournament) if g.round.number <= cut.after_round]
     rows = _standing_rows(tournament, [e.pk for e in everyone], games)
     playing = [e.pk for e in active_entries(tournament, first_round=False)]

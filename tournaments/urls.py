@@ -6,7 +6,7 @@ Until issue 42 they lived under ``/ladder/`` (names ``ladder:...``);
 
 from django.urls import path
 
-from tournaments import stage_views, views
+from tournaments import stage_views, team_views, views
 
 app_name = "tournaments"
 
@@ -26,4 +26,6 @@ urlpatterns = [
     path("<int:pk>/entries/<int:entry_id>/", views.entry_results, name="entry"),
     path("<int:pk>/do/<slug:action>/", views.tournament_action, name="action"),
     path("<int:pk>/next-stage/", stage_views.next_stage, name="next_stage"),
+    path("<int:pk>/teams/", team_views.teams_page, name="teams"),
+    path("<int:pk>/teams.csv", team_views.teams_csv, name="teams_csv"),
 ]

@@ -35,6 +35,7 @@ from tournaments.models import (
     TournamentFormat,
 )
 from tournaments.permissions import can_manage, can_view
+from tournaments.services import eligibility
 from tournaments.services import entries as entry_services
 from tournaments.services import results as result_services
 from tournaments.services import rounds as round_services
@@ -45,8 +46,8 @@ from tournaments.windows import checkin_open, registration_open
 
 def _tournament(request: HttpRequest, pk: int) -> Tournament:
     tournament = get_object_or_404(Tournament.objects.select_related("club"), pk=pk)
-    club_services.require_club_visible(request.user, tournament.club)
-    if not can_view(request.user, tournament):
+    if not can_view(request.user, tournament):  # an invited club's members see it too
+        club_services.require_club_visible(request.user, tournament.club)
         raise Http404
     return tournament
 
@@ -153,7 +154,7 @@ def tournament_detail(request: HttpRequest, pk: int) -> HttpResponse:
             "registration_open": registration_open(tournament, now),
             "checkin_open": checkin_open(tournament, now),
             "can_manage": can_manage(user, tournament),
-            "members": _club_members(tournament) if user else [],
+            "members": eligibility.partner_candidates(user, tournament),
             "notices": selectors.notices_of(user, 5, tournament) if user else [],
             "ending": ending_text(tournament),
         },

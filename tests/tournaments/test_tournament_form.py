@@ -35,7 +35,7 @@ def test_the_form_offers_options_as_fields_and_marks_what_is_required(client, cl
     assert "null" not in page and "JSON" not in page and "{&quot;" not in page
     assert 'name="colour_twos"' in page and 'name="deals"' in page
     assert 'name="starts_at"' in page and 'class="required-mark"' in page
-    assert page.count("<details") == 4  # everything but the essentials is folded
+    assert page.count("<details") == 5  # everything but the essentials is folded
 
 
 def test_a_failed_submit_keeps_the_values_and_shows_errors_at_the_top(client, club, club_admin):

@@ -46,7 +46,7 @@ from tournaments.api.serializers import (
     WithdrawSerializer,
 )
 from tournaments.models import Entry, Game, Round, Scoring, Tournament
-from tournaments.permissions import can_view
+from tournaments.permissions import can_view, visible_to_invited
 from tournaments.services import entries as entry_services
 from tournaments.services import results as result_services
 from tournaments.services import rounds as round_services
@@ -167,7 +167,9 @@ class TournamentViewSet(PartnerAnswerActions, viewsets.ModelViewSet):
             else Membership.objects.none().values("club_id")
         )
         qs = qs.filter(~Q(status="draft") | Q(club_id__in=admin_clubs))
-        qs = qs.filter(club_permissions.visible_clubs_filter(user, "club"))
+        qs = qs.filter(
+            club_permissions.visible_clubs_filter(user, "club") | visible_to_invited(user)
+        ).distinct()
         club = self.request.query_params.get("club")
         if club is not None:
             # a number no row can have (beyond 64 bits) names no club

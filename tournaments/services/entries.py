@@ -15,7 +15,6 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from clubs import partners
-from clubs import selectors as club_selectors
 from clubs.models import User
 from ladder.models import Ladder, Rating
 from tournaments import notifications, selectors
@@ -35,6 +34,7 @@ from tournaments.models import (
     WithdrawalRule,
 )
 from tournaments.permissions import can_manage
+from tournaments.services import eligibility
 from tournaments.services.errors import TournamentError, not_allowed
 from tournaments.services.forfeits import forfeit_withdrawn
 from tournaments.services.rounds import create_round
@@ -82,11 +82,14 @@ class TournamentPartners(partners.PartnerInvitations[Tournament, Entry]):
 
     def accepted(self, entry: Entry, event: Tournament, now: datetime) -> None:
         """Register the pair; confirm to the player who registered it and to the partner."""
-        entry.status = EntryStatus.REGISTERED
+        entry.status = eligibility.new_status(event)  # over the cap: it waits
         entry.answer_by = None
         entry.save(update_fields=["status", "answer_by"])
         notifications.notify_accepted(entry)  # the registering player's confirmation
-        notifications.notify_registered(entry, [entry.player2])
+        if entry.status == EntryStatus.WAITING:
+            notifications.notify_waiting(entry)
+        else:
+            notifications.notify_registered(entry, [entry.player2])
 
     def notify_invited(self, entry: Entry) -> None:
         """A notice and an e-mail to the partner."""
@@ -193,9 +196,12 @@ def register(
     people = [player] + ([partner] if partner else [])
     if partner is not None and partner.pk == player.pk:
         raise TournamentError("bad_partner", _("Your partner must be someone else."))
-    for person in people:
-        if club_selectors.membership_of(person, tournament.club) is None:
-            raise TournamentError("not_member", _("Every player must be a member of the club."))
+    if tournament.team_size:
+        raise TournamentError(
+            "team_event", _("This is a team event: a team's captain enters the team.")
+        )
+    # the host's or an invited club's members, meeting the entry conditions (every problem)
+    club = eligibility.check_entry(tournament, people)
     if not isinstance(team, str) or len(team) > 60:
         raise TournamentError("bad_team", _("A team name is at most 60 characters."))
     for person in people:
@@ -212,11 +218,14 @@ def register(
         name=name[:120],
         seed=seed,
         registered_at=now,
-        status=EntryStatus.PENDING if invited else EntryStatus.REGISTERED,
+        status=EntryStatus.PENDING if invited else eligibility.new_status(tournament),
         answer_by=PARTNERS.answer_by(tournament, now) if invited else None,
+        club=club,
     )
     if invited:
         PARTNERS.invited(entry)
+    elif entry.status == EntryStatus.WAITING:
+        notifications.notify_waiting(entry)
     else:
         notifications.notify_registered(entry)
     return entry
@@ -288,6 +297,10 @@ def check_in(
         raise TournamentError("withdrawn", _("This entry has withdrawn."))
     if entry.status == EntryStatus.PENDING:
         raise TournamentError("invitation_pending", _("The partner has not accepted yet."))
+    if entry.status == EntryStatus.WAITING:
+        raise TournamentError(
+            "waiting", _("This entry is on the waiting list: it checks in once it moves up.")
+        )
     if not checkin_open(tournament, now) and not can_manage(user, tournament):
         raise TournamentError("checkin_closed", _("Check-in is not open."))
     if entry.status != EntryStatus.CHECKED_IN:
@@ -348,9 +361,13 @@ def withdraw(
     started = any(r.status != RoundStatus.PAIRED for r in rounds)
     if started:
         reason = _withdrawal_reason(reason)
+    held_place = entry.status != EntryStatus.WAITING
     entry.status = EntryStatus.WITHDRAWN
     entry.withdrawn_at = now
     entry.save(update_fields=["status", "withdrawn_at"])
+    if held_place and not started:
+        # a place freed before the start: the first waiting entry (or team) moves up, once
+        eligibility.fill_places(tournament, now)
     if rounds and not started:
         # 第二十四条一: round 1 has not started — it is paired again without the entry
         tournament.rounds.all().delete()
@@ -487,6 +504,8 @@ def reinstate(
                 "already_registered", _("A player of this entry has registered again.")
             )
     entry.status = EntryStatus.CHECKED_IN if entry.checked_in_at else EntryStatus.REGISTERED
+    if eligibility.new_status(tournament, entry.club_team_id) == EntryStatus.WAITING:
+        entry.status = EntryStatus.WAITING  # the cap is reached: it waits for a place
     entry.withdrawn_at = None
     entry.save(update_fields=["status", "withdrawn_at"])
     return entry

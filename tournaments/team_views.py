@@ -1,0 +1,170 @@
+"""The clubs and teams page of a tournament (``/tournaments/<id>/teams/``): the clubs invited
+(the organisers invite and take back), a captain's form entering a club's team, the teams and
+the waiting list; and the team standings as CSV (``teams.csv``). Thin: every change goes
+through :mod:`tournaments.services.eligibility` and :mod:`tournaments.services.teams`, which
+check the roles and every value."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib import messages
+from django.contrib.auth.views import redirect_to_login
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from clubs import services as club_services
+from clubs.models import Club, Membership, User
+from tournaments import team_exports, team_selectors
+from tournaments.models import ClubTeam, Tournament
+from tournaments.permissions import can_manage, can_view
+from tournaments.services import eligibility
+from tournaments.services import teams as team_services
+from tournaments.services.errors import TournamentError
+from tournaments.windows import registration_open
+
+#: Most members offered in each player list of the team form.
+CANDIDATES_MAX = 500
+
+
+def _viewer(request: HttpRequest) -> User | None:
+    """The signed-in user, or None."""
+    return request.user if request.user.is_authenticated else None
+
+
+def _tournament(request: HttpRequest, pk: int) -> Tournament:
+    tournament = get_object_or_404(Tournament.objects.select_related("club"), pk=pk)
+    if not can_view(_viewer(request), tournament):
+        club_services.require_club_visible(_viewer(request), tournament.club)
+        raise Http404
+    return tournament
+
+
+def _whole(value: str) -> int | None:
+    value = (value or "").strip()
+    return int(value) if value.isdigit() and len(value) < 10 else None
+
+
+def _user(value: str) -> User | None:
+    number = _whole(value)
+    return User.objects.filter(pk=number).first() if number else None
+
+
+def _club(request: HttpRequest, clubs: list[Club]) -> Club | None:
+    """The club chosen in the form (among ``clubs``), else the first."""
+    chosen = _whole(request.POST.get("club", "") or request.GET.get("club", ""))
+    return next((c for c in clubs if c.pk == chosen), clubs[0] if clubs else None)
+
+
+def _enter(request: HttpRequest, tournament: Tournament, club: Club | None) -> None:
+    """Read the team form and enter the team (the service refuses every problem at once)."""
+    if club is None:
+        raise TournamentError("not_allowed", _("You are not allowed to do this."))
+    size = team_services.unit_size(tournament)
+    units = []
+    for i in range(1, tournament.team_size + 1):
+        picked = [_user(request.POST.get(f"unit{i}_{j}", "")) for j in range(1, size + 1)]
+        units.append([p for p in picked if p is not None])
+    team_services.enter_team(
+        request.user,  # type: ignore[arg-type]
+        tournament,
+        club=club,
+        name=request.POST.get("name", "")[:200],
+        units=units,
+    )
+
+
+def _act(request: HttpRequest, tournament: Tournament, clubs: list[Club]) -> str:
+    """Carry out the POST's ``action``; returns the success message."""
+    user: Any = request.user
+    action = request.POST.get("action", "")
+    if action == "invite":
+        club = eligibility.find_club(request.POST.get("slug", ""))
+        eligibility.invite_club(user, tournament, club)
+        return _("%(club)s is invited.") % {"club": club.name}
+    if action == "uninvite":
+        club = get_object_or_404(Club, pk=_whole(request.POST.get("club", "")) or 0)
+        eligibility.uninvite_club(user, tournament, club)
+        return _("The invitation of %(club)s is taken back.") % {"club": club.name}
+    if action == "enter_team":
+        _enter(request, tournament, _club(request, clubs))
+        return _("The team is entered.")
+    if action == "withdraw_team":
+        team = get_object_or_404(
+            ClubTeam, tournament=tournament, pk=_whole(request.POST.get("team", "")) or 0
+        )
+        team_services.withdraw_team(user, tournament, team)
+        return _("The team has withdrawn.")
+    raise Http404
+
+
+def teams_page(request: HttpRequest, pk: int) -> HttpResponse:
+    """The page (GET) and its forms (POST): done, the page again with a message; refused,
+    the page with every problem beside its field."""
+    tournament = _tournament(request, pk)
+    user = _viewer(request)
+    clubs = team_services.may_captain(user, tournament)
+    errors: dict[str, list[str]] = {}
+    values: dict[str, str] = {}
+    if request.method == "POST":
+        if user is None:
+            return redirect_to_login(request.get_full_path())
+        values = {
+            k: request.POST.get(k, "")[:200] for k in request.POST if k != "csrfmiddlewaretoken"
+        }
+        try:
+            done = _act(request, tournament, clubs)
+        except TournamentError as error:
+            errors = getattr(error, "fields", None) or {"form": [error.message]}
+        else:
+            messages.success(request, done)
+            return redirect("tournaments:teams", pk=tournament.pk)
+    club = _club(request, clubs)
+    candidates = (
+        [
+            m.user
+            for m in Membership.objects.filter(club=club)
+            .select_related("user")
+            .order_by("user__display_name", "user__username")[:CANDIDATES_MAX]
+        ]
+        if club is not None
+        else []
+    )
+    size = team_services.unit_size(tournament)
+    slots = [
+        [(f"unit{i}_{j}", values.get(f"unit{i}_{j}", "")) for j in range(1, size + 1)]
+        for i in range(1, tournament.team_size + 1)
+    ]
+    manager = can_manage(user, tournament)
+    return render(
+        request,
+        "tournaments/teams.html",
+        {
+            "tournament": tournament,
+            "can_manage": manager,
+            "invited": list(tournament.invited_clubs.order_by("name")),
+            "teams": team_selectors.club_teams(tournament),
+            "waiting": team_selectors.waiting(tournament),
+            "clubs": clubs,
+            "club": club,
+            "candidates": candidates,
+            "slots": slots,
+            "pairs": size == 2,
+            "may_enter": bool(clubs) and (manager or registration_open(tournament, timezone.now())),
+            "errors": errors,
+            "values": values,
+            "user_id": user.pk if user else None,
+        },
+        status=400 if errors else 200,
+    )
+
+
+def teams_csv(request: HttpRequest, pk: int) -> HttpResponse:
+    """The team standings as a CSV file (UTF-8 with BOM, for Excel)."""
+    tournament = _tournament(request, pk)
+    text = team_exports.team_standings_csv(tournament)
+    response = HttpResponse(text.encode("utf-8"), content_type="text/csv; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="tournament-{tournament.pk}-teams.csv"'
+    return response
