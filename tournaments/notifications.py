@@ -211,6 +211,86 @@ def notify_withdrawn(tournament: Tournament, entries: Sequence[Entry]) -> int:
     return queued
 
 
+def _tell_once(
+    tournament: Tournament, person: User, key: str, text: Callable[[], str], url: str
+) -> bool:
+    """Like :func:`_tell`, but only the first time ``key`` is used
+    (:func:`outbox.services.tell_user_once`): a cause told before writes nothing, neither the
+    on-site notice nor the e-mail. Returns whether this call told ``person``."""
+    with translation.override(person.language or settings.LANGUAGE_CODE):
+        said = text()
+    rendered = outbox.render(
+        "tournaments/email/notice",
+        {"user": person, "text": said, "link": outbox.site_url(url)},
+        language=person.language,
+    )
+    if not notices.record_first(user=person, key=key, kind=Kind.TOURNAMENTS, text=said, url=url):
+        return False
+    TournamentNotice.objects.create(tournament=tournament, user=person, text=said[:300], url=url)
+    outbox.tell_user(key=key, user=person, kind=Kind.TOURNAMENTS, rendered=rendered, url=url)
+    return True
+
+
+def notify_qualified(stage: Tournament, earlier: Tournament, entries: Sequence[Entry]) -> int:
+    """Tell each player of the ``entries`` of a next stage just made from ``earlier``'s
+    ranking that they go through, with their seed (a notice and an e-mail under their
+    preferences, key ``qualified:<stage>:entry:<entry>:user:<user>``: exactly once, however
+    often it is asked). Returns how many players were told now."""
+    url = reverse("tournaments:detail", args=[stage.pk])
+    told = 0
+    for entry in entries:
+        for person in _users(entry):
+            told += _tell_once(
+                stage,
+                person,
+                f"qualified:{stage.pk}:entry:{entry.pk}:user:{person.pk}",
+                lambda entry=entry: (
+                    _(
+                        "%(entry)s goes through from %(t)s to the next stage, %(stage)s, "
+                        "seeded %(seed)d. It starts at %(when)s."
+                    )
+                    % {
+                        "entry": entry.name,
+                        "t": earlier.name,
+                        "stage": stage.name,
+                        "seed": entry.seed,
+                        "when": date_format(localtime(stage.starts_at), "SHORT_DATETIME_FORMAT"),
+                    }
+                ),
+                url,
+            )
+    return told
+
+
+def notify_cut(
+    tournament: Tournament, after_round: int, keep: int, entries: Sequence[Entry]
+) -> int:
+    """Tell each player of the ``entries`` put out by the low-position cut after round
+    ``after_round`` (第二十九条) that they no longer play, and that they keep their place
+    below those who play on (a notice and an e-mail under their preferences, key
+    ``cut:<tournament>:<round>:entry:<entry>:user:<user>``: exactly once). Returns how many
+    players were told now."""
+    url = reverse("tournaments:standings", args=[tournament.pk])
+    told = 0
+    for entry in entries:
+        for person in _users(entry):
+            told += _tell_once(
+                tournament,
+                person,
+                f"cut:{tournament.pk}:{after_round}:entry:{entry.pk}:user:{person.pk}",
+                lambda entry=entry: (
+                    _(
+                        "%(t)s: after round %(n)d only the best %(keep)d play on "
+                        "(low-position elimination). %(entry)s is out and keeps its place in "
+                        "the standings."
+                    )
+                    % {"t": tournament.name, "n": after_round, "keep": keep, "entry": entry.name}
+                ),
+                url,
+            )
+    return told
+
+
 def entry_url(tournament: Tournament) -> str:
     """The tournament page's section where a player answers an invitation or checks in."""
     return reverse("tournaments:detail", args=[tournament.pk]) + "#my-entry"

@@ -20,7 +20,7 @@ from django.utils.translation import gettext_lazy, pgettext
 
 from clubs.models import User
 from tournaments import forms as settings_form
-from tournaments import pairing, selectors
+from tournaments import notifications, pairing, selectors
 from tournaments.models import (
     KNOCKOUT_FORMATS,
     Entry,
@@ -161,7 +161,9 @@ def create_next_stage(
     settings not chosen are the earlier stage's, checked as any tournament's
     (:func:`tournaments.forms.check_settings`). Every problem is refused at once, having
     changed nothing. Asked again, it returns the next stage already made when its format is
-    the one asked, and refuses otherwise."""
+    the one asked, and refuses otherwise. Each qualifier's players are told that they go
+    through and their seed, once (:func:`tournaments.notifications.notify_qualified`: a notice
+    and an e-mail under their preferences, through the outbox)."""
     earlier = managed(user, earlier)
     now = now or timezone.now()
     made = earlier.next_stages.first()
@@ -250,6 +252,10 @@ def create_next_stage(
             registered_at=now,
         )
         for seed, q in enumerate(chosen, start=1)
+    )
+    # each qualifier's players are told, once (the stage is made once: the unique constraint)
+    notifications.notify_qualified(
+        stage, earlier, list(stage.entries.select_related("player1", "player2").order_by("seed"))
     )
     return stage
 
