@@ -7,6 +7,8 @@ a sanction, the committee's
 
 from __future__ import annotations
 
+from datetime import datetime, timedelta
+
 from django.conf import settings
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
@@ -23,6 +25,8 @@ MIN_APPEAL_MINUTES = 5
 #: Longest appeal text, decision reason and announcement text.
 TEXT_MAX = 2000
 SUBJECT_MAX = 120
+#: Hours within which the appeals committee answers an appeal (第三十九条二.4).
+ANSWER_HOURS = 2
 
 
 class Panel(models.Model):
@@ -207,6 +211,16 @@ class Appeal(models.Model):
 
     def __str__(self) -> str:
         return f"appeal {self.pk}"
+
+    @property
+    def answer_by(self) -> datetime:
+        """When the committee's answer is due: :data:`ANSWER_HOURS` after filing (第三十九条
+        二.4: "须在2小时内给予答复")."""
+        return self.filed_at + timedelta(hours=ANSWER_HOURS)
+
+    def overdue(self, now: datetime) -> bool:
+        """Whether the appeal is still open after its answer was due."""
+        return self.status == AppealStatus.OPEN and now > self.answer_by
 
 
 class Verdict(models.TextChoices):

@@ -114,6 +114,7 @@ def _event_page(request: HttpRequest, event: Tournament | Season) -> HttpRespons
         "members": _members(probe) if organiser else [],
         "roles": OfficialRole.choices,
         "appeals": list(selectors.appeals_for(user, panel)[:50]),
+        "now": timezone.now(),
         "can_appeal": bool(appealable),
         "appeal_new_url": reverse(
             "officials:appeal_new" if isinstance(event, Tournament) else "officials:season_appeal",
@@ -364,6 +365,7 @@ def appeal_page(request: HttpRequest, pk: int) -> HttpResponse:
             if appeal.after0 is not None
             else "",
             "votes": votes,
+            "overdue": appeal.overdue(timezone.now()),
             "may_vote": permissions.may_vote(_viewer(request), appeal)
             and appeal.status == "open"
             and not appeal.votes.filter(member_id=_actor(request).pk).exists(),

@@ -33,7 +33,10 @@ class OfficialSerializer(serializers.Serializer):
 
 class AppealSerializer(serializers.ModelSerializer):
     """An appeal: its tournament game or league table (the other null), who filed it, what it
-    asks, the result before and after (a league table: home, away), who decided it."""
+    asks, the result before and after (a league table: home, away), who decided it, and
+    when the committee's answer is due (``answer_by``, 第三十九条二.4)."""
+
+    answer_by = serializers.DateTimeField(read_only=True)
 
     class Meta:
         model = Appeal
@@ -52,6 +55,7 @@ class AppealSerializer(serializers.ModelSerializer):
             "after1",
             "decided_at",
             "decided_by",
+            "answer_by",
         ]
         read_only_fields = fields
 
