@@ -86,7 +86,9 @@ def _withdrawal_mark(withdrawal: selectors.Withdrawal) -> str:
 
 def results_csv(tournament: Tournament) -> str:
     """Every game, round by round: table, the two sides, the score and the winner; a
-    national-rules event also each side's 级分 (:mod:`tournaments.scoring`)."""
+    national-rules event also each side's 级分 (:mod:`tournaments.scoring`); a group round
+    robin (分组循环赛) the group of each game, after the table (one file for every group: a
+    spreadsheet's filter on the column gives one group's)."""
     names = {e.pk: e.name for e in selectors.entries(tournament)}
     national = selectors.scale_of(tournament) is not None
     header: list[object] = [
@@ -106,6 +108,9 @@ def results_csv(tournament: Tournament) -> str:
             label = _("3rd place") if tie.third_place else str(tie.slot + 1)
             for index, tied in enumerate(tie.games, start=1):
                 in_tie[tied.pk] = (label, index)
+    groups = selectors.entry_groups(tournament)
+    if groups:
+        header.insert(2, _("Round-robin group"))
     rows: list[list[object]] = [header + ([_("Grade points")] if national else [])]
     sealed = comparisons.sealed_rounds(tournament)  # 复式赛: withheld while a table plays
     for game in selectors.all_games(tournament):
@@ -124,6 +129,8 @@ def results_csv(tournament: Tournament) -> str:
             winner,
             game.get_status_display(),
         ]
+        if groups:
+            row.insert(2, groups.get(game.side0[0], "") if game.side0 else "")
         if tournament.series:
             row += list(in_tie.get(game.pk, ("", "")))
         if national:

@@ -526,10 +526,24 @@ def note_text(note: dict[str, Any]) -> str:
         return str(note.get("code"))
 
 
-def game_json(game: Game, names: dict[int, str], per_seat: bool = False) -> dict[str, Any]:
+def entry_groups(tournament: Tournament) -> dict[int, str]:
+    """Each entry's group (A, B, …) in a group round robin (:func:`groups_of`); empty for an
+    event without groups."""
+    if tournament.format != TournamentFormat.ROUND_ROBIN or tournament.groups < 2:
+        return {}
+    return {pk: group_name(i) for i, group in enumerate(groups_of(tournament)) for pk in group}
+
+
+def game_json(
+    game: Game,
+    names: dict[int, str],
+    per_seat: bool = False,
+    groups: dict[int, str] | None = None,
+) -> dict[str, Any]:
     """A game as the API and pages show it; ``per_seat`` (Nanping Red Two): also ``seats``,
     its four players in seat order, each with their points, outcome and forfeit once it has
-    a result."""
+    a result. With ``groups`` (:func:`entry_groups`, a group round robin) also ``group``, the
+    name of the group the game is played in."""
     data = {
         "id": game.pk,
         "round": game.round.number,
@@ -547,6 +561,8 @@ def game_json(game: Game, names: dict[int, str], per_seat: bool = False) -> dict
         "sheet": game.sheet_id,
         "notes": [{**n, "text": note_text(n)} for n in game.notes],
     }
+    if groups:
+        data["group"] = groups.get(game.side0[0], "") if game.side0 else ""
     if comparisons.withheld(game):  # 复式赛: a table of the round still plays its deals
         data.update(score=None, grades=None, winner=None)
     if per_seat and not game.is_bye:

@@ -178,8 +178,9 @@ def round_pairings(request: HttpRequest, pk: int, number: int) -> HttpResponse:
     tournament = _tournament(request, pk)
     rnd = get_object_or_404(Round, tournament=tournament, number=number)
     names = _names(tournament)
+    groups = selectors.entry_groups(tournament)  # 分组循环赛: each game's group
     games = [
-        selectors.game_json(g, names, tournament.per_seat)
+        selectors.game_json(g, names, tournament.per_seat, groups)
         for g in rnd.games.select_related("round")
     ]
     return render(
@@ -240,6 +241,7 @@ def tournament_print(request: HttpRequest, pk: int) -> HttpResponse:
         if through is None:
             raise Http404
     names = _names(tournament)
+    groups = selectors.entry_groups(tournament)  # 分组循环赛: each game's group
     shown = [r for r in rounds if through is None or r.number == through]
     return render(
         request,
@@ -251,7 +253,7 @@ def tournament_print(request: HttpRequest, pk: int) -> HttpResponse:
                 (
                     rnd,
                     [
-                        selectors.game_json(g, names, tournament.per_seat)
+                        selectors.game_json(g, names, tournament.per_seat, groups)
                         for g in rnd.games.select_related("round")
                     ],
                 )
@@ -467,8 +469,9 @@ def tournament_run(request: HttpRequest, pk: int) -> HttpResponse:
         entry.withdrawal = withdrawn.get(entry.pk)  # type: ignore[attr-defined]
     games = []
     if current is not None:
+        groups = selectors.entry_groups(tournament)
         games = [
-            selectors.game_json(g, names, tournament.per_seat)
+            selectors.game_json(g, names, tournament.per_seat, groups)
             for g in current.games.select_related("round")
         ]
     return render(

@@ -56,7 +56,8 @@ from tournaments.services import stages as stage_services
 
 def _games_json(tournament: Tournament, games: Any) -> list[dict[str, Any]]:
     names = {e.pk: e.name for e in selectors.entries(tournament)}
-    return [selectors.game_json(g, names, tournament.per_seat) for g in games]
+    groups = selectors.entry_groups(tournament)  # 分组循环赛: each game's group
+    return [selectors.game_json(g, names, tournament.per_seat, groups) for g in games]
 
 
 def _round_json(tournament: Tournament, item: dict[str, Any]) -> dict[str, Any]:
