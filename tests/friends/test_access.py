@@ -241,19 +241,29 @@ def test_no_hidden_card_reaches_anyone_else(cast):
 
     closed = set()
 
-    async def drain(seat, comm, into):
+    async def receive(seat, comm, into):
+        output = await comm.receive_output(timeout=5)
+        if output["type"] == "websocket.close":
+            closed.add(seat)
+        else:
+            into.append(json.loads(output["text"]))
+
+    async def drain(seat, comm, into, version=None):
+        """Every frame that came, awaiting the one of ``version`` (the move just made)
+        instead of polling for quiet after each move; with None, until nothing more comes."""
+        if version is not None:
+            while seat not in closed and not any(f.get("version") == version for f in into):
+                await receive(seat, comm, into)
+            return
         while seat not in closed and not await comm.receive_nothing(timeout=0.2):
-            output = await comm.receive_output(timeout=5)
-            if output["type"] == "websocket.close":
-                closed.add(seat)
-            else:
-                into.append(json.loads(output["text"]))
+            await receive(seat, comm, into)
 
     async def scenario():
         comms = {seat: socket(table.pk, cookies[seat]) for seat in cookies}
         frames = {seat: [] for seat in comms}
         for comm in comms.values():
             assert (await comm.connect())[0]
+        await receive("late", comms["late"], frames["late"])  # refused at once: closed
         for _ in range(40):
             current = await database_sync_to_async(Match.objects.get)(pk=match.pk)
             if current.status == "finished":
@@ -261,9 +271,10 @@ def test_no_hidden_card_reaches_anyone_else(cast):
             await database_sync_to_async(clock.act_on_deadline)(
                 match.pk, current.version, force=True
             )
-            for seat, comm in comms.items():
-                await drain(seat, comm, frames[seat])
-        for seat, comm in comms.items():
+            for seat in (0, 1):
+                await drain(seat, comms[seat], frames[seat], current.version + 1)
+        for seat, comm in comms.items():  # and whatever else came (nothing, for the late one)
+            await drain(seat, comm, frames[seat])
             if seat not in closed:
                 await comm.disconnect()
         return frames
