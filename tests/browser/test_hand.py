@@ -37,7 +37,7 @@ VIEWPORTS = {
 }
 GAMES = ["bao2", "guandan", "honger", "shuangkou2"]
 # long clocks: the person's seat must not go on auto-play (and play a card) while measured
-OPTIONS = {"first_action_seconds": 900, "action_seconds": 900}
+OPTIONS = {"first_action_seconds": 600, "action_seconds": 600}
 
 SETUP = """
 from django.db import transaction
