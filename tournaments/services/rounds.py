@@ -182,7 +182,29 @@ def _planned(
     if number == 1 and not games:
         # 第二十八条一: the first round by serpentine seeding from the seeding order
         return pairing.explain_games(pairing.snake_first_round(units), points, history)
+    if tournament.duplicate:
+        # 复式赛: paired by the duplicate score that ranks them, not by match points
+        return pairing.swiss_round(
+            *duplicate_pairing_order(units, points, comparisons.scores(tournament, number - 1)),
+            history,
+        )
     return pairing.swiss_round(units, points, history)
+
+
+#: The duplicate score a unit not compared yet pairs at: the field's average (a percentage).
+NOT_COMPARED = 50.0
+
+
+def duplicate_pairing_order(
+    units: list[int], points: dict[int, float], scores: dict[int, float]
+) -> tuple[list[int], dict[int, float]]:
+    """The Swiss pairing of a duplicate event (复式赛): the ``units`` (in seeding order, or
+    by 级分 under the national rules) ordered by match points among equal duplicate scores,
+    and the scores the pairing brings together — each unit's duplicate score
+    (:func:`tournaments.comparisons.scores`; 50, the field's average, for a unit not compared
+    yet, e.g. after a bye), as the standings rank them first. Pure."""
+    ordered = sorted(units, key=lambda u: -points.get(u, 0))  # stable: the order given
+    return ordered, {u: scores.get(u, NOT_COMPARED) for u in ordered}
 
 
 def create_round(
