@@ -7,8 +7,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from clubs.models import Club, User
 from tournaments import comparisons, selectors, teams
-from tournaments.models import ClubTeam, Entry, EntryStatus, Tournament
+from tournaments.models import ClubTeam, Entry, EntryStatus, Tournament, TournamentStatus
+from tournaments.permissions import can_view
 
 
 @dataclass
@@ -75,3 +77,16 @@ def waiting(tournament: Tournament) -> list[Entry]:
         .select_related("player1", "player2", "club_team")
         .order_by("registered_at", "id")
     )
+
+
+def invited_to(club: Club, viewer: User | None, limit: int = 50) -> list[Tournament]:
+    """The published tournaments of other clubs that invited ``club`` and ``viewer`` may see
+    (:func:`tournaments.permissions.can_view`), latest start first, at most ``limit``: the
+    club's tournaments page lists them under its own."""
+    found = (
+        Tournament.objects.filter(invited_clubs=club)
+        .exclude(status__in=[TournamentStatus.DRAFT, TournamentStatus.CANCELLED])
+        .select_related("club")
+        .order_by("-starts_at", "-id")[:limit]
+    )
+    return [t for t in found if can_view(viewer, t)]

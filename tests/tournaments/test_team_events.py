@@ -364,3 +364,32 @@ def test_the_api_enters_a_team_and_refuses_every_problem_by_field(client, club, 
         f"/api/v1/tournaments/{t.pk}/invite/", {"slug": "wuxi"}, content_type="application/json"
     )
     assert invite_again.status_code == 403
+
+
+def test_a_pair_accepted_after_the_cap_is_reached_waits_and_is_told(club, club_admin, members):
+    people = members(6)
+    t = make_tournament(club, club_admin, max_entries=2, checkin_required=False)
+    setup_services.publish(club_admin, t, now=START - timedelta(days=1))
+    # a pending pair holds no place: the organiser fills both meanwhile
+    pending = entry_services.register(people[0], t, partner=people[1], now=NOW)
+    for a, b in ((people[2], people[3]), (people[4], people[5])):
+        entry_services.register(club_admin, t, player=a, partner=b, now=NOW)
+    accepted = entry_services.answer_invitation(people[1], t, accept=True, now=NOW)
+    assert accepted.pk == pending.pk and accepted.status == EntryStatus.WAITING
+    assert OutboxMessage.objects.filter(key=f"waiting:{pending.pk}:user:{people[1].pk}").exists()
+    assert pending.pk not in {line.entry.pk for line in selectors.standings(t)}
+
+
+def test_an_invited_clubs_tournaments_page_lists_the_events_it_is_invited_to(
+    client, club, club_admin, guests
+):
+    guest_club, guest_people = guests
+    t = team_event(club, club_admin)
+    draft = make_tournament(club, club_admin, name="草稿赛", variant="guandan")
+    eligibility.invite_club(club_admin, draft, guest_club)
+    client.force_login(guest_people[1])
+    page = client.get(f"/tournaments/clubs/{guest_club.slug}/").content.decode()
+    assert 'id="invited-events"' not in page  # not invited yet (a draft is never listed)
+    eligibility.invite_club(club_admin, t, guest_club)
+    page = client.get(f"/tournaments/clubs/{guest_club.slug}/").content.decode()
+    assert 'id="invited-events"' in page and t.name in page and "草稿赛" not in page
