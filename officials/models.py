@@ -130,11 +130,21 @@ class AppealSubject(models.TextChoices):
 
 class AppealStatus(models.TextChoices):
     """Where an appeal stands; ``upheld`` and ``dismissed`` are final (第三十四条: the
-    committee's decision is final)."""
+    committee's decision is final); ``ruled``: the chief referee has ruled on it (第三十九条
+    二.1) and it goes to the committee only if a player of the game takes it there in time
+    (二.2), else the ruling stands."""
 
     OPEN = "open", _("Waiting for the committee")
+    RULED = "ruled", _("Ruled by the chief referee")
     UPHELD = "upheld", _("Upheld")
     DISMISSED = "dismissed", _("Dismissed")
+
+
+class Verdict(models.TextChoices):
+    """A committee member's vote, or the chief referee's ruling."""
+
+    UPHOLD = "uphold", _("Uphold: change the result")
+    DISMISS = "dismiss", _("Dismiss: the result stands")
 
 
 class Appeal(models.Model):
@@ -177,6 +187,26 @@ class Appeal(models.Model):
     before1 = models.IntegerField(null=True, blank=True)
     after0 = models.IntegerField(null=True, blank=True)
     after1 = models.IntegerField(null=True, blank=True)
+    # The chief referee's first ruling (第三十九条二.1): its verdict, the result it set when
+    # upheld (``ruling0``/``ruling1``), why, by whom and when; ``escalated_at``: when a player
+    # took it to the committee against the ruling (二.2), with what they wrote.
+    ruling = models.CharField(_("ruling"), max_length=8, choices=Verdict.choices, blank=True)
+    ruling0 = models.IntegerField(null=True, blank=True)
+    ruling1 = models.IntegerField(null=True, blank=True)
+    ruling_reason = models.TextField(_("reason for the ruling"), max_length=TEXT_MAX, blank=True)
+    ruled_at = models.DateTimeField(_("ruled at"), null=True, blank=True)
+    ruled_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("ruled by"),
+    )
+    escalated_at = models.DateTimeField(_("taken to the committee at"), null=True, blank=True)
+    escalation_text = models.TextField(
+        _("why the ruling is contested"), max_length=TEXT_MAX, blank=True
+    )
     decided_at = models.DateTimeField(_("decided at"), null=True, blank=True)
     decided_by = models.ForeignKey(
         settings.AUTH_USER_MODEL,
@@ -214,20 +244,13 @@ class Appeal(models.Model):
 
     @property
     def answer_by(self) -> datetime:
-        """When the committee's answer is due: :data:`ANSWER_HOURS` after filing (第三十九条
-        二.4: "须在2小时内给予答复")."""
-        return self.filed_at + timedelta(hours=ANSWER_HOURS)
+        """When the committee's answer is due: :data:`ANSWER_HOURS` after filing, or after a
+        player took the chief referee's ruling to it (第三十九条二.4: "须在2小时内给予答复")."""
+        return (self.escalated_at or self.filed_at) + timedelta(hours=ANSWER_HOURS)
 
     def overdue(self, now: datetime) -> bool:
         """Whether the appeal is still open after its answer was due."""
         return self.status == AppealStatus.OPEN and now > self.answer_by
-
-
-class Verdict(models.TextChoices):
-    """A committee member's vote."""
-
-    UPHOLD = "uphold", _("Uphold: change the result")
-    DISMISS = "dismiss", _("Dismiss: the result stands")
 
 
 class Vote(models.Model):

@@ -129,6 +129,12 @@ def can_dismiss(user: User | None, official: Official) -> bool:
         return True
     if official.role != OfficialRole.REFEREE:
         return False
+    return acts_as_chief(user, panel)
+
+
+def acts_as_chief(user: User | None, panel: Panel) -> bool:
+    """The chief referee, or a deputy while the event has no chief referee (第三十五条二: the
+    deputy acts for them)."""
     role = role_of(user, panel)
     if role == OfficialRole.CHIEF:
         return True
@@ -204,6 +210,14 @@ def can_read_appeal(user: User | None, appeal: Appeal) -> bool:
     if not _signed_in(user):
         return False
     return reads_every_appeal(user, appeal.panel) or user.pk in appellants(appeal)
+
+
+def may_rule(user: User | None, appeal: Appeal) -> bool:
+    """Who gives the first ruling on an appeal (第三十九条二.1): the chief referee (or the
+    deputy acting for them) with no stake in the game or fixture, who did not file it."""
+    if not _signed_in(user) or not acts_as_chief(user, appeal.panel):
+        return False
+    return user.pk != appeal.filed_by_id and user.pk not in stake_in(appeal)
 
 
 def may_vote(user: User | None, appeal: Appeal) -> bool:

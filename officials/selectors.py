@@ -125,6 +125,13 @@ def appeal_deadline(panel: Panel | None, game: Game) -> datetime | None:
     return finished + timedelta(minutes=minutes)
 
 
+def escalation_deadline(appeal: Appeal) -> datetime:
+    """Until when a player may take the chief referee's ruling on ``appeal`` to the committee:
+    the event's appeal minutes after the ruling (第三十九条二.2)."""
+    assert appeal.ruled_at is not None
+    return appeal.ruled_at + timedelta(minutes=appeal.panel.appeal_minutes)
+
+
 def appealable_games(user: User | None, tournament: Tournament, now: datetime) -> list[Game]:
     """The finished games of ``tournament`` that ``user`` played and may still appeal."""
     if user is None or not user.is_authenticated:

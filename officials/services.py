@@ -64,6 +64,7 @@ from officials.permissions import (
     can_dismiss,
     is_member,
     is_organiser,
+    may_rule,
     may_vote,
     players_of,
     seated_at,
@@ -230,7 +231,7 @@ def file_appeal(
         deadline = selectors.appeal_deadline(panel, target)
         late = _("The time to appeal this game ended %(minutes)d minutes after its round.")
         before = (target.score0, target.score1)
-        mine = Appeal.objects.filter(game=target, filed_by=user, status=AppealStatus.OPEN)
+        mine = Appeal.objects.filter(game=target, filed_by=user, status__in=UNSETTLED)
     else:
         if not target.done or target.fixture.status != FixtureStatus.DONE:
             raise OfficialsError(
@@ -240,7 +241,7 @@ def file_appeal(
         deadline = selectors.table_deadline(panel, target)
         late = _("The time to appeal this table ended %(minutes)d minutes after its fixture.")
         before = (target.home_score, target.away_score)
-        mine = Appeal.objects.filter(table=target, filed_by=user, status=AppealStatus.OPEN)
+        mine = Appeal.objects.filter(table=target, filed_by=user, status__in=UNSETTLED)
     if deadline is not None and now > deadline:
         raise OfficialsError("too_late", late % {"minutes": panel.appeal_minutes})
     if mine.exists():
@@ -272,6 +273,11 @@ def file_appeal(
     for member in selectors.deciders(panel):
         _tell(member, f"officials:appeal:{appeal.pk}:filed:user:{member.pk}", appeal, "filed")
     return appeal
+
+
+#: An appeal not yet settled: waiting for the committee, or ruled by the chief referee and
+#: still open to be taken to the committee.
+UNSETTLED = (AppealStatus.OPEN, AppealStatus.RULED)
 
 
 def _proposal(vote: Vote) -> tuple[Any, ...]:
@@ -327,6 +333,130 @@ def _scores(appeal: Appeal) -> tuple[int | None, int | None, int | None]:
     return table.home_score, table.away_score, table.winner
 
 
+def _checked_decision(
+    appeal: Appeal, verdict: str, reason: str, score0: object, score1: object, winner: object
+) -> str:
+    """Refuse, naming every field at once, a vote or ruling that is not a verdict with a
+    reason (and, to uphold, a result in the game's terms); returns the reason, trimmed."""
+    fields: dict[str, str] = {}
+    if verdict not in Verdict.values:
+        fields["verdict"] = _("Vote to uphold or to dismiss the appeal.")
+    reason = (reason or "").strip()
+    if not reason:
+        fields["reason"] = _("Give the reason for your vote.")
+    elif len(reason) > TEXT_MAX:
+        fields["reason"] = _("The reason is at most %(n)d characters long.") % {"n": TEXT_MAX}
+    if verdict == Verdict.UPHOLD:
+        fields.update(_check_scores(_variant(appeal), score0, score1, winner))
+        scores = (score0, score1)
+        if appeal.table_id is not None and "score" not in fields:
+            if not all(isinstance(v, int) and 0 <= v <= league_play.MAX_SCORE for v in scores):
+                fields["score"] = _("A score is a whole number from 0 to 100000.")
+    _refuse_fields(fields)
+    return reason
+
+
+def _locked(appeal: Appeal) -> Appeal:
+    """``appeal`` read again under a row lock, with what the decisions read."""
+    return (
+        Appeal.objects.select_for_update(of=("self",))
+        .select_related("panel", "game__round__tournament", "table__fixture__round__season__league")
+        .get(pk=appeal.pk)
+    )
+
+
+@transaction.atomic
+def rule(
+    user: User,
+    appeal: Appeal,
+    verdict: str,
+    reason: str,
+    score0: int | None = None,
+    score1: int | None = None,
+    winner: int | None = None,
+    now: datetime | None = None,
+) -> Appeal:
+    """The chief referee's first ruling on an open appeal (第三十九条二.1: "可由裁判长进行裁
+    决"), before the committee has begun to vote: dismiss, or uphold with a result, which
+    changes it at once through the event's one correction path (第三十五条一: the chief
+    referee corrects results after an appeal). The players are told; any player of the game
+    may take the ruling to the committee within the event's appeal time (:func:`escalate`),
+    else it stands. Only :func:`~officials.permissions.may_rule`'s person; refused otherwise,
+    having changed nothing."""
+    now = now or timezone.now()
+    appeal = _locked(appeal)
+    if not may_rule(user, appeal):
+        raise not_allowed()
+    if appeal.status != AppealStatus.OPEN or appeal.escalated_at or appeal.votes.exists():
+        raise OfficialsError(
+            "with_committee",
+            _("The appeals committee has this appeal: the chief referee no longer rules on it."),
+        )
+    reason = _checked_decision(appeal, verdict, reason, score0, score1, winner)
+    if verdict == Verdict.UPHOLD:
+        assert isinstance(score0, int) and isinstance(score1, int)
+        now0, now1, now_winner = _scores(appeal)
+        if (score0, score1) != (now0, now1) or (winner is not None and winner != now_winner):
+            _correct(user, appeal, score0, score1, winner, reason, now)
+        appeal.ruling0, appeal.ruling1 = score0, score1
+    appeal.status = AppealStatus.RULED
+    appeal.ruling, appeal.ruling_reason = verdict, reason
+    appeal.ruled_at, appeal.ruled_by = now, user
+    appeal.save(
+        update_fields=[
+            "status",
+            "ruling",
+            "ruling0",
+            "ruling1",
+            "ruling_reason",
+            "ruled_at",
+            "ruled_by",
+        ]
+    )
+    for uid in {appeal.filed_by_id, *appellants(appeal)}:
+        person = User.objects.get(pk=uid)
+        _tell(person, f"officials:appeal:{appeal.pk}:ruled:user:{uid}", appeal, "ruled")
+    return appeal
+
+
+@transaction.atomic
+def escalate(user: User, appeal: Appeal, text: str, now: datetime | None = None) -> Appeal:
+    """Take the chief referee's ruling to the appeals committee (第三十九条二.2: "如对裁判长的
+    裁决不服，可向仲裁委员会申诉"): a player of the game or table, in writing, within the
+    event's appeal time after the ruling. The appeal is open again and the committee decides
+    it as any other (its decision final); the committee is told. Refused otherwise, having
+    changed nothing."""
+    now = now or timezone.now()
+    appeal = _locked(appeal)
+    if not user.is_authenticated or user.pk not in appellants(appeal):
+        raise not_allowed()
+    if appeal.status != AppealStatus.RULED:
+        raise OfficialsError(
+            "not_ruled", _("Only a ruling of the chief referee is taken to the committee.")
+        )
+    assert appeal.ruled_at is not None
+    if now > selectors.escalation_deadline(appeal):
+        raise OfficialsError(
+            "too_late",
+            _("The time to take the ruling to the committee ended %(minutes)d minutes after it.")
+            % {"minutes": appeal.panel.appeal_minutes},
+        )
+    text = (text or "").strip()
+    if not text:
+        _refuse_fields({"text": _("Write why the ruling is wrong and what you ask the committee.")})
+    if len(text) > TEXT_MAX:
+        _refuse_fields(
+            {"text": _("The appeal is at most %(n)d characters long.") % {"n": TEXT_MAX}}
+        )
+    appeal.status = AppealStatus.OPEN
+    appeal.escalated_at, appeal.escalation_text = now, text
+    appeal.save(update_fields=["status", "escalated_at", "escalation_text"])
+    for member in selectors.committee(appeal.panel):
+        key = f"officials:appeal:{appeal.pk}:escalated:user:{member.pk}"
+        _tell(member, key, appeal, "filed")
+    return appeal
+
+
 @transaction.atomic
 def cast_vote(
     user: User,
@@ -347,13 +477,13 @@ def cast_vote(
     and the players are told. A committee that is not an odd number of at least three
     members decides nothing: the vote is refused."""
     now = now or timezone.now()
-    appeal = (
-        Appeal.objects.select_for_update(of=("self",))
-        .select_related("panel", "game__round__tournament", "table__fixture__round__season__league")
-        .get(pk=appeal.pk)
-    )
+    appeal = _locked(appeal)
     if not may_vote(user, appeal):
         raise not_allowed()
+    if appeal.status == AppealStatus.RULED:
+        raise OfficialsError(
+            "ruled", _("The chief referee has ruled: the committee decides only if a player asks.")
+        )
     if appeal.status != AppealStatus.OPEN:
         raise OfficialsError("decided", _("This appeal has been decided."))
     members = selectors.committee(appeal.panel)
@@ -366,21 +496,7 @@ def cast_vote(
             )
             % {"n": len(members)},
         )
-    fields: dict[str, str] = {}
-    if verdict not in Verdict.values:
-        fields["verdict"] = _("Vote to uphold or to dismiss the appeal.")
-    reason = (reason or "").strip()
-    if not reason:
-        fields["reason"] = _("Give the reason for your vote.")
-    elif len(reason) > TEXT_MAX:
-        fields["reason"] = _("The reason is at most %(n)d characters long.") % {"n": TEXT_MAX}
-    if verdict == Verdict.UPHOLD:
-        fields.update(_check_scores(_variant(appeal), score0, score1, winner))
-        scores = (score0, score1)
-        if appeal.table_id is not None and "score" not in fields:
-            if not all(isinstance(v, int) and 0 <= v <= league_play.MAX_SCORE for v in scores):
-                fields["score"] = _("A score is a whole number from 0 to 100000.")
-    _refuse_fields(fields)
+    reason = _checked_decision(appeal, verdict, reason, score0, score1, winner)
     if Vote.objects.filter(appeal=appeal, member=user).exists():
         raise OfficialsError("voted", _("You have voted on this appeal."))
     upheld = verdict == Verdict.UPHOLD
@@ -454,7 +570,8 @@ def _correct(
 
 def _tell(person: User, key: str, appeal: Appeal, what: str) -> None:
     """A notice and an e-mail about ``appeal`` (``filed``: to the committee and the chief
-    referee; ``decided``: to the filer and the players) in ``person``'s language."""
+    referee; ``ruled``, ``decided``: to the filer and the players) in ``person``'s
+    language."""
     url = selectors.appeal_url(appeal)
     with translation.override(person.language or settings.LANGUAGE_CODE):
         name = selectors.event_name(appeal.panel)

@@ -301,8 +301,10 @@ def _about(appeal: Appeal) -> tuple[str, str, list[str]]:
 
 @login_required
 def appeal_page(request: HttpRequest, pk: int) -> HttpResponse:
-    """An appeal: what was asked, the result before and after, the committee's votes and
-    reasons; a committee member's vote form while it is open."""
+    """An appeal: what was asked, the result before and after, the chief referee's ruling,
+    the committee's votes and reasons; the chief referee's ruling form while it may rule, a
+    player's form to take a ruling to the committee while in time, a committee member's vote
+    form while it is open (the POST's ``form``: ``rule``, ``escalate``, else a vote)."""
     appeal = get_object_or_404(
         Appeal.objects.select_related(
             "panel",
@@ -318,20 +320,38 @@ def appeal_page(request: HttpRequest, pk: int) -> HttpResponse:
         raise Http404
     errors: dict[str, str] = {}
     if request.method == "POST":
+        post = request.POST
+        decision = {
+            "score0": _int(post.get("score0")),
+            "score1": _int(post.get("score1")),
+            "winner": _int(post.get("winner")) if post.get("winner") else None,
+        }
         try:
-            services.cast_vote(
-                _actor(request),
-                appeal,
-                request.POST.get("verdict", ""),
-                request.POST.get("reason", ""),
-                score0=_int(request.POST.get("score0")),
-                score1=_int(request.POST.get("score1")),
-                winner=_int(request.POST.get("winner")) if request.POST.get("winner") else None,
-            )
+            if post.get("form") == "rule":
+                services.rule(
+                    _actor(request),
+                    appeal,
+                    post.get("verdict", ""),
+                    post.get("reason", ""),
+                    **decision,
+                )
+                done = _("Your ruling is recorded; the players are told.")
+            elif post.get("form") == "escalate":
+                services.escalate(_actor(request), appeal, post.get("text", ""))
+                done = _("The ruling goes to the appeals committee.")
+            else:
+                services.cast_vote(
+                    _actor(request),
+                    appeal,
+                    post.get("verdict", ""),
+                    post.get("reason", ""),
+                    **decision,
+                )
+                done = _("Your vote is recorded.")
         except Refused as error:
             errors = getattr(error, "fields", {}) or {"verdict": error.message}
         else:
-            messages.success(request, _("Your vote is recorded."))
+            messages.success(request, done)
             return redirect("officials:appeal", pk=appeal.pk)
         appeal.refresh_from_db()
     label, variant, sides = _about(appeal)
@@ -366,6 +386,18 @@ def appeal_page(request: HttpRequest, pk: int) -> HttpResponse:
             else "",
             "votes": votes,
             "overdue": appeal.overdue(timezone.now()),
+            "ruling_score": f"{shown(appeal.ruling0)} : {shown(appeal.ruling1)}"
+            if appeal.ruling0 is not None
+            else "",
+            "may_rule": permissions.may_rule(_viewer(request), appeal)
+            and appeal.status == "open"
+            and appeal.escalated_at is None
+            and not appeal.votes.exists(),
+            "may_escalate": appeal.status == "ruled"
+            and _viewer(request) is not None
+            and _actor(request).pk in permissions.appellants(appeal)
+            and timezone.now() <= selectors.escalation_deadline(appeal),
+            "escalate_by": selectors.escalation_deadline(appeal) if appeal.ruled_at else None,
             "may_vote": permissions.may_vote(_viewer(request), appeal)
             and appeal.status == "open"
             and not appeal.votes.filter(member_id=_actor(request).pk).exists(),

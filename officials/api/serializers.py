@@ -53,6 +53,14 @@ class AppealSerializer(serializers.ModelSerializer):
             "before1",
             "after0",
             "after1",
+            "ruling",
+            "ruling0",
+            "ruling1",
+            "ruling_reason",
+            "ruled_at",
+            "ruled_by",
+            "escalated_at",
+            "escalation_text",
             "decided_at",
             "decided_by",
             "answer_by",
@@ -144,8 +152,16 @@ class FileTableAppealSerializer(serializers.Serializer):
     text = serializers.CharField(max_length=TEXT_MAX)
 
 
+class EscalateSerializer(serializers.Serializer):
+    """A player's written request that the committee decide against the chief referee's
+    ruling."""
+
+    text = serializers.CharField(max_length=TEXT_MAX)
+
+
 class VoteSerializer(serializers.Serializer):
-    """A committee member's vote: dismiss, or uphold with the result they would set."""
+    """A committee member's vote, or the chief referee's ruling: dismiss, or uphold with the
+    result they would set."""
 
     verdict = serializers.ChoiceField(choices=Verdict.choices)
     reason = serializers.CharField(max_length=TEXT_MAX)

@@ -28,6 +28,7 @@ from officials.api.serializers import (
     AppealSerializer,
     AppointSerializer,
     DismissSerializer,
+    EscalateSerializer,
     FileAppealSerializer,
     FileTableAppealSerializer,
     MinutesSerializer,
@@ -294,6 +295,48 @@ class AppealViewSet(viewsets.GenericViewSet):
     def retrieve(self, request: Request, pk: str | None = None) -> Response:
         """The appeal, the result before and after, every vote with its reason."""
         return Response(self._json(self._appeal()))
+
+    @extend_schema(
+        summary="The chief referee's first ruling on an open appeal (第三十九条二.1). Permission: "
+        "the chief referee (or a deputy while there is none) who does not play in the game.",
+        request=VoteSerializer,
+        responses=AppealDetailSerializer,
+    )
+    @action(detail=True, methods=["post"])
+    def rule(self, request: Request, pk: str | None = None) -> Response:
+        """Dismiss, or uphold with a result (changed at once); the players may take it to
+        the committee in time."""
+        appeal = self._appeal()
+        data = VoteSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        values = data.validated_data
+        services.rule(
+            _actor(request),
+            appeal,
+            values["verdict"],
+            values["reason"],
+            score0=values.get("score0"),
+            score1=values.get("score1"),
+            winner=values.get("winner"),
+        )
+        appeal.refresh_from_db()
+        return Response(self._json(appeal))
+
+    @extend_schema(
+        summary="Take the chief referee's ruling to the appeals committee (第三十九条二.2). "
+        "Permission: a player of the game or table, within the event's appeal time.",
+        request=EscalateSerializer,
+        responses=AppealDetailSerializer,
+    )
+    @action(detail=True, methods=["post"])
+    def escalate(self, request: Request, pk: str | None = None) -> Response:
+        """The appeal is open again, for the committee to decide."""
+        appeal = self._appeal()
+        data = EscalateSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        services.escalate(_actor(request), appeal, data.validated_data["text"])
+        appeal.refresh_from_db()
+        return Response(self._json(appeal))
 
     @extend_schema(
         summary="Vote on an open appeal. Permission: a current appeals committee member who "

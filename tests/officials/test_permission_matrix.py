@@ -191,6 +191,8 @@ def test_the_officials_permission_matrix(world, role):
     # the services
     assert (user is not None and permissions.can_dismiss(user, world["referee_row"])) is removes
     assert permissions.may_vote(user, appeal) is votes, role
+    # the first ruling (第三十九条二.1): the chief referee only (a deputy while there is none)
+    assert permissions.may_rule(user, appeal) is (role == "chief"), role
     assert permissions.can_read_appeal(user, appeal) is reads, role
     if user is not None:
         try:
