@@ -18,7 +18,7 @@ from ladder.models import Ladder, Rating
 from outbox.models import OutboxMessage
 from tournaments import selectors, team_selectors
 from tournaments.models import ClubTeam, EntryStatus, Tournament, TournamentNotice
-from tournaments.services import eligibility
+from tournaments.services import eligibility, places
 from tournaments.services import entries as entry_services
 from tournaments.services import results as result_services
 from tournaments.services import rounds as round_services
@@ -135,7 +135,12 @@ def test_entries_are_refused_by_each_condition_all_at_once(
     # wrong size and an empty name, together
     with pytest.raises(TournamentError) as shape:
         team_services.enter_team(
-            guest_people[0], t, club=guest_club, name=" ", units=[[guest_people[0], guest_people[5]]], now=NOW
+            guest_people[0],
+            t,
+            club=guest_club,
+            name=" ",
+            units=[[guest_people[0], guest_people[5]]],
+            now=NOW,
         )
     assert set(shape.value.fields) == {"name", "players"}
     assert not ClubTeam.objects.filter(tournament=t).exists() and not t.entries.exists()
@@ -255,7 +260,7 @@ def test_a_cap_waits_and_the_first_waiting_team_moves_up_told_exactly_once(
     assert sorted(m.to for m in moved) == sorted(p.email for p in hosts[4:8])
     # asked again (a second withdrawal, a fill by another path): nothing more is told
     team_services.withdraw_team(guest_people[0], t, second, now=NOW)
-    eligibility.fill_places(t)
+    places.fill_places(t)
     assert OutboxMessage.objects.filter(key__startswith="moved-up:").count() == 4
     assert TournamentNotice.objects.filter(user=hosts[4], text__contains="候补").count() == 2
 
@@ -393,3 +398,26 @@ def test_an_invited_clubs_tournaments_page_lists_the_events_it_is_invited_to(
     eligibility.invite_club(club_admin, t, guest_club)
     page = client.get(f"/tournaments/clubs/{guest_club.slug}/").content.decode()
     assert 'id="invited-events"' in page and t.name in page and "草稿赛" not in page
+
+
+def test_a_cap_raised_before_the_start_moves_the_waiting_up_and_a_lowered_one_keeps_places(
+    club, club_admin, members
+):
+    people = members(8)
+    t = make_tournament(club, club_admin, max_entries=2, checkin_required=False)
+    setup_services.publish(club_admin, t, now=START - timedelta(days=1))
+    entries = [
+        entry_services.register(club_admin, t, player=a, partner=b, now=NOW)
+        for a, b in zip(people[0::2], people[1::2], strict=True)
+    ]
+    assert [e.status for e in entries] == ["registered", "registered", "waiting", "waiting"]
+    setup_services.update_tournament(club_admin, t, max_entries=3)
+    for entry in entries:
+        entry.refresh_from_db()
+    assert [e.status for e in entries] == ["registered", "registered", "registered", "waiting"]
+    assert OutboxMessage.objects.filter(key__startswith="moved-up:").count() == 2
+    # lowered below the entries taking part: nobody loses a place, nobody moves up
+    setup_services.update_tournament(club_admin, t, max_entries=2)
+    setup_services.update_tournament(club_admin, t, name="改名")
+    assert t.entries.filter(status=EntryStatus.REGISTERED).count() == 3
+    assert OutboxMessage.objects.filter(key__startswith="moved-up:").count() == 2

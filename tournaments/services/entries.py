@@ -37,6 +37,7 @@ from tournaments.permissions import can_manage
 from tournaments.services import eligibility
 from tournaments.services.errors import TournamentError, not_allowed
 from tournaments.services.forfeits import forfeit_withdrawn
+from tournaments.services.places import fill_places, new_status
 from tournaments.services.rounds import create_round
 from tournaments.services.setup import locked
 from tournaments.windows import checkin_open, registration_open
@@ -82,7 +83,7 @@ class TournamentPartners(partners.PartnerInvitations[Tournament, Entry]):
 
     def accepted(self, entry: Entry, event: Tournament, now: datetime) -> None:
         """Register the pair; confirm to the player who registered it and to the partner."""
-        entry.status = eligibility.new_status(event)  # over the cap: it waits
+        entry.status = new_status(event)  # over the cap: it waits
         entry.answer_by = None
         entry.save(update_fields=["status", "answer_by"])
         notifications.notify_accepted(entry)  # the registering player's confirmation
@@ -218,7 +219,7 @@ def register(
         name=name[:120],
         seed=seed,
         registered_at=now,
-        status=EntryStatus.PENDING if invited else eligibility.new_status(tournament),
+        status=EntryStatus.PENDING if invited else new_status(tournament),
         answer_by=PARTNERS.answer_by(tournament, now) if invited else None,
         club=club,
     )
@@ -367,7 +368,7 @@ def withdraw(
     entry.save(update_fields=["status", "withdrawn_at"])
     if held_place and not started:
         # a place freed before the start: the first waiting entry (or team) moves up, once
-        eligibility.fill_places(tournament, now)
+        fill_places(tournament, now)
     if rounds and not started:
         # 第二十四条一: round 1 has not started — it is paired again without the entry
         tournament.rounds.all().delete()
@@ -504,7 +505,7 @@ def reinstate(
                 "already_registered", _("A player of this entry has registered again.")
             )
     entry.status = EntryStatus.CHECKED_IN if entry.checked_in_at else EntryStatus.REGISTERED
-    if eligibility.new_status(tournament, entry.club_team_id) == EntryStatus.WAITING:
+    if new_status(tournament, entry.club_team_id) == EntryStatus.WAITING:
         entry.status = EntryStatus.WAITING  # the cap is reached: it waits for a place
     entry.withdrawn_at = None
     entry.save(update_fields=["status", "withdrawn_at"])

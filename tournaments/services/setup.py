@@ -22,6 +22,7 @@ from tournaments.models import (
     TournamentStatus,
 )
 from tournaments.permissions import can_manage
+from tournaments.services import places
 from tournaments.services.errors import TournamentError, not_allowed
 
 #: The settings an organiser may set (checked in one place: :mod:`tournaments.forms`).
@@ -59,6 +60,8 @@ def update_tournament(user: User, tournament: Tournament, **fields: Any) -> Tour
     for key, value in clean.items():
         setattr(tournament, key, value)
     tournament.save()
+    if "max_entries" in clean:  # a cap raised (or lifted) gives waiting entries their places
+        places.fill_places(tournament)
     return tournament
 
 

@@ -29,7 +29,7 @@ from tournaments.models import (
     UnitKind,
 )
 from tournaments.permissions import can_manage
-from tournaments.services import eligibility
+from tournaments.services import eligibility, places
 from tournaments.services.errors import TournamentError, not_allowed
 from tournaments.services.setup import locked
 from tournaments.windows import registration_open
@@ -123,7 +123,7 @@ def enter_team(
         problems.setdefault(field, []).extend(messages)
     if problems:
         raise eligibility.refusal(next(iter(problems)), problems)
-    status = eligibility.new_status(tournament)
+    status = places.new_status(tournament)
     team = ClubTeam.objects.create(tournament=tournament, club=club, name=name, captain=user)
     seed = tournament.entries.aggregate(last=Max("seed"))["last"] or 0
     created = []
@@ -182,5 +182,5 @@ def withdraw_team(
         entry.withdrawn_at = now
     Entry.objects.bulk_update(leaving, ["status", "withdrawn_at"])
     if held:
-        eligibility.fill_places(tournament, now)
+        places.fill_places(tournament, now)
     return team
