@@ -262,6 +262,48 @@ def notify_qualified(stage: Tournament, earlier: Tournament, entries: Sequence[E
     return told
 
 
+def notify_series_game(tournament: Tournament, game: Game) -> int:
+    """Tell the players of a knockout tie of several games (第三十条) that its next game
+    ``game`` is ready, where (a notice and an e-mail under their preferences, key
+    ``series-game:<game>:user:<user>``: exactly once). Returns how many players were told."""
+    entries = {
+        e.pk: e
+        for e in Entry.objects.filter(pk__in=game.side0 + game.side1).select_related(
+            "player1", "player2"
+        )
+    }
+    url = game_link(tournament, game)
+    number = (
+        1
+        + Game.objects.filter(
+            round_id=game.round_id,
+            slot=game.slot,
+            third_place=game.third_place,
+            number__lt=game.number,
+        ).count()
+    )
+    told = 0
+    for side in (game.side0, game.side1):
+        for entry_id in side:
+            for person in _users(entries[entry_id]):
+                told += _tell_once(
+                    tournament,
+                    person,
+                    f"series-game:{game.pk}:user:{person.pk}",
+                    lambda: (
+                        _("%(t)s, round %(n)d: game %(g)d of your tie is ready at table %(table)d.")
+                        % {
+                            "t": tournament.name,
+                            "n": game.round.number,
+                            "g": number,
+                            "table": game.number,
+                        }
+                    ),
+                    url,
+                )
+    return told
+
+
 def notify_cut(
     tournament: Tournament, after_round: int, keep: int, entries: Sequence[Entry]
 ) -> int:

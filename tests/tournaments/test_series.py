@@ -11,11 +11,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from rest_framework.test import APIClient
 
+from outbox.models import OutboxMessage
 from tests.tournaments.test_tournament_services import START, make_tournament, register_pairs
 from tournaments import selectors
 from tournaments import series as tie_series
 from tournaments.forms import check_settings
-from tournaments.models import GameStatus, Round, TournamentStatus
+from tournaments.models import Entry, GameStatus, Round, TournamentNotice, TournamentStatus
 from tournaments.series import SeriesGame
 from tournaments.services import results as result_services
 from tournaments.services import schedule as schedule_services
@@ -205,6 +206,17 @@ def test_a_swiss_stage_then_a_best_of_three_knockout_played_to_the_end(club, clu
     games = open_games(knockout, 1)
     assert set(games) == {slot_a, slot_b}  # each tie's game 2, made at once
     assert all(g.notes[0]["code"] == "series_game" for g in games.values())
+    # each player of a tie is told where its next game is, once, through the outbox
+    for game in games.values():
+        players = {
+            u for e in Entry.objects.filter(pk__in=game.side0 + game.side1) for u in e.user_ids
+        }
+        told = TournamentNotice.objects.filter(tournament=knockout, text__contains="第 2 局")
+        assert sorted(told.filter(user_id__in=players).values_list("user_id", flat=True)) == sorted(
+            players
+        )
+        mail = OutboxMessage.objects.filter(key__startswith=f"series-game:{game.pk}:user:")
+        assert set(mail.values_list("user_id", flat=True)) == players
     assert sorted(g.sides for g in games.values()) == sorted(t.sides for t in top.values())
     enter(games[slot_a], s1)
     enter(games[slot_b], s2)

@@ -9,13 +9,14 @@ winners (:func:`tournaments.services.rounds.planned_slots`).
 called by the schedule after it collects the round's results, and after an organiser enters
 one. A game of an entry that has withdrawn is made decided, a forfeit
 (:func:`~tournaments.services.withdrawals.decide_new_games`), so its tie goes on to the next
-game at once; a live game opens its table with the round's seats."""
+game at once; a live game opens its table with the round's seats, and its players are told
+where it is (:func:`tournaments.notifications.notify_series_game`, once)."""
 
 from __future__ import annotations
 
 from datetime import datetime
 
-from tournaments import selectors
+from tournaments import notifications, selectors
 from tournaments import series as tie_series
 from tournaments.models import (
     Game,
@@ -84,4 +85,8 @@ def play_on_ties(tournament: Tournament, rnd: Round, now: datetime) -> int:
         made += len(new)
         if tournament.online:
             open_pending_tables(tournament, rnd)
+        # its players are told where the next game is (a forfeit made at once: nobody)
+        numbers = [g.number for g in new if g.status != GameStatus.FINISHED]
+        for game in rnd.games.select_related("round").filter(number__in=numbers):
+            notifications.notify_series_game(tournament, game)
     return made
