@@ -395,9 +395,7 @@ def rule(
     reason = _checked_decision(appeal, verdict, reason, score0, score1, winner)
     if verdict == Verdict.UPHOLD:
         assert isinstance(score0, int) and isinstance(score1, int)
-        now0, now1, now_winner = _scores(appeal)
-        if (score0, score1) != (now0, now1) or (winner is not None and winner != now_winner):
-            _correct(user, appeal, score0, score1, winner, reason, now)
+        _set_result(user, appeal, score0, score1, winner, reason, now)
         appeal.ruling0, appeal.ruling1 = score0, score1
     appeal.status = AppealStatus.RULED
     appeal.ruling, appeal.ruling_reason = verdict, reason
@@ -413,9 +411,7 @@ def rule(
             "ruled_by",
         ]
     )
-    for uid in {appeal.filed_by_id, *appellants(appeal)}:
-        person = User.objects.get(pk=uid)
-        _tell(person, f"officials:appeal:{appeal.pk}:ruled:user:{uid}", appeal, "ruled")
+    _tell_players(appeal, "ruled")
     return appeal
 
 
@@ -529,17 +525,35 @@ def _decide(user: User, appeal: Appeal, members: list[User], now: datetime) -> N
     else:
         appeal.status = AppealStatus.UPHELD
         _verdict, score0, score1, winner = proposal
-        now0, now1, now_winner = _scores(appeal)
-        if (score0, score1) != (now0, now1) or (winner is not None and winner != now_winner):
-            reasons = "; ".join(v.reason for v in votes if _proposal(v) == proposal)
-            _correct(user, appeal, score0, score1, winner, reasons, now)
+        reasons = "; ".join(v.reason for v in votes if _proposal(v) == proposal)
+        _set_result(user, appeal, score0, score1, winner, reasons, now)
         appeal.after0, appeal.after1 = score0, score1
     appeal.decided_at = now
     appeal.decided_by = user
     appeal.save(update_fields=["status", "after0", "after1", "decided_at", "decided_by"])
+    _tell_players(appeal, "decided")
+
+
+def _set_result(
+    user: User,
+    appeal: Appeal,
+    score0: int,
+    score1: int,
+    winner: int | None,
+    reasons: str,
+    now: datetime,
+) -> None:
+    """Make the upheld result the appealed game's or table's, unless it already is."""
+    now0, now1, now_winner = _scores(appeal)
+    if (score0, score1) != (now0, now1) or (winner is not None and winner != now_winner):
+        _correct(user, appeal, score0, score1, winner, reasons, now)
+
+
+def _tell_players(appeal: Appeal, what: str) -> None:
+    """Tell the filer and the players of ``appeal``'s game or table (``ruled``, ``decided``)."""
     for uid in {appeal.filed_by_id, *appellants(appeal)}:
         person = User.objects.get(pk=uid)
-        _tell(person, f"officials:appeal:{appeal.pk}:decided:user:{uid}", appeal, "decided")
+        _tell(person, f"officials:appeal:{appeal.pk}:{what}:user:{uid}", appeal, what)
 
 
 def _correct(

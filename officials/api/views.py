@@ -5,6 +5,7 @@ refusals answer 400 / 403 with ``{"detail", "code"}``."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from django.db.models import QuerySet
@@ -292,6 +293,24 @@ class AppealViewSet(viewsets.GenericViewSet):
         ]
         return data
 
+    def _decide(self, request: Request, decide: Callable[..., Appeal]) -> Response:
+        """A vote or a ruling (:data:`VoteSerializer`) through the service ``decide``."""
+        appeal = self._appeal()
+        data = VoteSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        values = data.validated_data
+        decide(
+            _actor(request),
+            appeal,
+            values["verdict"],
+            values["reason"],
+            score0=values.get("score0"),
+            score1=values.get("score1"),
+            winner=values.get("winner"),
+        )
+        appeal.refresh_from_db()
+        return Response(self._json(appeal))
+
     def retrieve(self, request: Request, pk: str | None = None) -> Response:
         """The appeal, the result before and after, every vote with its reason."""
         return Response(self._json(self._appeal()))
@@ -306,21 +325,7 @@ class AppealViewSet(viewsets.GenericViewSet):
     def rule(self, request: Request, pk: str | None = None) -> Response:
         """Dismiss, or uphold with a result (changed at once); the players may take it to
         the committee in time."""
-        appeal = self._appeal()
-        data = VoteSerializer(data=request.data)
-        data.is_valid(raise_exception=True)
-        values = data.validated_data
-        services.rule(
-            _actor(request),
-            appeal,
-            values["verdict"],
-            values["reason"],
-            score0=values.get("score0"),
-            score1=values.get("score1"),
-            winner=values.get("winner"),
-        )
-        appeal.refresh_from_db()
-        return Response(self._json(appeal))
+        return self._decide(request, services.rule)
 
     @extend_schema(
         summary="Take the chief referee's ruling to the appeals committee (第三十九条二.2). "
@@ -349,18 +354,4 @@ class AppealViewSet(viewsets.GenericViewSet):
         """Dismiss, or uphold with a result; the first proposal a majority of the committee
         backs decides (a changed result goes through the tournament's result service or the
         league's table correction)."""
-        appeal = self._appeal()
-        data = VoteSerializer(data=request.data)
-        data.is_valid(raise_exception=True)
-        values = data.validated_data
-        services.cast_vote(
-            _actor(request),
-            appeal,
-            values["verdict"],
-            values["reason"],
-            score0=values.get("score0"),
-            score1=values.get("score1"),
-            winner=values.get("winner"),
-        )
-        appeal.refresh_from_db()
-        return Response(self._json(appeal))
+        return self._decide(request, services.cast_vote)

@@ -14,6 +14,7 @@ from datetime import timedelta
 import pytest
 import time_machine
 from django.test import Client
+from rest_framework.test import APIClient
 
 from officials import services
 from officials.models import AppealStatus
@@ -129,3 +130,23 @@ def test_the_ruling_and_the_escalation_on_the_appeals_page(event):  # noqa: F811
         committee = Client()
         committee.force_login(event["committee"][0])
         assert "data-vote-form" in committee.get(url).content.decode()
+
+
+@pytest.mark.django_db
+def test_the_ruling_and_the_escalation_through_the_api(event):  # noqa: F811
+    appeal = file(event)
+    rule, escalate = f"/api/v1/appeals/{appeal.pk}/rule/", f"/api/v1/appeals/{appeal.pk}/escalate/"
+    chief, player = APIClient(), APIClient()
+    chief.force_authenticate(event["chief"])
+    player.force_authenticate(event["player"])
+    bad = {"verdict": "uphold", "reason": "r", "score0": 99, "score1": 5}
+    assert chief.post(rule, bad, format="json").status_code == 400
+    assert (
+        player.post(rule, {"verdict": "dismiss", "reason": "r"}, format="json").status_code == 403
+    )
+    ruled = chief.post(rule, {"verdict": "dismiss", "reason": "成绩无误"}, format="json")
+    assert ruled.status_code == 200
+    assert (ruled.json()["status"], ruled.json()["ruling"]) == ("ruled", "dismiss")
+    taken = player.post(escalate, {"text": "裁判长没看记分表"}, format="json")
+    assert taken.status_code == 200
+    assert taken.json()["status"] == "open" and taken.json()["escalated_at"]
