@@ -5,13 +5,16 @@ games, a single player in two-player Shuangkou. Units are identified by ints.
 
 * :func:`swiss_round` pairs units by score groups with a minimum-weight perfect matching
   (networkx): the cost of a game puts, in strict order of importance, a repeated bye, a
-  rematch, the score gap between the two units and the distance of their ranks (Monrad: 1 v 2,
+  rematch, two units of one team (``History.team``: a team event's pairs of one club team)
+  meeting, the score gap between the two units and the distance of their ranks (Monrad: 1 v 2,
   3 v 4 within a score group). Each cost level outweighs every sum of the levels below it, so
   the pairing has the fewest repeated byes, then the fewest rematches possible, then the
-  smallest score gaps.
+  fewest teammates meeting, then the smallest score gaps.
 * :func:`snake_first_round` pairs a Swiss event's first round by serpentine seeding
-  (蛇形排列, 第二十八条一): 1 v n, 2 v n−1, ….
-* :func:`round_robin` schedules every round with the circle method; :func:`serpentine_groups`
+  (蛇形排列, 第二十八条一): 1 v n, 2 v n−1, …, then moves a teammate clash to the nearest
+  table where a swap removes it.
+* :func:`round_robin` schedules every round with the circle method (teammates' games in the
+  first rounds, :func:`teammates_first`); :func:`serpentine_groups`
   spreads units over the groups of a group round robin (分组循环赛, 第二十七条一) and
   :func:`group_round_robin` schedules each group's round robin in parallel.
 * :func:`elimination_first_round` / :func:`elimination_next_round` run a single-elimination
@@ -27,7 +30,7 @@ games, a single player in two-player Shuangkou. Units are identified by ints.
 
 Every pairing that had to break a preference carries a :class:`Note` saying which and why
 (``rematch``, ``repeat_bye``, ``bye_above_lowest``, ``score_gap``, ``repeat_partner``,
-``same_team``, ``repeat_opponent``, ``repeat_tablemate``); :func:`explain_games` recomputes them for a pairing edited by hand.
+``same_team``, ``teammates``, ``repeat_opponent``, ``repeat_tablemate``); :func:`explain_games` recomputes them for a pairing edited by hand.
 """
 
 from __future__ import annotations
@@ -44,8 +47,9 @@ BYE = "bye"
 # Cost levels (each outweighs any sum of the ones below for up to 1000 units).
 W_RANK = 1
 W_SCORE = 10**7
-W_REMATCH = 10**15
-W_BYE = 10**22
+W_TEAMMATE = 10**15
+W_REMATCH = 10**18
+W_BYE = 10**24
 
 
 @dataclass(frozen=True)
@@ -87,7 +91,8 @@ class History:
 
     ``met[(a, b)]`` (a < b) counts games of a against b; ``partnered[(a, b)]`` counts games of a
     with b as partners (individual events); ``byes[u]`` counts byes; ``team[u]`` is a team
-    label (individual events: members of one team avoid being partners)."""
+    label (individual events: members of one team avoid being partners; pairs or players of
+    a team event: units of one team avoid meeting)."""
 
     met: Counter = field(default_factory=Counter)
     partnered: Counter = field(default_factory=Counter)
@@ -123,6 +128,12 @@ class History:
 
 def _key(a: int, b: int) -> tuple[int, int]:
     return (a, b) if a < b else (b, a)
+
+
+def _teammates(history: History, a: object, b: object) -> bool:
+    """Whether units ``a`` and ``b`` are of one team (a label both have)."""
+    label = history.team.get(a)  # type: ignore[call-overload]
+    return bool(label) and label == history.team.get(b)  # type: ignore[call-overload]
 
 
 def _scaled(score: float) -> int:
@@ -179,6 +190,7 @@ def swiss_round(units: Sequence[int], scores: Mapping[int, float], history: Hist
             gap = _scaled(scores.get(a, 0)) - _scaled(scores.get(b, 0))
             cost[(a, b)] = (
                 W_REMATCH * history.met[_key(a, b)]
+                + W_TEAMMATE * _teammates(history, a, b)
                 + W_SCORE * gap * gap
                 + W_RANK * abs(rank[a] - rank[b])
             )
@@ -194,21 +206,47 @@ def swiss_round(units: Sequence[int], scores: Mapping[int, float], history: Hist
     return explain_games(games, scores, history)
 
 
-def snake_first_round(units: Sequence[int]) -> list[Game]:
+def snake_first_round(units: Sequence[int], team: Mapping[int, str] | None = None) -> list[Game]:
     """The first round of a Swiss event by serpentine seeding (蛇形排列, 第二十八条一): the
     units in seeding order (strongest first) are laid along the tables and back, so table
     ``k`` holds the ``k``-th and the ``k``-th from last: 1 v n, 2 v n−1, … (n v n/2+1 at the
     last table). The strongest meet the weakest, and units close in strength meet only once
     the scores have told them apart. With an odd number the last seed has the bye (the
-    lowest-ranked, as :func:`swiss_round` gives it). Raises ``ValueError`` for duplicates."""
+    lowest-ranked, as :func:`swiss_round` gives it).
+
+    ``team`` (unit → team label, a team event): a table whose two units are of one team swaps
+    its lower seed with the lower seed of the nearest table (below first, then above) where
+    the swap leaves neither table with teammates — the serpentine order kept everywhere else.
+    A clash no swap removes stays. Raises ``ValueError`` for duplicates."""
     if len(set(units)) != len(units):
         raise ValueError("a unit appears twice")
     playing = list(units)
     games: list[Game] = []
     bye = playing.pop() if len(playing) % 2 else None
     n = len(playing)
-    for k in range(n // 2):
-        games.append(Game(((playing[k],), (playing[n - 1 - k],))))
+    tables = [[playing[k], playing[n - 1 - k]] for k in range(n // 2)]
+    labels = dict(team or {})
+
+    def clash(x: int, y: int) -> bool:
+        return bool(labels.get(x)) and labels.get(x) == labels.get(y)
+
+    for k, table in enumerate(tables):
+        if not clash(*table):
+            continue
+        for distance in range(1, len(tables)):
+            done = False
+            for other in (k + distance, k - distance):
+                if not 0 <= other < len(tables):
+                    continue
+                mate = tables[other]
+                if not clash(table[0], mate[1]) and not clash(mate[0], table[1]):
+                    table[1], mate[1] = mate[1], table[1]
+                    done = True
+                    break
+            if done:
+                break
+    for first, second in tables:
+        games.append(Game(((first,), (second,))))
     if bye is not None:
         games.append(Game(((bye,), ())))
     return games
@@ -260,6 +298,8 @@ def explain_games(
                 if times:
                     code = "rematch" if len(a) == 1 and len(b) == 1 else "repeat_opponent"
                     notes.append(Note(code, (x, y), {"times": times + 1}))
+                if len(a) == 1 and len(b) == 1 and _teammates(history, x, y):
+                    notes.append(Note("teammates", (x, y), {"team": history.team[x]}))
         side_scores = [sum(scores.get(u, 0) for u in side) / len(side) for side in (a, b)]
         if side_scores[0] != side_scores[1]:
             notes.append(Note("score_gap", game.units, {"scores": side_scores}))
@@ -320,9 +360,10 @@ SWAP_PASSES = 20
 
 
 # --------------------------------------------------------------------------- round robin
-def round_robin(units: Sequence[int]) -> list[list[Game]]:
+def round_robin(units: Sequence[int], team: Mapping[int, str] | None = None) -> list[list[Game]]:
     """Every round of a round robin (循环赛) by the circle method: each unit meets each other
-    unit exactly once; with an odd number, each unit has exactly one bye."""
+    unit exactly once; with an odd number, each unit has exactly one bye. With ``team`` (unit
+    → team label, a team event) the rounds are put in :func:`teammates_first` order."""
     if len(set(units)) != len(units):
         raise ValueError("a unit appears twice")
     slots: list[int | None] = list(units)
@@ -344,7 +385,26 @@ def round_robin(units: Sequence[int]) -> list[list[Game]]:
         games.sort(key=lambda g: g.is_bye)
         rounds.append(games)
         slots = [slots[0], slots[-1], *slots[1:-1]]
-    return rounds
+    return teammates_first(rounds, team) if team else rounds
+
+
+def teammates_first(rounds: Sequence[list[Game]], team: Mapping[int, str]) -> list[list[Game]]:
+    """The rounds of a round robin reordered so that those with the most games between two
+    units of one team come first (stable: the circle's order among equals). In a round robin
+    teammates must meet; they meet while the standings are still open rather than in the last
+    rounds, when a game between teammates could decide places — the practice of events that
+    draw players of one federation or club against each other early."""
+
+    def clashes(games: list[Game]) -> int:
+        return sum(
+            1
+            for g in games
+            if not g.is_bye
+            and team.get(g.sides[0][0])
+            and team.get(g.sides[0][0]) == team.get(g.sides[1][0])
+        )
+
+    return sorted(rounds, key=lambda games: -clashes(games))
 
 
 def serpentine_groups(units: Sequence[int], groups: int) -> list[list[int]]:
@@ -365,7 +425,9 @@ def serpentine_groups(units: Sequence[int], groups: int) -> list[list[int]]:
     return out
 
 
-def group_round_robin(units: Sequence[int], groups: int) -> list[list[Game]]:
+def group_round_robin(
+    units: Sequence[int], groups: int, team: Mapping[int, str] | None = None
+) -> list[list[Game]]:
     """Every round of a group round robin: the units spread by :func:`serpentine_groups`,
     each group a :func:`round_robin` of its own, round *r* of every group paired in round *r*
     (the groups' games in group order, the byes last). A group smaller by one has its last

@@ -486,6 +486,9 @@ NOTE_TEXT = {
         _("At one table again (no. %(n)s): no other seating was possible.") % {"n": d.get("times")}
     ),
     "same_team": lambda d: _("Partners from the same team (%(t)s).") % {"t": d.get("team")},
+    "teammates": lambda d: (
+        _("Two of team %(t)s meet: no other pairing was possible.") % {"t": d.get("team")}
+    ),
     "edited": lambda d: _("Edited by an organiser."),
     "bracket_corrected": lambda d: (
         _("Changed after a corrected result in round %(r)s.") % {"r": d.get("round")}

@@ -54,6 +54,8 @@ def _history(tournament: Tournament, before: int) -> tuple[pairing.History, list
     team = {}
     if tournament.unit_kind == UnitKind.INDIVIDUAL:
         team = {e.pk: e.team for e in tournament.entries.all() if e.team}
+    else:
+        team = _club_teams(tournament)
     history = pairing.History(team=team)
     for game in games:
         pure = pairing.Game((tuple(game.side0), tuple(game.side1)))
@@ -62,6 +64,19 @@ def _history(tournament: Tournament, before: int) -> tuple[pairing.History, list
         else:
             history.add(pure)
     return history, games
+
+
+def _club_teams(tournament: Tournament) -> dict[int, str]:
+    """Each entry of a club team (a team event, :attr:`Entry.club_team`) → its team's name:
+    the pairing keeps teammates apart while it can (:mod:`tournaments.pairing`)."""
+    if not tournament.team_size:
+        return {}
+    return {
+        pk: name
+        for pk, name in tournament.entries.filter(club_team__isnull=False).values_list(
+            "pk", "club_team__name"
+        )
+    }
 
 
 #: The most entries a double elimination takes (its losers' bracket keeps rematches out of
@@ -127,7 +142,9 @@ def _planned(
     if fmt == TournamentFormat.ROUND_ROBIN:
         order = selectors.tournament_order(tournament, now)
         # one group: every entry; more (分组循环赛): each group's round robin, in parallel
-        schedule = pairing.group_round_robin(order, len(selectors.groups_of(tournament, order)))
+        schedule = pairing.group_round_robin(
+            order, len(selectors.groups_of(tournament, order)), history.team
+        )
         if number > len(schedule):
             return []
         active = {e.pk for e in selectors.active_entries(tournament, first_round=False)}
@@ -181,7 +198,9 @@ def _planned(
         return pairing.individual_round(units, points, history)
     if number == 1 and not games:
         # 第二十八条一: the first round by serpentine seeding from the seeding order
-        return pairing.explain_games(pairing.snake_first_round(units), points, history)
+        return pairing.explain_games(
+            pairing.snake_first_round(units, history.team), points, history
+        )
     if tournament.duplicate:
         # 复式赛: paired by the duplicate score that ranks them, not by match points
         return pairing.swiss_round(
