@@ -4,6 +4,7 @@ Set CHROMIUM=/path/to/chrome to use another binary. Without a browser every test
 skipped and the run says so at the end.
 """
 
+import asyncio
 import os
 import shutil
 
@@ -55,14 +56,90 @@ def pytest_terminal_summary(terminalreporter):
         terminalreporter.write_line(f"browser tests ran with {find_chromium()}")
 
 
+class _Playwright:
+    """The test process' one Playwright driver and one Chromium, started by the first browser
+    module and kept for the next ones (a driver and a Chromium cost about two seconds of CPU to
+    start, once per module before). Playwright's sync API keeps its event loop marked as
+    running in this thread while it is open: that would break the later tests of this process
+    that call ``asyncio.run()`` and make Django refuse their ORM calls. So between browser
+    modules the loop is parked: unmarked (``asyncio._set_running_loop(None)``, as Playwright's
+    own dispatcher does when a signal interrupts it), marked again before the next module
+    touches the browser. The loop itself stays suspended inside a sync call's wait the whole
+    time, where only a sync call resumes it."""
+
+    manager = None
+    playwright = None
+    browser = None
+    loop = None
+
+    def open(self, executable):
+        """The browser, started or taken back from the previous module."""
+        if self.manager is None:
+            from playwright.sync_api import sync_playwright
+
+            manager = sync_playwright()
+            self.playwright = manager.__enter__()
+            self.manager = manager
+            self.loop = asyncio.get_running_loop()
+        else:
+            asyncio._set_running_loop(self.loop)
+        if self.browser is None or not self.browser.is_connected():
+            self.browser = self.playwright.chromium.launch(
+                executable_path=executable, headless=True, args=CHROMIUM_ARGS
+            )
+        return self.browser
+
+    def park(self):
+        """After a module: its contexts closed (as a browser closed after each module did),
+        the loop unmarked till the next module."""
+        try:
+            if self.browser is not None and self.browser.is_connected():
+                for context in list(self.browser.contexts):
+                    context.close()
+        finally:
+            asyncio._set_running_loop(None)
+
+    def close(self):
+        """At the end of the test process: the browser and the driver stopped."""
+        if self.manager is None:
+            return
+        asyncio._set_running_loop(self.loop)
+        try:
+            if self.browser is not None and self.browser.is_connected():
+                self.browser.close()
+        finally:
+            manager, self.manager, self.browser = self.manager, None, None
+            manager.__exit__(None, None, None)  # ends the loop's run: no loop marked after
+
+
+@pytest.fixture(scope="session")
+def _playwright():
+    """The process' one Playwright and Chromium (:class:`_Playwright`), stopped at its end."""
+    session = _Playwright()
+    yield session
+    previous = os.environ.get("DJANGO_ALLOW_ASYNC_UNSAFE")
+    os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
+    try:
+        session.close()
+    finally:
+        _restore("DJANGO_ALLOW_ASYNC_UNSAFE", previous)
+
+
+def _restore(name, previous):
+    if previous is None:
+        os.environ.pop(name, None)
+    else:
+        os.environ[name] = previous
+
+
 @pytest.fixture(scope="module")
-def browser():
-    # Module scope: Playwright's sync API keeps an event loop running in the main thread
-    # while it is open, which would break later tests that call asyncio.run().
+def browser(_playwright):
+    # Module scope, on the process' one browser (_Playwright): each module gets it with no
+    # context open, and leaves none open.
     executable = find_chromium()
     if executable is None:
         pytest.skip("no Chromium found (Debian: apt-get install chromium); browser tests skipped")
-    from playwright.sync_api import expect, sync_playwright
+    from playwright.sync_api import expect
 
     expect.set_options(timeout=EXPECT_TIMEOUT_MS)
 
@@ -75,17 +152,12 @@ def browser():
     previous = os.environ.get("DJANGO_ALLOW_ASYNC_UNSAFE")
     os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
     try:
-        with sync_playwright() as playwright:
-            browser = playwright.chromium.launch(
-                executable_path=executable, headless=True, args=CHROMIUM_ARGS
-            )
-            yield browser
-            browser.close()
+        try:
+            yield _playwright.open(executable)
+        finally:
+            _playwright.park()
     finally:
-        if previous is None:
-            os.environ.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
-        else:
-            os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = previous
+        _restore("DJANGO_ALLOW_ASYNC_UNSAFE", previous)
 
 
 @pytest.fixture(scope="module")
