@@ -22,6 +22,13 @@ def _csv(rows: list[list[object]]) -> str:
     return BOM + out.getvalue()
 
 
+def _place(line: selectors.StandingLine) -> object:
+    """The place as the standings page prints it: a knockout's band (``3–4``) or "in play"."""
+    if line.placing is None:
+        return line.row.place
+    return _("in play") if line.placing.in_play else line.placing.label
+
+
 def standings_csv(tournament: Tournament, labels: dict[str, str]) -> str:
     """The standings: place, entry, team, played, wins-draws-losses, each tie-break
     (``labels`` names the tie-break columns) and the round after which a low-position cut put
@@ -48,7 +55,7 @@ def standings_csv(tournament: Tournament, labels: dict[str, str]) -> str:
         row = line.row
         rows.append(
             [
-                row.place,
+                _place(line),
                 line.entry.name,
                 line.entry.team,
                 row.played,

@@ -20,7 +20,7 @@ from django.utils.translation import gettext as _
 from clubs import permissions
 from clubs.models import Club, User
 from games.variants import game as game_facts
-from tournaments import brackets, comparisons, cuts, duplicate, pairing, scoring
+from tournaments import brackets, comparisons, cuts, duplicate, pairing, placings, scoring
 from tournaments import series as tie_series
 from tournaments import standings as pure
 from tournaments.models import (
@@ -117,6 +117,8 @@ class StandingLine:
     entry: Entry
     row: pure.Row
     eliminated_after: int | None = None
+    #: A knockout's place band (:mod:`tournaments.placings`), None in other formats.
+    placing: placings.Placing | None = None
 
 
 def standings(tournament: Tournament, through_round: int | None = None) -> list[StandingLine]:
@@ -142,7 +144,56 @@ def standings(tournament: Tournament, through_round: int | None = None) -> list[
     }
     if out_after:
         rows = cuts.rank_with_cuts(rows, out_after)
-    return [StandingLine(by_id[r.unit], r, out_after.get(r.unit)) for r in rows]
+    lines = [StandingLine(by_id[r.unit], r, out_after.get(r.unit)) for r in rows]
+    if tournament.format in KNOCKOUT_FORMATS:
+        lines = _by_placings(tournament, lines, games)
+    return lines
+
+
+def _by_placings(
+    tournament: Tournament, lines: list[StandingLine], games: list[Game]
+) -> list[StandingLine]:
+    """A knockout's standings ranked by where each entry went out (:mod:`tournaments.placings`),
+    the games' order kept within a band; each line's place the first of its band (an entry
+    not in the bracket after every placed one)."""
+    found = knockout_placings(tournament, games)
+    if not found:
+        return lines
+    by_unit = {line.entry.pk: line for line in lines}
+    ordered = [by_unit[u] for u in placings.ranked(found, list(by_unit))]
+    unplaced = 1 + sum(1 for line in lines if line.entry.pk in found)
+    for line in ordered:
+        line.placing = found.get(line.entry.pk)
+        line.row.place = line.placing.first if line.placing else unplaced
+    return ordered
+
+
+def knockout_placings(
+    tournament: Tournament, games: Sequence[Game] | None = None
+) -> dict[int, placings.Placing]:
+    """Each entry's place band in a single or double elimination from its bracket (the
+    ``games`` given, or all): the winner 1, the final's loser 2, …; entries still in are in
+    play (:mod:`tournaments.placings`). Empty for another format or before round 1."""
+    games = all_games(tournament) if games is None else list(games)
+    if tournament.format not in KNOCKOUT_FORMATS or not games:
+        return {}
+    order = tournament_order(tournament)
+    if len(order) < 2:
+        return {}
+    if tournament.format == TournamentFormat.DOUBLE_ELIMINATION:
+        won = {g.slot: w for g in games if (w := winner_entry(g)) is not None}
+        return placings.double_elimination(order, won)
+    ties = [
+        placings.KnockoutTie(
+            tie.round,
+            (tie.sides[0][0], tie.sides[1][0] if tie.sides[1] else None),
+            tie.winner_entry,
+            tie.third_place,
+        )
+        for tie in ties_of(tournament, games)
+        if tie.sides[0]
+    ]
+    return placings.single_elimination(len(order), ties, tournament.third_place)
 
 
 def _standing_rows(tournament: Tournament, units: list[int], games: list[Game]) -> list[pure.Row]:
@@ -486,6 +537,10 @@ NOTE_TEXT = {
         _("At one table again (no. %(n)s): no other seating was possible.") % {"n": d.get("times")}
     ),
     "same_team": lambda d: _("Partners from the same team (%(t)s).") % {"t": d.get("team")},
+    "forfeit_stop": lambda d: (
+        _("%(name)s forfeited (第十六条四); levels at the stop %(levels)s.")
+        % {"name": d.get("name"), "levels": d.get("shown")}
+    ),
     "teammates": lambda d: (
         _("Two of team %(t)s meet: no other pairing was possible.") % {"t": d.get("team")}
     ),

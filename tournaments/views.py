@@ -215,6 +215,9 @@ def _standing_rows(tournament: Tournament, through_round: int | None = None) -> 
         "headers": [TIEBREAK_LABELS[t] for t in tiebreaks],
         # withdrawals after the start (第二十四条二), the annulled ones not ranked above
         "withdrawals": [(names.get(w.entry, ""), w) for w in withdrawn.values()],
+        # a knockout's placings (tournaments.placings): final once every round is played
+        "placings": any(r["line"].placing for r in rows),
+        "placings_final": selectors.ranking_final(tournament),
     }
 
 

@@ -215,6 +215,17 @@ class WithdrawalSerializer(serializers.Serializer):
     annulled = serializers.BooleanField()
 
 
+class PlacingSerializer(serializers.Serializer):
+    """A knockout entry's place band (tournaments.placings): ``first`` … ``last`` (equal for
+    one place), ``label`` as printed (``3–4``) and ``in_play`` while the entry is still in
+    (the band is then the places still open to it)."""
+
+    first = serializers.IntegerField()
+    last = serializers.IntegerField()
+    label = serializers.CharField()
+    in_play = serializers.BooleanField()
+
+
 class StandingSerializer(serializers.Serializer):
     """A line of the standings with the value of each tie-break; ``withdrawal`` when the entry
     withdrew after the start. An entry whose results a withdrawal annulled comes after the
@@ -234,6 +245,11 @@ class StandingSerializer(serializers.Serializer):
         allow_null=True,
         help_text="The round after which a low-position cut put the entry out (第二十九条); "
         "null while it plays on. Such entries are listed below every entry still playing.",
+    )
+    placing = PlacingSerializer(
+        allow_null=True,
+        help_text="A knockout's place band from its bracket (single and double elimination): "
+        "the lines are ranked by it, not by the games' numbers; null in other formats.",
     )
 
 

@@ -84,6 +84,15 @@ def _line_json(line: selectors.StandingLine, withdrawn: dict[int, Any]) -> dict[
         "values": line.row.values,
         "eliminated_after_round": line.eliminated_after,
         "withdrawal": _withdrawal_json(withdrawn.get(line.entry.pk)),
+        # a knockout's place band (tournaments.placings); null in other formats
+        "placing": None
+        if line.placing is None
+        else {
+            "first": line.placing.first,
+            "last": line.placing.last,
+            "label": line.placing.label,
+            "in_play": line.placing.in_play,
+        },
     }
 
 
@@ -105,6 +114,7 @@ def _standings_json(tournament: Tournament) -> list[dict[str, Any]]:
             "values": {},
             "eliminated_after_round": None,
             "withdrawal": _withdrawal_json(w),
+            "placing": None,
         }
         for w in withdrawn.values()
         if w.annulled
