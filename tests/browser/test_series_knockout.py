@@ -5,7 +5,13 @@ var/screenshots/issue45-series-*.png."""
 
 from playwright.sync_api import expect
 
-from tests.browser.test_tournament_brackets import SHOTS, fits, log_in, offline_pair_event
+from tests.browser.test_tournament_brackets import (
+    SHOTS,
+    choose_setting,
+    fits,
+    log_in,
+    offline_pair_event,
+)
 from tournaments import selectors
 from tournaments.models import GameStatus, Round
 from tournaments.services import results as result_services
@@ -23,13 +29,7 @@ def test_a_best_of_three_knockout_on_a_phone(new_page, live_server):
 
     # the games per tie are a setting (对局 section), checked with the others
     phone.goto(f"/tournaments/{t.pk}/edit/")
-    section = phone.locator("details", has=phone.locator("#id_series"))
-    section.locator("summary").click()
-    choice = phone.locator("#id_series")
-    choice.scroll_into_view_if_needed()
-    expect(phone.locator("label[for=id_series]")).to_have_text("每轮对阵局数")
-    assert fits(phone, choice)["height"] >= 44
-    phone.select_option("#id_series", "best3")
+    section, choice = choose_setting(phone, "series", "每轮对阵局数", "best3")
     expect(section.locator(".field", has=choice).locator(".helptext")).to_contain_text("第三十条")
     phone.screenshot(path=str(SHOTS / "issue45-series-setting-phone.png"))
     assert phone.evaluate("document.documentElement.scrollWidth") <= 390

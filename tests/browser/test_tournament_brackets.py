@@ -67,6 +67,20 @@ def offline_pair_event(owner_names, club_names, prefix, count, name, format):
     return owner, club, players, t
 
 
+def choose_setting(phone, field, label, value):
+    """On the settings page: open the folded section holding the field ``field``, check its
+    label reads ``label`` and that it is tall enough to tap, and choose ``value``. Returns
+    the section and the field's locator."""
+    section = phone.locator("details", has=phone.locator(f"#id_{field}"))
+    section.locator("summary").click()
+    choice = phone.locator(f"#id_{field}")
+    choice.scroll_into_view_if_needed()
+    expect(phone.locator(f"label[for=id_{field}]")).to_have_text(label)
+    assert fits(phone, choice)["height"] >= 44
+    phone.select_option(f"#id_{field}", value)
+    return section, choice
+
+
 def test_a_double_elimination_by_the_national_rules_on_a_phone(new_page, live_server):
     SHOTS.mkdir(parents=True, exist_ok=True)
     owner, club, players, t = offline_pair_event(
@@ -77,13 +91,7 @@ def test_a_double_elimination_by_the_national_rules_on_a_phone(new_page, live_se
     log_in(phone, "laowang")
     # the scoring is a setting like the others (计分方式, under 轮次与排名), before round 1
     phone.goto(f"/tournaments/{t.pk}/edit/")
-    section = phone.locator("details", has=phone.locator("#id_scoring"))
-    section.locator("summary").click()
-    choice = phone.locator("#id_scoring")
-    choice.scroll_into_view_if_needed()
-    expect(phone.locator("label[for=id_scoring]")).to_have_text("计分方式")
-    assert fits(phone, choice)["height"] >= 44
-    phone.select_option("#id_scoring", "national")
+    section, choice = choose_setting(phone, "scoring", "计分方式", "national")
     help_text = section.locator(".field", has=choice).locator(".helptext")
     expect(help_text).to_contain_text("第十三条")
     assert fits(phone, help_text)["width"] <= 390
