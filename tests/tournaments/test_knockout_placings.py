@@ -139,3 +139,48 @@ def test_a_sixteen_pair_double_elimination_is_ranked_by_where_each_went_out(
     assert [row["placing"]["label"] for row in api] == [label for _pk, label in found]
     page = Client().get(f"/tournaments/{t.pk}/standings/", HTTP_ACCEPT_LANGUAGE="en")
     assert "Final placings" in page.content.decode()
+
+
+def test_a_correction_that_undoes_a_best_of_three_final_makes_its_next_game(
+    club, club_admin, members
+):
+    """第三十条: a corrected result in the finished final leaves its tie at one win each —
+    the round is played again, its third game made as after an entered result, the placings
+    back in play until it is decided, then final again."""
+    people = members(4)
+    t = make_tournament(
+        club, club_admin, format="elimination", series="best3", start_when_ready=True
+    )
+    setup_services.publish(club_admin, t, now=START - timedelta(days=1))
+    first_pair, second_pair = register_pairs(t, people)
+    now = START
+    schedule_services.tick(now)
+    rnd = Round.objects.get(tournament=t, number=1)
+    (game1,) = rnd.games.all()
+    result_services.set_result(club_admin, game1, 10, 4, now=now)
+    (game2,) = rnd.games.filter(status=GameStatus.PLAYING)
+    result_services.set_result(club_admin, game2, 10, 4, now=now)
+    now += timedelta(minutes=1)
+    schedule_services.tick(now)
+    t.refresh_from_db()
+    assert t.status == TournamentStatus.FINISHED
+    won, lost = game1.side0[0], game1.side1[0]
+    assert [(pk, label) for pk, label in labels(t)] == [(won, "1"), (lost, "2")]
+    # the second game is corrected: one win each, so the tie is undecided again
+    result_services.set_result(club_admin, game2, 4, 10, now=now)
+    rnd.refresh_from_db()
+    t.refresh_from_db()
+    assert rnd.status == "playing" and t.status == TournamentStatus.RUNNING
+    (game3,) = rnd.games.filter(status=GameStatus.PLAYING)
+    assert game3.sides == game1.sides and game3.notes[0]["detail"]["game"] == 3
+    assert [label for _pk, label in labels(t)] == ["in play", "in play"]
+    # asked again (a second correction to the same result) makes no fourth game
+    result_services.set_result(club_admin, game2, 4, 10, now=now)
+    assert rnd.games.count() == 3
+    result_services.set_result(club_admin, game3, 4, 10, now=now)
+    now += timedelta(minutes=1)
+    schedule_services.tick(now)
+    t.refresh_from_db()
+    assert t.status == TournamentStatus.FINISHED
+    assert labels(t) == [(lost, "1"), (won, "2")]
+    assert {first_pair.pk, second_pair.pk} == {won, lost}

@@ -25,6 +25,7 @@ from tournaments.models import (
     RoundStatus,
     Tournament,
     TournamentFormat,
+    TournamentStatus,
 )
 from tournaments.services.rounds import open_pending_tables
 from tournaments.services.withdrawals import decide_new_games
@@ -33,17 +34,50 @@ from tournaments.services.withdrawals import decide_new_games
 SERIES_GAME = "series_game"
 
 
+def _reopen(tournament: Tournament, rnd: Round) -> bool:
+    """A corrected result left a tie of the finished round ``rnd`` undecided (a best-of tie
+    back to one win each, a sum now equal): when ``rnd`` is the latest round, it is played
+    again — the round back to playing, a finished tournament back to running — so that the
+    tie's next game is made as after an entered result, and the schedule finishes the round
+    (and the event) again once it is decided. A later round already paired is left to the
+    re-bracketing of the games after a correction
+    (:func:`tournaments.services.results._rebracket`). Returns whether it reopened."""
+    if tournament.status not in (
+        TournamentStatus.RUNNING,
+        TournamentStatus.PAUSED,
+        TournamentStatus.FINISHED,
+    ):
+        return False
+    if tournament.rounds.filter(number__gt=rnd.number).exists():
+        return False
+    games = list(rnd.games.select_related("round"))
+    if not any(
+        not tie.state.decided and tie.state.next_game in ("game", "decider")
+        for tie in selectors.ties_of(tournament, games)
+    ):
+        return False
+    rnd.status = RoundStatus.PLAYING
+    rnd.finished_at = None
+    rnd.save(update_fields=["status", "finished_at"])
+    if tournament.status == TournamentStatus.FINISHED:
+        tournament.status = TournamentStatus.RUNNING
+        tournament.finished_at = None
+        tournament.save(update_fields=["status", "finished_at"])
+    return True
+
+
 def play_on_ties(tournament: Tournament, rnd: Round, now: datetime) -> int:
     """Make the next game of each undecided tie of ``rnd`` (a round being played of a single
-    elimination played in series) whose games so far all have their results; return how many
+    elimination played in series, or its latest round finished before a correction left a tie
+    undecided: :func:`_reopen`) whose games so far all have their results; return how many
     were made. The caller holds the tournament's lock. Made again and again while games are
     decided at once (forfeits), never more than a tie can take
     (:data:`tournaments.series.MAX_GAMES`)."""
-    if (
-        tournament.format != TournamentFormat.ELIMINATION
-        or not tournament.series
-        or rnd.status != RoundStatus.PLAYING
-    ):
+    if tournament.format != TournamentFormat.ELIMINATION or not tournament.series:
+        return 0
+    if rnd.status == RoundStatus.FINISHED and not _reopen(tournament, rnd):
+        return 0
+    if rnd.status != RoundStatus.PLAYING:
         return 0
     made = 0
     for _attempt in range(tie_series.MAX_GAMES):
