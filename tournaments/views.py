@@ -37,6 +37,7 @@ from tournaments.models import (
 from tournaments.permissions import can_manage, can_view
 from tournaments.services import eligibility
 from tournaments.services import entries as entry_services
+from tournaments.services import forfeits as forfeit_services
 from tournaments.services import results as result_services
 from tournaments.services import rounds as round_services
 from tournaments.services import setup as setup_services
@@ -631,6 +632,11 @@ def tournament_action(request: HttpRequest, pk: int, action: str) -> HttpRespons
             _int_post(request, "second"),
         ),
         "result": lambda: _post_result(request, tournament),
+        "forfeit": lambda: forfeit_services.rule_forfeit(
+            user,
+            get_object_or_404(Game, round__tournament=tournament, pk=_int_post(request, "game")),
+            request.POST,
+        ),
     }
     handler = handlers.get(action)
     if handler is None:

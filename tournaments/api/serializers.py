@@ -356,6 +356,15 @@ class ResultSerializer(serializers.Serializer):
     )
 
 
+class ForfeitSerializer(serializers.Serializer):
+    """A forfeit ruled by the organiser (第十六条四): the side that forfeits and the level
+    index each side had reached when the game stopped (0 = the lowest level)."""
+
+    forfeiting = serializers.ChoiceField(choices=[0, 1])
+    stop0 = serializers.IntegerField(min_value=0, max_value=23)
+    stop1 = serializers.IntegerField(min_value=0, max_value=23)
+
+
 class NoticeSerializer(serializers.Serializer):
     """An on-site notice: a round started, a bye, check-in open, a forfeit."""
 

@@ -32,6 +32,7 @@ from tournaments.api.serializers import (
     EntryActionSerializer,
     EntryRefSerializer,
     EntrySerializer,
+    ForfeitSerializer,
     GameSerializer,
     GroupStandingsSerializer,
     NextStageSerializer,
@@ -48,6 +49,7 @@ from tournaments.api.serializers import (
 from tournaments.models import Entry, Game, Round, Scoring, Tournament
 from tournaments.permissions import can_view, visible_to_invited
 from tournaments.services import entries as entry_services
+from tournaments.services import forfeits as forfeit_services
 from tournaments.services import results as result_services
 from tournaments.services import rounds as round_services
 from tournaments.services import setup as setup_services
@@ -695,6 +697,22 @@ class TournamentGameViewSet(viewsets.GenericViewSet):
             game = result_services.set_result(
                 request.user, game, data.get("score0"), data.get("score1"), data.get("winner")
             )
+        game.refresh_from_db()
+        return Response(_games_json(game.round.tournament, [game])[0])
+
+    @extend_schema(
+        summary="Rule a forfeit with the levels at the stop (第十六条四). Permission: organisers.",
+        request=ForfeitSerializer,
+        responses=GameSerializer,
+    )
+    @action(detail=True, methods=["post"], permission_classes=AUTH)
+    def forfeit(self, request: Request, pk: str | None = None) -> Response:
+        """``forfeiting`` (0 / 1) and each side's level index at the stop (``stop0``,
+        ``stop1``): 18:0 级分, or the game as it stood when the winner had more than 18. Every
+        problem at once, by field."""
+        game = self._game()
+        data = request.data if isinstance(request.data, dict) else {}
+        game = forfeit_services.rule_forfeit(request.user, game, data)
         game.refresh_from_db()
         return Response(_games_json(game.round.tournament, [game])[0])
 

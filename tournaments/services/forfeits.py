@@ -6,12 +6,18 @@ other and the ladder follows once."""
 from __future__ import annotations
 
 import logging
-from collections.abc import Collection
+from collections.abc import Collection, Mapping
 from datetime import datetime, timedelta
 from typing import Any
 
+from django.db import transaction
+from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import pgettext
 
+from clubs.models import User
+from games.variants import game as game_facts
+from games.variants import level_names
 from matches.messages import MatchError
 from matches.models import Actor, Match, MatchStatus
 from matches.services import play as match_play
@@ -26,7 +32,9 @@ from tournaments.models import (
 )
 from tournaments.notifications import notify_users
 from tournaments.selectors import game_users
-from tournaments.services.results import collect_live, finish_game, finish_seats
+from tournaments.services.errors import TournamentError
+from tournaments.services.results import collect_live, finish_game, finish_seats, store_forfeit
+from tournaments.services.setup import managed
 from tournaments.services.withdrawals import forfeit_note, withdrawal_result
 
 log = logging.getLogger(__name__)
@@ -196,3 +204,102 @@ def _ended_live(match: Any, seat: int) -> bool:
 def names_text(note: dict[str, Any]) -> str:
     """The withdrawn entries' names a ``withdrawal_forfeit`` note carries."""
     return str((note.get("detail") or {}).get("name", ""))
+
+
+#: The note a forfeit ruled by the organiser leaves on its game: the levels at the stop.
+FORFEIT_STOP = "forfeit_stop"
+
+
+def _level(value: Any, top: int) -> int | None:
+    """A level index 0…``top`` from a form or JSON value, or None."""
+    if isinstance(value, bool):
+        return None
+    try:
+        level = int(str(value).strip())
+    except ValueError:
+        return None
+    return level if 0 <= level <= top else None
+
+
+@transaction.atomic
+def rule_forfeit(
+    user: User, game: Game, data: Mapping[str, Any], now: datetime | None = None
+) -> Game:
+    """An organiser rules that one side of a level game (Bao 2, Guandan) forfeits it
+    (第十六条四: a game stopped by a ruling or a forfeit), giving the level each side had
+    reached at the stop: ``data`` holds ``forfeiting`` (the side that forfeits, 0 or 1) and
+    ``stop0`` / ``stop1`` (level indexes, 0 = the lowest level … the top). The other side wins
+    2:0 场分 and 18:0 级分 — unless its 级分 at the stop (the 26-point table) already exceeds 18,
+    when the game counts as it stood; Bao 2 keeps its own scale (its forfeit 23:0). The game is
+    stored as every forfeit (the winner at the top level) and carries a ``forfeit_stop`` note
+    with the levels at the stop. Every problem is refused at once, each naming its field
+    (``fields``), and nothing changes then; a game not started or a bye is refused as a
+    result would be."""
+    tournament = managed(user, game.round.tournament)
+    facts = game_facts(tournament.variant)
+    if tournament.per_seat or not facts.levels:
+        raise TournamentError(
+            "no_levels",
+            _(
+                "A forfeit with the levels at the stop is for games played by levels "
+                "(Bao 2, Guandan)."
+            ),
+        )
+    top = facts.max_level
+    names = level_names(tournament.variant)
+    problems: dict[str, list[str]] = {}
+    side = data.get("forfeiting")
+    forfeiting = None if isinstance(side, bool) else {"0": 0, "1": 1}.get(str(side).strip())
+    if forfeiting is None:
+        problems["forfeiting"] = [_("Choose the side that forfeits.")]
+    stops = []
+    for field in ("stop0", "stop1"):
+        level = _level(data.get(field, ""), top)
+        if level is None:
+            problems[field] = [
+                _("Choose the level this side had reached, from %(low)s to %(high)s.")
+                % {"low": names[0], "high": names[top]}
+            ]
+        stops.append(level)
+    if problems or forfeiting is None or stops[0] is None or stops[1] is None:
+        raise _refusal(problems)
+    stop = (stops[0], stops[1])
+    game = store_forfeit(tournament, game, 1 - forfeiting, stop, now or timezone.now())
+    entries = dict(
+        tournament.entries.filter(pk__in=game.sides[forfeiting]).values_list("pk", "name")
+    )
+    note = {
+        "code": FORFEIT_STOP,
+        "units": list(game.sides[forfeiting]),
+        "detail": {
+            "side": forfeiting,
+            "name": " / ".join(entries.get(pk, "") for pk in game.sides[forfeiting]),
+            "levels": list(stop),
+            "shown": f"{names[stop[0]]} : {names[stop[1]]}",
+        },
+    }
+    game.notes = [n for n in game.notes if n.get("code") != FORFEIT_STOP] + [note]
+    game.save(update_fields=["notes"])
+    return game
+
+
+#: The fields of :func:`rule_forfeit`, as its refusals name them.
+def _labels() -> dict[str, str]:
+    return {
+        "forfeiting": _("Side that forfeits"),
+        "stop0": _("Level of side 1 at the stop"),
+        "stop1": _("Level of side 2 at the stop"),
+    }
+
+
+def _refusal(problems: dict[str, list[str]]) -> TournamentError:
+    """Every problem at once, each line naming its field (``fields`` keeps them by field)."""
+    labels = _labels()
+    lines = [
+        _("%(field)s: %(message)s") % {"field": labels[field], "message": message}
+        for field, messages in problems.items()
+        for message in messages
+    ]
+    refusal = TournamentError("bad_forfeit", pgettext("list separator", "; ").join(lines))
+    refusal.fields = problems  # type: ignore[attr-defined]
+    return refusal

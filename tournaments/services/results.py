@@ -301,6 +301,32 @@ def _store_result(
     final_winner = natural if winner is None else winner
     before = winner_entry(game)
     finish_game(game, score0, score1, final_winner, GameSource.ADMIN, now)
+    return _after_result(tournament, game, before, now)
+
+
+def store_forfeit(
+    tournament: Tournament,
+    game: Game,
+    winner: int,
+    stop_levels: tuple[int, int],
+    now: datetime,
+) -> Game:
+    """Store a level game stopped by a forfeit the organiser rules (第十六条四): the winner at
+    the top level and the loser at the lowest (as every forfeit is stored), its 级分 read from
+    ``stop_levels`` (each side's level index when the game stopped: 18:0, or the game as it
+    stood when the winner's 级分 then exceeded 18), with the effects of :func:`set_result`
+    (the ladder, a multi-game tie, the bracket). The caller has checked the organiser and the
+    input (:func:`tournaments.services.forfeits.rule_forfeit`)."""
+    game = _game_for_result(game)
+    top = game_facts(tournament.variant).max_level
+    score0, score1 = scoring.forfeit_levels(top, winner)
+    before = winner_entry(game)
+    finish_game(game, score0, score1, winner, GameSource.FORFEIT, now, stop_levels=stop_levels)
+    return _after_result(tournament, game, before, now)
+
+
+def _after_result(tournament: Tournament, game: Game, before: Any, now: datetime) -> Game:
+    """What follows an organiser's result: the ladder, a tie's next game, the bracket."""
     rate_organiser_result(tournament, game, now)
     if tournament.series:
         # a tie of several games (第三十条): its next game, and the bracket after its winner
