@@ -21,9 +21,7 @@ from .test_tournament_services import START, make_tournament, register_pairs
 
 
 def play(admin, t, number, now, pick=lambda g: 0, scores=lambda g: (10, 4)):
-    for game in Round.objects.get(tournament=t, number=number).games.exclude(
-        status=GameStatus.BYE
-    ):
+    for game in Round.objects.get(tournament=t, number=number).games.exclude(status=GameStatus.BYE):
         a, b = scores(game)
         winner = pick(game)
         result_services.set_result(admin, game, *((a, b) if winner == 0 else (b, a)), now=now)
@@ -73,6 +71,11 @@ def test_an_eight_pair_single_elimination_is_ranked_by_its_bracket(club, club_ad
     html = page.content.decode()
     assert page.status_code == 200 and 'id="placings"' in html and "最终名次" in html
     assert html.count('<span class="place">3–4</span>') == 2
+    # the printable page too, and after round 1 the bands then
+    printed = Client().get(f"/tournaments/{t.pk}/print/", HTTP_ACCEPT_LANGUAGE="zh-hans")
+    assert printed.content.decode().count('data-label="#">3–4</td>') == 2
+    after_1 = Client().get(f"/tournaments/{t.pk}/print/?round=1", HTTP_ACCEPT_LANGUAGE="zh-hans")
+    assert after_1.content.decode().count('data-label="#">仍在比赛</td>') == 4
     # the CSV and the API say the same
     with translation.override("en"):
         csv = exports.standings_csv(t, {k: k for k in standings.TIEBREAKS}).splitlines()
@@ -106,7 +109,8 @@ def test_a_sixteen_pair_double_elimination_is_ranked_by_where_each_went_out(
     schedule_services.tick(now)
     for number in range(1, total + 1):
         # side 0 wins, but the losers' champion takes the final
-        play(club_admin, t, number, now, pick=lambda g: 1 if number == total else 0)
+        side = 1 if number == total else 0
+        play(club_admin, t, number, now, pick=lambda g, side=side: side)
         now += timedelta(minutes=1)
         schedule_services.tick(now)
         if number == 2:
