@@ -188,3 +188,30 @@ def test_a_correction_that_undoes_a_best_of_three_final_makes_its_next_game(
     assert t.status == TournamentStatus.FINISHED
     assert labels(t) == [(lost, "1"), (won, "2")]
     assert {first_pair.pk, second_pair.pk} == {won, lost}
+
+
+def test_a_third_place_game_splits_the_semi_finals_band(club, club_admin, members):
+    people = members(8)
+    t = make_tournament(
+        club, club_admin, format="elimination", third_place=True, start_when_ready=True
+    )
+    setup_services.publish(club_admin, t, now=START - timedelta(days=1))
+    register_pairs(t, people)
+    now = START
+    schedule_services.tick(now)
+    play(club_admin, t, 1, now)
+    now += timedelta(minutes=1)
+    schedule_services.tick(now)
+    # the semi-finals' losers play for third place: in play for 3–4 until it is decided
+    assert [label for _pk, label in labels(t)] == ["in play"] * 4
+    placed = selectors.knockout_placings(t)
+    assert sorted((p.first, p.last) for p in placed.values()) == [(1, 2), (1, 2), (3, 4), (3, 4)]
+    third = Round.objects.get(tournament=t, number=2).games.get(third_place=True)
+    play(club_admin, t, 2, now, pick=lambda g: 1)  # the lower side wins both
+    now += timedelta(minutes=1)
+    schedule_services.tick(now)
+    t.refresh_from_db()
+    assert t.status == TournamentStatus.FINISHED
+    found = labels(t)
+    assert [label for _pk, label in found] == ["1", "2", "3", "4"]
+    assert found[2][0] == third.side1[0] and found[3][0] == third.side0[0]
