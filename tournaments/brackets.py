@@ -212,32 +212,3 @@ def round_games(
         elif found.kind == "bye":
             out.append((slot, Game(((found.winner,), ()))))  # type: ignore[arg-type]
     return out
-
-
-def placements(seeds: Sequence[int], winners: Mapping[int, int]) -> dict[int, int]:
-    """The final places known so far: the final's winner 1, its loser 2; a unit out in the
-    losers' bracket shares the place of everyone out in the same stage (the losers' final's
-    loser 3, …). Units still playing are left out."""
-    slots = double_elimination(len(seeds))
-    known = resolve(slots, seeds, winners)
-    out: dict[int, int] = {}
-    final = known.get(slots[-1].id)
-    if final is not None and final.winner is not None:
-        out[final.winner] = 1
-        if final.loser is not None:
-            out[final.loser] = 2
-    place = 3
-    losers = sorted(
-        {s.stage for s in slots if s.bracket == LOSERS}, reverse=True
-    )  # the last stage's loser is third
-    for stage in losers:
-        out_here = [
-            r.loser
-            for r in known.values()
-            if r.slot.bracket == LOSERS and r.slot.stage == stage and r.loser is not None
-        ]
-        stage_places = sum(1 for s in slots if s.bracket == LOSERS and s.stage == stage)
-        for unit in out_here:
-            out[unit] = place
-        place += stage_places
-    return out

@@ -7,7 +7,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tournaments import brackets, pairing
+from tournaments import brackets, pairing, placings
 from tournaments.brackets import FINAL, LOSERS, WINNERS
 
 
@@ -51,10 +51,11 @@ def test_every_bracket_is_complete(count, data):
             continue
         # out after a second loss, or after losing the final as the winners' champion
         assert losses[unit] == 2 or (losses[unit] == 1 and unit in played[-1][1:3])
-    places = brackets.placements(seeds, winners)
+    # the places: tournaments.placings (tests/tournaments/test_placings.py)
+    places = placings.double_elimination(seeds, winners)
     assert set(places) == set(seeds)
-    assert places[champion] == 1
-    assert sorted(places.values())[:2] == [1, 2]
+    assert places[champion].first == 1
+    assert sorted(p.first for p in places.values())[:2] == [1, 2]
 
 
 @settings(max_examples=60, deadline=None)
