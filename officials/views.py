@@ -321,33 +321,27 @@ def appeal_page(request: HttpRequest, pk: int) -> HttpResponse:
     errors: dict[str, str] = {}
     if request.method == "POST":
         post = request.POST
-        decision = {
-            "score0": _int(post.get("score0")),
-            "score1": _int(post.get("score1")),
-            "winner": _int(post.get("winner")) if post.get("winner") else None,
-        }
         try:
-            if post.get("form") == "rule":
-                services.rule(
-                    _actor(request),
-                    appeal,
-                    post.get("verdict", ""),
-                    post.get("reason", ""),
-                    **decision,
-                )
-                done = _("Your ruling is recorded; the players are told.")
-            elif post.get("form") == "escalate":
+            if post.get("form") == "escalate":
                 services.escalate(_actor(request), appeal, post.get("text", ""))
                 done = _("The ruling goes to the appeals committee.")
             else:
-                services.cast_vote(
+                ruling = post.get("form") == "rule"
+                decide = services.rule if ruling else services.cast_vote
+                decide(
                     _actor(request),
                     appeal,
                     post.get("verdict", ""),
                     post.get("reason", ""),
-                    **decision,
+                    score0=_int(post.get("score0")),
+                    score1=_int(post.get("score1")),
+                    winner=_int(post.get("winner")) if post.get("winner") else None,
                 )
-                done = _("Your vote is recorded.")
+                done = (
+                    _("Your ruling is recorded; the players are told.")
+                    if ruling
+                    else _("Your vote is recorded.")
+                )
         except Refused as error:
             errors = getattr(error, "fields", {}) or {"verdict": error.message}
         else:
