@@ -407,22 +407,49 @@ def teammates_first(rounds: Sequence[list[Game]], team: Mapping[int, str]) -> li
     return sorted(rounds, key=lambda games: -clashes(games))
 
 
-def serpentine_groups(units: Sequence[int], groups: int) -> list[list[int]]:
+def serpentine_groups(
+    units: Sequence[int], groups: int, team: Mapping[int, str] | None = None
+) -> list[list[int]]:
     """``units`` in seeding order spread over ``groups`` groups by serpentine seeding (蛇形排列,
     第二十七条一 "应根据参赛者级别或比赛成绩安排各组种子"): seed 1 to group A, 2 to B, …, then
     back — with two groups A holds seeds 1, 4, 5, 8, … and B 2, 3, 6, 7, … — so every group
     gets one of the strongest and one of the weakest, and the sizes differ by at most one.
-    Each group keeps its units in seeding order. Raises ``ValueError`` for duplicates or fewer
-    than one group."""
+    Each group keeps its units in seeding order. ``team`` (unit → team label, a team event):
+    within one lap of the serpentine (units of one strength tier), a unit whose group already
+    holds a teammate swaps groups with another unit of the lap when that puts neither beside a
+    teammate — teammates in different groups while the tiers allow it. Raises
+    ``ValueError`` for duplicates or fewer than one group."""
     if groups < 1:
         raise ValueError("at least one group")
     if len(set(units)) != len(units):
         raise ValueError("a unit appears twice")
+    labels = dict(team or {})
     out: list[list[int]] = [[] for _ in range(groups)]
-    for index, unit in enumerate(units):
-        lap, place = divmod(index, groups)
-        out[place if lap % 2 == 0 else groups - 1 - place].append(unit)
-    return out
+
+    def mates(unit: int, group: list[int]) -> int:
+        label = labels.get(unit)
+        return sum(1 for other in group if label and labels.get(other) == label)
+
+    for start in range(0, len(units), groups):
+        lap = start // groups
+        placed: dict[int, int] = {}  # group index -> unit of this lap
+        for place, unit in enumerate(units[start : start + groups]):
+            placed[place if lap % 2 == 0 else groups - 1 - place] = unit
+        if labels:
+            for g in sorted(placed):
+                if not mates(placed[g], out[g]):
+                    continue
+                for h in sorted(placed):
+                    if h == g:
+                        continue
+                    a, b = placed[g], placed[h]
+                    if not mates(a, out[h]) and not mates(b, out[g]):
+                        placed[g], placed[h] = b, a
+                        break
+        for g, unit in placed.items():
+            out[g].append(unit)
+    position = {u: i for i, u in enumerate(units)}
+    return [sorted(group, key=position.__getitem__) for group in out]
 
 
 def group_round_robin(
@@ -431,8 +458,11 @@ def group_round_robin(
     """Every round of a group round robin: the units spread by :func:`serpentine_groups`,
     each group a :func:`round_robin` of its own, round *r* of every group paired in round *r*
     (the groups' games in group order, the byes last). A group smaller by one has its last
-    round off when the others need one more. Units of different groups never meet."""
-    schedules = [round_robin(group) for group in serpentine_groups(units, groups)]
+    round off when the others need one more. Units of different groups never meet. ``team``
+    (a team event): teammates spread over the groups while the tiers allow it
+    (:func:`serpentine_groups`), and each group's teammates meet in its first rounds
+    (:func:`round_robin`)."""
+    schedules = [round_robin(group, team) for group in serpentine_groups(units, groups, team)]
     rounds = []
     for r in range(max((len(s) for s in schedules), default=0)):
         games = [game for schedule in schedules if r < len(schedule) for game in schedule[r]]

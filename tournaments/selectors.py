@@ -299,12 +299,19 @@ def tournament_order(tournament: Tournament, now: datetime | None = None) -> lis
 def groups_of(tournament: Tournament, order: list[int] | None = None) -> list[list[int]]:
     """The entry ids of each group of a group round robin (分组循环赛, 第二十七条一), spread by
     serpentine seeding from the seeding order (:func:`tournament_order`, or ``order``), each
-    in seeding order: fixed once round 1 is paired. One group (every entry) for a round robin
-    without groups; none for another format."""
+    in seeding order: fixed once round 1 is paired. In a team event a unit whose group already
+    holds a teammate swaps with one of its tier (:func:`tournaments.pairing.serpentine_groups`).
+    One group (every entry) for a round robin without groups; none for another format."""
     if tournament.format != TournamentFormat.ROUND_ROBIN:
         return []
     order = tournament_order(tournament) if order is None else order
-    return pairing.serpentine_groups(order, max(1, min(tournament.groups, len(order) or 1)))
+    # a team event keeps teammates in different groups while the tiers allow it
+    team: dict[int, str] = {}
+    if tournament.team_size and tournament.groups > 1:
+        team = dict(
+            tournament.entries.filter(club_team__isnull=False).values_list("pk", "club_team__name")
+        )
+    return pairing.serpentine_groups(order, max(1, min(tournament.groups, len(order) or 1)), team)
 
 
 def ranking_final(tournament: Tournament) -> bool:

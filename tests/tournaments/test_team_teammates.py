@@ -131,6 +131,46 @@ def test_a_round_robin_plays_its_teammates_games_first(n, labels):
     assert sides == sorted(sorted(g.sides for g in r) for r in pairing.round_robin(units))
 
 
+def shared(groups, team):
+    """How many two units of one team share a group."""
+    return sum(
+        1
+        for group in groups
+        for i, a in enumerate(group)
+        for b in group[i + 1 :]
+        if team.get(a) and team.get(a) == team.get(b)
+    )
+
+
+@settings(max_examples=100, deadline=None)
+@given(
+    n=st.integers(2, 24),
+    groups=st.integers(1, 4),
+    labels=st.lists(st.sampled_from(["", "A", "B", "C"]), min_size=24),
+)
+def test_group_round_robin_spreads_teammates_over_the_groups_within_each_tier(n, groups, labels):
+    units = list(range(1, n + 1))
+    team = {u: labels[u - 1] for u in units if labels[u - 1]}
+    plain = pairing.serpentine_groups(units, groups)
+    spread = pairing.serpentine_groups(units, groups, team)
+    # the same sizes, each group in seeding order, one unit of each tier (lap) per group as before
+    assert [len(g) for g in spread] == [len(g) for g in plain]
+    assert all(g == sorted(g) for g in spread)
+    tier = {u: (u - 1) // groups for u in units}
+    assert sorted(sorted(tier[u] for u in g) for g in spread) == sorted(
+        sorted(tier[u] for u in g) for g in plain
+    )
+    assert shared(spread, team) <= shared(plain, team)
+    assert pairing.serpentine_groups(units, groups, {}) == plain
+
+
+def test_two_teams_of_two_in_two_groups_are_split():
+    # seeds 1 and 4 of team A, 2 and 3 of team B: the plain serpentine puts each team together
+    team = {1: "A", 4: "A", 2: "B", 3: "B"}
+    assert shared(pairing.serpentine_groups([1, 2, 3, 4], 2), team) == 2
+    assert pairing.serpentine_groups([1, 2, 3, 4], 2, team) == [[1, 3], [2, 4]]
+
+
 # --------------------------------------------------------------------------- the database
 
 
@@ -188,3 +228,65 @@ def test_a_team_swiss_pairs_rounds_one_and_two_without_teammates_meeting(
     # and no game of either round carries the note of teammates meeting
     for game in selectors.all_games(t):
         assert "teammates" not in [note.get("code") for note in game.notes]
+
+
+@pytest.mark.django_db
+def test_a_team_group_round_robin_puts_teammates_in_different_groups(
+    club,
+    club_admin,
+    members,
+    guests,  # noqa: F811
+):
+    from tournaments.services import eligibility
+    from tournaments.services import rounds as round_services
+
+    guest_club, guest_people = guests
+    hosts = members(4)
+    rate([*hosts, *guest_people[:4]])
+    t = team_event(club, club_admin, groups=2, min_rating=None, max_rating=None)
+    eligibility.invite_club(club_admin, t, guest_club)
+    home = enter(hosts[0], t, club, "南通队", hosts)
+    away = enter(guest_people[0], t, guest_club, "无锡队", guest_people[:4])
+    h1, h2 = Entry.objects.filter(club_team=home).order_by("pk")
+    a1, a2 = Entry.objects.filter(club_team=away).order_by("pk")
+    # seeds h1, a1, a2, h2: the plain serpentine groups would be {h1, h2} and {a1, a2}
+    for seed, entry in enumerate((h1, a1, a2, h2), start=1):
+        Entry.objects.filter(pk=entry.pk).update(seed=seed)
+    groups = selectors.groups_of(t)
+    assert groups == [[h1.pk, a2.pk], [a1.pk, h2.pk]]
+    round_services.start_round(club_admin, t, START)
+    team_of = {h1.pk: "h", h2.pk: "h", a1.pk: "a", a2.pk: "a"}
+    for game in Round.objects.get(tournament=t, number=1).games.exclude(status="bye"):
+        assert team_of[game.side0[0]] != team_of[game.side1[0]], (
+            groups,
+            selectors.groups_of(t),
+            [(g.side0, g.side1) for g in Round.objects.get(tournament=t, number=1).games.all()],
+            team_of,
+        )
+
+
+@pytest.mark.django_db
+def test_a_team_round_robin_plays_its_teammates_games_in_round_one(
+    club,
+    club_admin,
+    members,
+    guests,  # noqa: F811
+):
+    from tournaments.services import eligibility
+    from tournaments.services import rounds as round_services
+
+    guest_club, guest_people = guests
+    hosts = members(4)
+    rate([*hosts, *guest_people[:4]])
+    t = team_event(club, club_admin, min_rating=None, max_rating=None)
+    eligibility.invite_club(club_admin, t, guest_club)
+    home = enter(hosts[0], t, club, "南通队", hosts)
+    away = enter(guest_people[0], t, guest_club, "无锡队", guest_people[:4])
+    team_of = {e.pk: "h" for e in Entry.objects.filter(club_team=home)}
+    team_of |= {e.pk: "a" for e in Entry.objects.filter(club_team=away)}
+    round_services.start_round(club_admin, t, START)
+    games = Round.objects.get(tournament=t, number=1).games.exclude(status="bye")
+    # two teams of two: round 1 holds both teammates' games, rounds 2 and 3 none
+    assert [team_of[g.side0[0]] == team_of[g.side1[0]] for g in games] == [True, True]
+    for game in games:
+        assert "teammates" in [note.get("code") for note in game.notes]
