@@ -2,7 +2,9 @@
 
 It keeps bombs, leads low and long, lets its partner's plays stand, saves its natural 2s to go
 out on them (保2) and plays the immune bomb against an opponent's 保2; the point-scored games
-have their own heuristic (:mod:`engine.bots.points`). Deterministic for an observation.
+have their own heuristic (:mod:`engine.bots.points`). In Guandan it remembers what it saw
+played in the deal (:mod:`engine.bots.memory`) and leads a hand that runs out with its
+unbeatable plays first. Deterministic for the observations it was given.
 """
 
 from __future__ import annotations
@@ -11,6 +13,7 @@ from typing import Any, cast
 
 from engine.actions import Action
 from engine.bots._moves import (
+    _CARD_STR,
     BOMB_TYPES,
     SEQUENCES,
     HandMoveRules,
@@ -19,6 +22,7 @@ from engine.bots._moves import (
     _remember_play,
     resolve,
 )
+from engine.bots.memory import DealMemory, Unseen
 from engine.bots.points import PointsHeuristicBot
 from engine.bots.policy import bombs_in, move_cost, plays_needed
 from engine.cards import RANK_NAMES
@@ -44,6 +48,7 @@ BOMB_CHAIN = 1
 LAST_TOLERANCE = 1
 #: An opponent showing this many cards or fewer is close to going out: follow and bomb readily.
 URGENT_LEFT = 4
+_GROUP = ("", "single", "pair", "triple")
 
 
 class HeuristicBot:
@@ -59,6 +64,10 @@ class HeuristicBot:
         either way: the plan measured weaker there (docs/bots.md)."""
         self._memo: list[Any] = []
         self.plan = plan
+        #: What the seat saw played in the current Guandan deal (card memory).
+        self.memory = DealMemory()
+        #: Card memory switched on (Guandan's plan only; off: the line before it, to measure).
+        self.use_memory = True
 
     def choose(self, observation: dict[str, Any], legal_actions: LegalActions) -> Action:
         """The heuristic's action for the observing seat."""
@@ -102,11 +111,24 @@ class HeuristicBot:
                 return min(legal, key=planned)
             return legal[0]
         moves = Moves(obs, legal_actions, self._memo)
+        remember = self.plan and self.use_memory and obs["variant"] == "guandan" and "trick" in obs
+        seen = None
+        if remember:
+            self.memory.update(obs)
+            if moves.fast:
+                seen = self.memory.unseen(obs, moves.rules)
         if not moves.moves and obs["lead"]:  # nothing abstract to lead: take a listed action
-            return resolve(legal_actions)[0]
-        action = self._lead(obs, moves) if obs["lead"] else self._follow(obs, moves)
+            action = resolve(legal_actions)[0]
+        elif obs["lead"]:
+            action = self._lead(obs, moves, seen)
+        else:
+            action = self._follow(obs, moves)
         if action.kind == "play" and moves.view is not None and self._memo:
             _remember_play(self._memo, action.cards)
+        if remember:
+            self.memory.record(
+                seat, None if action.kind != "play" else [_CARD_STR[c] for c in action.cards]
+            )
         return action
 
     # -- helpers ----------------------------------------------------------------------------
@@ -148,9 +170,9 @@ class HeuristicBot:
             bad += (not bomb and cnt[r] >= 4) + (save_twos and r == 0)
         return (bad, move.wilds, self._value(moves, move), -size)
 
-    def _lead(self, obs: dict[str, Any], moves: Moves) -> Action:
+    def _lead(self, obs: dict[str, Any], moves: Moves, seen: Unseen | None = None) -> Action:
         if self.plan and moves.fast and obs["variant"] != "bao2":
-            return self._plan_lead(obs, moves)
+            return self._plan_lead(obs, moves, seen)
         hand = moves.hand
         size = len(hand)
         # go out in one play when possible (this is a 保2 when the hand is pure natural 2s)
@@ -194,6 +216,55 @@ class HeuristicBot:
         return Action("pass", seat)
 
     # -- the planned line (hand plan: engine.bots.policy) --------------------------------------
+    @staticmethod
+    def _runs_out(seen: Unseen, cnt: list[int]) -> bool:
+        """Whether the hand (natural counts) goes out in a row of leads: every plain play it
+        needs but one takes or keeps the lead whatever is still unseen. Its bombs do; so does
+        each rank's single, pair or triple that no plain play can beat and that is a play of
+        the plan (taking it out leaves one play fewer: not the pair of a full house)."""
+        rest = list(cnt)
+        need = plays_needed(tuple(rest))
+        bombs = bombs_in(tuple(rest))
+        if need <= bombs + 1:
+            return True
+        for r in range(14, -1, -1):  # the highest first: the likeliest to be unbeatable
+            k = rest[r]
+            if not 1 <= k <= 3 or (r >= 13 and (k > 2 or (rest[13] == 2 and rest[14] == 2))):
+                continue
+            if seen.plain_beats(_GROUP[k], RANK_NAMES[r]):
+                continue
+            rest[r] = 0
+            after = plays_needed(tuple(rest))
+            if after == need - 1:
+                need = after
+                if need <= bombs + 1:
+                    return True
+            else:
+                rest[r] = k
+        return False
+
+    def _top_runs(
+        self, moves: Moves, plays: list[Any], cnt: list[int], seen: Unseen, keys: dict[int, Any]
+    ) -> Any:
+        """The lowest play of the plan (no bomb broken, no wild card) that no plain play of
+        what is unseen can beat and after which the hand runs out (:meth:`_runs_out`), or
+        ``None``."""
+        best = None
+        for m in plays:
+            k = keys[id(m)]
+            if k[0] or m.wilds or k[2] > -1:
+                continue
+            if seen.plain_beats(m.type, m.key):
+                continue
+            rest = list(cnt)
+            for r, n in m.naturals:
+                rest[r] -= n
+            if not self._runs_out(seen, rest):
+                continue
+            if best is None or k < keys[id(best)]:
+                best = m
+        return best
+
     def _lead_value(self, moves: Moves, move: Any) -> int:
         """Card-order value of a play for leading: a sequence by its lowest rank."""
         value = cast(HandMoveRules, moves.rules).value
@@ -224,7 +295,7 @@ class HeuristicBot:
             size += k
         return (broken, twos, delta + move.wilds, self._lead_value(moves, move), -size)
 
-    def _plan_lead(self, obs: dict[str, Any], moves: Moves) -> Action:
+    def _plan_lead(self, obs: dict[str, Any], moves: Moves, seen: Unseen | None = None) -> Action:
         size = len(moves.hand)
         for m in moves.moves:
             if moves.size(m) == size:  # out in one play (a 保2 when it is all natural 2s)
@@ -252,6 +323,12 @@ class HeuristicBot:
                 pairs = [m for m in plain if m.type == "pair" and not m.wilds]
                 if pairs:
                     return moves.action(min(pairs, key=lambda m: self._lead_value(moves, m)))
+            if seen is not None and plays_needed(tuple(cnt)) >= 2:
+                # card memory: a play nobody can beat without a bomb, after which the hand
+                # goes out in a row of leads (control): play the hand out
+                top = self._top_runs(moves, plain, cnt, seen, keys)
+                if top is not None:
+                    return moves.action(top)
             # an opponent one or two cards from out: no single (or pair) it can follow with
             if opp_near is not None and opp_near <= 2:
                 avoid = "single" if opp_near == 1 else "pair"
