@@ -1,7 +1,7 @@
 """An organiser rules a forfeit with the levels at the stop on a phone (390×844, zh-CN, issue
 45, 第十六条四): on the run page, under the game's result form, 判负（填写中止时的级数） opens a
 form of the side that forfeits and each side's level at the stop by name; submitted empty it
-names all three fields at once and changes nothing; side 2 forfeiting with side 1 at 8 and side
+names all three fields at once (each side by its names, as the form) and changes nothing; side 2 forfeiting with side 1 at 8 and side
 2 at 2 stores 19:7 级分 (over 18: as it stood). Every control within the width and tall
 enough to tap (44 px). Screenshots in var/screenshots/."""
 
@@ -51,7 +51,8 @@ def test_an_organiser_rules_a_forfeit_with_the_levels_at_the_stop(new_page, live
     # empty: all three fields named at once, nothing stored
     button.click()
     message = phone.locator(".messages")
-    for field in ("被判负方：", "第一方中止时的级数：", "第二方中止时的级数："):
+    sides = [" / ".join(t.entries.get(pk=pk).name for pk in side) for side in game.sides]
+    for field in ("被判负方：", f"{sides[0]} 中止时的级数：", f"{sides[1]} 中止时的级数："):
         expect(message).to_contain_text(field)
     game.refresh_from_db()
     assert game.status != GameStatus.FINISHED

@@ -100,7 +100,9 @@ def test_the_service_and_the_api_rule_a_forfeit_with_the_levels_at_the_stop(
     body = bad.json()
     assert {"forfeiting", "stop0", "stop1"} <= set(body)
     # each sentence names its field in the organiser's language
-    assert "被判负方：" in body["detail"] and "第二方中止时的级数：" in body["detail"]
+    assert "被判负方：" in body["detail"] and body["detail"].count("中止时的级数：") == 2
+    side1 = " / ".join(t.entries.get(pk=pk).name for pk in game.side1)
+    assert f"{side1} 中止时的级数：" in body["detail"]  # the side by its names, as the form
     game.refresh_from_db()
     assert (game.grade0, game.grade1) == (19, 7)
     outsider = APIClient()

@@ -262,7 +262,7 @@ def rule_forfeit(
             ]
         stops.append(level)
     if problems or forfeiting is None or stops[0] is None or stops[1] is None:
-        raise _refusal(problems)
+        raise _refusal(problems, _side_names(tournament, game))
     stop = (stops[0], stops[1])
     game = store_forfeit(tournament, game, 1 - forfeiting, stop, now or timezone.now())
     entries = dict(
@@ -283,18 +283,22 @@ def rule_forfeit(
     return game
 
 
-#: The fields of :func:`rule_forfeit`, as its refusals name them.
-def _labels() -> dict[str, str]:
-    return {
+def _side_names(tournament: Tournament, game: Game) -> list[str]:
+    """Each side's entries by name ("王一 / 王二"), as the form labels them."""
+    units = [pk for side in game.sides for pk in side]
+    names = dict(tournament.entries.filter(pk__in=units).values_list("pk", "name"))
+    return [" / ".join(names.get(pk, "") for pk in side) for side in game.sides]
+
+
+def _refusal(problems: dict[str, list[str]], sides: list[str]) -> TournamentError:
+    """Every problem at once, each line naming its field as the form labels it (the side that
+    forfeits; each side's level at the stop, by the side's names); ``fields`` keeps them by
+    field."""
+    labels = {
         "forfeiting": _("Side that forfeits"),
-        "stop0": _("Level of side 1 at the stop"),
-        "stop1": _("Level of side 2 at the stop"),
+        "stop0": _("%(side)s at the stop") % {"side": sides[0] or _("Side 1")},
+        "stop1": _("%(side)s at the stop") % {"side": sides[1] or _("Side 2")},
     }
-
-
-def _refusal(problems: dict[str, list[str]]) -> TournamentError:
-    """Every problem at once, each line naming its field (``fields`` keeps them by field)."""
-    labels = _labels()
     lines = [
         _("%(field)s: %(message)s") % {"field": labels[field], "message": message}
         for field, messages in problems.items()
