@@ -123,30 +123,50 @@ def _patient_communicators() -> None:
         setattr(WebsocketCommunicator, name, patient)
 
 
+#: Tables a transactional test's flush keeps: the content types and permissions the
+#: migrations made, which the flush's ``post_migrate`` would otherwise write again, all of them,
+#: after every such test (no test adds or removes any).
+KEPT_BY_FLUSH = frozenset({"django_content_type", "auth_permission"})
+
+
 def _flush_by_delete() -> None:
     """Empty PostgreSQL's tables after a transactional test with ``DELETE`` rather than Django's
     ``TRUNCATE``: a test leaves a few rows, and truncating every table (new files for each
     table, index and TOAST table) took about a second of each such test under ./test's load.
     SQLite's flush deletes already. Sequences go on, as they did (nothing here resets them);
-    the foreign keys, deferred, are checked at the flush's commit, every table empty."""
+    the foreign keys, deferred, are checked at the flush's commit, every table empty. On both
+    databases the tables of :data:`KEPT_BY_FLUSH` are kept and the flush's ``post_migrate``,
+    which only wrote them again (no app of the project listens to it), is not sent."""
+    from django.core.management.commands import flush
+    from django.db.backends.sqlite3.base import DatabaseOperations as SQLite
+
+    if getattr(flush.emit_post_migrate_signal, "skipped", False):
+        return
     try:
-        from django.db.backends.postgresql.operations import DatabaseOperations
-    except ImportError:  # no PostgreSQL driver: nothing to change
-        return
+        from django.db.backends.postgresql.base import DatabaseOperations as PostgreSQL
+    except ImportError:  # no PostgreSQL driver
+        PostgreSQL = None  # noqa: N806
 
-    truncate = DatabaseOperations.sql_flush
-    if getattr(truncate, "deletes", False):
-        return
-
-    def sql_flush(self, style, tables, *, reset_sequences=False, allow_cascade=False):
-        if reset_sequences or allow_cascade:
-            return truncate(
+    def keeping(sql_flush, delete):
+        def kept_flush(self, style, tables, *, reset_sequences=False, allow_cascade=False):
+            tables = [t for t in tables if t not in KEPT_BY_FLUSH]
+            if delete and not (reset_sequences or allow_cascade):
+                return [f"{style.SQL_KEYWORD('DELETE FROM')} {self.quote_name(t)};" for t in tables]
+            return sql_flush(
                 self, style, tables, reset_sequences=reset_sequences, allow_cascade=allow_cascade
             )
-        return [f"{style.SQL_KEYWORD('DELETE FROM')} {self.quote_name(t)};" for t in tables]
 
-    sql_flush.deletes = True
-    DatabaseOperations.sql_flush = sql_flush
+        return kept_flush
+
+    SQLite.sql_flush = keeping(SQLite.sql_flush, delete=False)
+    if PostgreSQL is not None:
+        PostgreSQL.sql_flush = keeping(PostgreSQL.sql_flush, delete=True)
+
+    def no_post_migrate(*args, **kwargs):
+        return None
+
+    no_post_migrate.skipped = True
+    flush.emit_post_migrate_signal = no_post_migrate
 
 
 def pytest_report_header(config):
