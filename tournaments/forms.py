@@ -20,7 +20,7 @@ from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 from django.utils.text import capfirst
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy, pgettext
+from django.utils.translation import gettext_lazy
 
 from clubs.forms import show_refusal
 from engine.match import Match as EngineMatch
@@ -590,7 +590,7 @@ class TournamentSettingsForm(forms.Form):
             for field, _code, message in problems
         ]
         code = problems[0][1] or FIELD_CODES[problems[0][0]]
-        refusal = TournamentError(code, pgettext("list separator", "; ").join(lines))
+        refusal = TournamentError(code, " ".join(lines))
         fields: dict[str, list[str]] = {}
         for field, _code, message in problems:
             fields.setdefault(field, []).append(message)

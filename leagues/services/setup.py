@@ -9,7 +9,6 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
-from django.utils.translation import pgettext
 
 from clubs.models import Club, User
 from games.variants import game, is_game
@@ -98,9 +97,7 @@ def _clean(instance: Any, found: dict[str, list[str]] | None = None) -> None:
             lines.append(
                 _("%(field)s: %(message)s") % {"field": label, "message": text} if label else text
             )
-        refusal = refuse(
-            f"bad_{next(iter(problems))}", pgettext("list separator", "; ").join(lines)
-        )
+        refusal = refuse(f"bad_{next(iter(problems))}", " ".join(lines))
         refusal.fields = problems  # type: ignore[attr-defined]
         raise refusal
 

@@ -25,7 +25,7 @@ from collections.abc import Sequence
 
 from django.db import transaction
 from django.utils.translation import gettext as _
-from django.utils.translation import pgettext, pgettext_lazy
+from django.utils.translation import pgettext_lazy
 
 from clubs.models import Club, Membership, User
 from ladder.models import Ladder, Rating
@@ -66,7 +66,7 @@ def refusal(code: str, problems: dict[str, list[str]]) -> TournamentError:
         for field, messages in problems.items()
         for message in messages
     ]
-    error = TournamentError(code, pgettext("list separator", "; ").join(lines))
+    error = TournamentError(code, " ".join(lines))
     error.fields = problems  # type: ignore[attr-defined]
     return error
 

@@ -13,7 +13,6 @@ from typing import Any
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
-from django.utils.translation import pgettext
 
 from clubs.models import User
 from games.variants import game as game_facts
@@ -304,6 +303,6 @@ def _refusal(problems: dict[str, list[str]], sides: list[str]) -> TournamentErro
         for field, messages in problems.items()
         for message in messages
     ]
-    refusal = TournamentError("bad_forfeit", pgettext("list separator", "; ").join(lines))
+    refusal = TournamentError("bad_forfeit", " ".join(lines))
     refusal.fields = problems  # type: ignore[attr-defined]
     return refusal

@@ -16,7 +16,7 @@ from datetime import datetime, timedelta
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy, pgettext
+from django.utils.translation import gettext_lazy
 
 from clubs.models import User
 from tournaments import forms as settings_form
@@ -133,7 +133,7 @@ def _refusal(problems: dict[str, list[str]]) -> TournamentError:
         for field, messages in problems.items()
         for message in messages
     ]
-    refusal = TournamentError("bad_stage", pgettext("list separator", "; ").join(lines))
+    refusal = TournamentError("bad_stage", " ".join(lines))
     refusal.fields = problems  # type: ignore[attr-defined]
     return refusal
 
