@@ -455,6 +455,10 @@ SPECTACULAR_SETTINGS = {
         "VariantEnum": "games.variants.Variant",
         "OfficialRoleEnum": "officials.models.OfficialRole",
         "AppealStatusEnum": "officials.models.AppealStatus",
+        # an appeal's ruling and a committee member's vote
+        "VerdictEnum": "officials.models.Verdict",
+        # a game's side 0 or 1: a result's winner, the side that forfeits
+        "SideEnum": [(0, 0), (1, 1)],
     },
 }
 

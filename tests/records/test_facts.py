@@ -101,10 +101,12 @@ def test_bao2_sanction_counts_for_its_target():
 
 def test_guandan_double_up_and_anti_tribute_counted_by_hand():
     # deal 1: finish 0,2,3,1: 双上 for team 0 (+3). deal 2: the givers 1 and 3 hold both red
-    # jokers: anti-tribute (抗贡), nothing paid (no tribute action in the log); finish 0,2,3,1:
-    # 双上 again (+3): 6:0.
-    match = engine_match("guandan", 222, 2)
-    facts = match_facts("guandan", 222, None, match.log)
+    # jokers (seat 3 both): anti-tribute (抗贡), nothing paid (no tribute action in the log);
+    # finish 0,2,3,1: 双上 again (+3): 6:0. (The seed is one whose bot play gives these deals:
+    # a change of the heuristic changes the play, and the seed is looked for again.)
+    match = engine_match("guandan", 906, 2)
+    assert [d["finish"] for d in match.deals] == [[0, 2, 3, 1], [0, 2, 3, 1]]
+    facts = match_facts("guandan", 906, None, match.log)
     got = [{k: v for k, v in s.counters.items() if k != "decisions"} for s in facts.seats]
     won = {"matches": 1, "won": 1, "deals": 2, "deals_won": 2, "levels_up": 6, "double_up": 2}
     lost = {"matches": 1, "lost": 1, "deals": 2, "anti_tributes": 1}
