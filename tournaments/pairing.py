@@ -417,26 +417,28 @@ def serpentine_groups(
     Each group keeps its units in seeding order. ``team`` (unit → team label, a team event):
     within one lap of the serpentine (units of one strength tier), a unit whose group already
     holds a teammate swaps groups with another unit of the lap when that puts neither beside a
-    teammate — teammates in different groups while the tiers allow it. Raises
-    ``ValueError`` for duplicates or fewer than one group."""
+    teammate — teammates in different groups while the tiers allow it, and never more of them
+    together than the plain serpentine has (the swaps are chosen lap by lap: where an early
+    swap costs a later lap more, the plain spread is kept). Raises ``ValueError`` for
+    duplicates or fewer than one group."""
     if groups < 1:
         raise ValueError("at least one group")
     if len(set(units)) != len(units):
         raise ValueError("a unit appears twice")
     labels = dict(team or {})
-    out: list[list[int]] = [[] for _ in range(groups)]
 
     def mates(unit: int, group: list[int]) -> int:
         label = labels.get(unit)
         return sum(1 for other in group if label and labels.get(other) == label)
 
-    for start in range(0, len(units), groups):
-        lap = start // groups
-        placed: dict[int, int] = {}  # group index -> unit of this lap
-        for place, unit in enumerate(units[start : start + groups]):
-            placed[place if lap % 2 == 0 else groups - 1 - place] = unit
-        if labels:
-            for g in sorted(placed):
+    def spread(swap: bool) -> list[list[int]]:
+        out: list[list[int]] = [[] for _ in range(groups)]
+        for start in range(0, len(units), groups):
+            lap = start // groups
+            placed: dict[int, int] = {}  # group index -> unit of this lap
+            for place, unit in enumerate(units[start : start + groups]):
+                placed[place if lap % 2 == 0 else groups - 1 - place] = unit
+            for g in sorted(placed) if swap else ():
                 if not mates(placed[g], out[g]):
                     continue
                 for h in sorted(placed):
@@ -446,10 +448,19 @@ def serpentine_groups(
                     if not mates(a, out[h]) and not mates(b, out[g]):
                         placed[g], placed[h] = b, a
                         break
-        for g, unit in placed.items():
-            out[g].append(unit)
-    position = {u: i for i, u in enumerate(units)}
-    return [sorted(group, key=position.__getitem__) for group in out]
+            for g, unit in placed.items():
+                out[g].append(unit)
+        position = {u: i for i, u in enumerate(units)}
+        return [sorted(group, key=position.__getitem__) for group in out]
+
+    def together(result: list[list[int]]) -> int:
+        return sum(mates(unit, group[:i]) for group in result for i, unit in enumerate(group))
+
+    plain = spread(swap=False)
+    if not labels:
+        return plain
+    swapped = spread(swap=True)
+    return swapped if together(swapped) <= together(plain) else plain
 
 
 def group_round_robin(
