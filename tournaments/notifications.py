@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from datetime import datetime
+from functools import partial
 from typing import Any
 
 from django.conf import settings
@@ -231,35 +232,46 @@ def _tell_once(
     return True
 
 
+def _tell_entries(
+    tournament: Tournament,
+    entries: Sequence[Entry],
+    key: Callable[[Entry, User], str],
+    text: Callable[[Entry], str],
+    url: str,
+) -> int:
+    """:func:`_tell_once` each player of each of ``entries`` (``key`` and ``text`` per entry
+    and player); returns how many were told now."""
+    told = 0
+    for entry in entries:
+        for person in _users(entry):
+            told += _tell_once(tournament, person, key(entry, person), partial(text, entry), url)
+    return told
+
+
 def notify_qualified(stage: Tournament, earlier: Tournament, entries: Sequence[Entry]) -> int:
     """Tell each player of the ``entries`` of a next stage just made from ``earlier``'s
     ranking that they go through, with their seed (a notice and an e-mail under their
     preferences, key ``qualified:<stage>:entry:<entry>:user:<user>``: exactly once, however
     often it is asked). Returns how many players were told now."""
-    url = reverse("tournaments:detail", args=[stage.pk])
-    told = 0
-    for entry in entries:
-        for person in _users(entry):
-            told += _tell_once(
-                stage,
-                person,
-                f"qualified:{stage.pk}:entry:{entry.pk}:user:{person.pk}",
-                lambda entry=entry: (
-                    _(
-                        "%(entry)s goes through from %(t)s to the next stage, %(stage)s, "
-                        "seeded %(seed)d. It starts at %(when)s."
-                    )
-                    % {
-                        "entry": entry.name,
-                        "t": earlier.name,
-                        "stage": stage.name,
-                        "seed": entry.seed,
-                        "when": date_format(localtime(stage.starts_at), "SHORT_DATETIME_FORMAT"),
-                    }
-                ),
-                url,
+    return _tell_entries(
+        stage,
+        entries,
+        lambda entry, person: f"qualified:{stage.pk}:entry:{entry.pk}:user:{person.pk}",
+        lambda entry: (
+            _(
+                "%(entry)s goes through from %(t)s to the next stage, %(stage)s, "
+                "seeded %(seed)d. It starts at %(when)s."
             )
-    return told
+            % {
+                "entry": entry.name,
+                "t": earlier.name,
+                "stage": stage.name,
+                "seed": entry.seed,
+                "when": date_format(localtime(stage.starts_at), "SHORT_DATETIME_FORMAT"),
+            }
+        ),
+        reverse("tournaments:detail", args=[stage.pk]),
+    )
 
 
 def notify_series_game(tournament: Tournament, game: Game) -> int:
@@ -312,25 +324,22 @@ def notify_cut(
     below those who play on (a notice and an e-mail under their preferences, key
     ``cut:<tournament>:<round>:entry:<entry>:user:<user>``: exactly once). Returns how many
     players were told now."""
-    url = reverse("tournaments:standings", args=[tournament.pk])
-    told = 0
-    for entry in entries:
-        for person in _users(entry):
-            told += _tell_once(
-                tournament,
-                person,
-                f"cut:{tournament.pk}:{after_round}:entry:{entry.pk}:user:{person.pk}",
-                lambda entry=entry: (
-                    _(
-                        "%(t)s: after round %(n)d only the best %(keep)d play on "
-                        "(low-position elimination). %(entry)s is out and keeps its place in "
-                        "the standings."
-                    )
-                    % {"t": tournament.name, "n": after_round, "keep": keep, "entry": entry.name}
-                ),
-                url,
+    return _tell_entries(
+        tournament,
+        entries,
+        lambda entry, person: (
+            f"cut:{tournament.pk}:{after_round}:entry:{entry.pk}:user:{person.pk}"
+        ),
+        lambda entry: (
+            _(
+                "%(t)s: after round %(n)d only the best %(keep)d play on "
+                "(low-position elimination). %(entry)s is out and keeps its place in "
+                "the standings."
             )
-    return told
+            % {"t": tournament.name, "n": after_round, "keep": keep, "entry": entry.name}
+        ),
+        reverse("tournaments:standings", args=[tournament.pk]),
+    )
 
 
 def entry_url(tournament: Tournament) -> str:
