@@ -23,7 +23,15 @@ from clubs.models import User
 from outbox import notices
 from outbox import services as outbox
 from outbox.models import Kind
-from tournaments.models import Entry, EntryStatus, Game, Round, Tournament, TournamentNotice
+from tournaments.models import (
+    ClubTeam,
+    Entry,
+    EntryStatus,
+    Game,
+    Round,
+    Tournament,
+    TournamentNotice,
+)
 from tournaments.windows import checkin_open
 
 
@@ -528,3 +536,61 @@ def notify_moved_up(entry: Entry) -> int:
         )
         for person in _users(entry)
     )
+
+
+def team_url(team: ClubTeam) -> str:
+    """A team's line on its tournament's clubs and teams page."""
+    return reverse("tournaments:teams", args=[team.tournament_id]) + f"#team-{team.pk}"
+
+
+def notify_captain(team: ClubTeam, by: User) -> bool:
+    """Tell a team's captain who does not play in it that an organiser (``by``) entered the
+    team with them as its captain (a notice and an e-mail, key
+    ``captain:<team>:user:<captain>``)."""
+    captain = team.captain
+    return _tell(
+        team.tournament,
+        captain,
+        f"captain:{team.pk}:user:{captain.pk}",
+        lambda: (
+            _("%(name)s entered the team %(team)s in %(t)s with you as its captain.")
+            % {"name": by.name, "team": team.name, "t": team.tournament.name}
+        ),
+        team_url(team),
+    )
+
+
+def notify_roster_change(
+    team: ClubTeam, number: int, left: Sequence[User], joined: Sequence[User]
+) -> int:
+    """Tell the members who left ``team`` and those who joined it in its roster change
+    ``number`` (a notice and an e-mail each under their preferences, keys
+    ``roster:<team>:<number>:left|joined:user:<user>``: exactly once). Returns how many were
+    told now."""
+    tournament = team.tournament
+    url = team_url(team)
+    when = date_format(localtime(tournament.starts_at), "SHORT_DATETIME_FORMAT")
+    told = 0
+    for person in left:
+        told += _tell_once(
+            tournament,
+            person,
+            f"roster:{team.pk}:{number}:left:user:{person.pk}",
+            lambda: (
+                _("%(t)s: you are no longer in the team %(team)s (its roster was changed).")
+                % {"t": tournament.name, "team": team.name}
+            ),
+            url,
+        )
+    for person in joined:
+        told += _tell_once(
+            tournament,
+            person,
+            f"roster:{team.pk}:{number}:joined:user:{person.pk}",
+            lambda: (
+                _("%(t)s: you are now in the team %(team)s. It starts at %(when)s.")
+                % {"t": tournament.name, "team": team.name, "when": when}
+            ),
+            url,
+        )
+    return told

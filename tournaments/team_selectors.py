@@ -7,9 +7,18 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from django.urls import reverse
+
 from clubs.models import Club, User
 from tournaments import comparisons, selectors, teams
-from tournaments.models import ClubTeam, Entry, EntryStatus, Tournament, TournamentStatus
+from tournaments.models import (
+    ClubTeam,
+    Entry,
+    EntryStatus,
+    Tournament,
+    TournamentNotice,
+    TournamentStatus,
+)
 from tournaments.permissions import can_view
 
 
@@ -90,3 +99,21 @@ def invited_to(club: Club, viewer: User | None, limit: int = 50) -> list[Tournam
         .order_by("-starts_at", "-id")[:limit]
     )
     return [t for t in found if can_view(viewer, t)]
+
+
+def history_url(team: ClubTeam) -> str:
+    """Where a team's history is read: its roster page's history; each roster change is
+    recorded as a notice to the captain linking it (:func:`roster_history`)."""
+    return reverse("tournaments:team_roster", args=[team.tournament_id, team.pk]) + "#history"
+
+
+def roster_history(team: ClubTeam) -> list[TournamentNotice]:
+    """The changes of ``team``'s roster, the first first: each record's time (``created_at``)
+    and its text, which names who made the change and each pair before and after it (in the
+    captain's language: the record is a notice to the captain,
+    :func:`tournaments.services.teams.change_roster`)."""
+    return list(
+        TournamentNotice.objects.filter(
+            tournament_id=team.tournament_id, user_id=team.captain_id, url=history_url(team)
+        ).order_by("created_at", "id")
+    )

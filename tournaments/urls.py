@@ -28,4 +28,5 @@ urlpatterns = [
     path("<int:pk>/next-stage/", stage_views.next_stage, name="next_stage"),
     path("<int:pk>/teams/", team_views.teams_page, name="teams"),
     path("<int:pk>/teams.csv", team_views.teams_csv, name="teams_csv"),
+    path("<int:pk>/teams/<int:team>/roster/", team_views.roster_page, name="team_roster"),
 ]

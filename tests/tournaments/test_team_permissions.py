@@ -2,8 +2,9 @@
 members-only; for its organiser, a host member, an invited club's admin, an invited club's
 member, a team's captain, a member of a club not invited and the anonymous visitor — who sees
 the tournament (its page, the clubs and teams page, the standings and their CSVs, the API's
-tournament, list and teams), who invites a club, enters a team for their club, and withdraws
-a team — through the services, the pages and the API. No new kind of table: the team event's
+tournament, list and teams, a team's roster page), who invites a club, enters a team for
+their club, enters one on another captain's behalf, changes the guests' team's roster, and
+withdraws a team — through the services, the pages and the API. No new kind of table: the team event's
 games are the tournament's tables, whose hidden-information rules are unchanged."""
 
 import pytest
@@ -28,15 +29,16 @@ ROLES = (
     "outsider",
     "anonymous",
 )
-#: role: (sees the event, invites a club, enters a team, withdraws the guests' team)
+#: role: (sees the event, invites a club, enters a team, withdraws the guests' team,
+#: changes the guests' team's roster, enters a team on another captain's behalf)
 MATRIX = {
-    "organiser": (True, True, True, True),
-    "host member": (True, False, True, False),
-    "invited admin": (True, False, True, False),
-    "invited member": (True, False, True, False),
-    "captain": (True, False, True, True),
-    "outsider": (False, False, False, False),
-    "anonymous": (False, False, False, False),
+    "organiser": (True, True, True, True, True, True),
+    "host member": (True, False, True, False, False, False),
+    "invited admin": (True, False, True, False, False, False),
+    "invited member": (True, False, True, False, False, False),
+    "captain": (True, False, True, True, True, False),
+    "outsider": (False, False, False, False, False, False),
+    "anonymous": (False, False, False, False, False, False),
 }
 
 
@@ -87,13 +89,24 @@ def world(db):
         "captain": guest,
         "outsider": other,
     }
-    return {"t": t, "team": team, "users": users, "spare": spare, "clubs": clubs, "other": other}
+    # members of the guests for a roster change and a team entered on a captain's behalf
+    extra = [_member(guest, "guestspare3"), _member(guest, "guestspare4"), _member(guest, "gc")]
+    return {
+        "t": t,
+        "team": team,
+        "users": users,
+        "spare": spare,
+        "clubs": clubs,
+        "other": other,
+        "extra": extra,
+        "roster": roster,
+    }
 
 
 @pytest.mark.parametrize("role", ROLES)
 def test_the_team_event_permission_matrix(world, role):
     user = world["users"][role]
-    sees, invites, enters, withdraws = MATRIX[role]
+    sees, invites, enters, withdraws, changes, enters_for = MATRIX[role]
     t = world["t"]
     # the pages
     client = Client()
@@ -105,6 +118,7 @@ def test_the_team_event_permission_matrix(world, role):
         f"/tournaments/{t.pk}/standings/",
         f"/tournaments/{t.pk}/teams.csv",
         f"/tournaments/{t.pk}/standings.csv",
+        f"/tournaments/{t.pk}/teams/{world['team'].pk}/roster/",
     ):
         assert (client.get(path).status_code == 200) is sees, (role, path)
     # the API
@@ -120,6 +134,8 @@ def test_the_team_event_permission_matrix(world, role):
             401,
             403,
         )
+        roster = f"/api/v1/tournaments/{t.pk}/teams/{world['team'].pk}/roster/"
+        assert api.post(roster, {"units": []}, format="json").status_code in (401, 403)
         return
     # the services: inviting a club
     try:
@@ -143,6 +159,37 @@ def test_the_team_event_permission_matrix(world, role):
     else:
         entered = True
     assert entered is enters, role
+    # changing the guests' team's roster: its captain and the organiser, nobody else
+    captain, first, spare3, spare4, gc = *world["roster"], *world["extra"]
+    try:
+        team_services.change_roster(user, t, world["team"], [[captain, spare3]])
+    except NotAllowed:
+        changed = False
+    else:
+        changed = True
+    assert changed is changes, role
+    api_roster = api.post(
+        f"/api/v1/tournaments/{t.pk}/teams/{world['team'].pk}/roster/",
+        {"units": [[captain.pk, first.pk]]},
+        format="json",
+    )
+    assert api_roster.status_code == (200 if changes else 403 if sees else 404), role
+    # entering the guests' team on another member's behalf (its captain ``gc``): organisers
+    try:
+        team_services.enter_team(
+            user,
+            t,
+            club=world["clubs"]["captain"],
+            name="代报队",
+            units=[[spare3, spare4]],
+            captain=gc,
+        )
+    except NotAllowed:
+        entered_for = False
+    else:
+        entered_for = True
+        assert ClubTeam.objects.get(tournament=t, name="代报队").captain == gc
+    assert entered_for is enters_for, role
     # withdrawing the guests' team: its captain and the organiser
     try:
         team_services.withdraw_team(user, t, world["team"])

@@ -1,6 +1,7 @@
 """The API of an event open to several clubs and of team events, under
-``/api/v1/tournaments/{id}/``: ``teams/`` (GET the team standings, the teams, the waiting list
-and the clubs; POST a captain's team), ``teams/{team}/withdraw/``, ``invite/`` and
+``/api/v1/tournaments/{id}/``: ``teams/`` (GET the team standings, the teams with their
+roster changes, the waiting list and the clubs; POST a captain's team, or an organiser's on a
+captain's behalf), ``teams/{team}/roster/`` (change its pairs), ``teams/{team}/withdraw/``, ``invite/`` and
 ``uninvite/`` (organisers). Thin: the services check the roles and every value, refusing in
 the same words as the pages (every problem at once, by field)."""
 
@@ -75,6 +76,10 @@ def teams_json(tournament: Tournament) -> dict[str, Any]:
                 "club": team.club_id,
                 "captain": team.captain_id,
                 "entries": [_entry_json(e) for e in team.entries.all()],
+                "history": [
+                    {"at": h.created_at.isoformat(), "text": h.text}
+                    for h in team_selectors.roster_history(team)
+                ],
             }
             for team in team_selectors.club_teams(tournament)
         ],
@@ -87,17 +92,38 @@ def teams_json(tournament: Tournament) -> dict[str, Any]:
     }
 
 
-class TeamRequest(serializers.Serializer):
-    """A team: its club (id), name and its pairs (or players) as lists of user ids."""
-
-    club = serializers.IntegerField(min_value=1, max_value=ID_MAX)
-    name = serializers.CharField(max_length=200, allow_blank=True, trim_whitespace=False)
-    units = serializers.ListField(
+def _units_field() -> serializers.ListField:
+    return serializers.ListField(
         child=serializers.ListField(
             child=serializers.IntegerField(min_value=1, max_value=ID_MAX), max_length=2
         ),
         max_length=16,
     )
+
+
+class TeamRequest(serializers.Serializer):
+    """A team: its club (id), name and its pairs (or players) as lists of user ids; an
+    organiser entering it on a captain's behalf names the captain (a user id)."""
+
+    club = serializers.IntegerField(min_value=1, max_value=ID_MAX)
+    name = serializers.CharField(max_length=200, allow_blank=True, trim_whitespace=False)
+    units = _units_field()
+    captain = serializers.IntegerField(min_value=1, max_value=ID_MAX, required=False)
+
+
+class RosterRequest(serializers.Serializer):
+    """A team's new pairs (or players), as lists of user ids."""
+
+    units = _units_field()
+
+
+def _users(unit_ids: list[list[int]], extra: list[int] | None = None) -> dict[int, User]:
+    """The users named by ``unit_ids`` (and ``extra``), refused in words if one is unknown."""
+    ids = {uid for unit in unit_ids for uid in unit} | set(extra or [])
+    users = {u.pk: u for u in User.objects.filter(pk__in=ids)}
+    if len(users) != len(ids):
+        raise eligibility.refusal("bad_player", {"players": [_("Unknown player.")]})
+    return users
 
 
 class ClubRequest(serializers.Serializer):
@@ -133,14 +159,42 @@ class TeamsView(APIView):
         data.is_valid(raise_exception=True)
         values = data.validated_data
         club = get_object_or_404(Club, pk=values["club"])
-        ids = {uid for unit in values["units"] for uid in unit}
-        users = {u.pk: u for u in User.objects.filter(pk__in=ids)}
-        if len(users) != len(ids):
-            raise eligibility.refusal("bad_player", {"players": [_("Unknown player.")]})
+        captain_id = values.get("captain")
+        users = _users(values["units"], [captain_id] if captain_id else [])
         units = [[users[uid] for uid in unit] for unit in values["units"]]
         user: Any = request.user
-        team_services.enter_team(user, tournament, club=club, name=values["name"], units=units)
+        team_services.enter_team(
+            user,
+            tournament,
+            club=club,
+            name=values["name"],
+            units=units,
+            captain=users[captain_id] if captain_id else None,
+        )
         return Response(teams_json(tournament), status=201)
+
+
+class RosterView(APIView):
+    """``POST``: change a team's pairs (or players) before round 1 is paired (its captain or
+    an organiser; nobody else); the new roster is checked as an entry is."""
+
+    permission_classes = [permissions.IsAuthenticated]
+
+    @extend_schema(summary="Change a team's roster", request=RosterRequest, responses=TEAMS)
+    def post(self, request: Request, pk: int, team: int) -> Response:
+        """Every problem is refused at once, by field (``players``, ``club``, ``min_rating``,
+        ``max_rating``, ``min_rated_matches``); after round 1 is paired ``roster_closed``."""
+        tournament = _tournament(request, pk)
+        found = get_object_or_404(ClubTeam, tournament=tournament, pk=team)
+        data = RosterRequest(data=request_object(request.data))
+        data.is_valid(raise_exception=True)
+        unit_ids = data.validated_data["units"]
+        users = _users(unit_ids)
+        user: Any = request.user
+        team_services.change_roster(
+            user, tournament, found, [[users[uid] for uid in unit] for unit in unit_ids]
+        )
+        return Response(teams_json(tournament))
 
 
 class WithdrawTeamView(APIView):

@@ -13,6 +13,11 @@ router.register("tournament-notices", views.TournamentNoticeViewSet, basename="t
 urlpatterns = router.urls + [
     path("tournaments/<int:pk>/teams/", teams.TeamsView.as_view(), name="tournament-teams"),
     path(
+        "tournaments/<int:pk>/teams/<int:team>/roster/",
+        teams.RosterView.as_view(),
+        name="tournament-team-roster",
+    ),
+    path(
         "tournaments/<int:pk>/teams/<int:team>/withdraw/",
         teams.WithdrawTeamView.as_view(),
         name="tournament-team-withdraw",
