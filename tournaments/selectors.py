@@ -738,7 +738,9 @@ def tie_of(tournament: Tournament, games: Sequence[Game]) -> Tie:
     first = ordered[0]
     sides = [list(first.side0), list(first.side1)]
     mode = tournament.series or tie_series.SINGLE
-    if first.is_bye:
+    if not first.side0:  # it waits for its entries: a tie before it is undecided again
+        state = tie_series.SeriesState(mode, 0, (0, 0), (0, 0), (0, 0), False, None, "wait")
+    elif first.is_bye:
         state = tie_series.SeriesState(mode, 0, (0, 0), (0, 0), (0, 0), True, 0, "")
     else:
         state = tie_series.series_state(mode, [series_game(g, sides) for g in ordered])

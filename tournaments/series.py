@@ -152,3 +152,38 @@ def series_state(mode: str, games: Sequence[SeriesGame]) -> SeriesState:
                 return state(False, None, "decider", True)
             # a tie in the sum and the games won: the deciding game follows
     return state(False, None, "game")
+
+
+@dataclass(frozen=True)
+class Fed:
+    """A tie of a knockout round as the next round reads it: ``winner`` (the unit going
+    through; None while the tie is undecided — a correction reopened it, or it waits for its
+    own entries) and ``loser`` (the unit out; None for a bye or while undecided); ``bye``:
+    the tie had one unit only."""
+
+    winner: int | None
+    loser: int | None = None
+    bye: bool = False
+
+
+def next_ties(
+    previous: Sequence[Fed], third_place: bool = False
+) -> list[tuple[int | None, int | None]]:
+    """The ties of a single elimination's next round, in bracket order, from the ties of the
+    round before (``previous``, in bracket order, without its third-place tie): the winners
+    of ties ``2k`` and ``2k + 1`` meet; when they are the last two (the final) and
+    ``third_place`` is set, their losers play for third place (after the final) unless one of
+    the two had a bye. A side is None while the tie feeding it is undecided: that tie of the
+    next round waits for its entries. With every tie decided it is the pairing's own
+    (:func:`tournaments.pairing.elimination_next_round`). Fewer than two ties: no next
+    round (an empty list); an odd number raises ``ValueError``."""
+    if len(previous) < 2:
+        return []
+    if len(previous) % 2:
+        raise ValueError("an elimination round needs an even number of ties")
+    out: list[tuple[int | None, int | None]] = [
+        (previous[i].winner, previous[i + 1].winner) for i in range(0, len(previous), 2)
+    ]
+    if len(previous) == 2 and third_place and not any(fed.bye for fed in previous):
+        out.append((previous[0].loser, previous[1].loser))
+    return out

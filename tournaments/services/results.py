@@ -18,6 +18,7 @@ from games.variants import level_names
 from matches.models import Match, MatchStatus
 from sheets.selectors import confirmed_results
 from tournaments import brackets, scoring
+from tournaments import series as tie_series
 from tournaments.models import (
     KNOCKOUT_FORMATS,
     Entry,
@@ -30,6 +31,7 @@ from tournaments.models import (
     TournamentFormat,
     TournamentStatus,
 )
+from tournaments.notifications import notify_series_game
 from tournaments.selectors import (
     scale_of,
     ties_of,
@@ -45,7 +47,7 @@ from tournaments.services.rating import (
     rate_organiser_result,
     rate_sheet,
 )
-from tournaments.services.rounds import planned_games
+from tournaments.services.rounds import open_pending_tables
 from tournaments.services.setup import locked, managed
 from tournaments.services.ties import play_on_ties
 
@@ -236,7 +238,8 @@ def round_done(rnd: Round) -> bool:
     game's, or a series' of several: :mod:`tournaments.series`)."""
     games = list(rnd.games.all())
     if rnd.tournament.format == TournamentFormat.ELIMINATION:
-        return all(tie.state.decided for tie in ties_of(rnd.tournament, games))
+        # a tie without entries waits for the tie before it (a correction reopened it)
+        return all(tie.sides[0] and tie.state.decided for tie in ties_of(rnd.tournament, games))
     if not all(g.has_result for g in games):
         return False
     if rnd.tournament.format in KNOCKOUT_FORMATS:
@@ -331,9 +334,9 @@ def _after_result(tournament: Tournament, game: Game, before: Any, now: datetime
     if tournament.series:
         # a tie of several games (第三十条): its next game, and the bracket after its winner
         play_on_ties(tournament, game.round, now)
-        _rebracket(tournament, game.round.number, now)
+        rebracket(tournament, game.round.number, now)
     elif tournament.format in KNOCKOUT_FORMATS and before != winner_entry(game):
-        _rebracket(tournament, game.round.number, now)
+        rebracket(tournament, game.round.number, now)
     return game
 
 
@@ -437,21 +440,35 @@ def set_seat_result(
     return game
 
 
-def _rebracket(tournament: Tournament, from_round: int, now: datetime) -> None:
-    """After a corrected result in round ``from_round``, put the right entries into each later
-    elimination game; a game whose entries change loses its result."""
+def rebracket(tournament: Tournament, from_round: int, now: datetime) -> None:
+    """After a result in round ``from_round`` of a knockout that changed who goes through (a
+    corrected result; a tie of several games decided, or left undecided again by a
+    correction), put the right entries into each game of the later rounds, round by round:
+
+    * a game whose entries stay is left as it is, its result too;
+    * a game whose entries change gets them and loses its result (noted
+      ``bracket_corrected``): a result played by other entries does not stand. A tie of
+      several games starts again from its first game (its later games are removed);
+    * a game fed by a tie that is not decided (a correction reopened it, or the game before
+      it waits too) **waits**: no entries, not started, no result, until that tie is
+      decided; then it is filled as above — by the result that decides the tie, or by the
+      schedule once it finishes the round (:func:`tournaments.services.schedule.advance`);
+    * a game given entries in a round being played starts at once (its live table opens)
+      and, in a knockout of several games a tie, its players are told where it is
+      (:func:`tournaments.notifications.notify_series_game`, once);
+    * a finished round with a game no longer decided is played again, and a finished
+      tournament runs again.
+
+    The caller holds the tournament's lock."""
     rounds = list(tournament.rounds.filter(number__gt=from_round).order_by("number"))
     for rnd in rounds:
-        games = list(rnd.games.order_by("number"))
+        games = list(rnd.games.select_related("round").order_by("number"))
         if tournament.format == TournamentFormat.DOUBLE_ELIMINATION:
             wanted = _double_sides(tournament)
         else:
-            try:
-                planned = planned_games(tournament, rnd.number)
-            except TournamentError:
-                planned = []
-            wanted = {i: g.sides for i, g in enumerate(planned)}
+            wanted = _single_sides(tournament, rnd.number)
         series_seen: set[tuple[bool, int]] = set()
+        filled: list[Game] = []
         for i, game in enumerate(games):
             key = game.slot if tournament.format == TournamentFormat.DOUBLE_ELIMINATION else i
             if tournament.series:  # a tie's games share its slot (create_round: slot = index)
@@ -464,31 +481,94 @@ def _rebracket(tournament: Tournament, from_round: int, now: datetime) -> None:
             if tournament.series and not first_of_tie:
                 game.delete()  # the tie starts again from its first game with its new entries
                 continue
-            game.side0, game.side1 = list(want[0]), list(want[1])
-            game.score0 = game.score1 = game.winner = None
-            game.source = ""
-            game.status = (
-                GameStatus.PENDING if rnd.status == RoundStatus.PAIRED else (GameStatus.PLAYING)
-            )
-            game.table = None
-            game.finished_at = None
-            game.grade0 = game.grade1 = None
-            if want[0] and not want[1]:  # a double elimination's bye, carried on
-                game.status, game.finished_at = GameStatus.BYE, now
-            game.notes = list(game.notes) + [
-                {"code": "bracket_corrected", "units": [], "detail": {"round": from_round}}
-            ]
-            game.save()
+            _refill(tournament, rnd, game, want, from_round, now)
+            if game.side0 and game.side1 and rnd.status != RoundStatus.PAIRED:
+                filled.append(game)
         if rnd.status == RoundStatus.FINISHED and not round_done(rnd):
             rnd.status = RoundStatus.PLAYING
             rnd.finished_at = None
             rnd.save(update_fields=["status", "finished_at"])
+        if filled and rnd.status == RoundStatus.PLAYING:
+            if tournament.online:
+                open_pending_tables(tournament, rnd)
+            if tournament.series:
+                for game in filled:
+                    notify_series_game(
+                        tournament, Game.objects.select_related("round").get(pk=game.pk)
+                    )
     if tournament.status == TournamentStatus.FINISHED:
         last = rounds[-1] if rounds else None
+        if last is not None:
+            last.refresh_from_db()
         if last is not None and last.status != RoundStatus.FINISHED:
             tournament.status = TournamentStatus.RUNNING
             tournament.finished_at = None
             tournament.save(update_fields=["status", "finished_at"])
+
+
+def _refill(
+    tournament: Tournament,
+    rnd: Round,
+    game: Game,
+    want: tuple[tuple[int, ...], tuple[int, ...]],
+    from_round: int,
+    now: datetime,
+) -> None:
+    """Give ``game`` of round ``rnd`` the entries ``want`` (none: it waits), its result
+    cleared: waiting or not yet started (a paired round, or a live table still to open), being
+    played, or a bye carried on (double elimination). A game that had entries is noted
+    ``bracket_corrected`` (a game only waiting for its entries is filled without a note)."""
+    had_entries = bool(game.side0)
+    game.side0, game.side1 = list(want[0]), list(want[1])
+    game.score0 = game.score1 = game.winner = None
+    game.source = ""
+    game.table = None
+    game.finished_at = None
+    game.grade0 = game.grade1 = None
+    if not want[0]:  # waits for the tie that feeds it
+        game.status = GameStatus.PENDING
+    elif not want[1]:  # a double elimination's bye, carried on
+        game.status, game.finished_at = GameStatus.BYE, now
+    elif rnd.status == RoundStatus.PAIRED or tournament.online:
+        game.status = GameStatus.PENDING  # a live table opens for it once its round plays
+    else:
+        game.status = GameStatus.PLAYING
+    if had_entries:
+        game.notes = list(game.notes) + [
+            {"code": "bracket_corrected", "units": [], "detail": {"round": from_round}}
+        ]
+    game.save()
+
+
+def _single_sides(
+    tournament: Tournament, number: int
+) -> dict[int, tuple[tuple[int, ...], tuple[int, ...]]]:
+    """Each tie of round ``number`` of a single elimination (by its index: its slot) as the
+    ties of the round before now give it (:func:`tournaments.series.next_ties`); a tie with a
+    side still undecided has no entries (it waits)."""
+    games = list(
+        Game.objects.filter(round__tournament=tournament, round__number=number - 1).select_related(
+            "round"
+        )
+    )
+    fed = []
+    for tie in ties_of(tournament, games):
+        if tie.third_place:
+            continue
+        if not tie.sides[0]:  # waiting itself
+            fed.append(tie_series.Fed(None))
+        elif not tie.sides[1]:
+            fed.append(tie_series.Fed(tie.sides[0][0], None, bye=True))
+        else:
+            fed.append(tie_series.Fed(tie.winner_entry, tie.loser_entry))
+    try:
+        pairs = tie_series.next_ties(fed, tournament.third_place)
+    except ValueError:
+        pairs = []
+    return {
+        i: ((a,), (b,)) if a is not None and b is not None else ((), ())
+        for i, (a, b) in enumerate(pairs)
+    }
 
 
 def _double_sides(tournament: Tournament) -> dict[int, tuple[tuple[int, ...], tuple[int, ...]]]:

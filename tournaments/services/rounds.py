@@ -413,6 +413,8 @@ def _open_tables(tournament: Tournament, rnd: Round) -> None:
     if tournament.duplicate:
         seed, group = secrets.token_hex(8), comparisons.deal_group(rnd)
     for game in rnd.games.filter(status=GameStatus.PENDING).order_by("number"):
+        if not game.side0 or not game.side1:
+            continue  # a knockout game waiting for the tie before it (results.rebracket)
         seat_ids = selectors.users_by_seat(tournament, game, entries)
         for uid in seat_ids:
             if uid not in users:
@@ -499,4 +501,7 @@ def start_round(
         last = create_round(tournament, _next_number(tournament, last), now)
     elif last.status != RoundStatus.PAIRED:
         raise TournamentError("round_running", _("The current round has not finished."))
+    if tournament.rounds.filter(number__lt=last.number, status=RoundStatus.PLAYING).exists():
+        # a correction reopened a knockout tie of an earlier round: it is decided first
+        raise TournamentError("undecided", _("A game of the previous round has no winner yet."))
     return begin_round(tournament, last, now)

@@ -25,7 +25,7 @@ from tournaments.services.cuts import make_cut
 from tournaments.services.entries import expire_invitations
 from tournaments.services.errors import TournamentError
 from tournaments.services.forfeits import forfeit_no_shows
-from tournaments.services.results import collect_results, round_done
+from tournaments.services.results import collect_results, rebracket, round_done
 from tournaments.services.rounds import begin_round, create_round
 from tournaments.services.setup import locked
 from tournaments.services.ties import play_on_ties
@@ -35,20 +35,35 @@ log = logging.getLogger(__name__)
 
 def advance(tournament: Tournament, now: datetime) -> list[str]:
     """Do what is due for one tournament at ``now``, under its lock; return what happened (for
-    logs/tests): the round being played takes in its results and no-shows and finishes once
-    decided; then (unless paused) the next step of :func:`tournaments.selectors.next_step`."""
+    logs/tests): each round being played takes in its results and no-shows and finishes once
+    decided, the earliest first — an earlier round is played again when a correction left a
+    knockout tie of it undecided (:func:`tournaments.services.ties.play_on_ties`), and once
+    it finishes the later rounds' games waiting for that tie get their entries
+    (:func:`tournaments.services.results.rebracket`); then (unless paused, and only once no
+    round before the latest is being played) the next step of
+    :func:`tournaments.selectors.next_step`."""
     done: list[str] = []
     with transaction.atomic():
         tournament = locked(tournament)
         if tournament.status not in ACTIVE_STATUSES:
             return done
-        last = tournament.rounds.order_by("-number").first()
-        if last is None and notify_checkin(tournament, now):
+        numbers = list(tournament.rounds.order_by("number").values_list("number", flat=True))
+        if not numbers and notify_checkin(tournament, now):
             done.append("checkin_open")
-        if last is not None and last.status == RoundStatus.PLAYING:
-            done += _play_on(tournament, last, now)
+        for number in numbers:
+            rnd = tournament.rounds.get(number=number)
+            if rnd.status != RoundStatus.PLAYING:
+                continue
+            done += _play_on(tournament, rnd, now)
+            if number != numbers[-1] and rnd.status == RoundStatus.FINISHED:
+                rebracket(tournament, number, now)  # the games its ties feed, filled
+                done.append(f"bracket:{number}")
         if tournament.status == TournamentStatus.PAUSED:
             return done
+        rounds = list(tournament.rounds.order_by("number"))
+        if any(r.status != RoundStatus.FINISHED for r in rounds[:-1]):
+            return done  # an earlier round is played again first (a corrected knockout tie)
+        last = rounds[-1] if rounds else None
         step = selectors.next_step(tournament, last, now)
         if step.action == "start" and last is not None:
             begin_round(tournament, last, now)

@@ -36,19 +36,19 @@ SERIES_GAME = "series_game"
 
 def _reopen(tournament: Tournament, rnd: Round) -> bool:
     """A corrected result left a tie of the finished round ``rnd`` undecided (a best-of tie
-    back to one win each, a sum now equal): when ``rnd`` is the latest round, it is played
-    again — the round back to playing, a finished tournament back to running — so that the
-    tie's next game is made as after an entered result, and the schedule finishes the round
-    (and the event) again once it is decided. A later round already paired is left to the
-    re-bracketing of the games after a correction
-    (:func:`tournaments.services.results._rebracket`). Returns whether it reopened."""
+    back to one win each, a sum now equal): the round is played again — back to playing, a
+    finished tournament back to running — so that the tie's next game is made at once in
+    its own round, as after an entered result, and the schedule finishes the round again
+    once it is decided (:func:`tournaments.services.schedule.advance` plays on every round
+    being played, the earliest first). The later rounds already paired are re-bracketed by
+    the caller (:func:`tournaments.services.results.rebracket`): the games the tie feeds
+    wait without entries until it is decided, then are filled. Returns whether it
+    reopened."""
     if tournament.status not in (
         TournamentStatus.RUNNING,
         TournamentStatus.PAUSED,
         TournamentStatus.FINISHED,
     ):
-        return False
-    if tournament.rounds.filter(number__gt=rnd.number).exists():
         return False
     games = list(rnd.games.select_related("round"))
     if not any(
@@ -68,11 +68,11 @@ def _reopen(tournament: Tournament, rnd: Round) -> bool:
 
 def play_on_ties(tournament: Tournament, rnd: Round, now: datetime) -> int:
     """Make the next game of each undecided tie of ``rnd`` (a round being played of a single
-    elimination played in series, or its latest round finished before a correction left a tie
-    undecided: :func:`_reopen`) whose games so far all have their results; return how many
-    were made. The caller holds the tournament's lock. Made again and again while games are
-    decided at once (forfeits), never more than a tie can take
-    (:data:`tournaments.series.MAX_GAMES`)."""
+    elimination played in series, or a round finished before a correction left a tie
+    undecided: :func:`_reopen`, whether or not later rounds are paired) whose games so far
+    all have their results; return how many were made. The caller holds the tournament's
+    lock. Made again and again while games are decided at once (forfeits), never more than a
+    tie can take (:data:`tournaments.series.MAX_GAMES`)."""
     if tournament.format != TournamentFormat.ELIMINATION or not tournament.series:
         return 0
     if rnd.status == RoundStatus.FINISHED and not _reopen(tournament, rnd):

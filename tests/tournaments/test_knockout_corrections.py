@@ -1,0 +1,295 @@
+"""A knockout's corrections (issue 45: "a corrected result is recorded ... standings, later
+pairings that have not started, and ratings follow exactly once"): the pure rule of who
+meets whom in the next round while a tie is undecided (:func:`tournaments.series.next_ties`,
+with hypothesis against the pairing's own), then on PostgreSQL a Swiss stage of 8 pairs and
+the 4-pair knockout of several games a tie made from it, whose semi-final is corrected after
+the final was paired: the semi-final plays its next game in its own round, the final waits
+without entries, then is filled and played; each player told once (the outbox's keys), the
+ratings following once."""
+
+from datetime import timedelta
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from ladder.models import RatedResult
+from outbox.models import OutboxMessage
+from tests.tournaments.test_series import play_swiss_round
+from tests.tournaments.test_tournament_services import START, make_tournament, register_pairs
+from tournaments import pairing, selectors
+from tournaments.models import Entry, Game, GameStatus, Round, TournamentStatus
+from tournaments.series import Fed, next_ties
+from tournaments.services import results as result_services
+from tournaments.services import rounds as round_services
+from tournaments.services import schedule as schedule_services
+from tournaments.services import setup as setup_services
+from tournaments.services import stages as stage_services
+from tournaments.services.errors import TournamentError
+
+# --------------------------------------------------------------------------- pure
+
+
+@st.composite
+def rounds_of_ties(draw):
+    """A round of 2, 4, 8 or 16 ties, each decided (a winner, a loser or a bye) or not."""
+    count = draw(st.sampled_from([2, 4, 8, 16]))
+    units = iter(range(1, 2 * count + 1))
+    out = []
+    for _ in range(count):
+        a, b = next(units), next(units)
+        kind = draw(st.sampled_from(["a", "b", "bye", "open"]))
+        if kind == "a":
+            out.append(Fed(a, b))
+        elif kind == "b":
+            out.append(Fed(b, a))
+        elif kind == "bye":
+            out.append(Fed(a, None, bye=True))
+        else:
+            out.append(Fed(None))
+    return out
+
+
+@settings(max_examples=300, deadline=None)
+@given(rounds_of_ties(), st.booleans())
+def test_the_next_round_waits_only_where_a_tie_feeding_it_is_undecided(previous, third):
+    got = next_ties(previous, third)
+    # the winners of ties 2k and 2k + 1 meet; an undecided tie leaves its side open (None)
+    assert got[: len(previous) // 2] == [
+        (previous[i].winner, previous[i + 1].winner) for i in range(0, len(previous), 2)
+    ]
+    plays_third = len(previous) == 2 and third and not any(f.bye for f in previous)
+    assert len(got) == len(previous) // 2 + plays_third
+    if plays_third:
+        assert got[-1] == (previous[0].loser, previous[1].loser)
+    if all(f.winner is not None for f in previous):
+        # every tie decided: exactly the pairing's next round
+        made = pairing.elimination_next_round(
+            [f.winner for f in previous], [f.loser for f in previous], third
+        )
+        assert got == [tuple(g.sides[0] + g.sides[1]) for g in made]
+    else:
+        assert any(None in pair for pair in got)
+
+
+def test_one_tie_is_no_next_round_and_an_odd_number_is_refused():
+    assert next_ties([Fed(1, 2)]) == []
+    with pytest.raises(ValueError):
+        next_ties([Fed(1, 2), Fed(3, 4), Fed(5, 6)])
+
+
+# --------------------------------------------------------------------------- the database
+
+
+def rated_swiss_stage(club, club_admin, members, rated):
+    """A finished national-rules Swiss of 8 pairs of Bao 2 (rated or not), three rounds."""
+    people = members(16)
+    t = make_tournament(club, club_admin, scoring="national", start_when_ready=True, rated=rated)
+    setup_services.publish(club_admin, t, now=START - timedelta(days=1))
+    register_pairs(t, people)
+    now = START
+    schedule_services.tick(now)
+    for number in (1, 2, 3):
+        play_swiss_round(club_admin, t, number, now)
+        now += timedelta(minutes=1)
+        schedule_services.tick(now)
+    t.refresh_from_db()
+    assert t.status == TournamentStatus.FINISHED
+    return t, now
+
+
+def knockout_of(club, club_admin, members, series, rated=False):
+    t, now = rated_swiss_stage(club, club_admin, members, rated)
+    knockout = stage_services.create_next_stage(
+        club_admin, t, format="elimination", qualifiers_count=4, series=series, now=now
+    )
+    assert knockout.rated == rated
+    seeds = [e.pk for e in knockout.entries.order_by("seed")]
+    return knockout, seeds, knockout.starts_at
+
+
+def enter(admin, game, winner_entry, levels, now):
+    """The organiser enters ``game``'s result: ``winner_entry`` at ``levels[0]``."""
+    winner = 0 if game.side0[0] == winner_entry else 1
+    scores = levels if winner == 0 else levels[::-1]
+    return result_services.set_result(admin, game, *scores, now=now)
+
+
+def correct(admin, game, winner_entry, levels, now):
+    """An appeal's correction of ``game``: ``winner_entry`` at ``levels[0]``."""
+    game.refresh_from_db()
+    winner = 0 if game.side0[0] == winner_entry else 1
+    scores = levels if winner == 0 else levels[::-1]
+    return result_services.correct_result(admin, game, *scores, "记分错误", now=now)
+
+
+def tie_games(t, number, entry):
+    """The games of round ``number``'s tie that ``entry`` plays, in the order played."""
+    games = Game.objects.filter(round__tournament=t, round__number=number).order_by("number")
+    return [g for g in games if entry in g.side0 + g.side1]
+
+
+def players(*entries):
+    return {u for e in Entry.objects.filter(pk__in=entries) for u in e.user_ids}
+
+
+def told(game):
+    """The users told of ``game`` as the next game of its tie, one outbox key each."""
+    keys = list(
+        OutboxMessage.objects.filter(key__startswith=f"series-game:{game.pk}:user:").values_list(
+            "key", flat=True
+        )
+    )
+    assert len(keys) == len(set(keys))
+    return sorted(int(k.rsplit(":", 1)[1]) for k in keys)
+
+
+def results_snapshot(games):
+    return [(g.pk, g.side0, g.side1, g.score0, g.score1, g.winner, g.status) for g in games]
+
+
+@pytest.mark.django_db
+def test_a_best_of_three_semi_final_corrected_after_the_final_was_paired(club, club_admin, members):
+    knockout, (s1, s2, s3, s4), now = knockout_of(club, club_admin, members, "best3", rated=True)
+    schedule_services.tick(now)
+    # the semi-finals: s1 beats s4 2-0, s2 beats s3 2-0
+    for entry in (s1, s2):
+        (first,) = tie_games(knockout, 1, entry)
+        enter(club_admin, first, entry, (9, 4), now)
+        second = tie_games(knockout, 1, entry)[1]
+        enter(club_admin, second, entry, (9, 4), now)
+    now += timedelta(minutes=1)
+    assert "started:2" in schedule_services.tick(now)[knockout.pk]
+    (final,) = Round.objects.get(tournament=knockout, number=2).games.all()
+    assert set(final.side0 + final.side1) == {s1, s2} and final.status == GameStatus.PLAYING
+    semi_a = results_snapshot(tie_games(knockout, 1, s1))
+    rated_before = RatedResult.objects.filter(source="admin").count()
+
+    # an appeal: s3 won the second game of its semi-final, so the tie stands at one win each
+    second = tie_games(knockout, 1, s3)[1]
+    correct(club_admin, second, s3, (10, 6), now)
+    knockout.refresh_from_db()
+    semi, final_round = (Round.objects.get(tournament=knockout, number=n) for n in (1, 2))
+    assert knockout.status == TournamentStatus.RUNNING
+    assert semi.status == "playing" and final_round.status == "playing"
+    # the semi-final's third game, in its own round, at once
+    third = tie_games(knockout, 1, s3)[2]
+    assert third.status == GameStatus.PLAYING and third.sides == second.sides
+    assert third.notes[0]["code"] == "series_game" and third.notes[0]["detail"]["game"] == 3
+    assert told(third) == sorted(players(s2, s3))
+    # the final waits: no entries, not started, noted
+    (waiting,) = Round.objects.get(pk=final_round.pk).games.all()
+    assert waiting.pk == final.pk and waiting.sides == [[], []]
+    assert waiting.status == GameStatus.PENDING and waiting.score0 is None
+    assert waiting.notes[-1]["code"] == "bracket_corrected"
+    (tie,) = [t for t in selectors.ties_of(knockout) if t.round == 2]
+    assert not tie.state.decided and tie.winner_entry is None
+    # the other semi-final is untouched; s1 is in play, waiting for its opponent
+    assert results_snapshot(tie_games(knockout, 1, s1)) == semi_a
+    band = {line.entry.pk: line.placing for line in selectors.standings(knockout)}
+    assert all(band[e].in_play for e in (s1, s2, s3)) and not band[s4].in_play
+    # the ladder: the corrected game's one rating follows (no second one)
+    assert RatedResult.objects.filter(source="admin").count() == rated_before
+    rated = RatedResult.objects.get(source="admin", source_id=str(second.pk))
+    second.refresh_from_db()
+    assert (rated.score0, rated.score1) == (second.score0, second.score1)
+
+    # the schedule plays the semi-final on; nothing of the final starts, the event goes on
+    now += timedelta(minutes=1)
+    assert "tournament_finished" not in schedule_services.tick(now).get(knockout.pk, [])
+    with pytest.raises(TournamentError) as refused:
+        round_services.start_round(club_admin, knockout, now=now)
+    assert refused.value.code == "round_running"
+    # the same correction again changes nothing and tells nobody again
+    correct(club_admin, second, s3, (10, 6), now)
+    assert len(tie_games(knockout, 1, s3)) == 3 and told(third) == sorted(players(s2, s3))
+    with pytest.raises(TournamentError):
+        result_services.set_result(club_admin, waiting, 9, 4, now=now)  # it has not started
+
+    # s3 wins the third game: the tie is decided, the schedule finishes the round and the
+    # final is filled with s1 and s3 and played
+    enter(club_admin, third, s3, (9, 5), now)
+    now += timedelta(minutes=1)
+    done = schedule_services.tick(now)[knockout.pk]
+    assert "finished:1" in done
+    (filled,) = Round.objects.get(pk=final_round.pk).games.all()
+    assert filled.pk == final.pk and set(filled.side0 + filled.side1) == {s1, s3}
+    assert filled.status == GameStatus.PLAYING
+    assert told(filled) == sorted(players(s1, s3))  # where the final is, once
+    schedule_services.tick(now + timedelta(seconds=30))
+    assert told(filled) == sorted(players(s1, s3))
+    enter(club_admin, filled, s3, (12, 10), now)
+    enter(club_admin, tie_games(knockout, 2, s3)[1], s3, (12, 10), now)
+    now += timedelta(minutes=1)
+    assert "tournament_finished" in schedule_services.tick(now)[knockout.pk]
+    knockout.refresh_from_db()
+    assert knockout.status == TournamentStatus.FINISHED
+    labels = {line.entry.pk: line.placing.label for line in selectors.standings(knockout)}
+    assert (labels[s3], labels[s1]) == ("1", "2")
+    assert {labels[s2], labels[s4]} == {"3–4"}
+    # every knockout game rated once, with the result it has now
+    games = Game.objects.filter(round__tournament=knockout).exclude(status=GameStatus.BYE)
+    assert games.count() == 5 + 2  # the semi-finals' 2 and 3 games, the final's 2
+    for game in games:
+        (one,) = RatedResult.objects.filter(source="admin", source_id=str(game.pk))
+        assert (one.score0, one.score1) == (game.score0, game.score1)
+    # every player of each series game told once (one key a game and user)
+    keys = list(OutboxMessage.objects.filter(key__startswith="series-game:").values_list("key"))
+    assert len(keys) == len(set(keys))
+
+
+@pytest.mark.django_db
+def test_a_two_game_sum_corrected_to_a_level_sum_plays_its_deciding_game_in_its_round(
+    club, club_admin, members
+):
+    knockout, (s1, s2, s3, s4), now = knockout_of(club, club_admin, members, "sum2")
+    schedule_services.tick(now)
+    for entry in (s1, s2):  # each higher seed wins both its games 9:4
+        enter(club_admin, tie_games(knockout, 1, entry)[0], entry, (9, 4), now)
+        enter(club_admin, tie_games(knockout, 1, entry)[1], entry, (9, 4), now)
+    now += timedelta(minutes=1)
+    schedule_services.tick(now)
+    (final,) = Round.objects.get(tournament=knockout, number=2).games.all()
+    assert set(final.side0 + final.side1) == {s1, s2}
+    final_sides = final.sides
+    enter(club_admin, final, s1, (9, 7), now)  # the final's first game is played
+    (second_final,) = [g for g in tie_games(knockout, 2, s1) if g.pk != final.pk]
+    semi_b = results_snapshot(tie_games(knockout, 1, s2))
+
+    # s1's tie corrected: its second game won by s4 by as much as s1 won the first — a level
+    # sum and a win each: the deciding game in round 1; the final waits, its played game
+    # cleared (a result played while a side was in question does not stand)
+    _first, second = tie_games(knockout, 1, s1)
+    correct(club_admin, second, s4, (9, 4), now)
+    (tie,) = [
+        t for t in selectors.ties_of(knockout) if t.round == 1 and s1 in t.sides[0] + t.sides[1]
+    ]
+    assert tie.state.grades == (0, 0) and tie.state.wins == (1, 1) and not tie.state.decided
+    decider = tie_games(knockout, 1, s1)[2]
+    assert decider.notes[0]["detail"]["decider"] is True and decider.status == GameStatus.PLAYING
+    assert told(decider) == sorted(players(s1, s4))
+    assert Round.objects.get(tournament=knockout, number=1).status == "playing"
+    (waiting,) = Round.objects.get(tournament=knockout, number=2).games.all()
+    assert waiting.pk == final.pk and waiting.sides == [[], []]
+    assert waiting.score0 is None and waiting.status == GameStatus.PENDING
+    assert waiting.notes[-1]["code"] == "bracket_corrected"
+    assert not Game.objects.filter(pk=second_final.pk).exists()  # its tie starts again
+    assert results_snapshot(tie_games(knockout, 1, s2)) == semi_b
+
+    # s1 wins the deciding game (a tie at the table: the organiser names the winner): the
+    # final is filled again, with the same sides, to be played from its first game
+    side = 0 if decider.side0[0] == s1 else 1
+    result_services.set_result(club_admin, decider, 7, 7, winner=side, now=now)
+    (filled,) = Round.objects.get(tournament=knockout, number=2).games.all()
+    assert filled.sides == final_sides and filled.status == GameStatus.PLAYING
+    assert filled.score0 is None
+    assert told(filled) == sorted(players(s1, s2))
+    now += timedelta(minutes=1)
+    assert "finished:1" in schedule_services.tick(now)[knockout.pk]
+    enter(club_admin, filled, s1, (9, 7), now)
+    enter(club_admin, tie_games(knockout, 2, s1)[1], s1, (9, 7), now)
+    now += timedelta(minutes=1)
+    assert "tournament_finished" in schedule_services.tick(now)[knockout.pk]
+    labels = {line.entry.pk: line.placing.label for line in selectors.standings(knockout)}
+    assert (labels[s1], labels[s2]) == ("1", "2")
+    assert told(filled) == sorted(players(s1, s2))
