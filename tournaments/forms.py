@@ -31,7 +31,7 @@ from games.variants import GAMES
 from games.variants import game as game_facts
 from matches.messages import MatchError
 from matches.services import tables as match_tables
-from tournaments import comparisons, standings
+from tournaments import comparisons, pairing, standings
 from tournaments import cuts as cut_plan
 from tournaments import series as tie_series
 from tournaments.models import (
@@ -53,6 +53,7 @@ EDITABLE: tuple[str, ...] = (
     "unit_kind",
     "rounds_planned",
     "groups",
+    "cycles",
     "third_place",
     "rated",
     "online",
@@ -126,6 +127,7 @@ FIELD_CODES = {
     "cuts": "bad_cuts",
     "scoring": "bad_scoring",
     "series": "bad_series",
+    "cycles": "bad_cycles",
     "ending": "bad_ending",
     "deals": "bad_ending",
     **dict.fromkeys(NUMBERS, "bad_number"),
@@ -261,6 +263,16 @@ class TournamentSettingsForm(forms.Form):
                 error_messages=_all(_("Match options must be an object."))
             ),
             "cuts": CutPlanField(),
+            "cycles": WholeNumberField(
+                min_value=1,
+                max_value=pairing.MAX_CYCLES,
+                error_messages=_all(
+                    _(
+                        "A round robin is played once or twice: 1 (single round robin) or 2 "
+                        "(double round robin)."
+                    )
+                ),
+            ),
             "scoring": forms.ChoiceField(
                 choices=Scoring.choices,
                 error_messages=_all(_("Choose club scoring or the national rules.")),
@@ -351,8 +363,29 @@ class TournamentSettingsForm(forms.Form):
         self._check_cuts(data)
         self._check_duplicate(data)
         self._check_groups(data)
+        self._check_cycles(data)
         self._check_series(data)
         return data
+
+    def _check_cycles(self, data: dict[str, Any]) -> None:
+        """A double round robin (双循环赛, 第二十七条三) is a round robin's (of each group in a
+        group round robin), and the cycles are fixed once round 1 is paired (the second
+        cycle's rounds follow the first's)."""
+        cycles = data.get("cycles")
+        if cycles is None or "cycles" in self.errors:
+            return
+        if cycles > 1 and data.get("format") != TournamentFormat.ROUND_ROBIN:
+            problem = _(
+                "A double round robin is a round robin: choose round robin as the format, or a "
+                "single round robin."
+            )
+            self.add_error("cycles", ValidationError(problem, code="bad_cycles"))
+        elif "cycles" in self.changed and self.rounds_paired and self.cycles_before != cycles:
+            problem = _("The round robin cycles cannot change once the first round is paired.")
+            self.add_error("cycles", ValidationError(problem, code="started"))
+
+    #: The tournament's cycles before this change (editing).
+    cycles_before = 1
 
     def _check_series(self, data: dict[str, Any]) -> None:
         """A knockout tie played as a series of games (多局制淘汰赛, 第三十条): a single
@@ -645,6 +678,7 @@ def check_settings(
     if tournament is not None and tournament.pk:
         form.rounds_paired = tournament.rounds.count()
         form.groups_before = tournament.groups
+        form.cycles_before = tournament.cycles
         form.series_before = tournament.series
         stored = cut_plan.parse_plan(tournament.cuts or [])
         form.made_cuts = cut_plan.made_cuts(stored, form.rounds_paired)
@@ -718,6 +752,7 @@ SECTIONS = (
             "no_show_minutes",
             "scoring",
             "groups",
+            "cycles",
             "tiebreaks",
             "cuts",
         ),
@@ -740,6 +775,12 @@ WEB_SETTINGS = tuple(
 
 #: The choices that have a default: left out, they keep it.
 DEFAULTED = ("format", "unit_kind", "scoring")
+
+#: The round robin's cycles as the form offers them (第二十七条二、三).
+CYCLE_CHOICES = (
+    (1, gettext_lazy("Single round robin: every two entries meet once")),
+    (2, gettext_lazy("Double round robin: every two entries meet twice, sides swapped")),
+)
 
 DATETIME = forms.DateTimeInput(attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M")
 
@@ -779,6 +820,8 @@ def _web_field(name: str) -> forms.Field:
     kwargs: dict[str, Any] = {"label": capfirst(label(name)), "required": False}
     if name in FLAGS or name == "duplicate":
         return forms.BooleanField(**kwargs)
+    if name == "cycles":
+        return TypedText(widget=forms.Select(choices=CYCLE_CHOICES), **kwargs)
     if name in TIMES:
         return forms.DateTimeField(widget=DATETIME, **kwargs)
     if name in NUMBERS:
@@ -881,6 +924,11 @@ class TournamentForm(forms.Form):
             "serpentine seeding, each group a round robin of its own; the best of each group "
             "go on to the next stage. 1: no groups."
         ),
+        "cycles": gettext_lazy(
+            "Round robin only (第二十七条): in a double round robin every two entries meet again "
+            "after the first cycle, sides swapped; in a group round robin, within each group. "
+            "Twice the rounds."
+        ),
         "unit_kind": gettext_lazy(
             "Nanping Red Two is played as an individual event: partners change every deal."
         ),
@@ -933,7 +981,12 @@ class TournamentForm(forms.Form):
         game's default)."""
         super().clean()
         data = self.cleaned_data
-        for name in (*DEFAULTED, "groups", *CONDITIONS):  # left out: the default, or unchanged
+        for name in (
+            *DEFAULTED,
+            "groups",
+            "cycles",
+            *CONDITIONS,
+        ):  # left out: the default, or unchanged
             if name in ("min_rating", "max_rating"):
                 continue  # empty: no bound
             if data.get(name) == "":

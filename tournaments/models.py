@@ -15,6 +15,7 @@ from django.conf import settings
 from django.db import models
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 from games.variants import Variant, game, is_game
 
@@ -117,6 +118,10 @@ class Tournament(models.Model):
     #: Group round robin (分组循环赛, 第二十七条一): the entries spread over this many groups by
     #: serpentine seeding, each group a round robin of its own (1: no groups).
     groups = models.PositiveSmallIntegerField(_("groups"), default=1)
+    #: Single or double round robin (单循环赛 / 双循环赛, 第二十七条二、三): how many times the
+    #: units of a round robin (of each group) meet — 2: every pairing played again, sides
+    #: swapped, in the rounds after the first cycle. 1 for every other format.
+    cycles = models.PositiveSmallIntegerField(_("round robin cycles"), default=1)
     #: The earlier stage this one was made from (its ranking gave the entries and their seeds):
     #: a multi-stage event is tournaments linked stage to stage.
     previous_stage = models.ForeignKey(
@@ -195,12 +200,31 @@ class Tournament(models.Model):
                 name="tournament_groups_range",
                 violation_error_message=_("A round robin has from 1 to 16 groups."),
             ),
+            models.CheckConstraint(
+                condition=models.Q(cycles__gte=1, cycles__lte=2),
+                name="tournament_cycles_range",
+                violation_error_message=_(
+                    "A round robin is played once or twice (single or double round robin)."
+                ),
+            ),
         ]
 
     @property
     def next_stage(self) -> Tournament | None:
         """The stage made from this one's ranking, if any."""
         return self.next_stages.first()
+
+    @property
+    def round_robin_cycles(self) -> int:
+        """How many times the units of a round robin meet (2: a double round robin); 1 for
+        every other format, whatever is stored."""
+        return self.cycles if self.format == TournamentFormat.ROUND_ROBIN else 1
+
+    def format_display(self) -> str:
+        """The format as the pages name it: a double round robin is 双循环赛, not 循环赛."""
+        if self.round_robin_cycles == 2:
+            return str(pgettext_lazy("tournament format", "Double round robin"))
+        return str(self.get_format_display())
 
     @property
     def per_seat(self) -> bool:

@@ -14,7 +14,8 @@ games, a single player in two-player Shuangkou. Units are identified by ints.
   (蛇形排列, 第二十八条一): 1 v n, 2 v n−1, …, then moves a teammate clash to the nearest
   table where a swap removes it.
 * :func:`round_robin` schedules every round with the circle method (teammates' games in the
-  first rounds, :func:`teammates_first`); :func:`serpentine_groups`
+  first rounds, :func:`teammates_first`), once or twice (a double round robin's second cycle
+  with the sides swapped, :func:`play_cycles`); :func:`serpentine_groups`
   spreads units over the groups of a group round robin (分组循环赛, 第二十七条一) and
   :func:`group_round_robin` schedules each group's round robin in parallel.
 * :func:`elimination_first_round` / :func:`elimination_next_round` run a single-elimination
@@ -253,10 +254,16 @@ def snake_first_round(units: Sequence[int], team: Mapping[int, str] | None = Non
 
 
 def explain_games(
-    games: Sequence[Game], scores: Mapping[int, float], history: History, tables: bool = False
+    games: Sequence[Game],
+    scores: Mapping[int, float],
+    history: History,
+    tables: bool = False,
+    meetings: int = 1,
 ) -> list[Game]:
     """The same games with their notes recomputed: every broken preference of each game
-    (``tables``: games without fixed partners, :func:`table_round`)."""
+    (``tables``: games without fixed partners, :func:`table_round`). ``meetings``: how often
+    two units are meant to meet (a double round robin: 2), so only a meeting beyond that is a
+    rematch."""
     out = []
     everyone = [u for game in games for u in game.units]
     lowest = min((scores.get(u, 0) for u in everyone), default=0)
@@ -295,7 +302,7 @@ def explain_games(
         for x in a:
             for y in b:
                 times = history.met[_key(x, y)]
-                if times:
+                if times >= max(1, meetings):
                     code = "rematch" if len(a) == 1 and len(b) == 1 else "repeat_opponent"
                     notes.append(Note(code, (x, y), {"times": times + 1}))
                 if len(a) == 1 and len(b) == 1 and _teammates(history, x, y):
@@ -360,12 +367,21 @@ SWAP_PASSES = 20
 
 
 # --------------------------------------------------------------------------- round robin
-def round_robin(units: Sequence[int], team: Mapping[int, str] | None = None) -> list[list[Game]]:
+#: The most cycles of a round robin: single (1) or double (2) (第二十七条二、三).
+MAX_CYCLES = 2
+
+
+def round_robin(
+    units: Sequence[int], team: Mapping[int, str] | None = None, cycles: int = 1
+) -> list[list[Game]]:
     """Every round of a round robin (循环赛) by the circle method: each unit meets each other
-    unit exactly once; with an odd number, each unit has exactly one bye. With ``team`` (unit
-    → team label, a team event) the rounds are put in :func:`teammates_first` order."""
+    unit exactly once a cycle; with an odd number, each unit has exactly one bye a cycle. With
+    ``team`` (unit → team label, a team event) the rounds of a cycle are put in
+    :func:`teammates_first` order. ``cycles`` 2 is a double round robin (双循环赛, 第二十七条三):
+    :func:`play_cycles`. Raises ``ValueError`` for duplicates or cycles other than 1 or 2."""
     if len(set(units)) != len(units):
         raise ValueError("a unit appears twice")
+    _check_cycles(cycles)
     slots: list[int | None] = list(units)
     if len(slots) % 2:
         slots.append(None)
@@ -385,7 +401,31 @@ def round_robin(units: Sequence[int], team: Mapping[int, str] | None = None) -> 
         games.sort(key=lambda g: g.is_bye)
         rounds.append(games)
         slots = [slots[0], slots[-1], *slots[1:-1]]
-    return teammates_first(rounds, team) if team else rounds
+    return play_cycles(teammates_first(rounds, team) if team else rounds, cycles)
+
+
+def _check_cycles(cycles: int) -> None:
+    if isinstance(cycles, bool) or not isinstance(cycles, int) or not 1 <= cycles <= MAX_CYCLES:
+        raise ValueError("a round robin is played once or twice")
+
+
+def play_cycles(rounds: Sequence[list[Game]], cycles: int) -> list[list[Game]]:
+    """The rounds of one cycle of a round robin played ``cycles`` times (1 or 2): the second
+    cycle (双循环赛, 第二十七条三: "参赛者之间循环比赛两次") plays the first cycle's rounds again
+    in the same order, numbered on after them, with every game's sides swapped — the side that
+    sat 0 (seats 0 and 2) sits 1 — so over the two meetings each unit sits on each side once;
+    the byes are the first cycle's. The same order keeps what ordered the first cycle (the
+    teammates' games first, :func:`teammates_first`) and puts a whole cycle between a pair's
+    two meetings."""
+    _check_cycles(cycles)
+    first = [list(games) for games in rounds]
+    if cycles == 1:
+        return first
+    second = [
+        [game if game.is_bye else Game((game.sides[1], game.sides[0])) for game in games]
+        for games in first
+    ]
+    return first + second
 
 
 def teammates_first(rounds: Sequence[list[Game]], team: Mapping[int, str]) -> list[list[Game]]:
@@ -464,7 +504,7 @@ def serpentine_groups(
 
 
 def group_round_robin(
-    units: Sequence[int], groups: int, team: Mapping[int, str] | None = None
+    units: Sequence[int], groups: int, team: Mapping[int, str] | None = None, cycles: int = 1
 ) -> list[list[Game]]:
     """Every round of a group round robin: the units spread by :func:`serpentine_groups`,
     each group a :func:`round_robin` of its own, round *r* of every group paired in round *r*
@@ -472,14 +512,25 @@ def group_round_robin(
     round off when the others need one more. Units of different groups never meet. ``team``
     (a team event): teammates spread over the groups while the tiers allow it
     (:func:`serpentine_groups`), and each group's teammates meet in its first rounds
-    (:func:`round_robin`)."""
+    (:func:`round_robin`). ``cycles`` 2 (a double round robin in every group): the whole
+    first cycle again, sides swapped (:func:`play_cycles`), so every group starts its second
+    cycle in the same round, the one after the largest group's first cycle."""
+    _check_cycles(cycles)
     schedules = [round_robin(group, team) for group in serpentine_groups(units, groups, team)]
     rounds = []
     for r in range(max((len(s) for s in schedules), default=0)):
         games = [game for schedule in schedules if r < len(schedule) for game in schedule[r]]
         games.sort(key=lambda g: g.is_bye)
         rounds.append(games)
-    return rounds
+    return play_cycles(rounds, cycles)
+
+
+def round_robin_rounds(size: int, cycles: int = 1) -> int:
+    """How many rounds :func:`round_robin` of ``size`` units played ``cycles`` times takes: a
+    cycle is ``size - 1`` rounds (even) or ``size`` (odd: a bye each round; one unit: a round
+    of its bye), none for no unit."""
+    _check_cycles(cycles)
+    return cycles * max(0, size - 1 if size % 2 == 0 else size)
 
 
 def group_seeds(groups: Sequence[Sequence[int]], per_group: int) -> list[int]:

@@ -268,14 +268,15 @@ def rounds_schedule(tournament: Tournament) -> list[dict[str, Any]]:
 
 def total_rounds(tournament: Tournament) -> int:
     """How many rounds the tournament has (Swiss: as planned; round robin and elimination:
-    from the entries of round 1, or the active entries before it)."""
+    from the entries of round 1, or the active entries before it; a double round robin twice
+    a single one's)."""
     if tournament.format == TournamentFormat.SWISS:
         return tournament.rounds_planned
     order = tournament_order(tournament)
     if tournament.format == TournamentFormat.ROUND_ROBIN:
-        # a group round robin plays as many rounds as its largest group needs
+        # a group round robin plays as many rounds as its largest group needs, each cycle
         n = max((len(group) for group in groups_of(tournament, order)), default=0)
-        return max(0, n - 1 if n % 2 == 0 else n)
+        return pairing.round_robin_rounds(n, tournament.round_robin_cycles)
     if tournament.format == TournamentFormat.DOUBLE_ELIMINATION:
         return brackets.rounds_of(len(order)) if len(order) >= 2 else 0
     return pairing.elimination_rounds(len(order)) if len(order) >= 2 else 0

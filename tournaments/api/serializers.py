@@ -41,6 +41,15 @@ class TournamentSerializer(serializers.ModelSerializer):
         "(GET .../duplicate/). Bao 2 and Guandan, online, Swiss or round robin; fixed once "
         "round 1 is paired.",
     )
+    cycles = serializers.IntegerField(
+        required=False,
+        min_value=1,
+        max_value=2,
+        help_text="Round robin only: 1 a single round robin (单循环赛), 2 a double round robin "
+        "(双循环赛, 第二十七条三) — every pairing played again after the first cycle, sides "
+        "swapped (in a group round robin, within each group); twice the rounds. Fixed once "
+        "round 1 is paired.",
+    )
     cuts = serializers.JSONField(
         required=False,
         help_text='Swiss only: [{"after_round": 3, "keep": 12}, ...] or "3:12, 5:6": after '

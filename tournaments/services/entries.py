@@ -40,6 +40,7 @@ from tournaments.services.forfeits import forfeit_withdrawn
 from tournaments.services.places import fill_places, new_status
 from tournaments.services.rounds import create_round
 from tournaments.services.setup import locked
+from tournaments.services.withdrawals import round_robin_rule
 from tournaments.windows import checkin_open, registration_open
 
 #: How long a named partner has to answer (never past the close of registration or the start).
@@ -404,10 +405,11 @@ def _after_start(
     one. Its game in that round (if it has no result yet) is forfeited to the other side
     (:func:`~tournaments.services.forfeits.forfeit_withdrawn`); then by format:
 
-    * round robin: under half of its opponents played (counting the games with a result
-      against an opponent, the round's own game if it is already decided), every result of
-      the entry is annulled — it leaves the standings; each opponent keeps the result it
-      scored against it, and its games not yet played are byes. Half or more: its results
+    * round robin: under half of its games played (counting the games with a result
+      against an opponent, the round's own game if it is already decided; a double round
+      robin counts both meetings with each opponent: :func:`.withdrawals.round_robin_rule`),
+      every result of the entry is annulled — it leaves the standings; each opponent keeps
+      the result it scored against it, and its games not yet played are byes. Half or more: its results
       stand and each of its games still to come is a forfeit to the opponent (2:0 场分 and
       18:0 级分 under national scoring);
     * Swiss: its results stand; it is not paired again;
@@ -426,11 +428,8 @@ def _after_start(
     if tournament.format in KNOCKOUT_FORMATS:
         rule = WithdrawalRule.KNOCKOUT
     elif tournament.format == TournamentFormat.ROUND_ROBIN:
-        everyone = selectors.tournament_order(tournament)
-        group = next((g for g in selectors.groups_of(tournament) if entry.pk in g), everyone)
-        opponents = len(group) - 1  # its own group's, in a group round robin
         played = sum(1 for g in games if g.side1 and g.status == GameStatus.FINISHED)
-        rule = WithdrawalRule.ANNULLED if played * 2 < opponents else WithdrawalRule.STANDS
+        rule = WithdrawalRule(round_robin_rule(tournament, entry.pk, played))
     entry.withdrawn_round = number
     entry.withdrawal_reason = reason
     entry.withdrawn_by = user

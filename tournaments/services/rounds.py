@@ -141,9 +141,11 @@ def _planned(
     fmt = tournament.format
     if fmt == TournamentFormat.ROUND_ROBIN:
         order = selectors.tournament_order(tournament, now)
-        # one group: every entry; more (分组循环赛): each group's round robin, in parallel
+        # one group: every entry; more (分组循环赛): each group's round robin, in parallel;
+        # a double round robin (双循环赛) plays it all again, sides swapped
+        cycles = tournament.round_robin_cycles
         schedule = pairing.group_round_robin(
-            order, len(selectors.groups_of(tournament, order)), history.team
+            order, len(selectors.groups_of(tournament, order)), history.team, cycles
         )
         if number > len(schedule):
             return []
@@ -160,7 +162,7 @@ def _planned(
                 out.append(game)
             elif len(units) == 1 and units[0] not in stands:  # a withdrawn entry has no bye
                 out.append(pairing.Game(((units[0],), ())))
-        return pairing.explain_games(out, points, history)
+        return pairing.explain_games(out, points, history, meetings=cycles)
     if fmt == TournamentFormat.ELIMINATION:
         if number == 1:
             return pairing.elimination_first_round(selectors.tournament_order(tournament, now))
@@ -366,6 +368,7 @@ def swap_entries(user: User, rnd: Round, first: int, second: int) -> Round:
         points,
         history,
         tables=tournament.per_seat,
+        meetings=tournament.round_robin_cycles,
     )
     for game, ex in zip(games, explained, strict=True):
         game.notes = [n.to_json() for n in ex.notes] + [

@@ -1,6 +1,7 @@
-"""Games decided by a withdrawal when they are paired (第二十四条二): a round robin's game
-against an entry that withdrew after half its games, a knockout game of an entry that
-withdrew while still in the bracket. Like a bye, such a game is created with its result —
+"""Withdrawals after the start (第二十四条二): which rule a round robin's withdrawal takes
+(:func:`round_robin_rule`: half of its games), and the games decided by a withdrawal when they
+are paired — a round robin's game against an entry that withdrew after half its games, a
+knockout game of an entry that withdrew while still in the bracket. Like a bye, such a game is created with its result —
 a forfeit to the other side (:func:`tournaments.scoring.withdrawal_forfeit`) — so no table
 opens for it. Used by :func:`tournaments.services.rounds.create_round` (which the result
 services import, so this module imports none of them)."""
@@ -12,7 +13,26 @@ from datetime import datetime
 
 from games.variants import game as game_facts
 from tournaments import scoring, selectors
-from tournaments.models import KNOCKOUT_FORMATS, Game, GameSource, GameStatus, Tournament
+from tournaments.models import (
+    KNOCKOUT_FORMATS,
+    Game,
+    GameSource,
+    GameStatus,
+    Tournament,
+    WithdrawalRule,
+)
+
+
+def round_robin_rule(tournament: Tournament, entry: int, played: int) -> str:
+    """第二十四条二.1 for a round-robin ``entry`` that withdraws having ``played`` games with a
+    result against an opponent: "凡已赛对手不足半数者" — under half of the games it was to play
+    (each opponent of its own group once a cycle: a double round robin counts both meetings
+    with each) annuls its results (:attr:`~tournaments.models.WithdrawalRule.ANNULLED`), half
+    or more and they stand (``STANDS``)."""
+    everyone = selectors.tournament_order(tournament)
+    group = next((g for g in selectors.groups_of(tournament) if entry in g), everyone)
+    games = (len(group) - 1) * tournament.round_robin_cycles  # its own group's, each cycle
+    return WithdrawalRule.ANNULLED if played * 2 < games else WithdrawalRule.STANDS
 
 
 def withdrawal_result(tournament: Tournament, game: Game, out: Collection[int]) -> scoring.Forfeit:
