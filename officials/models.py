@@ -27,6 +27,10 @@ TEXT_MAX = 2000
 SUBJECT_MAX = 120
 #: Hours within which the appeals committee answers an appeal (第三十九条二.4).
 ANSWER_HOURS = 2
+#: The highest appeal fee an event may set, in whole yuan (第三十九条一.4: "按竞赛规程的规定
+#: 缴纳申诉费"; the platform takes no money: the fee is a record of what the organising
+#: committee received and gives back). 0 means no fee.
+MAX_APPEAL_FEE = 10000
 
 
 class Panel(models.Model):
@@ -58,6 +62,15 @@ class Panel(models.Model):
         ],
     )
 
+    #: The appeal fee in whole yuan (0: none), paid to the organising committee with the
+    #: appeal and given back when it is upheld (第三十九条一.4, 二.4). An appeal keeps the fee
+    #: of the day it was filed.
+    appeal_fee = models.PositiveIntegerField(
+        _("appeal fee (yuan)"),
+        default=0,
+        validators=[MaxValueValidator(MAX_APPEAL_FEE)],
+    )
+
     class Meta:
         verbose_name = _("officials of an event")
         verbose_name_plural = _("officials of events")
@@ -71,6 +84,10 @@ class Panel(models.Model):
                 condition=Q(appeal_minutes__gte=MIN_APPEAL_MINUTES)
                 & Q(appeal_minutes__lte=MAX_APPEAL_MINUTES),
                 name="panel_appeal_minutes_bounded",
+            ),
+            models.CheckConstraint(
+                condition=Q(appeal_fee__gte=0) & Q(appeal_fee__lte=MAX_APPEAL_FEE),
+                name="panel_appeal_fee_bounded",
             ),
         ]
 
@@ -140,11 +157,28 @@ class AppealStatus(models.TextChoices):
     DISMISSED = "dismissed", _("Dismissed")
 
 
+class FeeState(models.TextChoices):
+    """Where an appeal's fee stands (第三十九条一.4, 二.4): ``none`` when the event asks no
+    fee; ``due`` until the chief referee or the organiser marks it received; then
+    ``refunded`` when the appeal is upheld (the organising committee gives it back) or
+    ``kept`` when it is dismissed."""
+
+    NONE = "none", _("No appeal fee")
+    DUE = "due", _("Fee due")
+    RECEIVED = "received", _("Fee received")
+    REFUNDED = "refunded", _("Fee refunded")
+    KEPT = "kept", _("Fee kept")
+
+
 class Verdict(models.TextChoices):
     """A committee member's vote, or the chief referee's ruling."""
 
     UPHOLD = "uphold", _("Uphold: change the result")
     DISMISS = "dismiss", _("Dismiss: the result stands")
+
+
+#: The states of an appeal that has a fee.
+FEE_STATES = ("due", "received", "refunded", "kept")
 
 
 class Appeal(models.Model):
@@ -207,6 +241,33 @@ class Appeal(models.Model):
     escalation_text = models.TextField(
         _("why the ruling is contested"), max_length=TEXT_MAX, blank=True
     )
+    escalated_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("taken to the committee by"),
+    )
+    # The appeal fee (第三十九条一.4): the event's fee when it was filed, in whole yuan, and
+    # where it stands (:class:`FeeState`): who marked it received and when, and when it was
+    # settled (refunded or kept).
+    fee = models.PositiveIntegerField(
+        _("appeal fee (yuan)"), default=0, validators=[MaxValueValidator(MAX_APPEAL_FEE)]
+    )
+    fee_state = models.CharField(
+        _("appeal fee"), max_length=10, choices=FeeState.choices, default=FeeState.NONE
+    )
+    fee_received_at = models.DateTimeField(_("fee received at"), null=True, blank=True)
+    fee_received_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("fee received by"),
+    )
+    fee_settled_at = models.DateTimeField(_("fee settled at"), null=True, blank=True)
     decided_at = models.DateTimeField(_("decided at"), null=True, blank=True)
     decided_by = models.ForeignKey(
         settings.AUTH_USER_MODEL,
@@ -236,6 +297,14 @@ class Appeal(models.Model):
                 fields=["table", "filed_by"],
                 condition=Q(status="open", table__isnull=False),
                 name="appeal_one_open_per_player_table",
+            ),
+            models.CheckConstraint(
+                condition=Q(fee__gte=0) & Q(fee__lte=MAX_APPEAL_FEE),
+                name="appeal_fee_bounded",
+            ),
+            models.CheckConstraint(
+                condition=Q(fee=0, fee_state="none") | Q(fee__gt=0, fee_state__in=FEE_STATES),
+                name="appeal_fee_state_with_fee",
             ),
         ]
 

@@ -227,3 +227,32 @@ def may_vote(user: User | None, appeal: Appeal) -> bool:
     if not _signed_in(user) or role_of(user, appeal.panel) != OfficialRole.COMMITTEE:
         return False
     return user.pk != appeal.filed_by_id and user.pk not in stake_in(appeal)
+
+
+def may_mark_fee(user: User | None, appeal: Appeal) -> bool:
+    """Who records that an appeal's fee was received (第三十九条一.4: paid to the organising
+    committee with the appeal): the event's organiser, and the chief referee (or a deputy
+    while the event has none), as they stand now; never the person who filed the appeal."""
+    if not _signed_in(user) or user.pk == appeal.filed_by_id:
+        return False
+    return is_organiser(user, appeal.panel) or acts_as_chief(user, appeal.panel)
+
+
+def same_side(appeal: Appeal, first: int, second: int) -> bool:
+    """Whether the players ``first`` and ``second`` (user ids) play on the same side of
+    ``appeal``'s game (the same side's entries) or table (seats 0 and 2, or 1 and 3)."""
+    if appeal.game_id is not None:
+        assert appeal.game is not None
+        game = appeal.game
+        for side in (game.side0, game.side1):
+            users: set[int] = set()
+            for entry in Entry.objects.filter(pk__in=side):
+                users.update(entry.user_ids)
+            if first in users:
+                return second in users
+        return False
+    assert appeal.table is not None
+    seats = list(appeal.table.seat_users)
+    if first not in seats or second not in seats:
+        return False
+    return seats.index(first) % 2 == seats.index(second) % 2

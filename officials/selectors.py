@@ -9,11 +9,20 @@ from datetime import datetime, timedelta
 
 from django.db.models import Q, QuerySet
 from django.urls import reverse
+from django.utils.translation import gettext as _
 
 from clubs.models import Club, User
 from leagues.models import Division, FixtureStatus, FixtureTable, Season, SeasonStatus
 from leagues.models import Entry as LeagueEntry
-from officials.models import Appeal, Official, OfficialRole, Panel
+from officials.models import (
+    Appeal,
+    AppealStatus,
+    FeeState,
+    Official,
+    OfficialRole,
+    Panel,
+    Verdict,
+)
 from officials.permissions import appellants, event_of, is_member, reads_every_appeal, seated_at
 from tournaments.models import ACCEPTED_STATUSES, Game, GameStatus, Tournament
 
@@ -277,3 +286,98 @@ def team_named(panel: Panel, target: str) -> bool:
 def division_of(panel: Panel, target: str) -> bool:
     """Whether ``target`` is the id of a division of the event."""
     return target.isdigit() and any(str(d.pk) == target for d in divisions(panel))
+
+
+@dataclass(frozen=True)
+class Step:
+    """One step of an appeal's history: when, what (``filed``, ``fee_received``, ``ruled``,
+    ``escalated``, ``vote``, ``decided``, ``fee_refunded``, ``fee_kept``), by whom (None for
+    a settlement that follows a decision), and the sentence the page shows (in the active
+    language)."""
+
+    at: datetime
+    what: str
+    by: User | None
+    text: str
+
+
+def _fee_step(appeal: Appeal, state: str, at: datetime) -> Step:
+    if state == FeeState.REFUNDED:
+        text = _("Appeal fee of %(fee)d yuan refunded: the appellant prevailed.")
+    else:
+        text = _("Appeal fee of %(fee)d yuan kept: the appellant did not prevail.")
+    return Step(at, f"fee_{state}", None, text % {"fee": appeal.fee})
+
+
+def appeal_history(appeal: Appeal) -> list[Step]:
+    """What happened to ``appeal``, in order: filed (with the fee due), the fee received, the
+    chief referee's ruling, the ruling taken to the committee, each vote, the committee's
+    decision, and each settlement of the fee (the ruling's, then the committee's when it
+    changed it). Read from the appeal's own record."""
+    fee = appeal.fee
+    steps = [
+        Step(
+            appeal.filed_at,
+            "filed",
+            appeal.filed_by,
+            _("Appeal filed; appeal fee of %(fee)d yuan due.") % {"fee": fee}
+            if fee
+            else _("Appeal filed."),
+        )
+    ]
+    if appeal.fee_received_at is not None:
+        steps.append(
+            Step(
+                appeal.fee_received_at,
+                "fee_received",
+                appeal.fee_received_by,
+                _("Appeal fee of %(fee)d yuan received.") % {"fee": fee},
+            )
+        )
+    ruled_fee = None
+    if appeal.ruled_at is not None and appeal.ruling:
+        steps.append(
+            Step(
+                appeal.ruled_at,
+                "ruled",
+                appeal.ruled_by,
+                _("Chief referee's ruling: %(verdict)s")
+                % {"verdict": Verdict(appeal.ruling).label},
+            )
+        )
+        if fee and appeal.fee_received_at is not None:
+            ruled_fee = FeeState.REFUNDED if appeal.ruling == Verdict.UPHOLD else FeeState.KEPT
+            steps.append(_fee_step(appeal, ruled_fee, appeal.ruled_at))
+    if appeal.escalated_at is not None:
+        steps.append(
+            Step(
+                appeal.escalated_at,
+                "escalated",
+                appeal.escalated_by,
+                _("The ruling was taken to the appeals committee."),
+            )
+        )
+    for vote in appeal.votes.select_related("member"):
+        steps.append(
+            Step(
+                vote.cast_at,
+                "vote",
+                vote.member,
+                _("Vote: %(verdict)s") % {"verdict": Verdict(vote.verdict).label},
+            )
+        )
+    if appeal.decided_at is not None:
+        steps.append(
+            Step(
+                appeal.decided_at,
+                "decided",
+                appeal.decided_by,
+                _("The appeals committee decided: %(status)s")
+                % {"status": AppealStatus(appeal.status).label},
+            )
+        )
+        settled = appeal.fee_state in (FeeState.REFUNDED, FeeState.KEPT)
+        if settled and appeal.fee_state != ruled_fee:
+            steps.append(_fee_step(appeal, appeal.fee_state, appeal.decided_at))
+    ranked = sorted(enumerate(steps), key=lambda pair: (pair[1].at, pair[0]))
+    return [step for _index, step in ranked]

@@ -18,6 +18,10 @@ What the national rules say, and how it is kept (第三十四、三十五、三�
   standings, the games of later rounds that have not started (tournaments), the ratings and
   the statistics follow once; the appeal keeps the result before and after, who decided,
   and every vote its reason.
+* the appeal fee the event sets (第三十九条一.4, 二.4) is a record — the platform takes no
+  money: due when the appeal is filed, marked received by the organiser or the chief
+  referee, then refunded when the appellant prevails or kept when not; nobody rules or
+  votes on an appeal whose fee is still due ("同时...缴纳": paid with the appeal).
 
 An appeal is about a tournament ``Game`` or a league ``FixtureTable`` (its *target*); the flow
 is the same, only the few facts below differ per target (who played, when its time ends,
@@ -44,6 +48,7 @@ from leagues.models import FixtureStatus, FixtureTable, Season
 from leagues.services import play as league_play
 from officials import selectors
 from officials.models import (
+    MAX_APPEAL_FEE,
     MAX_APPEAL_MINUTES,
     MIN_APPEAL_MINUTES,
     SUBJECT_MAX,
@@ -53,6 +58,7 @@ from officials.models import (
     AppealStatus,
     AppealSubject,
     Audience,
+    FeeState,
     Official,
     OfficialRole,
     Panel,
@@ -64,9 +70,11 @@ from officials.permissions import (
     can_dismiss,
     is_member,
     is_organiser,
+    may_mark_fee,
     may_rule,
     may_vote,
     players_of,
+    same_side,
     seated_at,
 )
 from outbox import services as outbox
@@ -159,29 +167,77 @@ def dismiss(actor: User, official: Official) -> None:
     official.delete()
 
 
-@transaction.atomic
-def set_appeal_minutes(actor: User, event: Tournament | Season, minutes: object) -> Panel:
-    """Set the time to appeal after a round ends (the organiser; whole minutes from 5 to
-    1440; the rules' default is 30)."""
-    panel = _organised(actor, event)
+def _minutes_error(minutes: object) -> str | None:
+    """Why ``minutes`` is not an appeal time (whole minutes from 5 to 1440), or None."""
     if (
         isinstance(minutes, bool)
         or not isinstance(minutes, int)
         or not MIN_APPEAL_MINUTES <= minutes <= MAX_APPEAL_MINUTES
     ):
-        raise OfficialsError(
-            "bad_minutes",
-            _("The time to appeal is a whole number of minutes from %(low)d to %(high)d.")
-            % {"low": MIN_APPEAL_MINUTES, "high": MAX_APPEAL_MINUTES},
-            {
-                "appeal_minutes": _(
-                    "The time to appeal is a whole number of minutes from %(low)d to %(high)d."
-                )
-                % {"low": MIN_APPEAL_MINUTES, "high": MAX_APPEAL_MINUTES}
-            },
-        )
+        return _("The time to appeal is a whole number of minutes from %(low)d to %(high)d.") % {
+            "low": MIN_APPEAL_MINUTES,
+            "high": MAX_APPEAL_MINUTES,
+        }
+    return None
+
+
+def _fee_error(fee: object) -> str | None:
+    """Why ``fee`` is not an appeal fee (whole yuan from 0, no fee, to 10000), or None."""
+    if isinstance(fee, bool) or not isinstance(fee, int) or not 0 <= fee <= MAX_APPEAL_FEE:
+        return _("The appeal fee is a whole number of yuan from 0 (no fee) to %(high)d.") % {
+            "high": MAX_APPEAL_FEE
+        }
+    return None
+
+
+@transaction.atomic
+def set_appeal_minutes(actor: User, event: Tournament | Season, minutes: object) -> Panel:
+    """Set the time to appeal after a round ends (the organiser; whole minutes from 5 to
+    1440; the rules' default is 30)."""
+    panel = _organised(actor, event)
+    error = _minutes_error(minutes)
+    if error is not None:
+        raise OfficialsError("bad_minutes", error, {"appeal_minutes": error})
+    assert isinstance(minutes, int)
     panel.appeal_minutes = minutes
     panel.save(update_fields=["appeal_minutes"])
+    return panel
+
+
+@transaction.atomic
+def set_appeal_fee(actor: User, event: Tournament | Season, fee: object) -> Panel:
+    """Set the event's appeal fee (第三十九条一.4: "按竞赛规程的规定缴纳申诉费"): the organiser;
+    whole yuan from 0 (no fee) to :data:`~officials.models.MAX_APPEAL_FEE`. Appeals filed
+    before keep the fee they were filed with."""
+    panel = _organised(actor, event)
+    error = _fee_error(fee)
+    if error is not None:
+        raise OfficialsError("bad_fee", error, {"appeal_fee": error})
+    assert isinstance(fee, int)
+    panel.appeal_fee = fee
+    panel.save(update_fields=["appeal_fee"])
+    return panel
+
+
+@transaction.atomic
+def set_appeal_settings(
+    actor: User, event: Tournament | Season, minutes: object, fee: object
+) -> Panel:
+    """Set the appeal time and the appeal fee together (the organiser's form): every field's
+    error at once, nothing changed when one is wrong."""
+    panel = _organised(actor, event)
+    fields = {
+        name: error
+        for name, error in (
+            ("appeal_minutes", _minutes_error(minutes)),
+            ("appeal_fee", _fee_error(fee)),
+        )
+        if error is not None
+    }
+    _refuse_fields(fields)
+    assert isinstance(minutes, int) and isinstance(fee, int)
+    panel.appeal_minutes, panel.appeal_fee = minutes, fee
+    panel.save(update_fields=["appeal_minutes", "appeal_fee"])
     return panel
 
 
@@ -269,6 +325,8 @@ def file_appeal(
         filed_at=now,
         before0=before[0],
         before1=before[1],
+        fee=panel.appeal_fee,
+        fee_state=FeeState.DUE if panel.appeal_fee else FeeState.NONE,
     )
     for member in selectors.deciders(panel):
         _tell(member, f"officials:appeal:{appeal.pk}:filed:user:{member.pk}", appeal, "filed")
@@ -392,6 +450,7 @@ def rule(
             "with_committee",
             _("The appeals committee has this appeal: the chief referee no longer rules on it."),
         )
+    _require_fee(appeal)
     reason = _checked_decision(appeal, verdict, reason, score0, score1, winner)
     if verdict == Verdict.UPHOLD:
         assert isinstance(score0, int) and isinstance(score1, int)
@@ -412,6 +471,7 @@ def rule(
         ]
     )
     _tell_players(appeal, "ruled")
+    _settle_fee(appeal, verdict == Verdict.UPHOLD, now)
     return appeal
 
 
@@ -445,8 +505,8 @@ def escalate(user: User, appeal: Appeal, text: str, now: datetime | None = None)
             {"text": _("The appeal is at most %(n)d characters long.") % {"n": TEXT_MAX}}
         )
     appeal.status = AppealStatus.OPEN
-    appeal.escalated_at, appeal.escalation_text = now, text
-    appeal.save(update_fields=["status", "escalated_at", "escalation_text"])
+    appeal.escalated_at, appeal.escalation_text, appeal.escalated_by = now, text, user
+    appeal.save(update_fields=["status", "escalated_at", "escalation_text", "escalated_by"])
     for member in selectors.committee(appeal.panel):
         key = f"officials:appeal:{appeal.pk}:escalated:user:{member.pk}"
         _tell(member, key, appeal, "filed")
@@ -482,6 +542,7 @@ def cast_vote(
         )
     if appeal.status != AppealStatus.OPEN:
         raise OfficialsError("decided", _("This appeal has been decided."))
+    _require_fee(appeal)
     members = selectors.committee(appeal.panel)
     if len(members) < 3 or len(members) % 2 == 0:
         raise OfficialsError(
@@ -532,6 +593,62 @@ def _decide(user: User, appeal: Appeal, members: list[User], now: datetime) -> N
     appeal.decided_by = user
     appeal.save(update_fields=["status", "after0", "after1", "decided_at", "decided_by"])
     _tell_players(appeal, "decided")
+    if appeal.escalated_at is None:
+        _settle_fee(appeal, appeal.status == AppealStatus.UPHELD, now)
+    elif appeal.status == AppealStatus.UPHELD and appeal.escalated_by_id is not None:
+        # the committee changed the chief referee's ruling: the side that took it there
+        # prevailed; dismissing leaves the ruling, and the fee as the ruling settled it
+        _settle_fee(appeal, same_side(appeal, appeal.filed_by_id, appeal.escalated_by_id), now)
+
+
+# --------------------------------------------------------------------------- the appeal fee
+def _require_fee(appeal: Appeal) -> None:
+    """Refuse a ruling or a vote on an appeal whose fee is not received yet (第三十九条一.4:
+    the fee is paid "同时", together with the appeal: until then it is not lodged)."""
+    if appeal.fee_state == FeeState.DUE:
+        message = _(
+            "The appeal fee of %(fee)d yuan has not been received yet: the appeal is decided "
+            "once it is paid."
+        ) % {"fee": appeal.fee}
+        raise OfficialsError("fee_due", message, {"fee": message})
+
+
+@transaction.atomic
+def mark_fee_received(user: User, appeal: Appeal, now: datetime | None = None) -> Appeal:
+    """Record that ``appeal``'s fee was paid to the organising committee: the event's
+    organiser or the chief referee (a deputy while there is none), as they stand now, never
+    the filer (:func:`officials.permissions.may_mark_fee`); once, and only for an appeal
+    with a fee. The ruling and the committee's votes wait for it."""
+    now = now or timezone.now()
+    appeal = _locked(appeal)
+    if not may_mark_fee(user, appeal):
+        raise not_allowed()
+    if appeal.fee_state == FeeState.NONE:
+        message = _("This appeal has no appeal fee to receive.")
+        raise OfficialsError("no_fee", message, {"fee": message})
+    if appeal.fee_state != FeeState.DUE:
+        message = _("The appeal fee is already recorded as received.")
+        raise OfficialsError("fee_received", message, {"fee": message})
+    appeal.fee_state = FeeState.RECEIVED
+    appeal.fee_received_at, appeal.fee_received_by = now, user
+    appeal.save(update_fields=["fee_state", "fee_received_at", "fee_received_by"])
+    return appeal
+
+
+def _settle_fee(appeal: Appeal, prevailed: bool, now: datetime) -> None:
+    """Refund the received fee when the appellant prevailed (第三十九条二.4: "如申诉方胜诉，则
+    相应要退回申诉费"), keep it otherwise; a later decision (the committee's, on a ruling
+    taken to it) settles it again. The filer is told of a refund once."""
+    if appeal.fee_state not in (FeeState.RECEIVED, FeeState.REFUNDED, FeeState.KEPT):
+        return
+    state = FeeState.REFUNDED if prevailed else FeeState.KEPT
+    if state == appeal.fee_state:
+        return
+    appeal.fee_state, appeal.fee_settled_at = state, now
+    appeal.save(update_fields=["fee_state", "fee_settled_at"])
+    if state == FeeState.REFUNDED:
+        filer = User.objects.get(pk=appeal.filed_by_id)
+        _tell(filer, f"officials:appeal:{appeal.pk}:fee-refunded:user:{filer.pk}", appeal, "refund")
 
 
 def _set_result(
@@ -584,19 +701,27 @@ def _correct(
 
 def _tell(person: User, key: str, appeal: Appeal, what: str) -> None:
     """A notice and an e-mail about ``appeal`` (``filed``: to the committee and the chief
-    referee; ``ruled``, ``decided``: to the filer and the players) in ``person``'s
-    language."""
+    referee; ``ruled``, ``decided``: to the filer and the players; ``refund``: to the filer,
+    whose fee is given back) in ``person``'s language."""
     url = selectors.appeal_url(appeal)
     with translation.override(person.language or settings.LANGUAGE_CODE):
         name = selectors.event_name(appeal.panel)
         if what == "filed":
             subject = _("An appeal to decide at %(event)s") % {"event": name}
+        elif what == "refund":
+            subject = _("Your appeal fee at %(event)s is refunded") % {"event": name}
         else:
             subject = _("Your appeal at %(event)s: %(status)s") % {
                 "event": name,
                 "status": AppealStatus(appeal.status).label,
             }
-        body = f"{subject}\n\n{appeal.text}\n\n" + _("Open the page: %(link)s") % {
+        text = appeal.text
+        if what == "refund":
+            text = _(
+                "The appellant prevailed: the organising committee gives back your appeal fee "
+                "of %(fee)d yuan."
+            ) % {"fee": appeal.fee}
+        body = f"{subject}\n\n{text}\n\n" + _("Open the page: %(link)s") % {
             "link": outbox.site_url(url)
         }
     outbox.tell_user_once(

@@ -26,9 +26,11 @@ from leagues import permissions as league_permissions
 from leagues.models import FixtureTable, Season
 from officials import permissions, selectors, services
 from officials.models import (
+    MAX_APPEAL_FEE,
     Appeal,
     AppealSubject,
     Audience,
+    FeeState,
     Official,
     OfficialRole,
     Panel,
@@ -125,6 +127,7 @@ def _event_page(request: HttpRequest, event: Tournament | Season) -> HttpRespons
         "teams": selectors.teams(probe) if organiser else [],
         "announcements": list(panel.announcements.all()[:10]) if panel and organiser else [],
         "committee_size": len(selectors.committee(panel)) if panel else 0,
+        "max_fee": MAX_APPEAL_FEE,
         "action_url": "officials:tournament_action"
         if isinstance(event, Tournament)
         else "officials:season_action",
@@ -169,8 +172,12 @@ def _act(request: HttpRequest, event: Tournament | Season, action: str) -> HttpR
                 panel=selectors.panel_of(event),
             ),
         ),
-        "minutes": lambda: services.set_appeal_minutes(
-            user, event, _int(post.get("appeal_minutes"))
+        "minutes": lambda: (
+            services.set_appeal_settings(
+                user, event, _int(post.get("appeal_minutes")), _int(post.get("appeal_fee"))
+            )
+            if "appeal_fee" in post
+            else services.set_appeal_minutes(user, event, _int(post.get("appeal_minutes")))
         ),
         "announce": lambda: services.announce(
             user,
@@ -247,6 +254,7 @@ def _appeal_form(
             "target_label": label,
             "chosen": str(chosen or ""),
             "subjects": AppealSubject.choices,
+            "fee": panel.appeal_fee,
             "errors": errors,
             "posted": request.POST,
         },
@@ -325,6 +333,9 @@ def appeal_page(request: HttpRequest, pk: int) -> HttpResponse:
             if post.get("form") == "escalate":
                 services.escalate(_actor(request), appeal, post.get("text", ""))
                 done = _("The ruling goes to the appeals committee.")
+            elif post.get("form") == "fee":
+                services.mark_fee_received(_actor(request), appeal)
+                done = _("The appeal fee is recorded as received.")
             else:
                 ruling = post.get("form") == "rule"
                 decide = services.rule if ruling else services.cast_vote
@@ -385,6 +396,7 @@ def appeal_page(request: HttpRequest, pk: int) -> HttpResponse:
             else "",
             "may_rule": permissions.may_rule(_viewer(request), appeal)
             and appeal.status == "open"
+            and appeal.fee_state != FeeState.DUE
             and appeal.escalated_at is None
             and not appeal.votes.exists(),
             "may_escalate": appeal.status == "ruled"
@@ -394,8 +406,12 @@ def appeal_page(request: HttpRequest, pk: int) -> HttpResponse:
             "escalate_by": selectors.escalation_deadline(appeal) if appeal.ruled_at else None,
             "may_vote": permissions.may_vote(_viewer(request), appeal)
             and appeal.status == "open"
+            and appeal.fee_state != FeeState.DUE
             and not appeal.votes.filter(member_id=_actor(request).pk).exists(),
             "committee_size": len(selectors.committee(appeal.panel)),
+            "may_mark_fee": appeal.fee_state == FeeState.DUE
+            and permissions.may_mark_fee(_viewer(request), appeal),
+            "history": selectors.appeal_history(appeal),
             "verdicts": Verdict.choices,
             "score_choices": choices,
             "errors": errors,

@@ -6,6 +6,7 @@ from __future__ import annotations
 from rest_framework import serializers
 
 from officials.models import (
+    MAX_APPEAL_FEE,
     MAX_APPEAL_MINUTES,
     MIN_APPEAL_MINUTES,
     SUBJECT_MAX,
@@ -33,8 +34,10 @@ class OfficialSerializer(serializers.Serializer):
 
 class AppealSerializer(serializers.ModelSerializer):
     """An appeal: its tournament game or league table (the other null), who filed it, what it
-    asks, the result before and after (a league table: home, away), who decided it, and
-    when the committee's answer is due (``answer_by``, 第三十九条二.4)."""
+    asks, the result before and after (a league table: home, away), who decided it, when
+    the committee's answer is due (``answer_by``, 第三十九条二.4), and its fee
+    (第三十九条一.4: ``fee`` in whole yuan, 0 for none; ``fee_state`` none, due, received,
+    refunded or kept; who marked it received and when; when it was settled)."""
 
     answer_by = serializers.DateTimeField(read_only=True)
 
@@ -63,7 +66,13 @@ class AppealSerializer(serializers.ModelSerializer):
             "escalation_text",
             "decided_at",
             "decided_by",
+            "escalated_by",
             "answer_by",
+            "fee",
+            "fee_state",
+            "fee_received_at",
+            "fee_received_by",
+            "fee_settled_at",
         ]
         read_only_fields = fields
 
@@ -79,20 +88,42 @@ class VoteOutSerializer(serializers.Serializer):
     reason = serializers.CharField()
 
 
+class StepSerializer(serializers.Serializer):
+    """One step of an appeal's history (:func:`officials.selectors.appeal_history`)."""
+
+    at = serializers.DateTimeField()
+    what = serializers.ChoiceField(
+        choices=[
+            "filed",
+            "fee_received",
+            "ruled",
+            "escalated",
+            "vote",
+            "decided",
+            "fee_refunded",
+            "fee_kept",
+        ]
+    )
+    by = serializers.IntegerField(allow_null=True)
+    text = serializers.CharField()
+
+
 class AppealDetailSerializer(AppealSerializer):
-    """An appeal with the committee's votes."""
+    """An appeal with the committee's votes and its history."""
 
     votes = VoteOutSerializer(many=True, read_only=True)
+    history = StepSerializer(many=True, read_only=True)
 
     class Meta(AppealSerializer.Meta):
-        fields = [*AppealSerializer.Meta.fields, "votes"]
+        fields = [*AppealSerializer.Meta.fields, "votes", "history"]
         read_only_fields = fields
 
 
 class PanelSerializer(serializers.Serializer):
-    """An event's officials, its appeal time and the appeals the caller reads."""
+    """An event's officials, its appeal time and fee, and the appeals the caller reads."""
 
     appeal_minutes = serializers.IntegerField()
+    appeal_fee = serializers.IntegerField()
     officials = OfficialSerializer(many=True)
     appeals = AppealSerializer(many=True)
 
@@ -116,6 +147,12 @@ class MinutesSerializer(serializers.Serializer):
     appeal_minutes = serializers.IntegerField(
         min_value=MIN_APPEAL_MINUTES, max_value=MAX_APPEAL_MINUTES
     )
+
+
+class FeeSerializer(serializers.Serializer):
+    """The event's appeal fee in whole yuan (0: none)."""
+
+    appeal_fee = serializers.IntegerField(min_value=0, max_value=MAX_APPEAL_FEE)
 
 
 class AnnounceSerializer(serializers.Serializer):

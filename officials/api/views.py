@@ -11,7 +11,7 @@ from typing import Any
 from django.db.models import QuerySet
 from django.http import Http404
 from drf_spectacular.utils import extend_schema
-from rest_framework import permissions, viewsets
+from rest_framework import permissions, serializers, viewsets
 from rest_framework.decorators import action
 from rest_framework.exceptions import NotAuthenticated
 from rest_framework.request import Request
@@ -30,6 +30,7 @@ from officials.api.serializers import (
     AppointSerializer,
     DismissSerializer,
     EscalateSerializer,
+    FeeSerializer,
     FileAppealSerializer,
     FileTableAppealSerializer,
     MinutesSerializer,
@@ -93,6 +94,7 @@ class _EventOfficials(viewsets.GenericViewSet):
         return Response(
             {
                 "appeal_minutes": shown.appeal_minutes,
+                "appeal_fee": shown.appeal_fee,
                 "officials": [_official_json(line) for line in selectors.officials_of(panel)],
                 "appeals": AppealSerializer(
                     selectors.appeals_for(_viewer(request), panel), many=True
@@ -151,6 +153,20 @@ class _EventOfficials(viewsets.GenericViewSet):
             _actor(request), event, data.validated_data["appeal_minutes"]
         )
         return Response({"appeal_minutes": panel.appeal_minutes})
+
+    @extend_schema(
+        summary="Set the appeal fee in whole yuan (0: none; 第三十九条一.4). Permission: organisers.",
+        request=FeeSerializer,
+        responses=FeeSerializer,
+    )
+    @action(detail=True, methods=["post"], url_path="appeal-fee", permission_classes=AUTH)
+    def appeal_fee(self, request: Request, pk: str | None = None) -> Response:
+        """Whole yuan from 0 to 10000; appeals filed before keep their fee."""
+        event = self.event()
+        data = FeeSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        panel = services.set_appeal_fee(_actor(request), event, data.validated_data["appeal_fee"])
+        return Response({"appeal_fee": panel.appeal_fee})
 
     @extend_schema(
         summary="Send an announcement to all entrants, a division or a team. "
@@ -291,6 +307,15 @@ class AppealViewSet(viewsets.GenericViewSet):
             }
             for v in appeal.votes.all()
         ]
+        data["history"] = [
+            {
+                "at": serializers.DateTimeField().to_representation(step.at),
+                "what": step.what,
+                "by": step.by.pk if step.by is not None else None,
+                "text": step.text,
+            }
+            for step in selectors.appeal_history(appeal)
+        ]
         return data
 
     def _decide(self, request: Request, decide: Callable[..., Appeal]) -> Response:
@@ -340,6 +365,21 @@ class AppealViewSet(viewsets.GenericViewSet):
         data = EscalateSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         services.escalate(_actor(request), appeal, data.validated_data["text"])
+        appeal.refresh_from_db()
+        return Response(self._json(appeal))
+
+    @extend_schema(
+        summary="Record that the appeal fee was paid to the organising committee "
+        "(第三十九条一.4). Permission: the event's organisers and the chief referee (a deputy "
+        "while there is none), not the filer.",
+        request=None,
+        responses=AppealDetailSerializer,
+    )
+    @action(detail=True, methods=["post"], url_path="fee-received")
+    def fee_received(self, request: Request, pk: str | None = None) -> Response:
+        """Due becomes received; the ruling and the committee's votes wait for it."""
+        appeal = self._appeal()
+        services.mark_fee_received(_actor(request), appeal)
         appeal.refresh_from_db()
         return Response(self._json(appeal))
 

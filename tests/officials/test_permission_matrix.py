@@ -45,19 +45,21 @@ ROLES = (
     "outsider",
     "anonymous",
 )
-#: role: (referees the live table, appoints, removes a referee, votes, reads the appeal)
+#: role: (referees the live table, appoints, removes a referee, votes, reads the appeal,
+#: marks the appeal fee received)
 MATRIX = {
-    "organiser": (True, True, True, False, True),
-    "chief": (True, False, True, False, True),
-    "deputy": (True, False, False, False, True),  # removes a referee only with no chief
-    "referee": (True, False, False, False, False),
-    "committee": (False, False, False, True, True),
-    "seated referee": (False, False, False, False, False),
-    "removed referee": (False, False, False, False, False),
-    "member": (False, False, False, False, False),
-    "player": (False, False, False, False, True),
-    "outsider": (False, False, False, False, False),
-    "anonymous": (False, False, False, False, False),
+    "organiser": (True, True, True, False, True, True),
+    "chief": (True, False, True, False, True, True),
+    # removes a referee and marks a fee only with no chief
+    "deputy": (True, False, False, False, True, False),
+    "referee": (True, False, False, False, False, False),
+    "committee": (False, False, False, True, True, False),
+    "seated referee": (False, False, False, False, False, False),
+    "removed referee": (False, False, False, False, False, False),
+    "member": (False, False, False, False, False, False),
+    "player": (False, False, False, False, True, False),
+    "outsider": (False, False, False, False, False, False),
+    "anonymous": (False, False, False, False, False, False),
 }
 
 
@@ -123,6 +125,7 @@ def world(transactional_db, no_deadline_tasks):
     club_services.remove_member(
         organiser, Membership.objects.get(club=club, user=people["removed"])
     )
+    services.set_appeal_fee(organiser, tournament, 100)  # 第三十九条一.4
     appeal = services.file_appeal(finished[1], done, "result", "记分有误")
     users = {
         "organiser": organiser,
@@ -171,7 +174,7 @@ def handshake(table_id, user):
 @pytest.mark.parametrize("role", ROLES)
 def test_the_officials_permission_matrix(world, role):
     user = world["users"][role]
-    referees, appoints, removes, votes, reads = MATRIX[role]
+    referees, appoints, removes, votes, reads, marks = MATRIX[role]
     table, appeal, t = world["live"], world["appeal"], world["t"]
     match = Match.objects.get(table=table)
     # live play: the referee rule, its page's console, the socket's handshake
@@ -188,6 +191,24 @@ def test_the_officials_permission_matrix(world, role):
         assert frame["type"] == "snapshot" and frame["you"] is not None  # a player, no more
     else:
         assert frame["type"] == "refused", role  # the table allows no spectators
+    # the appeal fee (第三十九条一.4): marked received by the organiser or the chief referee,
+    # through the services, the appeal's page and the API; nobody votes before
+    assert permissions.may_mark_fee(user, appeal) is marks, role
+    if user is not None and reads:
+        fee_page = client.get(f"/officials/appeals/{appeal.pk}/").content.decode()
+        assert ("data-fee-form" in fee_page) is marks, role
+        assert "data-vote-form" not in fee_page, role
+    fee_api = APIClient()
+    if user is not None:
+        fee_api.force_authenticate(user)
+    marked = fee_api.post(f"/api/v1/appeals/{appeal.pk}/fee-received/")
+    assert marked.status_code == (
+        200 if marks else (401 if user is None else 403 if reads else 404)
+    ), role
+    if not marks:
+        services.mark_fee_received(world["users"]["organiser"], appeal)
+    appeal.refresh_from_db()
+    assert appeal.fee_state == "received"
     # the services
     assert (user is not None and permissions.can_dismiss(user, world["referee_row"])) is removes
     assert permissions.may_vote(user, appeal) is votes, role
@@ -273,18 +294,20 @@ LEAGUE_ROLES = (
     "outsider",
     "anonymous",
 )
-#: role: (files an appeal about the table, votes, reads the appeal, appoints)
+#: role: (files an appeal about the table, votes, reads the appeal, appoints, marks the
+#: appeal fee received)
 LEAGUE_MATRIX = {
-    "organiser": (False, False, True, True),
-    "chief": (False, False, True, False),
-    "referee": (False, False, False, False),
-    "committee": (False, True, True, False),
-    "staked committee": (True, False, True, False),  # seated at the table: a player there
-    "removed committee": (False, False, False, False),
-    "player": (True, False, True, False),
-    "member": (False, False, False, False),
-    "outsider": (False, False, False, False),
-    "anonymous": (False, False, False, False),
+    "organiser": (False, False, True, True, True),
+    "chief": (False, False, True, False, True),
+    "referee": (False, False, False, False, False),
+    "committee": (False, True, True, False, False),
+    # seated at the table: a player there
+    "staked committee": (True, False, True, False, False),
+    "removed committee": (False, False, False, False, False),
+    "player": (True, False, True, False, False),
+    "member": (False, False, False, False, False),
+    "outsider": (False, False, False, False, False),
+    "anonymous": (False, False, False, False, False),
 }
 
 
@@ -320,6 +343,7 @@ def league_world(db):
     club_services.remove_member(
         organiser, Membership.objects.get(club=club, user=people["removed"])
     )
+    services.set_appeal_fee(organiser, season, 50)  # 第三十九条一.4
     appeal = services.file_appeal(seated[1], table, "result", "记分有误")
     users = {
         "organiser": organiser,
@@ -346,9 +370,20 @@ def league_world(db):
 @pytest.mark.parametrize("role", LEAGUE_ROLES)
 def test_the_league_appeals_permission_matrix(league_world, role):
     user = league_world["users"][role]
-    files, votes, reads, appoints = LEAGUE_MATRIX[role]
+    files, votes, reads, appoints, marks = LEAGUE_MATRIX[role]
     season, table, appeal = league_world["season"], league_world["table"], league_world["appeal"]
     fixture = league_world["fixture"]
+    # the appeal fee: the organiser or the chief referee marks it received, nobody else
+    assert permissions.may_mark_fee(user, appeal) is marks, role
+    fee_api = APIClient()
+    if user is not None:
+        fee_api.force_authenticate(user)
+    marked = fee_api.post(f"/api/v1/appeals/{appeal.pk}/fee-received/")
+    assert marked.status_code == (
+        200 if marks else (401 if user is None else 403 if reads else 404)
+    ), role
+    if not marks:
+        services.mark_fee_received(league_world["users"]["organiser"], appeal)
     # the services
     assert permissions.may_vote(user, appeal) is votes, role
     assert permissions.can_read_appeal(user, appeal) is reads, role
