@@ -139,6 +139,7 @@ def teams_page(request: HttpRequest, pk: int) -> HttpResponse:
     candidates = _members(club)
     slots = _slots(tournament, values)
     manager = can_manage(user, tournament)
+    teams = team_selectors.club_teams(tournament)
     if user is not None and manager and "captain" not in values and club is not None:
         # the organiser captains by default when a member of the club
         values["captain"] = str(user.pk) if any(m.pk == user.pk for m in candidates) else ""
@@ -149,7 +150,8 @@ def teams_page(request: HttpRequest, pk: int) -> HttpResponse:
             "tournament": tournament,
             "can_manage": manager,
             "invited": list(tournament.invited_clubs.order_by("name")),
-            "teams": team_selectors.club_teams(tournament),
+            "teams": teams,
+            "my_teams": [t for t in teams if user is not None and t.captain_id == user.pk],
             "waiting": team_selectors.waiting(tournament),
             "clubs": clubs,
             "club": club,
