@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from django.db.models import Q
 
+from clubs import invitations
 from clubs.models import Club, Membership, User
 from clubs.permissions import can_see_club, is_club_admin, visible_clubs_filter
 from clubs.services import members_only
@@ -66,9 +67,8 @@ def can_manage(user: User | None, league: League) -> bool:
 def may_enter(club: Club, league: League) -> bool:
     """Whether ``club`` may enter a season of ``league``: the host, and in an inter-club
     league every invited club."""
-    if club.pk == league.host_id:
-        return True
-    return league.inter_club and league.invited_clubs.filter(pk=club.pk).exists()
+    invited = league.invited_clubs.all() if league.inter_club else Club.objects.none()
+    return invitations.takes_part(club, league.host_id, invited)
 
 
 def can_enter(user: User | None, season: Season, club: Club) -> bool:

@@ -27,6 +27,7 @@ from django.db import transaction
 from django.utils.translation import gettext as _
 from django.utils.translation import pgettext_lazy
 
+from clubs import invitations
 from clubs.models import Club, Membership, User
 from ladder.models import Ladder, Rating
 from tournaments import conditions
@@ -72,13 +73,15 @@ def refusal(code: str, problems: dict[str, list[str]]) -> TournamentError:
 
 
 def entering_clubs(tournament: Tournament) -> list[Club]:
-    """The clubs whose members may enter: the host, then the invited clubs by name."""
-    return [tournament.club, *tournament.invited_clubs.order_by("name")]
+    """The clubs whose members may enter: the host, then the invited clubs by name (the
+    rule :mod:`clubs.invitations`, shared with leagues)."""
+    return invitations.taking_part(tournament.club, tournament.invited_clubs.all())
 
 
 def may_enter_for(tournament: Tournament, club: Club) -> bool:
-    """Whether an entry may play for ``club``: the host club or an invited club."""
-    return club.pk == tournament.club_id or tournament.invited_clubs.filter(pk=club.pk).exists()
+    """Whether an entry may play for ``club``: the host club or an invited club
+    (:func:`clubs.invitations.takes_part`, the rule leagues read too)."""
+    return invitations.takes_part(club, tournament.club_id, tournament.invited_clubs.all())
 
 
 def clubs_of(user: User | None, tournament: Tournament) -> list[Club]:
