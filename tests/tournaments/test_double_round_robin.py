@@ -16,6 +16,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from rest_framework.test import APIClient
 
+from tests.tournaments.test_stages import play_round as stage_play_round
 from tests.tournaments.test_tournament_services import START, make_tournament, register_pairs
 from tournaments import pairing, scoring, selectors, standings
 from tournaments.models import (
@@ -31,6 +32,7 @@ from tournaments.services import entries as entry_services
 from tournaments.services import results as result_services
 from tournaments.services import schedule as schedule_services
 from tournaments.services import setup as setup_services
+from tournaments.services import stages as stage_services
 from tournaments.services.errors import TournamentError
 
 # --------------------------------------------------------------------------- pure
@@ -438,3 +440,60 @@ def test_the_web_form_and_the_api_set_the_cycles(client, club, club_admin):
     assert made.status_code == 201 and made.json()["cycles"] == 2
     single = api.post("/api/v1/tournaments/", {**payload, "name": "单循环"}, format="json")
     assert single.json()["cycles"] == 1
+
+
+@pytest.mark.django_db
+def test_a_group_double_round_robin_then_a_double_round_robin_final(club, club_admin, members):
+    t = make_tournament(
+        club, club_admin, format="round_robin", start_when_ready=True, groups=2, cycles=2
+    )
+    setup_services.publish(club_admin, t, now=START - timedelta(days=1))
+    register_pairs(t, members(16))
+    groups = selectors.groups_of(t)
+    assert [len(g) for g in groups] == [4, 4]
+    assert selectors.total_rounds(t) == 6  # groups of four: three rounds a cycle
+    now = START
+    schedule_services.tick(now)
+    for number in range(1, 7):
+        stage_play_round(club_admin, t, number, now)
+        now += timedelta(minutes=1)
+        schedule_services.tick(now)
+    t.refresh_from_db()
+    assert t.status == TournamentStatus.FINISHED
+    group_of = {pk: i for i, g in enumerate(groups) for pk in g}
+    met = Counter()
+    for game in selectors.all_games(t):
+        a, b = game.side0[0], game.side1[0]
+        assert group_of[a] == group_of[b]
+        met[frozenset((a, b))] += 1
+        if game.round.number > 3:  # the second cycle: round n - 3 with the sides swapped
+            before = [
+                g for g in games_of(t, game.round.number - 3) if {a, b} == {*g.side0, *g.side1}
+            ]
+            assert [(g.side0, g.side1) for g in before] == [([b], [a])]
+    assert set(met.values()) == {2} and len(met) == 12
+
+    # the final: the top two of each group, itself a double round robin
+    with pytest.raises(TournamentError) as refused:
+        stage_services.create_next_stage(
+            club_admin, t, format="elimination", qualifiers_count=2, cycles=2, now=now
+        )
+    assert set(refused.value.fields) == {"cycles"}
+    api = APIClient()
+    api.force_authenticate(club_admin)
+    bad = api.post(
+        f"/api/v1/tournaments/{t.pk}/next-stage/",
+        {"format": "round_robin", "qualifiers": 2, "cycles": 3},
+        format="json",
+    )
+    assert bad.status_code == 400 and "cycles" in bad.json()
+    assert not t.next_stages.exists()
+    made = api.post(
+        f"/api/v1/tournaments/{t.pk}/next-stage/",
+        {"format": "round_robin", "qualifiers": 2, "cycles": 2},
+        format="json",
+    )
+    assert made.status_code == 201, made.json()
+    assert (made.json()["cycles"], made.json()["total_rounds"]) == (2, 6)
+    final = t.next_stages.get()
+    assert final.cycles == 2 and final.entries.count() == 4

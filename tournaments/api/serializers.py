@@ -296,6 +296,13 @@ class NextStageSerializer(serializers.Serializer):
         help_text="A single elimination's games per tie (第三十条): '' one game, sum2 / sum3 "
         "(2 or 3 games, grade points added up; national scoring), best3 / best5.",
     )
+    cycles = serializers.IntegerField(
+        required=False,
+        min_value=1,
+        max_value=2,
+        help_text="A round-robin stage: 1 a single round robin (the default), 2 a double "
+        "round robin (双循环赛, 第二十七条三).",
+    )
 
 
 class RegisterSerializer(serializers.Serializer):

@@ -497,6 +497,7 @@ class TournamentViewSet(PartnerAnswerActions, viewsets.ModelViewSet):
             rounds=data.get("rounds"),
             name=data.get("name", ""),
             series=data.get("series", ""),
+            cycles=data.get("cycles"),
         )
         status = 200 if made is not None and made.pk == stage.pk else 201
         return Response(TournamentSerializer(stage).data, status=status)

@@ -148,6 +148,7 @@ def create_next_stage(
     rounds: object = None,
     name: str = "",
     series: object = "",
+    cycles: object = None,
     now: datetime | None = None,
 ) -> Tournament:
     """Make the next stage of ``earlier`` (its organisers; its ranking final:
@@ -157,7 +158,8 @@ def create_next_stage(
     group round robin, of each group), registered and seeded in that order — a knockout
     places the seeds serpentine (:func:`tournaments.pairing.bracket_order`). ``rounds``: a
     Swiss stage's rounds (by default enough to leave one unbeaten, ⌈log2 n⌉); ``series``: a
-    single elimination's games per tie (多局制淘汰赛, 第三十条: :mod:`tournaments.series`). The
+    single elimination's games per tie (多局制淘汰赛, 第三十条: :mod:`tournaments.series`);
+    ``cycles``: a round-robin stage played twice (2, 双循环赛, 第二十七条三; by default once). The
     settings not chosen are the earlier stage's, checked as any tournament's
     (:func:`tournaments.forms.check_settings`). Every problem is refused at once, having
     changed nothing. Asked again, it returns the next stage already made when its format is
@@ -210,6 +212,8 @@ def create_next_stage(
         duplicate=earlier.duplicate and format not in KNOCKOUT_FORMATS,
         third_place=False,
     )
+    if cycles not in (None, ""):
+        settings["cycles"] = cycles  # checked with the others: a round robin's, 1 or 2
     if series not in (None, ""):
         # checked with the others: a single elimination's; added 级分 need the scoring
         settings.update(series=series, scoring=earlier.scoring)
