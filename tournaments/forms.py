@@ -20,7 +20,7 @@ from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 from django.utils.text import capfirst
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_lazy, pgettext_lazy
 
 from clubs.forms import show_refusal
 from engine.match import Match as EngineMatch
@@ -778,8 +778,8 @@ DEFAULTED = ("format", "unit_kind", "scoring")
 
 #: The round robin's cycles as the form offers them (第二十七条二、三).
 CYCLE_CHOICES = (
-    (1, gettext_lazy("Single round robin: every two entries meet once")),
-    (2, gettext_lazy("Double round robin: every two entries meet twice, sides swapped")),
+    (1, pgettext_lazy("tournament format", "Single round robin")),
+    (2, pgettext_lazy("tournament format", "Double round robin")),
 )
 
 DATETIME = forms.DateTimeInput(attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M")
