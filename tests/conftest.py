@@ -14,6 +14,10 @@
 - Hands pytest-xdist (``--dist loadgroup``) a file's tests as one group (the files of
   :data:`SPREAD` a group per test), the slowest groups first, by the seconds each test took in
   the last runs (``var/test-cache/durations-*.json``, else tests/durations.json).
+- Measures the CPU seconds of each test (its process and the children it waited for) beside
+  its seconds, lists the costliest at the end of a run (with ``--durations``) and keeps them in
+  ``var/test-cache/cpu-*.json``: on a loaded machine a test's seconds say little of its cost.
+- Leaves the modules of :data:`POSTGRESQL_ONLY` uncollected outside the server pass.
 """
 
 from __future__ import annotations
@@ -46,13 +50,21 @@ SPREAD = {
     "tests/matches/test_services.py",
     "tests/tournaments/test_tournament_services.py",
 }
+#: Test modules whose every test is marked ``postgresql`` (a module-wide ``pytestmark``): only
+#: the server pass runs them, so the other passes do not even import them (the schemathesis
+#: module loads the API's whole OpenAPI schema at import: about 3 CPU-s in each of a pass's
+#: pytest-xdist workers, each of which collects every module). Named on the command line, a
+#: module is still collected (and its tests deselected). The server pass checks the mark.
+POSTGRESQL_ONLY = {"tests/test_api_schemathesis.py"}
 #: Where the seconds of each test are kept between runs (not committed), and the committed
 #: figures used before there are any.
-DURATIONS_DIR = Path(__file__).resolve().parents[1] / "var" / "test-cache"
+ROOT = Path(__file__).resolve().parents[1]
+DURATIONS_DIR = ROOT / "var" / "test-cache"
 DURATIONS_HINT = Path(__file__).resolve().parent / "durations.json"
 #: The seconds of a test never measured.
 DEFAULT_SECONDS = 0.5
 _seconds: dict[str, float] = {}
+_cpu: dict[str, float] = {}
 
 
 def _backend_description() -> str:
@@ -242,11 +254,30 @@ def pytest_configure_node(node):
     node.workerinput["test_durations"] = _durations(node.config)
 
 
+def pytest_ignore_collect(collection_path, config):
+    """Outside the server pass, the modules of :data:`POSTGRESQL_ONLY` are not collected."""
+    if _backend() != "servers" and _relative(collection_path) in POSTGRESQL_ONLY:
+        return True
+    return None
+
+
+def _relative(path) -> str:
+    try:
+        return Path(path).resolve().relative_to(ROOT).as_posix()
+    except ValueError:
+        return str(path)
+
+
 @pytest.hookimpl(tryfirst=True)  # before pytest-xdist's own hook reads the xdist_group marks
 def pytest_collection_modifyitems(config, items):
     backend = _backend()
     keep, drop = [], []
     for item in items:
+        if item.nodeid.split("::", 1)[0] in POSTGRESQL_ONLY and not _marked(item, "postgresql"):
+            raise pytest.UsageError(
+                f"{item.nodeid} is not marked postgresql, but its module is in "
+                "tests/conftest.py's POSTGRESQL_ONLY (which the other passes do not collect)"
+            )
         if backend == "all":
             # what runs on PostgreSQL only (e.g. schemathesis' run) is left to the server pass
             wanted = not _marked(item, "postgresql")
@@ -304,34 +335,106 @@ class TimingPhase:
             items[:] = [i for i in items if id(i) not in dropped]
 
 
+def _cpu_seconds() -> float:
+    """CPU seconds (user + system) of this process, its threads, and the child processes it
+    has waited for."""
+    t = os.times()
+    return t.user + t.system + t.children_user + t.children_system
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_setup(item):
+    start = _cpu_seconds()
+    yield
+    item._cpu_phase = _cpu_seconds() - start
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_call(item):
+    start = _cpu_seconds()
+    yield
+    item._cpu_phase = _cpu_seconds() - start
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_teardown(item, nextitem):
+    start = _cpu_seconds()
+    yield
+    item._cpu_phase = _cpu_seconds() - start
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item, call):
+    """Each phase's report carries the CPU seconds the phase took in the test's process
+    (``user_properties``, which pytest-xdist hands to the controller): the seconds a test
+    takes on a loaded machine say little of what it costs, its CPU does."""
+    outcome = yield
+    report = outcome.get_result()
+    cpu = getattr(item, "_cpu_phase", None)
+    if cpu is not None:
+        report.user_properties.append(("cpu_seconds", round(cpu, 3)))
+        item._cpu_phase = None
+
+
 def pytest_runtest_logreport(report):
-    """Add up each test's seconds for the next run's order (see pytest_sessionfinish)."""
+    """Add up each test's seconds and CPU seconds for the next run's order and the summary
+    (see pytest_sessionfinish, pytest_terminal_summary)."""
     if report.when in ("setup", "call", "teardown") and not os.environ.get("PYTEST_XDIST_WORKER"):
         nodeid = _plain_nodeid(report.nodeid)
         _seconds[nodeid] = _seconds.get(nodeid, 0.0) + report.duration
+        for name, value in report.user_properties:
+            if name == "cpu_seconds":
+                _cpu[nodeid] = _cpu.get(nodeid, 0.0) + value
 
 
-def pytest_sessionfinish(session, exitstatus):
-    """Keep the seconds each test took in ``var/test-cache/durations-<pass>.json`` (the
-    controller only; merged into what earlier runs measured), so the next run hands the
-    slowest files out first."""
+def pytest_terminal_summary(terminalreporter):
+    """After pytest's slowest durations (wall, which load stretches), the tests that cost the
+    most CPU: user + system seconds of the test's process and of the processes it started and
+    waited for (a server started for several tests counts where it is stopped; the CPU of
+    processes a test only talks to, such as the shared stack's, is not counted)."""
+    if os.environ.get("PYTEST_XDIST_WORKER") or not _cpu:
+        return
+    count = terminalreporter.config.getoption("durations", None) or 0
+    if count <= 0:
+        return
+    write = terminalreporter.write_line
+    terminalreporter.section(f"most CPU: {count} tests (user+sys s of the test's process)")
+    for nodeid, cpu in sorted(_cpu.items(), key=lambda kv: -kv[1])[:count]:
+        write(f"{cpu:7.2f}s cpu  {_seconds.get(nodeid, 0.0):7.2f}s wall  {nodeid}")
+    write(
+        f"{sum(_cpu.values()):.0f} CPU-s over {len(_cpu)} tests in the test processes "
+        f"({sum(_seconds.values()):.0f} s of tests' wall time)"
+    )
+
+
+def _merge_into(path: Path, figures: dict[str, float]) -> None:
+    """Merge ``figures`` into the JSON object of ``path`` (written whole, atomically)."""
     import json
 
-    if os.environ.get("PYTEST_XDIST_WORKER") or not _seconds:
-        return
-    path = DURATIONS_DIR / f"durations-{_backend()}-{os.environ.get('TEST_TIMING', 'any')}.json"
     try:
         DURATIONS_DIR.mkdir(parents=True, exist_ok=True)
         try:
             known = json.loads(path.read_text())
         except (OSError, ValueError):
             known = {}
-        known.update({k: round(v, 2) for k, v in _seconds.items()})
+        known.update({k: round(v, 2) for k, v in figures.items()})
         temporary = path.with_name(f"{path.name}.{os.getpid()}")
         temporary.write_text(json.dumps(known, indent=0, sort_keys=True))
         os.replace(temporary, path)
     except OSError:
         pass
+
+
+def pytest_sessionfinish(session, exitstatus):
+    """Keep the seconds each test took in ``var/test-cache/durations-<pass>.json`` and its CPU
+    seconds in ``cpu-<pass>.json`` (the controller only; merged into what earlier runs
+    measured), so the next run hands the slowest files out first."""
+    if os.environ.get("PYTEST_XDIST_WORKER") or not _seconds:
+        return
+    name = f"{_backend()}-{os.environ.get('TEST_TIMING', 'any')}.json"
+    _merge_into(DURATIONS_DIR / f"durations-{name}", _seconds)
+    if _cpu:
+        _merge_into(DURATIONS_DIR / f"cpu-{name}", _cpu)
 
 
 @pytest.fixture(scope="session", autouse=True)
