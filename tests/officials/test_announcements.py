@@ -66,7 +66,7 @@ def test_a_team_label_and_refusals(club, club_admin, members):
 def test_a_season_division_announcement_and_its_referee(club, club_admin, members):
     league = setup.create_league(club_admin, club, name="南通联赛")
     season = setup.create_season(
-        club_admin, league, name="2030", variant="bao2", starts_on=timezone.now().date()
+        club_admin, league, name="2030", variant="bao2", starts_on=timezone.localdate()
     )
     top = season.divisions.get()
     lower = setup.add_division(club_admin, season, "乙级")
@@ -90,7 +90,7 @@ def test_a_season_division_announcement_and_its_referee(club, club_admin, member
 
     assert not permissions.can_referee_table(referee, LiveTable())
     rnd = Round.objects.create(
-        season=season, number=1, opens_on=timezone.now().date(), closes_on=timezone.now().date()
+        season=season, number=1, opens_on=timezone.localdate(), closes_on=timezone.localdate()
     )
     home, away = season.entries.order_by("pk")
     fixture = Fixture.objects.create(round=rnd, division=top, home=home, away=away)
