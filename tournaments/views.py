@@ -361,7 +361,8 @@ def _series_rounds(tournament: Tournament, names: dict[int, str]) -> list[list[d
                 "round": tie.round,
                 "slot": tie.slot,
                 "third_place": tie.third_place,
-                "bye": not tie.sides[1],
+                "bye": bool(tie.sides[0]) and not tie.sides[1],
+                "waiting": not tie.sides[0],  # for the tie before it (a correction reopened it)
                 "sides": sides,
                 "games": games,
                 "decided": state.decided,

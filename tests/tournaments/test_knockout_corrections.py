@@ -10,8 +10,10 @@ ratings following once."""
 from datetime import timedelta
 
 import pytest
+from django.test import Client
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from rest_framework.test import APIClient
 
 from ladder.models import RatedResult
 from outbox.models import OutboxMessage
@@ -184,6 +186,14 @@ def test_a_best_of_three_semi_final_corrected_after_the_final_was_paired(club, c
     assert waiting.notes[-1]["code"] == "bracket_corrected"
     (tie,) = [t for t in selectors.ties_of(knockout) if t.round == 2]
     assert not tie.state.decided and tie.winner_entry is None
+    # the bracket page and the API show it waiting, not as a bye
+    page = Client().get(f"/tournaments/{knockout.pk}/bracket/", HTTP_ACCEPT_LANGUAGE="zh-hans")
+    final_part = page.content.decode().split("第 2 轮")[-1]
+    assert page.status_code == 200 and "未开始" in final_part and "轮空" not in final_part
+    api = APIClient().get(f"/api/v1/tournaments/{knockout.pk}/ties/").json()
+    (waiting_tie,) = api[1]
+    assert waiting_tie["sides"] == [[], []] and waiting_tie["next_game"] == "wait"
+    assert waiting_tie["decided"] is False and waiting_tie["winner"] is None
     # the other semi-final is untouched; s1 is in play, waiting for its opponent
     assert results_snapshot(tie_games(knockout, 1, s1)) == semi_a
     band = {line.entry.pk: line.placing for line in selectors.standings(knockout)}
@@ -293,3 +303,47 @@ def test_a_two_game_sum_corrected_to_a_level_sum_plays_its_deciding_game_in_its_
     labels = {line.entry.pk: line.placing.label for line in selectors.standings(knockout)}
     assert (labels[s1], labels[s2]) == ("1", "2")
     assert told(filled) == sorted(players(s1, s2))
+
+
+@pytest.mark.django_db
+def test_a_final_paired_but_not_started_waits_and_starts_once_the_tie_is_decided(
+    club, club_admin, members
+):
+    """The organiser paused the event and paired the final by hand; a correction then leaves
+    a semi-final undecided: the final's game waits, nobody may start the round, the schedule
+    starts it only once the semi-final is decided, and its players are told once."""
+    knockout, (s1, s2, s3, s4), now = knockout_of(club, club_admin, members, "best3")
+    schedule_services.tick(now)
+    setup_services.pause(club_admin, knockout)
+    for entry in (s1, s2):
+        enter(club_admin, tie_games(knockout, 1, entry)[0], entry, (9, 4), now)
+        enter(club_admin, tie_games(knockout, 1, entry)[1], entry, (9, 4), now)
+    schedule_services.tick(now)  # paused: the round finishes, nothing new starts
+    final_round = round_services.pair_next_round(club_admin, knockout, now=now)
+    assert final_round.status == "paired"
+    setup_services.resume(club_admin, knockout)
+    knockout.refresh_from_db()
+
+    correct(club_admin, tie_games(knockout, 1, s2)[1], s3, (10, 6), now)
+    (waiting,) = final_round.games.all()
+    assert waiting.sides == [[], []] and waiting.status == GameStatus.PENDING
+    with pytest.raises(TournamentError) as refused:
+        round_services.start_round(club_admin, knockout, now=now + timedelta(hours=3))
+    assert refused.value.code == "undecided"
+    later = now + timedelta(hours=3)  # the final's time has come: it still waits
+    assert not any(
+        step.startswith("started") for step in schedule_services.tick(later).get(knockout.pk, [])
+    )
+    assert Round.objects.get(pk=final_round.pk).status == "paired"
+
+    third = tie_games(knockout, 1, s2)[2]
+    enter(club_admin, third, s2, (9, 5), later)
+    (filled,) = final_round.games.all()
+    assert set(filled.side0 + filled.side1) == {s1, s2} and filled.status == GameStatus.PENDING
+    assert told(filled) == []  # a round not started tells its players when it starts
+    done = schedule_services.tick(later + timedelta(minutes=1))[knockout.pk]
+    assert "finished:1" in done and "started:2" in done
+    keys = OutboxMessage.objects.filter(key__startswith=f"round:{final_round.pk}:user:")
+    assert sorted(int(k.rsplit(":", 1)[1]) for k in keys.values_list("key", flat=True)) == sorted(
+        players(s1, s2)
+    )
