@@ -312,14 +312,20 @@ class Appeal(models.Model):
         return f"appeal {self.pk}"
 
     @property
-    def answer_by(self) -> datetime:
-        """When the committee's answer is due: :data:`ANSWER_HOURS` after filing, or after a
-        player took the chief referee's ruling to it (第三十九条二.4: "须在2小时内给予答复")."""
-        return (self.escalated_at or self.filed_at) + timedelta(hours=ANSWER_HOURS)
+    def answer_by(self) -> datetime | None:
+        """When the committee's answer is due: :data:`ANSWER_HOURS` after filing — after its
+        fee was received, when the event asks one (the fee is paid with the appeal, 第三十九条
+        一.4: until then nobody decides it) — or after a player took the chief referee's
+        ruling to it (第三十九条二.4: "须在2小时内给予答复"); None while the fee is due."""
+        if self.fee_state == FeeState.DUE:
+            return None
+        start = self.escalated_at or self.fee_received_at or self.filed_at
+        return start + timedelta(hours=ANSWER_HOURS)
 
     def overdue(self, now: datetime) -> bool:
         """Whether the appeal is still open after its answer was due."""
-        return self.status == AppealStatus.OPEN and now > self.answer_by
+        due = self.answer_by
+        return self.status == AppealStatus.OPEN and due is not None and now > due
 
 
 class Vote(models.Model):

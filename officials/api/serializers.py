@@ -35,11 +35,12 @@ class OfficialSerializer(serializers.Serializer):
 class AppealSerializer(serializers.ModelSerializer):
     """An appeal: its tournament game or league table (the other null), who filed it, what it
     asks, the result before and after (a league table: home, away), who decided it, when
-    the committee's answer is due (``answer_by``, 第三十九条二.4), and its fee
+    the committee's answer is due (``answer_by``, 第三十九条二.4; null while the fee is due),
+    and its fee
     (第三十九条一.4: ``fee`` in whole yuan, 0 for none; ``fee_state`` none, due, received,
     refunded or kept; who marked it received and when; when it was settled)."""
 
-    answer_by = serializers.DateTimeField(read_only=True)
+    answer_by = serializers.DateTimeField(read_only=True, allow_null=True)
 
     class Meta:
         model = Appeal

@@ -378,3 +378,27 @@ def test_the_api_sets_shows_and_marks_the_fee(event):  # noqa: F811
     assert ruled.status_code == 200 and ruled.json()["fee_state"] == "refunded"
     detail = player.get(f"/api/v1/appeals/{pk}/").json()
     assert detail["fee_settled_at"] and detail["history"][-1]["what"] == "fee_refunded"
+
+
+def test_the_committees_two_hours_run_from_the_fees_receipt(event):  # noqa: F811
+    """第三十九条二.4's two hours count from when the appeal is lodged: with its fee."""
+    appeal = file_with_fee(event)
+    assert appeal.answer_by is None and not appeal.overdue(FILED + timedelta(days=1))
+    member = event["committee"][0]
+    client = Client()
+    client.force_login(member)
+    page = client.get(f"/officials/appeals/{appeal.pk}/").content.decode()
+    assert "data-answer-by" not in page and "data-vote-form" not in page
+    api = APIClient()
+    api.force_authenticate(member)
+    assert api.get(f"/api/v1/appeals/{appeal.pk}/").json()["answer_by"] is None
+    received = FILED + timedelta(hours=3)
+    services.mark_fee_received(event["admin"], appeal, now=received)
+    appeal.refresh_from_db()
+    assert appeal.answer_by == received + timedelta(hours=2)
+    assert not appeal.overdue(received + timedelta(minutes=119))
+    assert appeal.overdue(received + timedelta(minutes=121))
+    with time_machine.travel(received + timedelta(minutes=5), tick=False):
+        client.force_login(member)  # a session of the travelled-to time
+        page = client.get(f"/officials/appeals/{appeal.pk}/").content.decode()
+    assert "data-answer-by" in page and "data-vote-form" in page
