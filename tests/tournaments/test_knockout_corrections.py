@@ -16,6 +16,7 @@ from hypothesis import strategies as st
 from rest_framework.test import APIClient
 
 from ladder.models import RatedResult
+from ladder.ratings import decided_scores
 from outbox.models import OutboxMessage
 from tests.tournaments.test_series import play_swiss_round
 from tests.tournaments.test_tournament_services import START, make_tournament, register_pairs
@@ -28,6 +29,7 @@ from tournaments.services import schedule as schedule_services
 from tournaments.services import setup as setup_services
 from tournaments.services import stages as stage_services
 from tournaments.services.errors import TournamentError
+from tournaments.services.rating import organiser_source_id as rating_source_id
 
 # --------------------------------------------------------------------------- pure
 
@@ -252,7 +254,7 @@ def test_a_best_of_three_semi_final_corrected_after_the_final_was_paired(club, c
 def test_a_two_game_sum_corrected_to_a_level_sum_plays_its_deciding_game_in_its_round(
     club, club_admin, members
 ):
-    knockout, (s1, s2, s3, s4), now = knockout_of(club, club_admin, members, "sum2")
+    knockout, (s1, s2, s3, s4), now = knockout_of(club, club_admin, members, "sum2", rated=True)
     schedule_services.tick(now)
     for entry in (s1, s2):  # each higher seed wins both its games 9:4
         enter(club_admin, tie_games(knockout, 1, entry)[0], entry, (9, 4), now)
@@ -263,6 +265,8 @@ def test_a_two_game_sum_corrected_to_a_level_sum_plays_its_deciding_game_in_its_
     assert set(final.side0 + final.side1) == {s1, s2}
     final_sides = final.sides
     enter(club_admin, final, s1, (9, 7), now)  # the final's first game is played
+    played = RatedResult.objects.get(source="admin", source_id=str(final.pk))
+    played_as = (played.score0, played.score1, sorted(played.players.values_list("user_id")))
     (second_final,) = [g for g in tie_games(knockout, 2, s1) if g.pk != final.pk]
     semi_b = results_snapshot(tie_games(knockout, 1, s2))
 
@@ -303,6 +307,26 @@ def test_a_two_game_sum_corrected_to_a_level_sum_plays_its_deciding_game_in_its_
     labels = {line.entry.pk: line.placing.label for line in selectors.standings(knockout)}
     assert (labels[s1], labels[s2]) == ("1", "2")
     assert told(filled) == sorted(players(s1, s2))
+    # the ladder: the final's game as first played keeps its rating (it was played), and
+    # its replay is rated once as a game of its own; every other game once, as it stands
+    played.refresh_from_db()
+    assert (played.score0, played.score1, sorted(played.players.values_list("user_id"))) == (
+        played_as
+    )
+    filled.refresh_from_db()
+    assert filled.notes[-1]["detail"]["cleared"] is True
+    assert rating_source_id(filled) == f"{final.pk}.1"
+    (replay,) = RatedResult.objects.filter(source="admin", source_id=f"{final.pk}.1")
+    assert (replay.score0, replay.score1) == (filled.score0, filled.score1)
+    games = Game.objects.filter(round__tournament=knockout)
+    assert (
+        RatedResult.objects.filter(source="admin", source_id__in=[str(g.pk) for g in games]).count()
+        == games.count()
+    )  # each game's own rating (the final's first: as first played)
+    for game in games:
+        (one,) = RatedResult.objects.filter(source="admin", source_id=rating_source_id(game))
+        # a level tie with its winner named is rated as won by one level
+        assert (one.score0, one.score1) == decided_scores((game.score0, game.score1), game.winner)
 
 
 @pytest.mark.django_db

@@ -126,11 +126,26 @@ def organiser_rated_game(sheet: Any) -> Game | None:
         entries = {e.pk: e for e in tournament.entries.filter(pk__in=game.side0 + game.side1)}
         if matching_sheet(tournament, game, entries, [result]) is None:
             continue
-        if not _rated_already("admin", game.pk):
+        if not _rated_already("admin", organiser_source_id(game)):
             continue
         link_sheet(game, sheet.pk)
         return game
     return None
+
+
+def organiser_source_id(game: Game) -> str:
+    """The ladder's source id of the organiser's result of ``game``: the game's id, with
+    ``.<n>`` after it once re-bracketing has cleared a result of it ``n`` times (notes
+    ``bracket_corrected`` marked ``cleared``: :func:`tournaments.services.results.rebracket`).
+    The game as it was played before keeps its rating (it was played), and the game played
+    again — often by other entries — is rated as the new game it is, once, instead of
+    correcting the earlier one's."""
+    cleared = sum(
+        1
+        for note in game.notes
+        if note.get("code") == "bracket_corrected" and (note.get("detail") or {}).get("cleared")
+    )
+    return f"{game.pk}.{cleared}" if cleared else str(game.pk)
 
 
 def _rated_already(source: str, source_id: object) -> bool:
@@ -165,11 +180,11 @@ def rate_organiser_result(tournament: Tournament, game: Game, now: datetime) -> 
     """
     if not tournament.rated or game.is_bye or game.score0 is None or game.score1 is None:
         return
-    if _rated_already("admin", game.pk):
+    if _rated_already("admin", organiser_source_id(game)):
         try:
             ladder_services.correct_result(
                 source="admin",
-                source_id=str(game.pk),
+                source_id=organiser_source_id(game),
                 scores=[game.score0, game.score1],
                 winner=game.winner if game_facts(tournament.variant).levels else None,
             )
@@ -186,7 +201,7 @@ def rate_organiser_result(tournament: Tournament, game: Game, now: datetime) -> 
     hand_to_ladder(
         tournament,
         "admin",
-        game.pk,
+        organiser_source_id(game),
         sides=game_users(tournament, game),
         scores=[game.score0, game.score1],
         winner=game.winner,

@@ -517,12 +517,18 @@ def _refill(
     """Give ``game`` of round ``rnd`` the entries ``want`` (none: it waits), its result
     cleared: waiting or not yet started (a paired round, or a live table still to open), being
     played, or a bye carried on (double elimination). A game that had entries is noted
-    ``bracket_corrected`` (a game only waiting for its entries is filled without a note)."""
+    ``bracket_corrected`` (a game only waiting for its entries is filled without a note);
+    one whose result is cleared has the note say so (``cleared``, the scores ``before``), so
+    its replay is rated as a new game (:func:`~tournaments.services.rating.organiser_source_id`)
+    while the rating of the game as played stands."""
     had_entries = bool(game.side0)
+    cleared = game.status == GameStatus.FINISHED  # a result played: its rating stands
+    before = [game.score0, game.score1]
     game.side0, game.side1 = list(want[0]), list(want[1])
     game.score0 = game.score1 = game.winner = None
     game.source = ""
     game.table = None
+    game.sheet = None
     game.finished_at = None
     game.grade0 = game.grade1 = None
     if not want[0]:  # waits for the tie that feeds it
@@ -534,8 +540,11 @@ def _refill(
     else:
         game.status = GameStatus.PLAYING
     if had_entries:
+        detail: dict[str, Any] = {"round": from_round}
+        if cleared:  # the replay is rated anew (rating.organiser_source_id)
+            detail.update(cleared=True, before=before)
         game.notes = list(game.notes) + [
-            {"code": "bracket_corrected", "units": [], "detail": {"round": from_round}}
+            {"code": "bracket_corrected", "units": [], "detail": detail}
         ]
     game.save()
 
