@@ -716,6 +716,11 @@ def _tell(person: User, key: str, appeal: Appeal, what: str) -> None:
                 "status": AppealStatus(appeal.status).label,
             }
         text = appeal.text
+        if what == "filed" and appeal.fee_state == FeeState.DUE:
+            text += "\n\n" + _(
+                "Appeal fee of %(fee)d yuan due: it is marked received on the appeal's page "
+                "before anyone decides."
+            ) % {"fee": appeal.fee}
         if what == "refund":
             text = _(
                 "The appellant prevailed: the organising committee gives back your appeal fee "

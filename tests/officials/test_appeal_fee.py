@@ -71,8 +71,14 @@ def test_fee_due_then_received_then_refunded_by_the_committee_told_once(
     event,  # noqa: F811
     django_capture_on_commit_callbacks,
 ):
-    appeal = file_with_fee(event)
+    with django_capture_on_commit_callbacks(execute=True):
+        appeal = file_with_fee(event)
     assert (appeal.fee, appeal.fee_state) == (FEE, FeeState.DUE)
+    # the chief referee, told of the new appeal, reads that its fee is due
+    filed = OutboxMessage.objects.get(
+        key=f"officials:appeal:{appeal.pk}:filed:user:{event['chief'].pk}"
+    )
+    assert "应缴申诉费 200 元：须在申诉页面登记收到后才能裁决。" in filed.body
     # a later change of the event's fee leaves the filed appeal's fee as it was
     services.set_appeal_fee(event["admin"], event["t"], 500)
     appeal.refresh_from_db()
