@@ -371,3 +371,31 @@ def test_a_final_paired_but_not_started_waits_and_starts_once_the_tie_is_decided
     assert sorted(int(k.rsplit(":", 1)[1]) for k in keys.values_list("key", flat=True)) == sorted(
         players(s1, s2)
     )
+
+
+@pytest.mark.django_db
+def test_a_semi_final_game_corrected_to_equal_levels_waits_for_its_winner_to_be_named(
+    club, club_admin, members
+):
+    """A best-of game must have a winner: corrected to equal levels without one, its tie is
+    undecided, its round is played again and the final waits until the organiser names
+    the winner (no game is made meanwhile); then the final is filled."""
+    knockout, (s1, s2, s3, s4), now = knockout_of(club, club_admin, members, "best3")
+    schedule_services.tick(now)
+    for entry in (s1, s2):
+        enter(club_admin, tie_games(knockout, 1, entry)[0], entry, (9, 4), now)
+        enter(club_admin, tie_games(knockout, 1, entry)[1], entry, (9, 4), now)
+    now += timedelta(minutes=1)
+    assert "started:2" in schedule_services.tick(now)[knockout.pk]
+    second = tie_games(knockout, 1, s2)[1]
+    result_services.correct_result(club_admin, second, 6, 6, "记分错误", now=now)
+    assert Round.objects.get(tournament=knockout, number=1).status == "playing"
+    assert len(tie_games(knockout, 1, s2)) == 2  # nothing to play: a winner to name
+    (waiting,) = Round.objects.get(tournament=knockout, number=2).games.all()
+    assert waiting.sides == [[], []]
+    assert "tournament_finished" not in schedule_services.tick(now).get(knockout.pk, [])
+    side = 0 if second.side0[0] == s2 else 1
+    result_services.correct_result(club_admin, second, 6, 6, "第二方先过A", winner=side, now=now)
+    (filled,) = Round.objects.get(tournament=knockout, number=2).games.all()
+    assert set(filled.side0 + filled.side1) == {s1, s2} and filled.status == GameStatus.PLAYING
+    assert "finished:1" in schedule_services.tick(now + timedelta(minutes=1))[knockout.pk]

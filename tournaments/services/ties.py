@@ -36,10 +36,11 @@ SERIES_GAME = "series_game"
 
 def _reopen(tournament: Tournament, rnd: Round) -> bool:
     """A corrected result left a tie of the finished round ``rnd`` undecided (a best-of tie
-    back to one win each, a sum now equal): the round is played again — back to playing, a
-    finished tournament back to running — so that the tie's next game is made at once in
-    its own round, as after an entered result, and the schedule finishes the round again
-    once it is decided (:func:`tournaments.services.schedule.advance` plays on every round
+    back to one win each, a sum now equal, a game that must have a winner corrected to equal
+    levels without one: the organiser then names it): the round is played again — back to
+    playing, a finished tournament back to running — so that the tie's next game is made at
+    once in its own round, as after an entered result, and the schedule finishes the round
+    again once it is decided (:func:`tournaments.services.schedule.advance` plays on every round
     being played, the earliest first). The later rounds already paired are re-bracketed by
     the caller (:func:`tournaments.services.results.rebracket`): the games the tie feeds
     wait without entries until it is decided, then are filled. Returns whether it
@@ -52,7 +53,8 @@ def _reopen(tournament: Tournament, rnd: Round) -> bool:
         return False
     games = list(rnd.games.select_related("round"))
     if not any(
-        not tie.state.decided and tie.state.next_game in ("game", "decider")
+        # its next game, or (a game corrected to a tie at the table) its winner named
+        tie.sides[0] and not tie.state.decided
         for tie in selectors.ties_of(tournament, games)
     ):
         return False
