@@ -7,6 +7,7 @@ the final was paired: the semi-final plays its next game in its own round, the f
 without entries, then is filled and played; each player told once (the outbox's keys), the
 ratings following once."""
 
+from collections import Counter
 from datetime import timedelta
 
 import pytest
@@ -399,3 +400,63 @@ def test_a_semi_final_game_corrected_to_equal_levels_waits_for_its_winner_to_be_
     (filled,) = Round.objects.get(tournament=knockout, number=2).games.all()
     assert set(filled.side0 + filled.side1) == {s1, s2} and filled.status == GameStatus.PLAYING
     assert "finished:1" in schedule_services.tick(now + timedelta(minutes=1))[knockout.pk]
+
+
+@pytest.mark.django_db
+def test_a_first_round_correction_reaches_only_the_games_it_feeds(club, club_admin, members):
+    """A single elimination of 16 pairs, one game a tie: round 1 corrected while the
+    semi-finals (round 3) are played — the quarter-final it feeds gets its new entry and
+    loses its result, the semi-final that quarter-final feeds waits, the other semi-final
+    keeps its result; the schedule plays round 2 again, then the waiting semi-final."""
+    people = members(32)
+    t = make_tournament(club, club_admin, format="elimination", start_when_ready=True)
+    setup_services.publish(club_admin, t, now=START - timedelta(days=1))
+    register_pairs(t, people)
+    now = START
+    schedule_services.tick(now)
+
+    def play(number):
+        for game in Round.objects.get(tournament=t, number=number).games.filter(
+            status=GameStatus.PLAYING
+        ):
+            result_services.set_result(club_admin, game, 10, 4, now=now)
+
+    for number in (1, 2):
+        play(number)
+        now += timedelta(minutes=1)
+        assert f"started:{number + 1}" in schedule_services.tick(now)[t.pk]
+    semi_a, semi_b = Round.objects.get(tournament=t, number=3).games.order_by("slot")
+    result_services.set_result(club_admin, semi_b, 10, 4, now=now)
+    semi_b.refresh_from_db()
+    kept = results_snapshot([semi_b])
+    quarter = Round.objects.get(tournament=t, number=2).games.get(slot=0)
+    wrong = Round.objects.get(tournament=t, number=1).games.get(slot=0)
+    assert wrong.side0[0] in quarter.side0 + quarter.side1
+
+    correct(club_admin, wrong, wrong.side1[0], (10, 4), now)  # the other pair won
+    quarter.refresh_from_db()
+    assert wrong.side1[0] in quarter.side0 + quarter.side1 and quarter.score0 is None
+    assert quarter.status == GameStatus.PLAYING
+    assert quarter.notes[-1]["code"] == "bracket_corrected"
+    assert quarter.notes[-1]["detail"]["cleared"] is True
+    semi_a.refresh_from_db()
+    assert semi_a.sides == [[], []] and semi_a.status == GameStatus.PENDING
+    assert results_snapshot([Game.objects.get(pk=semi_b.pk)]) == kept
+    statuses = dict(Round.objects.filter(tournament=t).values_list("number", "status"))
+    assert statuses == {1: "finished", 2: "playing", 3: "playing"}
+    assert not any(s.startswith("started") for s in schedule_services.tick(now).get(t.pk, []))
+
+    result_services.set_result(club_admin, quarter, 10, 4, now=now)
+    semi_a.refresh_from_db()
+    assert quarter.side0[0] in semi_a.side0 + semi_a.side1
+    assert semi_a.status == GameStatus.PLAYING
+    now += timedelta(minutes=1)
+    assert "finished:2" in schedule_services.tick(now)[t.pk]
+    result_services.set_result(club_admin, semi_a, 10, 4, now=now)
+    now += timedelta(minutes=1)
+    assert "started:4" in schedule_services.tick(now)[t.pk]
+    play(4)
+    now += timedelta(minutes=1)
+    assert "tournament_finished" in schedule_services.tick(now)[t.pk]
+    labels = Counter(line.placing.label for line in selectors.standings(t))
+    assert labels == {"1": 1, "2": 1, "3–4": 2, "5–8": 4, "9–16": 8}
