@@ -285,7 +285,9 @@ def notify_qualified(stage: Tournament, earlier: Tournament, entries: Sequence[E
 def notify_series_game(tournament: Tournament, game: Game) -> int:
     """Tell the players of a knockout tie of several games (第三十条) that its next game
     ``game`` is ready, where (a notice and an e-mail under their preferences, key
-    ``series-game:<game>:user:<user>``: exactly once). Returns how many players were told."""
+    ``series-game:<game>:user:<user>``: exactly once). In a knockout of one game a tie, the
+    same for a game of a round being played that a corrected result gave its entries
+    (:func:`tournaments.services.results.rebracket`). Returns how many players were told."""
     entries = {
         e.pk: e
         for e in Entry.objects.filter(pk__in=game.side0 + game.side1).select_related(
@@ -318,6 +320,9 @@ def notify_series_game(tournament: Tournament, game: Game) -> int:
                             "g": number,
                             "table": game.number,
                         }
+                        if tournament.series
+                        else _("%(t)s, round %(n)d: your game is ready at table %(table)d.")
+                        % {"t": tournament.name, "n": game.round.number, "table": game.number}
                     ),
                     url,
                 )

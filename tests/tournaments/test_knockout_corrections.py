@@ -439,6 +439,7 @@ def test_a_first_round_correction_reaches_only_the_games_it_feeds(club, club_adm
     assert quarter.status == GameStatus.PLAYING
     assert quarter.notes[-1]["code"] == "bracket_corrected"
     assert quarter.notes[-1]["detail"]["cleared"] is True
+    assert told(quarter) == sorted(players(*quarter.side0, *quarter.side1))  # where, once
     semi_a.refresh_from_db()
     assert semi_a.sides == [[], []] and semi_a.status == GameStatus.PENDING
     assert results_snapshot([Game.objects.get(pk=semi_b.pk)]) == kept
@@ -450,8 +451,10 @@ def test_a_first_round_correction_reaches_only_the_games_it_feeds(club, club_adm
     semi_a.refresh_from_db()
     assert quarter.side0[0] in semi_a.side0 + semi_a.side1
     assert semi_a.status == GameStatus.PLAYING
+    assert told(semi_a) == sorted(players(*semi_a.side0, *semi_a.side1))
     now += timedelta(minutes=1)
     assert "finished:2" in schedule_services.tick(now)[t.pk]
+    assert told(semi_a) == sorted(players(*semi_a.side0, *semi_a.side1))  # not again
     result_services.set_result(club_admin, semi_a, 10, 4, now=now)
     now += timedelta(minutes=1)
     assert "started:4" in schedule_services.tick(now)[t.pk]

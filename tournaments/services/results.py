@@ -454,7 +454,7 @@ def rebracket(tournament: Tournament, from_round: int, now: datetime) -> None:
       decided; then it is filled as above — by the result that decides the tie, or by the
       schedule once it finishes the round (:func:`tournaments.services.schedule.advance`);
     * a game given entries in a round being played starts at once (its live table opens)
-      and, in a knockout of several games a tie, its players are told where it is
+      and its players are told where it is
       (:func:`tournaments.notifications.notify_series_game`, once);
     * a finished round with a game no longer decided is played again, and a finished
       tournament runs again.
@@ -491,11 +491,8 @@ def rebracket(tournament: Tournament, from_round: int, now: datetime) -> None:
         if filled and rnd.status == RoundStatus.PLAYING:
             if tournament.online:
                 open_pending_tables(tournament, rnd)
-            if tournament.series:
-                for game in filled:
-                    notify_series_game(
-                        tournament, Game.objects.select_related("round").get(pk=game.pk)
-                    )
+            for game in filled:  # where they play now, once
+                notify_series_game(tournament, Game.objects.select_related("round").get(pk=game.pk))
     if tournament.status == TournamentStatus.FINISHED:
         last = rounds[-1] if rounds else None
         if last is not None:
