@@ -557,3 +557,55 @@ class ClubTeam(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+
+class TeamRosterChange(models.Model):
+    """One change of a team's roster (:func:`tournaments.services.teams.change_roster`): who
+    made it, when, and each pair before and after it — the team's history, read in each
+    reader's language (:attr:`text`)."""
+
+    team = models.ForeignKey(
+        ClubTeam,
+        on_delete=models.CASCADE,
+        related_name="roster_changes",
+        verbose_name=_("team"),
+    )
+    number = models.PositiveSmallIntegerField(_("number"))
+    changed_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        related_name="+",
+        verbose_name=_("changed by"),
+    )
+    created_at = models.DateTimeField(_("created at"), default=timezone.now)
+    #: ``[[before, after], ...]``: the pair's name before ("" for a pair added) and after.
+    pairs = models.JSONField(_("entries before and after"), default=list)
+
+    class Meta:
+        verbose_name = _("roster change")
+        verbose_name_plural = _("roster changes")
+        ordering = ["team", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["team", "number"], name="roster_change_unique_number")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.team} #{self.number}"
+
+    @property
+    def text(self) -> str:
+        """The change as one sentence in the active language: who changed the roster of which
+        team, each pair before and after."""
+        what = "; ".join(
+            (
+                _("%(before)s became %(after)s") % {"before": before, "after": after}
+                if before
+                else _("%(after)s added") % {"after": after}
+            )
+            for before, after in self.pairs
+        )
+        return _("%(who)s changed the roster of %(team)s: %(what)s.") % {
+            "who": self.changed_by.name,
+            "team": self.team.name,
+            "what": what,
+        }

@@ -15,8 +15,8 @@ from tournaments.models import (
     ClubTeam,
     Entry,
     EntryStatus,
+    TeamRosterChange,
     Tournament,
-    TournamentNotice,
     TournamentStatus,
 )
 from tournaments.permissions import can_view
@@ -102,18 +102,12 @@ def invited_to(club: Club, viewer: User | None, limit: int = 50) -> list[Tournam
 
 
 def history_url(team: ClubTeam) -> str:
-    """Where a team's history is read: its roster page's history; each roster change is
-    recorded as a notice to the captain linking it (:func:`roster_history`)."""
+    """Where a team's history is read: its roster page's history (:func:`roster_history`)."""
     return reverse("tournaments:team_roster", args=[team.tournament_id, team.pk]) + "#history"
 
 
-def roster_history(team: ClubTeam) -> list[TournamentNotice]:
+def roster_history(team: ClubTeam) -> list[TeamRosterChange]:
     """The changes of ``team``'s roster, the first first: each record's time (``created_at``)
-    and its text, which names who made the change and each pair before and after it (in the
-    captain's language: the record is a notice to the captain,
-    :func:`tournaments.services.teams.change_roster`)."""
-    return list(
-        TournamentNotice.objects.filter(
-            tournament_id=team.tournament_id, user_id=team.captain_id, url=history_url(team)
-        ).order_by("created_at", "id")
-    )
+    and its :attr:`~tournaments.models.TeamRosterChange.text` (who made the change, each pair
+    before and after it, in the active language)."""
+    return list(team.roster_changes.select_related("changed_by", "team").order_by("number"))

@@ -9,6 +9,7 @@ national rules' reason; a short team filled up; a withdrawn team entered again."
 from datetime import timedelta
 
 import pytest
+from django.utils import translation
 
 from clubs.models import Club, Membership, Role
 from outbox.models import Notification, OutboxMessage
@@ -91,6 +92,16 @@ def test_a_captain_replaces_a_member_and_the_leaver_and_joiner_are_told_once(eve
     assert OutboxMessage.objects.filter(key__startswith=f"roster:{team.pk}:2:").count() == 2
     history = team_selectors.roster_history(team)
     assert len(history) == 2 and club_admin.name in history[1].text
+    # the record is data, read in each reader's language; the captain is told of the
+    # organiser's change (not of their own)
+    assert history[1].changed_by == club_admin and history[1].number == 2
+    with translation.override("en"):
+        assert f"{club_admin.name} changed the roster of {team.name}" in history[1].text
+    assert list(
+        Notification.objects.filter(key__startswith=f"roster:{team.pk}:")
+        .filter(key__contains=":captain")
+        .values_list("key", flat=True)
+    ) == [f"roster:{team.pk}:2:captain:user:{p[0].pk}"]
     # the team still takes one place and plays as one team
     assert {e.club_team_id for e in t.entries.exclude(status=EntryStatus.WITHDRAWN)} == {team.pk}
 

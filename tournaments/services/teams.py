@@ -29,8 +29,8 @@ from tournaments.models import (
     ClubTeam,
     Entry,
     EntryStatus,
+    TeamRosterChange,
     Tournament,
-    TournamentNotice,
     UnitKind,
 )
 from tournaments.permissions import can_manage
@@ -370,36 +370,25 @@ def change_roster(
 
 
 def _record(team: ClubTeam, user: User, changed: Sequence[tuple[Entry, str]]) -> int:
-    """Record a roster change in the team's history — who made it, each pair before and
-    after, when (the record's time) — as a notice to the team's captain (on the site and in
-    their notification list, no e-mail) in the captain's language, linking the history
-    (:func:`tournaments.team_selectors.history_url`); returns the change's number."""
-    url = team_selectors.history_url(team)
-    number = (
-        1
-        + TournamentNotice.objects.filter(
-            tournament_id=team.tournament_id, user_id=team.captain_id, url=url
-        ).count()
+    """Record a roster change in the team's history (:class:`TeamRosterChange`: who made it,
+    each pair before and after, when); a captain whose roster an organiser changed is told
+    (on the site and in their notification list, no e-mail), linking the history. Returns the
+    change's number."""
+    number = 1 + team.roster_changes.count()  # the tournament's row is locked
+    record = TeamRosterChange.objects.create(
+        team=team,
+        number=number,
+        changed_by=user,
+        pairs=[[before, entry.name] for entry, before in changed],
     )
-
-    def text() -> str:
-        what = "; ".join(
-            (
-                _("%(before)s became %(after)s") % {"before": before, "after": entry.name}
-                if before
-                else _("%(after)s added") % {"after": entry.name}
-            )
-            for entry, before in changed
+    if user.pk != team.captain_id:
+        notifications.notify_users(
+            team.tournament,
+            [team.captain_id],
+            lambda: record.text,
+            url=team_selectors.history_url(team),
+            key=f"roster:{team.pk}:{number}:captain",
         )
-        return _("%(who)s changed the roster of %(team)s: %(what)s.") % {
-            "who": user.name,
-            "team": team.name,
-            "what": what,
-        }
-
-    notifications.notify_users(
-        team.tournament, [team.captain_id], text, url=url, key=f"roster:{team.pk}:{number}:captain"
-    )
     return number
 
 
