@@ -3,8 +3,10 @@
 It keeps bombs, leads low and long, lets its partner's plays stand, saves its natural 2s to go
 out on them (保2) and plays the immune bomb against an opponent's 保2; the point-scored games
 have their own heuristic (:mod:`engine.bots.points`). In Guandan it remembers what it saw
-played in the deal (:mod:`engine.bots.memory`) and leads a hand that runs out with its
-unbeatable plays first. Deterministic for the observations it was given.
+played in the deal and what each opponent showed it cannot beat (:mod:`engine.bots.memory`):
+it leads a hand that runs out with its unbeatable plays first and takes a trick with a play no
+opponent can beat; it beats an opponent close to out as high as it can, and bombs with the
+bomb that leaves its hand in the fewest plays. Deterministic for the observations it was given.
 """
 
 from __future__ import annotations
@@ -49,6 +51,12 @@ LAST_TOLERANCE = 1
 #: An opponent showing this many cards or fewer is close to going out: follow and bomb readily.
 URGENT_LEFT = 4
 _GROUP = ("", "single", "pair", "triple")
+#: An opponent showing this many cards or fewer, as many as a single or pair needs, is blocked:
+#: its single or pair (or its partner's) is beaten with our highest of the type, not the lowest.
+BLOCK_LEFT = 2
+#: A follow that no opponent can beat without a bomb (card memory, what each opponent showed
+#: it cannot beat) takes the lead: it is played if it costs the plan at most this much.
+WIN_TOLERANCE = 0
 
 
 class HeuristicBot:
@@ -122,7 +130,7 @@ class HeuristicBot:
         elif obs["lead"]:
             action = self._lead(obs, moves, seen)
         else:
-            action = self._follow(obs, moves)
+            action = self._follow(obs, moves, seen)
         if action.kind == "play" and moves.view is not None and self._memo:
             _remember_play(self._memo, action.cards)
         if remember:
@@ -188,9 +196,9 @@ class HeuristicBot:
         best = min(moves.moves, key=lambda m: (moves.size(m), self._value(moves, m)))
         return moves.action(best)
 
-    def _follow(self, obs: dict[str, Any], moves: Moves) -> Action:
+    def _follow(self, obs: dict[str, Any], moves: Moves, seen: Unseen | None = None) -> Action:
         if self.plan and moves.fast and obs["variant"] != "bao2":
-            return self._plan_follow(obs, moves)
+            return self._plan_follow(obs, moves, seen)
         seat = obs["seat"]
         standing_seat = obs["standing"]["seat"]
         size = len(moves.hand)
@@ -343,7 +351,7 @@ class HeuristicBot:
                 return moves.action(max(plain, key=lambda m: self._lead_value(moves, m)))
         return moves.action(min(plain, key=lambda m: keys[id(m)]))
 
-    def _plan_follow(self, obs: dict[str, Any], moves: Moves) -> Action:
+    def _plan_follow(self, obs: dict[str, Any], moves: Moves, seen: Unseen | None = None) -> Action:
         seat = obs["seat"]
         size = len(moves.hand)
         for m in moves.moves:
@@ -363,6 +371,18 @@ class HeuristicBot:
         urgent = danger is not None and danger <= URGENT_LEFT  # an opponent close to going out
         plans = plays_needed(tuple(cnt))
         plain = [m for m in moves.moves if m.type not in BOMB_TYPES]
+        if plain and len(counts) == 4:
+            # an opponent down to the cards of a single or pair of this type: beat it as high
+            # as we can (breaking no bomb), so that its last cards cannot go over ours
+            st_type = getattr(moves.standing, "type", None)
+            need = 1 if st_type == "single" else (2 if st_type == "pair" else 0)
+            if need and any(
+                counts[s] is not None and need <= counts[s] <= BLOCK_LEFT
+                for s in ((seat + 1) % 4, (seat + 3) % 4)
+            ):
+                high = [m for m in plain if move_cost(cnt, m.naturals)[0] == 0]
+                if high:
+                    return moves.action(max(high, key=lambda m: self._lead_value(moves, m)))
         if plain:
             best = min(plain, key=lambda m: self._plan_key(moves, m, cnt, bao2))
             broken, twos, delta, value, _ = self._plan_key(moves, best, cnt, bao2)
@@ -375,9 +395,30 @@ class HeuristicBot:
                 return moves.action(best)
             if urgent and broken == 0 and delta <= 2:
                 return moves.action(best)
+            if seen is not None:
+                # a play no opponent can beat without a bomb takes the lead, which is worth a
+                # play: the cheapest that keeps the plan's count (no bomb broken, no wild card)
+                wins = []
+                for m in plain:
+                    k = self._plan_key(moves, m, cnt, bao2)
+                    if k[0] or k[1] or k[2] > WIN_TOLERANCE or m.wilds:
+                        continue
+                    if seen.opp_beats(m.type, m.key):
+                        continue
+                    wins.append((k, m))
+                if wins:
+                    return moves.action(min(wins, key=lambda km: km[0])[1])
         bombs = [m for m in moves.moves if m.type in BOMB_TYPES]
         if bombs:
-            bomb = min(bombs, key=lambda m: (moves.size(m), self._value(moves, m)))
+            # the bomb that leaves the rest of the hand in the fewest plays (a 5-card bomb whole
+            # rather than 4 of it and a lone card; no wild card), then the smallest
+            def bomb_key(m: Any) -> tuple[int, int, int]:
+                left = list(cnt)
+                for r, k in m.naturals:
+                    left[r] -= k
+                return (plays_needed(tuple(left)) + m.wilds, moves.size(m), self._value(moves, m))
+
+            bomb = min(bombs, key=bomb_key)
             rest = list(cnt)
             for r, k in bomb.naturals:
                 rest[r] -= k

@@ -11,6 +11,12 @@ The answers are about the union of the other hands (the partner's cards included
 seat cannot tell them apart), bounded by the most cards an opponent may hold: so "nobody can
 beat it" is certain when the memory saw the whole deal, and a memory that did not (a bot made
 mid-deal) counts the cards it missed as unseen, which only makes it more careful.
+
+It also reads each seat's behaviour (:meth:`Unseen.opp_beats`): a seat that passed on a play of
+its opponents probably holds no plain play of that type above it (a pass on its partner's play
+says nothing), and a seat that paid tribute paid its highest card (wild cards excepted). These
+are likelihoods, not certainties (passing is always allowed), so only the heuristic's choice to
+take a trick with a play no opponent can beat reads them; the certain answers above do not.
 """
 
 from __future__ import annotations
@@ -35,6 +41,11 @@ _SEQ_SHAPE = {"straight": (1, 5), "pair_chain": (2, 3), "triple_chain": (3, 2)}
 _GROUP_SIZE = {"single": 1, "pair": 2, "triple": 3, "full_house": 3}
 
 
+def _card_rank(card: str) -> str:
+    """The rank name of a card string (``SB`` / ``HR`` for the jokers)."""
+    return card if card in ("SB", "HR") else card[1]
+
+
 def _seq_pos(key: str) -> int:
     return 13 if key == "A" else _RANK_INDEX[key] + 1
 
@@ -56,6 +67,12 @@ class DealMemory:
         self.trick: list[tuple[int, tuple[str, ...] | None]] = []
         self.hand: list[str] = []
         self.early: Any = None  # the deal whose tribute or return it saw
+        #: Per seat, what it showed it cannot beat: (type, key) of each play of its opponents
+        #: it passed on (a pass on its partner's play says nothing), and the tribute it paid.
+        self.passed: list[list[tuple[str, str | None]]] = [[] for _ in range(4)]
+        #: Per seat, the highest card it may hold: ``(paid, returned)`` of the tribute it paid
+        #: (the highest card of its hand, wild cards excepted), ``None`` when it paid none.
+        self.tribute: list[tuple[str, str | None] | None] = [None] * 4
 
     def update(self, obs: dict[str, Any]) -> None:
         """Take in one observation of the seat (a new deal starts a fresh memory). Before play
@@ -79,8 +96,15 @@ class DealMemory:
             # complete when it saw the deal from its start: nothing missed
             self.complete = bool(obs.get("first_action")) or self.early == key
             self.played = [[] for _ in range(len(obs["counts"]))]
+            self.passed = [[] for _ in range(len(obs["counts"]))]
+            self.tribute = [None] * len(obs["counts"])
             self.trick = []
             gone = []
+            trib = obs.get("tribute")
+            if trib and not trib.get("anti"):
+                for g, c, back in zip(trib["givers"], trib["paid"], trib["returned"], strict=False):
+                    if isinstance(c, str) and 0 <= g < len(self.tribute):
+                        self.tribute[g] = (c, back if isinstance(back, str) else None)
         # its own cards gone since its last observation (what it played, as the rules took it)
         self.played[seat].extend(gone)
         self.hand = hand
@@ -93,12 +117,21 @@ class DealMemory:
         if trick[: len(seen)] == seen or (
             seen and seen[-1][0] == seat and trick[: len(seen) - 1] == seen[:-1]
         ):
-            new = trick[len(seen) :]
+            start = len(seen)
         else:
-            new = trick
-        for s, cards in new:
-            if cards is not None and s != seat:
-                self.played[s].extend(cards)
+            start = 0
+        standing: dict[str, Any] | None = None
+        for i, e in enumerate(obs["trick"]):
+            s = e["seat"]
+            cards = e.get("cards")
+            if cards is not None:
+                standing = e
+                if i >= start and s != seat:
+                    self.played[s].extend(cards)
+            elif (
+                i >= start and s != seat and standing is not None and standing["seat"] % 2 != s % 2
+            ):
+                self.passed[s].append((standing["type"], standing.get("key")))
         self.trick = trick
 
     def record(self, seat: int, cards: list[str] | None) -> None:
@@ -127,7 +160,47 @@ class DealMemory:
             if c is None:
                 c = HAND_SIZE - len(self.played[s]) if self.complete else HAND_SIZE
             most = max(most, c)
-        return Unseen([max(0, k) for k in left], rules, most)
+        unseen = Unseen([max(0, k) for k in left], rules, most)
+        for s in range(n):
+            if s % 2 == seat % 2 or counts[s] == 0:
+                continue
+            unseen.opponents.append((s, counts[s]))
+            unseen.caps[s] = self._caps(s, rules, unseen.wilds)
+        return unseen
+
+    def _caps(self, s: int, rules: Any, wilds: int) -> dict[str, int]:
+        """What seat ``s`` showed it cannot beat without a bomb: per plain type, the lowest
+        order (see :meth:`Unseen.order`) of a play of its opponents it passed on, or its
+        tribute's; a play at or above it is one it probably cannot beat. A seat that cannot
+        beat a single of some order can beat no pair, triple or full house of that order."""
+        caps: dict[str, int] = {}
+        value = rules.value
+        for type_, key in self.passed[s]:
+            if key is None:
+                continue
+            v = Unseen.order_of(value, type_, key)
+            if v < caps.get(type_, 999):
+                caps[type_] = v
+        trib = self.tribute[s]
+        if trib is not None:
+            paid, back = trib
+            v = value[_RANK_INDEX[_card_rank(paid)]]
+            if back is not None:
+                v = max(v, value[_RANK_INDEX[_card_rank(back)]])
+            if wilds:  # a wild card it may hold plays as the level rank
+                v = max(v, value[rules.level_index])
+            for t in ("single", "pair", "triple", "full_house"):
+                caps[t] = min(caps.get(t, 999), v)
+        # no single above: no pair above; no pair above: no triple or full house above
+        chain = ("single", "pair", "triple", "full_house")
+        low = 999
+        for t in chain[:3]:
+            low = min(low, caps.get(t, 999))
+            if low < 999:
+                caps[t] = low
+        if "triple" in caps:
+            caps["full_house"] = min(caps.get("full_house", 999), caps["triple"])
+        return caps
 
 
 class Unseen:
@@ -154,6 +227,41 @@ class Unseen:
         nat[14] = left[53]
         self.nat = nat
         self.suits = suits
+        #: The opponents still in the deal: (seat, count shown or ``None``).
+        self.opponents: list[tuple[int, int | None]] = []
+        #: Per opponent seat, what it showed it cannot beat (:meth:`DealMemory._caps`).
+        self.caps: dict[int, dict[str, int]] = {}
+
+    @staticmethod
+    def order_of(value: list[int], type_: str, key: str) -> int:
+        """A plain play's order within its type: the card order of its key (a full house by its
+        triple), a sequence by its position (the low ace 0 … the high ace 13)."""
+        if type_ in _SEQ_SHAPE:
+            return _seq_pos(key)
+        return value[_RANK_INDEX[key]]
+
+    def opp_beats(self, type_: str, key: str | None) -> bool:
+        """Whether an opponent still in the deal may beat a plain play ``type_``/``key``
+        without a bomb: the unseen cards hold a higher play of its type (:meth:`plain_beats`)
+        and some opponent has shown neither too few cards for it nor (by a pass on such a
+        play, or its tribute) that it holds none so high."""
+        if not self.plain_beats(type_, key):
+            return False
+        if key is None or type_ not in _GROUP_SIZE and type_ not in _SEQ_SHAPE:
+            return True
+        need = (
+            _SEQ_SHAPE[type_][0] * _SEQ_SHAPE[type_][1]
+            if type_ in _SEQ_SHAPE
+            else (5 if type_ == "full_house" else _GROUP_SIZE[type_])
+        )
+        v = self.order_of(self.value, type_, key)
+        for s, c in self.opponents:
+            if c is not None and c < need:
+                continue
+            if self.caps.get(s, {}).get(type_, 999) <= v:
+                continue
+            return True
+        return False
 
     # -- plain plays ------------------------------------------------------------------------
     def _group(self, r: int, per: int) -> bool:
