@@ -308,11 +308,13 @@ class Match(_Progression):
         if seat is not None and not self._seat_ok(seat):
             raise ValueError(f"no seat {seat!r} at this table")
         obs = deal_observation(self.deal, seat)
+        deals = self.deals
+        score = self.score
         obs["deal_no"] = self.deal_no
         obs["levels"] = self.levels[:]
         obs["level_team"] = self.level_team
         obs["attempts"] = self.attempts[:]
-        obs["previous"] = copy_previous(self.deals[-1]) if self.deals else None
+        obs["previous"] = copy_previous(deals[-1]) if deals else None
         obs["cards"] = {"yellow": self.yellows[:], "red": self.reds[:]}
         options = self.options
         if "a_attempts" in options:
@@ -326,7 +328,14 @@ class Match(_Progression):
             # the 明牌 that gave the first deal's lead; later deals begin with tribute
             card = self.marked_card
             obs["marked_card"] = _STR[card] if card is not None and self.deal_no == 0 else None
-        obs["match"] = self.result()
+        # self.result(), written out
+        obs["match"] = {
+            "over": self.over,
+            "winner": self.winner,
+            "score": None if score is None else list(score),
+            "reason": self.reason,
+            "deals": len(deals),
+        }
         if self.over:
             obs["turn"] = None
             obs["actors"] = []

@@ -14,12 +14,14 @@ the question only there). A spectator (``seat=None``) gets the same without any 
 
 from __future__ import annotations
 
+from operator import itemgetter
 from typing import TYPE_CHECKING, Any
 
 from engine.cards import card_str
 from engine.display import display_order
 
 _STR = [card_str(c) for c in range(54)]
+_STR_OF = _STR.__getitem__
 
 if TYPE_CHECKING:
     from engine.deal import Deal
@@ -30,9 +32,10 @@ def _copy_flat(data: dict[str, Any]) -> dict[str, Any]:
     return {k: v[:] if isinstance(v, list) else v for k, v in data.items()}
 
 
-#: The last deal summary copied and its keys holding lists (a summary is never changed once
-#: recorded: ``Match.deals`` only grows). Replaced as a whole, so threads may share it.
-_PREVIOUS: tuple[Any, tuple[str, ...]] = (None, ())
+#: The last deal summary copied, its keys holding lists and a getter of those lists (a
+#: summary is never changed once recorded: ``Match.deals`` only grows). Replaced as a whole,
+#: so threads may share it.
+_PREVIOUS: tuple[Any, tuple[str, ...], Any] = (None, (), None)
 
 
 def copy_previous(summary: dict[str, Any]) -> dict[str, Any]:
@@ -41,10 +44,11 @@ def copy_previous(summary: dict[str, Any]) -> dict[str, Any]:
     cached = _PREVIOUS
     if cached[0] is not summary:
         keys = tuple(k for k, v in summary.items() if isinstance(v, list))
-        cached = _PREVIOUS = (summary, keys)
+        # itemgetter of several keys gives a tuple; of one, the value: wrap that in a tuple
+        getter = itemgetter(*keys) if len(keys) > 1 else (lambda d: tuple(d[k] for k in keys))
+        cached = _PREVIOUS = (summary, keys, getter)
     out = summary.copy()
-    for k in cached[1]:
-        out[k] = out[k][:]
+    out.update(zip(cached[1], map(list.copy, cached[2](summary)), strict=True))
     return out
 
 
@@ -63,83 +67,135 @@ def _entry(seat: int, combo: Any, rules: Any = None) -> dict[str, Any]:
         out["length"] = combo.length
     if combo.lines is not None:
         out["lines"] = combo.lines
-    cards = combo.cards if rules is None else display_order(combo, rules)
-    out["cards"] = [_STR[c] for c in cards]
+    cards = combo.cards
+    if rules is not None and len(cards) > 1 and not _one_rank(cards, rules):
+        cards = display_order(combo, rules)
+    out["cards"] = list(map(_STR_OF, cards))
     out["seat"] = seat
     return out
 
 
-def _cached_entries(deal: Deal) -> tuple[list[dict[str, Any]], list[Any]]:
-    """The current trick's JSON entries and combos, kept on the deal (shared: never hand them
-    out). Built once per play: a trick list only grows, and a new trick is a new list."""
-    trick = deal.trick
-    cached = deal.cache.get("trick_json")
-    if cached is None or cached[0] is not trick or len(cached[1]) > len(trick):
-        cached = deal.cache["trick_json"] = (trick, [], [])
-    entries: list[dict[str, Any]] = cached[1]
-    combos: list[Any] = cached[2]
-    n = len(entries)
-    if n < len(trick):
-        for s, c in trick[n:]:
-            entries.append(_entry(s, c, deal.combos))
+def _one_rank(cards: tuple[int, ...], rules: Any) -> bool:
+    """Whether sorted ``cards`` are all of one rank, none of them wild: their reading order
+    (:func:`engine.display.display_order`: by strength, which goes by rank, then suit) is
+    then their id order, and the observation skips the call."""
+    first = cards[0]
+    if first >= 52:  # jokers: one rank is one card id
+        if cards[-1] != first:
+            return False
+    else:
+        rank = first % 13
+        for c in cards:
+            if c >= 52 or c % 13 != rank:
+                return False
+    is_wild = rules.is_wild
+    for c in cards:
+        if is_wild(c):
+            return False
+    return True
+
+
+class _TrickJson:
+    """The current trick's JSON entries, kept on the deal (``deal.cache["trick_json"]``) and
+    extended once per play: a trick list only grows, and a new trick is a new list. Shared:
+    :meth:`fresh` hands out copies, never these."""
+
+    __slots__ = ("trick", "entries", "combos", "last_play")
+
+    def __init__(self, trick: list[Any]) -> None:
+        self.trick = trick
+        #: Per entry: its JSON dict (a pass's too), never handed out.
+        self.entries: list[dict[str, Any]] = []
+        self.combos: list[Any] = []
+        #: Index of the last play (not a pass) in the entries, -1 if none.
+        self.last_play = -1
+
+    def extend(self, deal: Deal) -> None:
+        """Add the entries of the plays and passes made since the last call."""
+        trick = self.trick
+        entries = self.entries
+        combos = self.combos
+        rules = deal.combos
+        for s, c in trick[len(entries) :]:
+            if c is not None:
+                self.last_play = len(entries)
+            entries.append(_entry(s, c, rules))
             combos.append(c)
-    return entries, combos
+
+    def standing(self, deal: Deal) -> dict[str, Any] | None:
+        """The standing play's entry (fresh), ``None`` when nothing stands."""
+        standing = deal.standing
+        if standing is None:
+            return None
+        seat = deal.standing_seat
+        i = self.last_play
+        combos = self.combos
+        entries = self.entries
+        if i < 0 or combos[i] is not standing or entries[i]["seat"] != seat:
+            # a position set up by hand: the standing play may be any entry, or none
+            for i in range(len(entries) - 1, -2, -1):
+                if i < 0:
+                    return _entry(seat, standing, deal.combos)  # type: ignore[arg-type]
+                if combos[i] is standing and entries[i]["seat"] == seat:
+                    break
+        entry = entries[i].copy()
+        entry["cards"] = entry["cards"][:]
+        return entry
 
 
-def _standing_entry(deal: Deal, entries: list[dict[str, Any]], combos: list[Any]) -> Any:
-    """The standing play's entry (a fresh dict) or ``None`` when nothing stands."""
-    standing = deal.standing
-    if standing is None:
-        return None
-    seat = deal.standing_seat
-    for i in range(len(entries) - 1, -1, -1):
-        if combos[i] is standing and entries[i]["seat"] == seat:
-            st_entry = entries[i].copy()
-            st_entry["cards"] = st_entry["cards"][:]
-            return st_entry
-    return _entry(seat, standing, deal.combos)  # type: ignore[arg-type]
-
-
-def _trick_entries(deal: Deal) -> tuple[list[dict[str, Any]], dict[str, Any] | None]:
-    """The current trick as JSON entries (fresh dicts) and the standing play's entry (fresh,
-    ``None`` when nothing stands)."""
-    entries, combos = _cached_entries(deal)
-    st_entry = _standing_entry(deal, entries, combos)
-    out = []
-    for e in entries:
-        if "cards" in e:
-            e = e.copy()
-            e["cards"] = e["cards"][:]
-            out.append(e)
-        else:
-            out.append({"seat": e["seat"], "pass": True})
-    return out, st_entry
+def _trick_json(deal: Deal) -> _TrickJson:
+    """The deal's :class:`_TrickJson`, brought up to date."""
+    trick = deal.trick
+    cached: _TrickJson | None = deal.cache.get("trick_json")
+    if cached is None or cached.trick is not trick or len(cached.entries) > len(trick):
+        cached = deal.cache["trick_json"] = _TrickJson(trick)
+    if len(cached.entries) < len(trick):
+        cached.extend(deal)
+    return cached
 
 
 def deal_observation(deal: Deal, seat: int | None) -> dict[str, Any]:
     """The observation of one deal for ``seat`` (``None``: spectator)."""
-    turn = deal.to_move()
+    # (one function, its helpers' steps written out: a random playout builds one for every
+    # action, and each call costs more than most of the steps)
     phase = deal.phase
-    revealed = deal.revealed
-    trick, st_entry = _trick_entries(deal)
+    if phase == "play" or phase == "immune" or phase == "over":
+        turn = deal.turn
+        actors = [] if turn is None else [turn]
+    else:
+        turn = deal.to_move()
+        actors = deal.actors()
+    cache = deal.cache
+    trick = deal.trick
+    tj: _TrickJson | None = cache.get("trick_json")
+    if tj is None or tj.trick is not trick or len(tj.entries) > len(trick):
+        tj = cache["trick_json"] = _TrickJson(trick)
+    if len(tj.entries) < len(trick):
+        tj.extend(deal)
+    entries = []
+    for e in tj.entries:
+        if "cards" in e:
+            e = e.copy()
+            e["cards"] = e["cards"][:]
+            entries.append(e)
+        else:
+            entries.append({"seat": e["seat"], "pass": True})
+    sizes = deal.sizes
     # a hidden count is None
-    counts: list[int | None] = list(deal.sizes)
-    askable = [False] * len(counts)
-    asking = phase in ("play", "immune")
-    for s, k in enumerate(deal.sizes):
-        if k > 6 and s != seat and (k > 10 or not revealed[s]):
+    counts: list[int | None] = sizes[:]  # type: ignore[assignment]
+    askable = [False] * len(sizes)
+    for s, k in enumerate(sizes):
+        if k > 6 and s != seat and (k > 10 or not deal.revealed[s]):
             counts[s] = None
             # 7–10 cards not asked yet: anyone may ask (bao2.md §9); above 10 no one may
-            askable[s] = asking and k <= 10
+            askable[s] = k <= 10 and (phase == "play" or phase == "immune")
     obs: dict[str, Any] = {
         "variant": deal.variant,
         "seat": seat,
         "phase": phase,
         "level": deal.level,
         "turn": turn,
-        "actors": deal.actors()
-        if phase in ("tribute", "return")
-        else ([] if turn is None else [turn]),
+        "actors": actors,
         "lead": phase == "play" and deal.leading and turn is not None,
         "lead_kind": deal.lead_kind if phase == "play" else None,
         "counts": counts,
@@ -148,12 +204,13 @@ def deal_observation(deal: Deal, seat: int | None) -> dict[str, Any]:
         "initiative": deal.initiative[:],
         "stuck": deal.stuck[:],
         "suspended": deal.suspended[:],
-        "trick": trick,
-        "standing": st_entry,
+        "trick": entries,
+        "standing": None if deal.standing is None else tj.standing(deal),
         "first_action": None if seat is None else not deal.acted[seat],
     }
     if seat is not None:
-        obs["hand"] = _hand_strs(deal, seat)[:]
+        hand: list[str] | None = cache.get(("str", seat))
+        obs["hand"] = _hand_strs(deal, seat)[:] if hand is None else hand[:]
     if deal.options.get("show_history"):
         obs["history"] = [[_entry(s, c, deal.combos) for s, c in t] for t in deal.history]
     info = deal.rules.public_info(deal, seat)
@@ -194,7 +251,7 @@ def play_view(deal: Deal, seat: int) -> dict[str, Any]:
     shared with the deal's cache: read it, never change it."""
     phase = deal.phase
     turn = deal.to_move()
-    standing = None if deal.standing is None else _standing_entry(deal, *_cached_entries(deal))
+    standing = None if deal.standing is None else _trick_json(deal).standing(deal)
     return {
         "variant": deal.variant,
         "seat": seat,

@@ -322,8 +322,14 @@ class GuandanDealRules(DealRules):
 
     def public_info(self, deal: Deal, seat: int | None) -> dict[str, Any]:
         """The tribute view."""
-        view = self.tribute_view(deal, seat)
-        return {"tribute": view} if view is not None else {}
+        if deal.tribute is None:
+            return {}
+        if deal.phase != "tribute" and deal.phase != "return":
+            # done: the view is the same for every seat and never changes (kept on the deal)
+            cached = deal.cache.get("tribute_view")
+            if cached is not None:
+                return {"tribute": _copy_view(cached)}
+        return {"tribute": self.tribute_view(deal, seat)}
 
     # ------------------------------------------------------------------ real table
     def table_deal(self, outcome: dict[str, Any], options: dict[str, Any]) -> dict[str, Any]:
@@ -468,9 +474,11 @@ def void_attempt(
 
 
 def _copy_view(view: dict[str, Any]) -> dict[str, Any]:
-    out = view.copy()
-    out["givers"] = view["givers"][:]
-    out["receivers"] = view["receivers"][:]
-    out["paid"] = view["paid"][:]
-    out["returned"] = view["returned"][:]
-    return out
+    return {
+        "anti": view["anti"],
+        "double": view["double"],
+        "givers": view["givers"][:],
+        "receivers": view["receivers"][:],
+        "paid": view["paid"][:],
+        "returned": view["returned"][:],
+    }

@@ -197,6 +197,12 @@ class Move(NamedTuple):
 _mk = Move._make
 
 
+#: The bomb moves per rank, natural count and wild count, per rules class (and its
+#: ``max_bomb``): :meth:`GuandanRules.bomb_reading` reads the rank and the counts only, never
+#: the level, so every level of a variant shares one table (built once, never changed).
+_BOMB_TABLES: dict[tuple[type, int], list[list[list[list[Move]]]]] = {}
+
+
 class GuandanRules(ComboRules):
     """Guandan combo rules at one level rank (see the module docstring). The class attributes
     and :meth:`bomb_reading` are the hooks a sister variant overrides (:class:`~engine.variants.
@@ -249,6 +255,11 @@ class GuandanRules(ComboRules):
             [_mk(("triple", NAMES[r], None, ((r, k),), 3 - k, None)) for k in (1, 1, 2, 3)]
             for r in range(13)
         ]
+        key = (type(self), self.max_bomb)
+        shared = _BOMB_TABLES.get(key)
+        if shared is not None:
+            self._t_bomb = shared
+            return
         bombs: list[list[list[list[Move]]]] = []
         for r in range(13):
             per_n = []
@@ -267,7 +278,7 @@ class GuandanRules(ComboRules):
                     per_w.append(moves)
                 per_n.append(per_w)
             bombs.append(per_n)
-        self._t_bomb = bombs
+        self._t_bomb = _BOMB_TABLES[key] = bombs
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}({self.level!r})"
@@ -280,7 +291,9 @@ class GuandanRules(ComboRules):
         """Reading of ``naturals`` natural cards of one rank plus ``wilds`` wild cards, four cards
         or more: ``(type, key, size)`` or ``None`` when they form no combo. Guandan: a bomb of
         up to :attr:`max_bomb` cards. A variant with other readings of one rank's cards (Bao 2's
-        ``two_bomb``, ``supreme``, ``immune``) overrides this hook."""
+        ``two_bomb``, ``supreme``, ``immune``) overrides this hook; the reading may depend on
+        the class and its ``max_bomb``, never on the level (the bomb move table is shared by
+        every level, see ``_BOMB_TABLES``)."""
         n = naturals + wilds
         if n > self.max_bomb:
             return None
