@@ -47,17 +47,24 @@ def advance(tournament: Tournament, now: datetime) -> list[str]:
         tournament = locked(tournament)
         if tournament.status not in ACTIVE_STATUSES:
             return done
-        numbers = list(tournament.rounds.order_by("number").values_list("number", flat=True))
-        if not numbers and notify_checkin(tournament, now):
+        playing = list(tournament.rounds.filter(status=RoundStatus.PLAYING).order_by("number"))
+        if not playing and not tournament.rounds.exists() and notify_checkin(tournament, now):
             done.append("checkin_open")
-        for number in numbers:
-            rnd = tournament.rounds.get(number=number)
-            if rnd.status != RoundStatus.PLAYING:
-                continue
+        while playing:
+            rnd = playing.pop(0)
             done += _play_on(tournament, rnd, now)
-            if number != numbers[-1] and rnd.status == RoundStatus.FINISHED:
-                rebracket(tournament, number, now)  # the games its ties feed, filled
-                done.append(f"bracket:{number}")
+            if (
+                rnd.status == RoundStatus.FINISHED
+                and tournament.rounds.filter(number__gt=rnd.number).exists()
+            ):
+                rebracket(tournament, rnd.number, now)  # the games its ties feed, filled
+                done.append(f"bracket:{rnd.number}")
+                # a later round it reopened is played on in this tick too
+                playing = list(
+                    tournament.rounds.filter(
+                        status=RoundStatus.PLAYING, number__gt=rnd.number
+                    ).order_by("number")
+                )
         if tournament.status == TournamentStatus.PAUSED:
             return done
         rounds = list(tournament.rounds.order_by("number"))
