@@ -1,16 +1,20 @@
 """A knockout's corrections (issue 45: "a corrected result is recorded ... standings, later
 pairings that have not started, and ratings follow exactly once"): the pure rule of who
 meets whom in the next round while a tie is undecided (:func:`tournaments.series.next_ties`,
-with hypothesis against the pairing's own), then on PostgreSQL a Swiss stage of 8 pairs and
+with hypothesis against the pairing's own), then on PostgreSQL: a Swiss stage of 8 pairs and
 the 4-pair knockout of several games a tie made from it, whose semi-final is corrected after
-the final was paired: the semi-final plays its next game in its own round, the final waits
-without entries, then is filled and played; each player told once (the outbox's keys), the
-ratings following once."""
+the final was paired (best of three, rated; the final started, or paired by hand and not
+started; a game corrected to equal levels) or whose sum is corrected to a level one — the
+semi-final plays its next game in its own round, the final waits without entries, then is
+filled and played, each player told once (the outbox's keys), the ratings following once (a
+cleared game's replay rated as its own game); a 16-pair single elimination corrected in
+round 1 whose other semi-final keeps its result; live tables opened for the filled game."""
 
 from collections import Counter
 from datetime import timedelta
 
 import pytest
+import time_machine
 from django.test import Client
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -18,6 +22,7 @@ from rest_framework.test import APIClient
 
 from ladder.models import RatedResult
 from ladder.ratings import decided_scores
+from matches.models import Match
 from outbox.models import OutboxMessage
 from tests.tournaments.test_series import play_swiss_round
 from tests.tournaments.test_tournament_services import START, make_tournament, register_pairs
@@ -463,3 +468,48 @@ def test_a_first_round_correction_reaches_only_the_games_it_feeds(club, club_adm
     assert "tournament_finished" in schedule_services.tick(now)[t.pk]
     labels = Counter(line.placing.label for line in selectors.standings(t))
     assert labels == {"1": 1, "2": 1, "3–4": 2, "5–8": 4, "9–16": 8}
+
+
+@pytest.mark.django_db
+def test_online_the_waiting_final_gets_a_new_live_table_with_its_new_players(
+    club, club_admin, members
+):
+    """Live tables: the semi-final's third game opens its table at once; the final's game,
+    emptied, leaves its table; filled, it opens a new one with the right players seated."""
+    people = members(8)
+    t = make_tournament(
+        club, club_admin, format="elimination", series="best3", online=True, start_when_ready=True
+    )
+    setup_services.publish(club_admin, t, now=START - timedelta(days=1))
+    register_pairs(t, people)
+    with time_machine.travel(START, tick=False):
+        schedule_services.tick(START)
+        semis = list(Round.objects.get(tournament=t, number=1).games.order_by("slot"))
+        assert all(g.table_id for g in semis)
+        for game in semis:  # side 0 wins each tie 2-0
+            result_services.set_result(club_admin, game, 10, 4, now=START)
+            (second,) = Game.objects.filter(
+                round=game.round, slot=game.slot, status=GameStatus.PLAYING
+            )
+            assert second.table_id and second.table_id != game.table_id
+            result_services.set_result(club_admin, second, 10, 4, now=START)
+        schedule_services.tick(START + timedelta(minutes=1))
+        (final,) = Round.objects.get(tournament=t, number=2).games.all()
+        old_table = final.table_id
+        assert old_table and set(final.side0 + final.side1) == {g.side0[0] for g in semis}
+
+        lower = semis[1]
+        second = Game.objects.filter(round=lower.round, slot=lower.slot).order_by("number")[1]
+        correct(club_admin, second, lower.side1[0], (10, 4), START)
+        third = Game.objects.filter(round=lower.round, slot=lower.slot).order_by("number")[2]
+        assert third.status == GameStatus.PLAYING and third.table_id
+        final.refresh_from_db()
+        assert final.sides == [[], []] and final.table_id is None
+        assert final.status == GameStatus.PENDING
+
+        enter(club_admin, third, lower.side1[0], (10, 4), START)
+        final.refresh_from_db()
+        assert set(final.side0 + final.side1) == {semis[0].side0[0], lower.side1[0]}
+        assert final.status == GameStatus.PLAYING and final.table_id not in (None, old_table)
+        seated = {s["user"] for s in Match.objects.get(table_id=final.table_id).seats}
+        assert seated == players(*final.side0, *final.side1)
