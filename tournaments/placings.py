@@ -14,7 +14,8 @@ A knockout ranks its entries by where they went out, not by their games' results
 
 Entries not out yet are **in play**: their band is every place still open to them, from 1
 (or 3 for the two playing for third place) down to the place they would have if they lost
-their next game. Bands of the entries out never change as more results come in; once the
+their next game. In a double elimination that is 1 for an entry in the losers' bracket too:
+it can still win it and then the final, one game whose winner is 1. Bands of the entries out never change as more results come in; once the
 bracket is complete the bands partition 1 … n.
 """
 
