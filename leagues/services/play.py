@@ -36,7 +36,7 @@ from leagues.services import standings
 from leagues.services.entries import expire_invitations
 from leagues.services.errors import not_allowed, refuse
 from leagues.services.fixtures import last_day
-from leagues.services.setup import draw_swiss, match_options, window_end
+from leagues.services.setup import draw_swiss, draw_swiss_again, match_options, window_end
 
 log = logging.getLogger(__name__)
 
@@ -287,6 +287,7 @@ def correct_table(
             winner=side_winner,
         )
     add_up(fixture, timezone.now(), ResultSource.ORGANISER)
+    draw_swiss_again(fixture.round)
     return fixture
 
 
@@ -306,6 +307,7 @@ def award(user: User, fixture: Fixture, winner: int | None) -> Fixture:
     fixture.finished_at = timezone.now()
     fixture.save()
     standings.changed(fixture.round.season_id)
+    draw_swiss_again(fixture.round)
     return fixture
 
 

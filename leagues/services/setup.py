@@ -22,6 +22,7 @@ from leagues.models import (
     FixtureStatus,
     League,
     Round,
+    RoundStatus,
     ScheduleFormat,
     Season,
     SeasonStatus,
@@ -298,10 +299,11 @@ def make_fixture(rnd: Round, division: Division, home: int, away: int | None) ->
     )
 
 
-def draw_swiss(rnd: Round) -> list[Fixture]:
-    """Draw Swiss round ``rnd`` in every division from the standings so far (entries that
-    withdrew and pending pairs are left out; a late entry joins here)."""
-    fixtures = []
+def _swiss_draw(rnd: Round) -> list[tuple[Division, int, int | None]]:
+    """Swiss round ``rnd``'s games in every division, ``(division, home, away)`` (away None:
+    a bye), from the standings so far (entries that withdrew and pending pairs are left out;
+    a late entry joins here)."""
+    games: list[tuple[Division, int, int | None]] = []
     for division in rnd.season.divisions.all():
         active = list(
             division.entries.filter(withdrawn_at__isnull=True, answer_by__isnull=True).values_list(
@@ -314,10 +316,41 @@ def draw_swiss(rnd: Round) -> list[Fixture]:
         met = [(f.home_id, f.away_id) for f in earlier if f.away_id]
         byes = [f.home_id for f in earlier if f.away_id is None]
         for home, away in bridge.swiss_round(active, scores, met, byes):
-            fixtures.append(make_fixture(rnd, division, home, away))
+            games.append((division, home, away))
+    return games
+
+
+def draw_swiss(rnd: Round) -> list[Fixture]:
+    """Draw Swiss round ``rnd`` in every division from the standings so far
+    (:func:`_swiss_draw`)."""
+    fixtures = [
+        make_fixture(rnd, division, home, away) for division, home, away in _swiss_draw(rnd)
+    ]
     Fixture.objects.bulk_create(fixtures)
     standings.changed(rnd.season_id)  # its byes count at once
     return fixtures
+
+
+def draw_swiss_again(after: Round) -> bool:
+    """A result of Swiss round ``after`` changed: the next round, when it is drawn and not yet
+    open (nobody has been told of it: a round's players are told as it opens), is drawn again
+    from the corrected standings if they give another draw (later pairings that have not
+    started follow a correction); a draw they still give is kept. Returns whether it was
+    drawn again."""
+    season = after.season
+    if season.format != ScheduleFormat.SWISS:
+        return False
+    nxt = season.rounds.filter(number=after.number + 1, status=RoundStatus.DRAWN).first()
+    if nxt is None or not nxt.fixtures.exists():
+        return False
+    drawn = sorted((f.division_id, f.home_id, f.away_id or 0) for f in nxt.fixtures.all())
+    wanted = _swiss_draw(nxt)
+    if sorted((d.pk, home, away or 0) for d, home, away in wanted) == drawn:
+        return False
+    nxt.fixtures.all().delete()
+    Fixture.objects.bulk_create([make_fixture(nxt, d, home, away) for d, home, away in wanted])
+    standings.changed(season.pk)
+    return True
 
 
 @transaction.atomic

@@ -47,7 +47,7 @@ from tournaments.services.rating import (
     rate_organiser_result,
     rate_sheet,
 )
-from tournaments.services.rounds import open_pending_tables
+from tournaments.services.rounds import open_pending_tables, pair_again, paired_plan
 from tournaments.services.setup import locked, managed
 from tournaments.services.ties import play_on_ties
 
@@ -303,7 +303,9 @@ def _store_result(
         raise TournamentError("bad_winner", _("The winner must have the higher score."))
     final_winner = natural if winner is None else winner
     before = winner_entry(game)
+    paired = paired_plan(tournament, game.round.number, now)
     finish_game(game, score0, score1, final_winner, GameSource.ADMIN, now)
+    pair_again(tournament, paired, now)
     return _after_result(tournament, game, before, now)
 
 

@@ -283,6 +283,46 @@ def create_round(
     return rnd
 
 
+#: A round paired and not started, with the sides its pairing gave (:func:`paired_plan`).
+PairedPlan = tuple[Round, list[tuple[tuple[int, ...], tuple[int, ...]]]]
+
+
+def paired_plan(tournament: Tournament, after: int, now: datetime) -> PairedPlan | None:
+    """The round after round ``after`` that is paired and has not started, with the sides
+    its pairing would give from the results as they stand — read before a result of round
+    ``after`` changes, for :func:`pair_again`. None in a knockout (its later games follow
+    the bracket: :func:`tournaments.services.results.rebracket`) or when there is no such
+    round."""
+    if tournament.format in KNOCKOUT_FORMATS:
+        return None
+    rnd = (
+        tournament.rounds.filter(number__gt=after, status=RoundStatus.PAIRED)
+        .order_by("number")
+        .first()
+    )
+    if rnd is None:
+        return None
+    return rnd, [g.sides for _slot, g in planned_slots(tournament, rnd.number, now)]
+
+
+def pair_again(tournament: Tournament, plan: PairedPlan | None, now: datetime) -> Round | None:
+    """After a result changed, pair the round of ``plan`` (paired, not started) again when
+    the changed standings give it another pairing (第二十八条一: from round 2 on, high scores
+    meet high scores): later pairings that have not started follow a correction. A pairing
+    the results still give is kept as it stands, with any swap the organiser made; nobody has
+    been told of a round before it starts (:func:`begin_round`), so nobody is told twice.
+    Returns the round paired again, or None."""
+    if plan is None:
+        return None
+    rnd, before = plan
+    rnd.refresh_from_db(fields=["status"])
+    if rnd.status != RoundStatus.PAIRED:
+        return None
+    if [g.sides for _slot, g in planned_slots(tournament, rnd.number, now)] == before:
+        return None
+    return create_round(tournament, rnd.number, now, withdraw_missing=False)
+
+
 def _managed_active(user: User, tournament: Tournament) -> Tournament:
     """:func:`~tournaments.services.setup.managed`, for a tournament that is scheduled,
     running or paused."""
