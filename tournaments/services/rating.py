@@ -211,21 +211,36 @@ def rate_organiser_result(tournament: Tournament, game: Game, now: datetime) -> 
 
 def correct_played_rating(tournament: Tournament, game: Game) -> None:
     """After a corrected result (:func:`tournaments.services.results.correct_result`): a game
-    the ladder rated from its finished live match has that rating corrected to the game's new
-    scores (:func:`ladder.services.correct_result` rebuilds the ladder once; the same scores
-    again change nothing). An organiser-rated game was corrected by
-    :func:`rate_organiser_result` already; a game rated from a score sheet keeps the sheet's."""
-    if not tournament.rated or game.table_id is None or game.score0 is None:
+    the ladder rated from what was played — its finished live match, or the confirmed score
+    sheet linked to it — has that rating corrected to the game's new scores, each side's
+    scores to its own players (:func:`ladder.services.correct_result` rebuilds the ladder
+    once; the same scores again change nothing): the decision overrides the record of play.
+    An organiser-rated game was corrected by :func:`rate_organiser_result` already."""
+    if not tournament.rated or game.score0 is None:
         return
-    match_id = Match.objects.filter(table_id=game.table_id).values_list("pk", flat=True).first()
-    if match_id is None or not _rated_already("live", match_id):
+    if game.table_id is not None:
+        match_id = Match.objects.filter(table_id=game.table_id).values_list("pk", flat=True)
+        source, source_id = "live", match_id.first()
+    elif game.sheet_id is not None:
+        source, source_id = "sheet", game.sheet_id
+    else:
+        return
+    rated = RatedResult.objects.filter(source=source, source_id=str(source_id)).first()
+    if source_id is None or rated is None:
+        return
+    scores = [game.score0, game.score1 or 0]
+    winner = game.winner if game_facts(tournament.variant).levels else None
+    rated0 = set(rated.players.filter(side=0).values_list("user_id", flat=True))
+    users = game_users(tournament, game)
+    if rated0 == set(users[1]):  # the record's sides are the game's the other way round
+        scores.reverse()
+        winner = None if winner is None else 1 - winner
+    elif rated0 != set(users[0]):
+        log.error("rated result %s has other players than game %s", rated.pk, game.pk)
         return
     try:
         ladder_services.correct_result(
-            source="live",
-            source_id=str(match_id),
-            scores=[game.score0, game.score1 or 0],
-            winner=game.winner if game_facts(tournament.variant).levels else None,
+            source=source, source_id=str(source_id), scores=scores, winner=winner
         )
     except LadderError:
         log.exception("corrected result of game %s could not be rated", game.pk)
