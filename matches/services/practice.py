@@ -42,7 +42,7 @@ STRENGTH_LABELS = {
 #: under each strength in the practice form.
 STRENGTH_HINTS = {
     BotKind.RANDOM: _("Plays at random: for learning the rules"),
-    BotKind.HEURISTIC: _("Plans its hand: beats some of the AI competition's rule bots"),
+    BotKind.HEURISTIC: _("Plans its hand: as strong as the AI competition's rule bots"),
     BotKind.SEARCH: _("The strongest: reads the possible hands before each play"),
 }
 
