@@ -13,7 +13,7 @@ from matches.services import practice
 def test_each_strength_is_shown_with_what_it_is_in_chinese_and_english(db):
     zh = Client().get("/matches/practice/", HTTP_ACCEPT_LANGUAGE="zh-hans").content.decode()
     en = unescape(Client().get("/matches/practice/", HTTP_ACCEPT_LANGUAGE="en").content.decode())
-    for text in ("随机出牌，适合熟悉规则", "按牌型规划出牌：胜过部分比赛规则 AI", "三档中最强"):
+    for text in ("随机出牌，适合熟悉规则", "按牌型规划出牌：与比赛规则 AI 相当", "三档中最强"):
         assert text in zh
     with translation.override("en"):
         english = [str(practice.STRENGTH_HINTS[kind]) for kind in practice.STRENGTHS]
