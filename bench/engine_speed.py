@@ -72,12 +72,12 @@ def play_random_match(
     match = Match.new(variant, seed)
     seats = deal_rules(variant).seats
     bots = [RandomBot(f"{seed}/{s}") for s in range(seats)]
+    legal = [partial(match.legal_actions, s) for s in range(seats)]
     view = match.observation if full else match.play_view
     while not match.over and match.deal_no < max_deals:
         seat = match.to_move()
         assert seat is not None
-        action = bots[seat].choose(view(seat), partial(match.legal_actions, seat))
-        match.apply(action)
+        match.apply(bots[seat].choose(view(seat), legal[seat]))
     return match
 
 

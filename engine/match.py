@@ -274,7 +274,7 @@ class Match(_Progression):
             if act.target is None or act.target >= self.rules.seats:
                 raise Refusal("invalid_action", "no such seat")
             return None
-        return self.deal.check(act)
+        return self.deal._validate(act)  # Deal.check without parsing the action again
 
     def apply(self, action: Action | dict[str, Any] | str) -> Action:
         """Apply an action (atomic: a :class:`Refusal` leaves the match unchanged). Returns the

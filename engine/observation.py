@@ -14,7 +14,6 @@ the question only there). A spectator (``seat=None``) gets the same without any 
 
 from __future__ import annotations
 
-from operator import itemgetter
 from typing import TYPE_CHECKING, Any
 
 from engine.cards import card_str
@@ -32,10 +31,9 @@ def _copy_flat(data: dict[str, Any]) -> dict[str, Any]:
     return {k: v[:] if isinstance(v, list) else v for k, v in data.items()}
 
 
-#: The last deal summary copied, its keys holding lists and a getter of those lists (a
-#: summary is never changed once recorded: ``Match.deals`` only grows). Replaced as a whole,
-#: so threads may share it.
-_PREVIOUS: tuple[Any, tuple[str, ...], Any] = (None, (), None)
+#: The last deal summary copied and its keys holding lists (a summary is never changed once
+#: recorded: ``Match.deals`` only grows). Replaced as a whole, so threads may share it.
+_PREVIOUS: tuple[Any, tuple[str, ...]] = (None, ())
 
 
 def copy_previous(summary: dict[str, Any]) -> dict[str, Any]:
@@ -44,11 +42,10 @@ def copy_previous(summary: dict[str, Any]) -> dict[str, Any]:
     cached = _PREVIOUS
     if cached[0] is not summary:
         keys = tuple(k for k, v in summary.items() if isinstance(v, list))
-        # itemgetter of several keys gives a tuple; of one, the value: wrap that in a tuple
-        getter = itemgetter(*keys) if len(keys) > 1 else (lambda d: tuple(d[k] for k in keys))
-        cached = _PREVIOUS = (summary, keys, getter)
+        cached = _PREVIOUS = (summary, keys)
     out = summary.copy()
-    out.update(zip(cached[1], map(list.copy, cached[2](summary)), strict=True))
+    for k in cached[1]:
+        out[k] = out[k][:]
     return out
 
 

@@ -32,7 +32,7 @@ from engine.variants._guandan_deal import GuandanDealRules
 from engine.variants._honger_deal import HongerDealRules, red_two_sides
 from engine.variants._shuangkou2_deal import Shuangkou2DealRules
 from engine.variants.bao2 import Bao2Rules
-from engine.variants.guandan import GuandanRules
+from engine.variants.guandan import _BOMB_TABLES, GuandanRules
 from engine.variants.honger import HongerRules
 from engine.variants.shuangkou2 import Shuangkou2Rules
 
@@ -87,6 +87,7 @@ def clear_combo_rules_cache() -> None:
     memoised), so that a benchmark run starts as cold as a fresh process."""
     for rules in _TABLE.values():
         rules.clear_combo_rules_cache()
+    _BOMB_TABLES.clear()  # the bomb moves every level of a rules class shares
 
 
 @dataclass(frozen=True)
