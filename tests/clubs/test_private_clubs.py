@@ -85,7 +85,7 @@ def world(db, no_deadline_tasks):
     )
     league = league_setup.create_league(admin, club, name="闽北联赛")
     season = league_setup.create_season(
-        admin, league, name="2030", variant="bao2", starts_on=timezone.now().date()
+        admin, league, name="2030", variant="bao2", starts_on=timezone.localdate()
     )
     # the removed admin had created a tournament whose game is played at the live table
     theirs = Tournament.objects.create(
