@@ -62,6 +62,12 @@ def _club(request: HttpRequest, clubs: list[Club]) -> Club | None:
     return next((c for c in clubs if c.pk == chosen), clubs[0] if clubs else None)
 
 
+def _posted(request: HttpRequest) -> dict[str, str]:
+    """The form's posted fields (each cut to 200 characters), to show again beside its
+    errors."""
+    return {k: request.POST.get(k, "")[:200] for k in request.POST if k != "csrfmiddlewaretoken"}
+
+
 def _units(request: HttpRequest, tournament: Tournament) -> list[list[User]]:
     """The pairs (or players) chosen in a team form's selects ``unit<i>_<j>``; a pair with
     nobody chosen is left out (the service counts the pairs and refuses a short team)."""
@@ -125,9 +131,7 @@ def teams_page(request: HttpRequest, pk: int) -> HttpResponse:
     if request.method == "POST":
         if user is None:
             return redirect_to_login(request.get_full_path())
-        values = {
-            k: request.POST.get(k, "")[:200] for k in request.POST if k != "csrfmiddlewaretoken"
-        }
+        values = _posted(request)
         try:
             done = _act(request, tournament, clubs)
         except TournamentError as error:
@@ -210,9 +214,7 @@ def roster_page(request: HttpRequest, pk: int, team: int) -> HttpResponse:
     if request.method == "POST":
         if user is None:
             return redirect_to_login(request.get_full_path())
-        values = {
-            k: request.POST.get(k, "")[:200] for k in request.POST if k != "csrfmiddlewaretoken"
-        }
+        values = _posted(request)
         try:
             change = team_services.change_roster(
                 user, tournament, found, _units(request, tournament)
