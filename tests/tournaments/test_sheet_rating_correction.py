@@ -2,7 +2,6 @@
 item 4: "ratings follow exactly once"): the sheet's rating takes the corrected scores, each
 side's to its own players, whichever way round the sheet was kept."""
 
-import uuid
 from datetime import timedelta
 
 import pytest
@@ -14,14 +13,12 @@ from tournaments.services import results as result_services
 from tournaments.services import schedule as schedule_services
 from tournaments.services import setup as setup_services
 
-from .test_tournament_services import START, make_tournament, register_pairs
+from .test_tournament_services import START, make_tournament, register_pairs, score_on_sheet
 
 pytestmark = pytest.mark.django_db
 
 
 def test_a_corrected_sheet_rated_game_corrects_the_sheets_rating(club, club_admin, members):
-    from sheets import services as sheets
-
     people = members(8)
     t = make_tournament(club, club_admin, rated=True)
     setup_services.publish(club_admin, t, now=START - timedelta(days=1))
@@ -35,18 +32,7 @@ def test_a_corrected_sheet_rated_game_corrects_the_sheets_rating(club, club_admi
             e0, e1 = entries[game.side0[0]], entries[game.side1[0]]
             if flipped:  # the second table kept its sheet with the game's side 1 first
                 e0, e1 = e1, e0
-            seats = [e0.player1, e1.player1, e0.player2, e1.player2]
-            sheet = sheets.start_sheet(
-                e0.player1,
-                club,
-                variant="bao2",
-                players=[sheets.PlayerSpec(user_id=u.pk) for u in seats],
-                rated=False,
-            )
-            sheets.add_entry(e0.player1, sheet, {"deal": {"finish": [1, 3]}}, uuid.uuid4())
-            sheets.add_entry(e0.player1, sheet, {"time_up": True}, uuid.uuid4())
-            for who in (e0.player1, e1.player1):
-                sheet = sheets.confirm(who, sheet)
+            score_on_sheet(club, e0, e1)
     with time_machine.travel(START + timedelta(minutes=30), tick=False):
         schedule_services.tick(START + timedelta(minutes=30))
     sides_met = set()

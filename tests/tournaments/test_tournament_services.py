@@ -62,6 +62,27 @@ def register_pairs(tournament, people, checkin=True, now=None):
     return entries
 
 
+def score_on_sheet(club, e0, e1):
+    """Entries ``e0`` and ``e1`` score one Bao 2 deal in person on a sheet kept by ``e0``'s
+    first player (``e0``'s pair seated 0 and 2), won by ``e1``'s pair, then time up; both
+    sides confirm it. Returns the sheet."""
+    from sheets import services as sheets
+
+    seats = [e0.player1, e1.player1, e0.player2, e1.player2]
+    sheet = sheets.start_sheet(
+        e0.player1,
+        club,
+        variant="bao2",
+        players=[sheets.PlayerSpec(user_id=u.pk) for u in seats],
+        rated=False,
+    )
+    sheets.add_entry(e0.player1, sheet, {"deal": {"finish": [1, 3]}}, uuid.uuid4())
+    sheets.add_entry(e0.player1, sheet, {"time_up": True}, uuid.uuid4())
+    for who in (e0.player1, e1.player1):
+        sheet = sheets.confirm(who, sheet)
+    return sheet
+
+
 def test_windows_and_entry_refusals(club, club_admin, members):
     people = members(6)
     t = make_tournament(club, club_admin)
@@ -138,7 +159,6 @@ def test_bad_settings_are_refused(club, club_admin, fields, code):
 
 
 def test_in_person_swiss_with_sheet_results_corrections_and_edits(club, club_admin, members):
-    from sheets import services as sheets
 
     people = members(10)
     t = make_tournament(club, club_admin, rated=True)
@@ -164,19 +184,7 @@ def test_in_person_swiss_with_sheet_results_corrections_and_edits(club, club_adm
     clock = time_machine.travel(START + timedelta(minutes=10), tick=False)
     clock.start()
     for game in rnd.games.filter(status=GameStatus.PLAYING):
-        e0, e1 = by_entry[game.side0[0]], by_entry[game.side1[0]]
-        seats = [e0.player1, e1.player1, e0.player2, e1.player2]
-        sheet = sheets.start_sheet(
-            e0.player1,
-            club,
-            variant="bao2",
-            players=[sheets.PlayerSpec(user_id=u.pk) for u in seats],
-            rated=False,
-        )
-        sheets.add_entry(e0.player1, sheet, {"deal": {"finish": [1, 3]}}, uuid.uuid4())
-        sheets.add_entry(e0.player1, sheet, {"time_up": True}, uuid.uuid4())
-        for who in (e0.player1, e1.player1):
-            sheet = sheets.confirm(who, sheet)
+        sheet = score_on_sheet(club, by_entry[game.side0[0]], by_entry[game.side1[0]])
         assert sheet.status == "confirmed"
     clock.stop()
     later = START + timedelta(minutes=30)
