@@ -42,6 +42,7 @@ from typing import Any, cast
 
 from engine.actions import Action
 from engine.bots._moves import (
+    _CARD_ID,
     _CARD_STR,
     BOMB_TYPES,
     HandMoveRules,
@@ -50,12 +51,13 @@ from engine.bots._moves import (
     _parse_hand,
 )
 from engine.bots.heuristic import HeuristicBot
+from engine.bots.memory import DealMemory, Unseen
 from engine.bots.points import BOMBS as POINT_BOMBS
 from engine.bots.points import PointsHeuristicBot, known_partners
-from engine.cards import HR
+from engine.cards import HR, RANK_NAMES
 from engine.combo import Combo
 from engine.deal import Deal
-from engine.variants import deal_rules
+from engine.variants import combo_rules, deal_rules
 
 #: Cards of the two-deck games with jokers (Guandan, Bao 2, Shuangkou): every card id twice.
 DECK2 = tuple(c for c in range(54) for _ in range(2))
@@ -76,6 +78,21 @@ H2 = 13
 MATCH_WEIGHT = 100
 #: Longest playout (actions) before it is scored as a draw: a guard, never reached in play.
 MAX_STEPS = 600
+#: Worlds sampled at most per world kept, when the reading weighs them (the least
+#: contradicting one is kept if none is accepted).
+INFER_TRIES = 8
+#: Rank name (``2``..``A``, ``SB``, ``HR``) -> rank index; cards of a plain type's groups.
+_RANK_OF = {name: i for i, name in enumerate(RANK_NAMES)}
+_GROUP_OF = {"single": 1, "pair": 2, "triple": 3}
+_CARD_ID_OF = _CARD_ID
+#: Per game, what a candidate needs to replace the heuristic's choice: (standard errors of the
+#: paired difference it must be above, worlds it must have been played in).
+PICK: dict[str, tuple[float, int]] = {
+    "guandan": (2.0, 8),
+    "bao2": (1.5, 2),
+    "honger": (1.5, 2),
+    "shuangkou2": (1.5, 2),
+}
 
 _new = object.__new__
 
@@ -97,6 +114,76 @@ class _Memory:
         self.played: list[list[int]] = [[] for _ in range(seats)]  # others' plays seen
         self.trick: list[tuple[int, tuple[str, ...] | None]] = []  # last trick seen
         self.held: list[list[int]] = [[] for _ in range(seats)]  # cards seen change hands
+
+
+class Reading:
+    """What a Guandan seat read of the others this deal, from its own observations (the
+    heuristic's card memory, :class:`~engine.bots.memory.DealMemory`): per seat, the plays of
+    its opponents it passed on, ``(type, key)``, and the tribute it paid, ``(paid, returned)``
+    card strings or ``None``. The worlds are weighted by it (:meth:`SearchBot._sample`) and the
+    playouts start from it (:func:`playout_score`: every seat reads the others as the
+    heuristic does)."""
+
+    __slots__ = ("passed", "tribute")
+
+    def __init__(
+        self,
+        passed: Sequence[Sequence[tuple[str, str | None]]],
+        tribute: Sequence[tuple[str, str | None] | None],
+    ) -> None:
+        """A reading of ``passed`` and ``tribute`` (copied)."""
+        self.passed = [list(p) for p in passed]
+        self.tribute = list(tribute)
+
+    def violations(self, hands: Sequence[Sequence[int]], seat: int, rules: Any) -> int:
+        """How far a world's ``hands`` contradict the reading, as a count: for every other
+        seat, each plain type (single, pair, triple) of which it passed on an opponent's play
+        while the world gives it a loose group of that type above the lowest such play (a
+        rank of exactly 1, 2 or 3 cards: one that costs its hand plan nothing), and three for
+        each card above its tribute (the tribute is the highest card, wild cards excepted, so
+        only the card it got back may be higher)."""
+        value = rules.value
+        wild = rules.wild
+        bad = 0
+        for s, hand in enumerate(hands):
+            if s == seat:
+                continue
+            passed = self.passed[s] if s < len(self.passed) else ()
+            trib = self.tribute[s] if s < len(self.tribute) else None
+            if not passed and trib is None:
+                continue
+            cnt = [0] * 15
+            for c in hand:
+                cnt[c % 13 if c < 52 else c - 39] += 1
+            if passed:
+                low = [999, 999, 999, 999]
+                for type_, key in passed:
+                    k = _GROUP_OF.get(type_)
+                    if k and key is not None:
+                        v = value[_RANK_OF[key]]
+                        if v < low[k]:
+                            low[k] = v
+                for k in (1, 2, 3):
+                    top = low[k]
+                    if top == 999:
+                        continue
+                    for r in range(15 if k < 3 else 13):
+                        if cnt[r] == k and value[r] > top:
+                            bad += 1
+                            break
+            if trib is not None:
+                paid, back = trib
+                top = value[_RANK_OF[_card_rank(paid)]]
+                spare = _CARD_ID_OF.get(back) if back else None
+                for c in hand:
+                    if c == wild:
+                        continue
+                    if value[c % 13 if c < 52 else c - 39] > top:
+                        if c == spare:
+                            spare = None
+                            continue
+                        bad += 3
+        return bad
 
 
 class _PlayoutMoves(Moves):
@@ -126,10 +213,13 @@ class SearchBot:
         budget_ms: float = 500.0,
         playouts: int | None = None,
         candidates: int = 12,
-        confidence: float = 1.5,
+        confidence: float | None = None,
         drop: float = 2.5,
         min_worlds: int = 6,
         options: dict[str, Any] | None = None,
+        read_playouts: bool = True,
+        infer: float = 0.3,
+        min_pick: int | None = None,
     ) -> None:
         """A bot whose samples derive from ``seed``; ``options``: the match options, when known
         (the defaults otherwise: an observation does not carry them)."""
@@ -141,18 +231,28 @@ class SearchBot:
         self.drop = drop
         self.min_worlds = min_worlds
         self.options = options
+        self.read_playouts = read_playouts
+        self.infer = infer
+        self.min_pick = min_pick
         self.heuristic = HeuristicBot()
         self.heuristic_points = PointsHeuristicBot()
         self.memory: _Memory | None = None
         #: Figures of the last decision: ``worlds``, ``playouts``, ``candidates``, ``raced`` (how
-        #: many the race dropped), ``ms``.
+        #: many the race dropped), ``picked`` (the candidate played: 0 the heuristic's), ``ms``.
         self.last: dict[str, Any] = {}
 
     # ---------------------------------------------------------------- the bot interface
     def choose(self, observation: dict[str, Any], legal_actions: LegalActions) -> Action:
         """The action with the best mean playout score for the observing seat."""
         obs = observation
-        self.last = {"worlds": 0, "playouts": 0, "candidates": 1, "raced": 0, "ms": 0.0}
+        self.last = {
+            "worlds": 0,
+            "playouts": 0,
+            "candidates": 1,
+            "raced": 0,
+            "picked": 0,
+            "ms": 0.0,
+        }
         if obs["variant"] not in GAMES:
             return self.heuristic.choose(obs, legal_actions)
         mem = self._remember(obs)
@@ -339,8 +439,16 @@ class SearchBot:
         deadline = start + self.budget_ms / 1000
         scores = [0.0] * k
         timed = budget is None
+        confidence, min_pick = PICK.get(variant, PICK["bao2"])
+        if self.confidence is not None:
+            confidence = self.confidence
+        if self.min_pick is not None:
+            min_pick = self.min_pick
+        min_pick = max(2, min_pick)
+        reading = self._reading(obs)
+        reads = reading if self.read_playouts else None
         while True:
-            hands = sample_hands(obs, mem, self.rng)
+            hands = self._sample(obs, mem, reading)
             late = False
             for i in active:
                 if timed and time.process_time() >= deadline:
@@ -356,7 +464,7 @@ class SearchBot:
                     deal.apply_unchecked(act, combo)
                 else:
                     deal.apply_unchecked(act, None)
-                scores[i] = score_of(deal, obs, options, self.heuristic)
+                scores[i] = score_of(deal, obs, options, self.heuristic, reads)
                 playouts += 1
             if late:
                 break
@@ -366,6 +474,11 @@ class SearchBot:
                 diff[i] += d
                 diff2[i] += d * d
             worlds += 1
+            if worlds == 1 and timed:
+                # no candidate could gather the worlds a departure needs in the time left:
+                # play the heuristic's choice now rather than spend the budget for nothing
+                if (time.process_time() - start) * min_pick > self.budget_ms / 1000:
+                    break
             if worlds >= self.min_worlds and worlds % 2 == 0:
                 active = self._race(active, n, diff, diff2)
             if len(active) == 1:
@@ -375,8 +488,43 @@ class SearchBot:
                     break
             elif time.process_time() >= deadline:
                 break
-        self.last.update(worlds=worlds, playouts=playouts, raced=k - len(active))
-        return cands[self._pick(active, n, diff, diff2)][0]
+        picked = self._pick(active, n, diff, diff2, confidence, min_pick)
+        self.last.update(worlds=worlds, playouts=playouts, raced=k - len(active), picked=picked)
+        return cands[picked][0]
+
+    def _reading(self, obs: dict[str, Any]) -> Reading | None:
+        """What the seat read of the others this deal (Guandan, when its heuristic keeps card
+        memory and the reading is used at all), from the heuristic's memory of it."""
+        heur = self.heuristic
+        if obs["variant"] != "guandan" or not (heur.plan and heur.use_memory):
+            return None
+        if not self.read_playouts and self.infer >= 1.0:
+            return None
+        memory = heur.memory
+        if memory.key is None or len(memory.passed) != len(obs["counts"]):
+            return None
+        return Reading(memory.passed, memory.tribute)
+
+    def _sample(self, obs: dict[str, Any], mem: _Memory, reading: Reading | None) -> Any:
+        """One world (:func:`sample_hands`); with a reading, worlds are weighted by it: one
+        that contradicts it ``k`` times (:meth:`Reading.violations`) is kept with probability
+        :attr:`infer` to the ``k``, else another is drawn, at most :data:`INFER_TRIES` (then
+        the least contradicting one drawn). Passing is always allowed, so a pass only makes a
+        hand less likely, never impossible."""
+        if reading is None or self.infer >= 1.0:
+            return sample_hands(obs, mem, self.rng)
+        rules = combo_rules(obs["variant"], obs["level"])
+        seat = obs["seat"]
+        best: Any = None
+        best_bad = 0
+        for _ in range(INFER_TRIES):
+            hands = sample_hands(obs, mem, self.rng)
+            bad = reading.violations(hands, seat, rules)
+            if bad == 0 or self.rng.random() < self.infer**bad:
+                return hands
+            if best is None or bad < best_bad:
+                best, best_bad = hands, bad
+        return best
 
     @staticmethod
     def _stats(i: int, n: list[int], diff: list[float], diff2: list[float]) -> tuple[float, float]:
@@ -408,18 +556,31 @@ class SearchBot:
                 return [keep[1]]
         return keep
 
-    def _pick(self, active: list[int], n: list[int], diff: list[float], diff2: list[float]) -> int:
+    def _pick(
+        self,
+        active: list[int],
+        n: list[int],
+        diff: list[float],
+        diff2: list[float],
+        confidence: float,
+        min_pick: int,
+    ) -> int:
         """The candidate to play: the heuristic's choice (0) unless another one scored better
         in the same worlds by at least :attr:`confidence` standard errors of the paired
         difference (the playouts are noisy: a lucky few worlds must not move the bot)."""
         best, best_mean = 0, 0.0
         for i in active:
-            if i == 0 or n[i] < 2:
+            if i == 0 or n[i] < min_pick:
                 continue
             mean, se = self._stats(i, n, diff, diff2)
-            if mean > best_mean and (mean > self.confidence * se or se == 0):
+            if mean > best_mean and (mean > confidence * se or se == 0):
                 best, best_mean = i, mean
         return best
+
+
+def _card_rank(card: str) -> str:
+    """The rank name of a card string (``SB`` / ``HR`` for the jokers)."""
+    return card if card in ("SB", "HR") else card[1]
 
 
 def _size_attr(move: Any) -> int:
@@ -786,12 +947,36 @@ def world_deal(
     return deal
 
 
-def playout_score(deal: Deal, obs: dict[str, Any], options: dict[str, Any], heur: Any) -> float:
+def playout_score(
+    deal: Deal,
+    obs: dict[str, Any],
+    options: dict[str, Any],
+    heur: Any,
+    reading: Reading | None = None,
+) -> float:
     """Play the deal to its end with the heuristic for every seat; the observing team's level
-    change minus the other's, ± :data:`MATCH_WEIGHT` when the deal ends the match."""
+    change minus the other's, ± :data:`MATCH_WEIGHT` when the deal ends the match.
+
+    With a ``reading`` (Guandan), every seat plays as the heuristic does with its card memory:
+    it knows the cards it has not seen (in the world, the other hands together), and what each
+    opponent showed it cannot beat, from the reading's passes and tributes and the passes of
+    the playout itself (:class:`~engine.bots.memory.Unseen`)."""
     views: list[Any] = [None] * deal.n
     variant = deal.variant
     little_two = deal.rules.twos_need_initiative
+    n = deal.n
+    sizes = deal.sizes
+    tot: list[int] | None = None
+    if reading is not None and variant == "guandan" and n == 4:
+        tot = [0] * 54
+        for s in range(n):
+            for c in deal.hand(s):
+                tot[c] += 1
+        shell = _new(DealMemory)
+        shell.passed = [list(p) for p in reading.passed]
+        shell.tribute = list(reading.tribute)
+        caps: dict[tuple[int, bool], Any] = {}  # per seat (and whether a wild is unseen)
+        crules = deal.combos
     for _ in range(MAX_STEPS):
         phase = deal.phase
         if phase == "over":
@@ -821,6 +1006,9 @@ def playout_score(deal: Deal, obs: dict[str, Any], options: dict[str, Any], heur
         mv.moves = v[1].moves(mv.standing)
         if lead and not mv.moves:
             act = deal.legal_actions(seat)[0]
+            if tot is not None and act.kind == "play":
+                for c in act.cards:
+                    tot[c] -= 1
             deal.apply(act)
             views[seat] = None
             continue
@@ -831,8 +1019,29 @@ def playout_score(deal: Deal, obs: dict[str, Any], options: dict[str, Any], heur
             "lead": lead,
             "standing": None if lead else {"seat": deal.standing_seat},
         }
-        act = heur._lead(mini, mv) if lead else heur._follow(mini, mv)
+        seen = None
+        if tot is not None:
+            left = tot[:]
+            for c in mv.hand:
+                left[c] -= 1
+            most = 0
+            for s in range(seat % 2 ^ 1, n, 2):
+                if sizes[s] > most:
+                    most = sizes[s]
+            seen = Unseen(left, crules, most)
+            for s in range(seat % 2 ^ 1, n, 2):
+                if sizes[s]:
+                    seen.opponents.append((s, sizes[s]))
+                    key = (s, seen.wilds > 0)
+                    cap = caps.get(key)
+                    if cap is None:
+                        cap = caps[key] = shell._caps(s, crules, seen.wilds)
+                    seen.caps[s] = cap
+        act = heur._lead(mini, mv, seen) if lead else heur._follow(mini, mv, seen)
         if act.kind == "play":
+            if tot is not None:
+                for c in act.cards:
+                    tot[c] -= 1
             deal.apply_unchecked(act, mv.combo)
             without = getattr(v[1], "without", None)
             if without is None:
@@ -840,6 +1049,12 @@ def playout_score(deal: Deal, obs: dict[str, Any], options: dict[str, Any], heur
             else:
                 v[1] = without(act.cards)
         else:
+            if tot is not None:
+                st, by = deal.standing, deal.standing_seat
+                if st is not None and by is not None and (by - seat) % 2:
+                    shell.passed[seat].append((st.type, st.key))
+                    caps.pop((seat, False), None)
+                    caps.pop((seat, True), None)
             deal.apply_unchecked(act, None)
     result = deal.result
     if result is None:
@@ -866,7 +1081,13 @@ def playout_score(deal: Deal, obs: dict[str, Any], options: dict[str, Any], heur
 _POINTS = PointsHeuristicBot()
 
 
-def playout_points(deal: Deal, obs: dict[str, Any], options: dict[str, Any], heur: Any) -> float:
+def playout_points(
+    deal: Deal,
+    obs: dict[str, Any],
+    options: dict[str, Any],
+    heur: Any,
+    reading: Reading | None = None,
+) -> float:
     """Play a point game's deal to its end with the point heuristic for every seat (each
     reading its own hand in the world, the counts it would be shown and, in Red Two, the
     partners it would know); the observing seat's points of the deal."""

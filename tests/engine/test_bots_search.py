@@ -8,11 +8,18 @@ import pytest
 
 from engine.arena import mirrored_schedule, play_one, summarize, wilson
 from engine.bots import HeuristicBot, SearchBot, make_bot
-from engine.bots.search import sample_hands
+from engine.bots.search import (
+    MATCH_WEIGHT,
+    Reading,
+    playout_score,
+    sample_hands,
+    world_deal,
+)
+from engine.cards import card_str
 from engine.deal import Deal
 from engine.match import Match
 from engine.observation import deal_observation
-from engine.variants import deal_rules
+from engine.variants import combo_rules, deal_rules
 
 
 def advance(match, steps, bot=None):
@@ -328,3 +335,104 @@ def test_the_race_drops_clearly_worse_candidates():
             raced += 1
         match.apply(action)
     assert raced >= 3
+
+
+def test_a_reading_counts_what_a_world_contradicts():
+    """A seat that passed on an opponent's single 9 is unlikely to hold a loose single above
+    it (a rank of exactly one card); one that paid tribute holds nothing above its tribute
+    but the card it got back and the wild cards."""
+    rules = combo_rules("guandan", "2")
+    ids = {t: c for c, t in enumerate(card_str(c) for c in range(54))}
+
+    def hand(*cards):
+        return [ids[t] for t in cards]
+
+    reading = Reading([[], [("single", "9")], [], []], [None, None, None, ("SQ", "D3")])
+    mine = hand("S3")
+    # a lone K above the 9 passed on: one contradiction; a pair of Ks is not loose
+    assert reading.violations([mine, hand("SK", "S5"), [], []], 0, rules) == 1
+    assert reading.violations([mine, hand("SK", "HK", "S5"), [], []], 0, rules) == 0
+    # the lone 8 is below the 9
+    assert reading.violations([mine, hand("S8"), [], []], 0, rules) == 0
+    # the tribute Q: an A above it counts three times, the wild ♥2 and the 3 got back none
+    assert reading.violations([mine, [], [], hand("SA", "SJ")], 0, rules) == 3
+    assert reading.violations([mine, [], [], hand("H2", "D3", "SJ")], 0, rules) == 0
+    # the seat's own hand is never read
+    assert reading.violations([hand("SA"), [], [], []], 3, rules) == 0
+
+
+def test_worlds_are_weighted_by_what_passes_and_tributes_show():
+    """With a reading, sampled worlds contradict it less often than plain uniform ones, and
+    every world still deals exactly the unseen cards at the known sizes."""
+    obs = {
+        "variant": "guandan",
+        "level": "2",
+        "seat": 0,
+        "counts": [10, 10, 10, 10],
+        "hand": ["S3", "S4", "S5", "S6", "S7", "H3", "H4", "H5", "H6", "H7"],
+        "trick": [],
+        "stuck": [False] * 4,
+    }
+
+    class Memory:
+        start = None
+        complete = False
+        played = [[], [], [], []]
+        held = []
+
+    rules = combo_rules("guandan", "2")
+    reading = Reading([[], [("single", "Q")], [], [("pair", "T")]], [None] * 4)
+    plain = SearchBot(seed=4, infer=1.0)
+    weighted = SearchBot(seed=4, infer=0.3)
+    bad_plain = bad_weighted = 0
+    for _ in range(150):
+        a = plain._sample(obs, Memory(), reading)
+        b = weighted._sample(obs, Memory(), reading)
+        for hands in (a, b):
+            assert [len(h) for h in hands] == [10, 10, 10, 10]
+        bad_plain += reading.violations(a, 0, rules)
+        bad_weighted += reading.violations(b, 0, rules)
+    assert bad_weighted < 0.8 * bad_plain
+
+
+def test_a_departure_from_the_heuristic_needs_enough_worlds():
+    """In Guandan a candidate replaces the heuristic's choice only after it was played in
+    ``min_pick`` worlds: with fewer playouts the search plays the heuristic's choice."""
+    match = Match.new("guandan", 7)
+    advance(match, 12)
+    searched = 0
+    for _ in range(30):
+        if match.over:
+            break
+        seat = match.to_move()
+        obs = match.observation(seat)
+        bot = SearchBot(seed=5, playouts=6)
+        action = bot.choose(obs, match.legal_actions(seat))
+        if bot.last["candidates"] > 1:
+            assert bot.last["worlds"] < 8
+            assert bot.last["picked"] == 0
+            assert action == HeuristicBot().choose(obs, match.legal_actions(seat))
+            searched += 1
+        match.apply(action)
+    assert searched >= 5
+
+
+def test_playouts_read_the_others_as_the_heuristic_does():
+    """Guandan playouts with the seat's reading (card memory in every seat) finish, score
+    within the level game's range, and are deterministic for a world."""
+    match = Match.new("guandan", 3)
+    advance(match, 20)
+    seat = match.to_move()
+    obs = match.observation(seat)
+    bot = SearchBot(seed=1, playouts=12)
+    bot.choose(obs, match.legal_actions(seat))
+    reading = bot._reading(obs)
+    assert reading is not None
+    options = dict(deal_rules("guandan").defaults)
+    hands = sample_hands(obs, bot.memory, random.Random(2))
+    scores = [
+        playout_score(world_deal(obs, hands, options), obs, options, bot.heuristic, reading)
+        for _ in range(2)
+    ]
+    assert scores[0] == scores[1]
+    assert abs(scores[0]) <= MATCH_WEIGHT + 6
