@@ -158,6 +158,10 @@ class Match(_Progression):
         #: Level changes per team from referee cards since the current deal began (they are
         #: the ``sanction`` items of its summary's ``breakdown``).
         self.sanctioned = [0, 0]
+        #: The last recorded deal summary and the copy the observations share.
+        self._previous: tuple[Any, Any] = (None, None)
+        #: The referee cards as last observed and the view the observations share.
+        self._cards: tuple[Any, Any, Any] = (None, None, None)
         self.deal: Deal = self.rules.new_deal(self)
 
     @classmethod
@@ -289,6 +293,8 @@ class Match(_Progression):
             return act
         if act.kind == "sanction" and act.sanction in ("yellow", "red", "forfeit"):
             self.log.append(act)
+            # the last summary's levels may be this match's own list, which the card changes
+            self._previous = (None, None)
             before = self.levels[:]
             assert act.target is not None  # Action.from_json refuses a sanction without one
             self.rules.match_sanction(self, act.target, act.sanction)
@@ -305,8 +311,9 @@ class Match(_Progression):
     def observation(self, seat: int | None) -> dict[str, Any]:
         """What ``seat`` (``None``: a spectator) may know, JSON-ready (:mod:`engine.observation`).
         Raises ``ValueError`` for a seat that is not at the table."""
-        if seat is not None and not self._seat_ok(seat):
-            raise ValueError(f"no seat {seat!r} at this table")
+        if seat is not None and not (type(seat) is int and 0 <= seat < self.deal.n):
+            if not self._seat_ok(seat):
+                raise ValueError(f"no seat {seat!r} at this table")
         obs = deal_observation(self.deal, seat)
         deals = self.deals
         score = self.score
@@ -314,8 +321,24 @@ class Match(_Progression):
         obs["levels"] = self.levels[:]
         obs["level_team"] = self.level_team
         obs["attempts"] = self.attempts[:]
-        obs["previous"] = copy_previous(deals[-1]) if deals else None
-        obs["cards"] = {"yellow": self.yellows[:], "red": self.reds[:]}
+        if deals:
+            # one copy of the recorded summary per deal, shared by its observations
+            summary = deals[-1]
+            previous = self._previous
+            if previous[0] is not summary:
+                previous = self._previous = (summary, copy_previous(summary))
+            obs["previous"] = previous[1]
+        else:
+            obs["previous"] = None
+        cards = self._cards
+        if cards[0] != self.yellows or cards[1] != self.reds:
+            # the referee cards, shared by the observations until a card is shown
+            cards = self._cards = (
+                self.yellows[:],
+                self.reds[:],
+                {"yellow": self.yellows[:], "red": self.reds[:]},
+            )
+        obs["cards"] = cards[2]
         options = self.options
         if "a_attempts" in options:
             obs["a_attempts"] = options["a_attempts"]

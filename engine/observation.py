@@ -10,6 +10,13 @@ seat may know; ``askable`` (per seat) says whose count may be asked now (7 to 10
 asked yet in this deal: no one can ask about a seat holding more than 10, so the page offers
 the question only there). A spectator (``seat=None``) gets the same without any hand.
 :meth:`engine.match.Match.observation` adds the match state to :func:`deal_observation`.
+
+An observation is read-only: the dict itself is new, but the lists and dicts in it may be
+shared with other observations of the same match (a trick's entries, the standing play, the
+finished tribute, the previous deal's summary). The engine never changes a part it has
+handed out (it builds a new one when the state changes), so an observation kept stays as it
+was; a caller that wants to change one copies it first. A random playout builds one
+observation per action, and the parts that did not change cost nothing to share.
 """
 
 from __future__ import annotations
@@ -31,22 +38,10 @@ def _copy_flat(data: dict[str, Any]) -> dict[str, Any]:
     return {k: v[:] if isinstance(v, list) else v for k, v in data.items()}
 
 
-#: The last deal summary copied and its keys holding lists (a summary is never changed once
-#: recorded: ``Match.deals`` only grows). Replaced as a whole, so threads may share it.
-_PREVIOUS: tuple[Any, tuple[str, ...]] = (None, ())
-
-
 def copy_previous(summary: dict[str, Any]) -> dict[str, Any]:
-    """A copy of a recorded deal summary (``Match.deals[-1]``) whose lists are fresh."""
-    global _PREVIOUS
-    cached = _PREVIOUS
-    if cached[0] is not summary:
-        keys = tuple(k for k, v in summary.items() if isinstance(v, list))
-        cached = _PREVIOUS = (summary, keys)
-    out = summary.copy()
-    for k in cached[1]:
-        out[k] = out[k][:]
-    return out
+    """A copy of a recorded deal summary (``Match.deals[-1]``) whose lists are fresh (a
+    summary is never changed once recorded: ``Match.observation`` makes one copy per deal)."""
+    return _copy_flat(summary)
 
 
 def _entry(seat: int, combo: Any, rules: Any = None) -> dict[str, Any]:
@@ -94,8 +89,8 @@ def _one_rank(cards: tuple[int, ...], rules: Any) -> bool:
 
 class _TrickJson:
     """The current trick's JSON entries, kept on the deal (``deal.cache["trick_json"]``) and
-    extended once per play: a trick list only grows, and a new trick is a new list. Shared:
-    :meth:`fresh` hands out copies, never these."""
+    extended once per play: a trick list only grows, and a new trick is a new list. The
+    entries are built once and never changed: every observation of the trick shares them."""
 
     __slots__ = ("trick", "entries", "combos", "last_play")
 
@@ -120,7 +115,8 @@ class _TrickJson:
             combos.append(c)
 
     def standing(self, deal: Deal) -> dict[str, Any] | None:
-        """The standing play's entry (fresh), ``None`` when nothing stands."""
+        """The standing play's entry (shared: never change it), ``None`` when nothing
+        stands."""
         standing = deal.standing
         if standing is None:
             return None
@@ -135,9 +131,7 @@ class _TrickJson:
                     return _entry(seat, standing, deal.combos)  # type: ignore[arg-type]
                 if combos[i] is standing and entries[i]["seat"] == seat:
                     break
-        entry = entries[i].copy()
-        entry["cards"] = entry["cards"][:]
-        return entry
+        return entries[i]
 
 
 def _trick_json(deal: Deal) -> _TrickJson:
@@ -151,12 +145,40 @@ def _trick_json(deal: Deal) -> _TrickJson:
     return cached
 
 
+#: The keys every deal observation starts with, in order: each observation is a copy of this
+#: template with its values stored (a copy and stores cost less than a display of as many keys).
+_DEAL_KEYS = dict.fromkeys(
+    (
+        "variant",
+        "seat",
+        "phase",
+        "level",
+        "turn",
+        "actors",
+        "lead",
+        "lead_kind",
+        "counts",
+        "askable",
+        "finished",
+        "initiative",
+        "stuck",
+        "suspended",
+        "trick",
+        "standing",
+        "first_action",
+    )
+)
+#: The deal cache's key of each seat's hand strings (no tuple built per observation).
+_STR_KEY: list[tuple[str, int]] = [("str", s) for s in range(8)]
+
+
 def deal_observation(deal: Deal, seat: int | None) -> dict[str, Any]:
     """The observation of one deal for ``seat`` (``None``: spectator)."""
     # (one function, its helpers' steps written out: a random playout builds one for every
     # action, and each call costs more than most of the steps)
     phase = deal.phase
-    if phase == "play" or phase == "immune" or phase == "over":
+    playing = phase == "play" or phase == "immune"
+    if playing or phase == "over":
         turn = deal.turn
         actors = [] if turn is None else [turn]
     else:
@@ -169,44 +191,41 @@ def deal_observation(deal: Deal, seat: int | None) -> dict[str, Any]:
         tj = cache["trick_json"] = _TrickJson(trick)
     if len(tj.entries) < len(trick):
         tj.extend(deal)
-    entries = []
-    for e in tj.entries:
-        if "cards" in e:
-            e = e.copy()
-            e["cards"] = e["cards"][:]
-            entries.append(e)
-        else:
-            entries.append({"seat": e["seat"], "pass": True})
     sizes = deal.sizes
     # a hidden count is None
     counts: list[int | None] = sizes[:]  # type: ignore[assignment]
     askable = [False] * len(sizes)
+    revealed = deal.revealed
     for s, k in enumerate(sizes):
-        if k > 6 and s != seat and (k > 10 or not deal.revealed[s]):
-            counts[s] = None
-            # 7–10 cards not asked yet: anyone may ask (bao2.md §9); above 10 no one may
-            askable[s] = k <= 10 and (phase == "play" or phase == "immune")
-    obs: dict[str, Any] = {
-        "variant": deal.variant,
-        "seat": seat,
-        "phase": phase,
-        "level": deal.level,
-        "turn": turn,
-        "actors": actors,
-        "lead": phase == "play" and deal.leading and turn is not None,
-        "lead_kind": deal.lead_kind if phase == "play" else None,
-        "counts": counts,
-        "askable": askable,
-        "finished": deal.finished[:],
-        "initiative": deal.initiative[:],
-        "stuck": deal.stuck[:],
-        "suspended": deal.suspended[:],
-        "trick": entries,
-        "standing": None if deal.standing is None else tj.standing(deal),
-        "first_action": None if seat is None else not deal.acted[seat],
-    }
-    if seat is not None:
-        hand: list[str] | None = cache.get(("str", seat))
+        if k > 6 and s != seat:
+            if k > 10:  # no one may ask
+                counts[s] = None
+            elif not revealed[s]:
+                counts[s] = None
+                # 7–10 cards not asked yet: anyone may ask (bao2.md §9)
+                askable[s] = playing
+    obs = _DEAL_KEYS.copy()
+    obs["variant"] = deal.variant
+    obs["seat"] = seat
+    obs["phase"] = phase
+    obs["level"] = deal.level
+    obs["turn"] = turn
+    obs["actors"] = actors
+    obs["lead"] = phase == "play" and deal.leading and turn is not None
+    obs["lead_kind"] = deal.lead_kind if phase == "play" else None
+    obs["counts"] = counts
+    obs["askable"] = askable
+    obs["finished"] = deal.finished[:]
+    obs["initiative"] = deal.initiative[:]
+    obs["stuck"] = deal.stuck[:]
+    obs["suspended"] = deal.suspended[:]
+    obs["trick"] = tj.entries[:]
+    obs["standing"] = None if deal.standing is None else tj.standing(deal)
+    if seat is None:
+        obs["first_action"] = None
+    else:
+        obs["first_action"] = not deal.acted[seat]
+        hand: list[str] | None = cache.get(_STR_KEY[seat])
         obs["hand"] = _hand_strs(deal, seat)[:] if hand is None else hand[:]
     if deal.options.get("show_history"):
         obs["history"] = [[_entry(s, c, deal.combos) for s, c in t] for t in deal.history]

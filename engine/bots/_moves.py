@@ -79,14 +79,25 @@ class _Standing:
         self.lines: int | None = entry.get("lines")  # Shuangkou bombs
 
 
+#: The last standing entry read and its reading: the observations of a trick share the entry
+#: of the play standing (engine.observation), so the seats that answer it in turn read it once.
+_LAST_STANDING: tuple[Any, Any] = (None, None)
+
+
 def _standing_of(entry: dict[str, Any]) -> _Standing:
-    """``_Standing(entry)``, built without a constructor call."""
+    """``_Standing(entry)`` (the same object again for the same entry: read it only)."""
+    global _LAST_STANDING
+    last = _LAST_STANDING
+    if last[0] is entry:
+        st: _Standing = last[1]
+        return st
     st = _new(_Standing)
     st.type = entry["type"]
     st.key = entry.get("key")
     st.size = entry.get("size")
     st.length = entry.get("length")
     st.lines = entry.get("lines")
+    _LAST_STANDING = (entry, st)
     return st
 
 

@@ -26,7 +26,9 @@ class RandomBot:
         """A bot whose choices derive from ``seed``."""
         self.rng = random.Random(seed)
         self._memo: list[Any] = []
-        self._rules: tuple[Any, Any, Any] = (None, None, None)  # (variant, level, rules)
+        #: (variant, level, its combo rules, whether they read hands into moves, whether
+        #: natural 2s need initiative)
+        self._rules: tuple[Any, ...] = (None, None, None, False, False)
 
     def choose(self, observation: dict[str, Any], legal_actions: LegalActions) -> Action:
         """A random legal action for the observing seat."""
@@ -35,21 +37,23 @@ class RandomBot:
             variant = obs["variant"]
             level = obs["level"]
             known = self._rules
-            if known[0] == variant and known[1] == level:
-                rules = known[2]
-            else:
+            if known[0] != variant or known[1] != level:
                 rules = combo_rules(variant, level)
-                self._rules = (variant, level, rules)
-            if hasattr(rules, "hand_moves"):  # lean path of _Moves
+                known = self._rules = (
+                    variant,
+                    level,
+                    rules,
+                    hasattr(rules, "hand_moves"),  # the lean path of Moves
+                    deal_rules(variant).twos_need_initiative,
+                )
+            if known[3]:
                 seat: int = obs["seat"]
                 lead = obs["lead"]
-                allow_two = not deal_rules(variant).twos_need_initiative or bool(
-                    obs["initiative"][seat]
-                )
+                allow_two = not known[4] or bool(obs["initiative"][seat])
                 memo = self._memo
                 strs = obs["hand"]
-                if not (memo and memo[0] is rules and memo[1] is allow_two and memo[2] == strs):
-                    _hand_view(strs, rules, allow_two, memo)
+                if not (memo and memo[0] is known[2] and memo[1] is allow_two and memo[2] == strs):
+                    _hand_view(strs, known[2], allow_two, memo)
                 view = memo[4]
                 st = None if lead else obs.get("standing")
                 plays = view.moves(None if st is None else _standing_of(st))
@@ -60,8 +64,9 @@ class RandomBot:
                     if i == n:
                         return _PASS[seat]
                     combo = view.materialize(plays[i])
-                    _remember_play(memo, combo.cards)
-                    return _play(seat, combo.cards, combo.type)
+                    cards = combo.cards
+                    _remember_play(memo, cards)
+                    return _play(seat, cards, combo.type)
                 return self.rng.choice(resolve(legal_actions))
             moves = Moves(obs, legal_actions, self._memo)
             n = len(moves.moves) + (0 if obs["lead"] else 1)

@@ -321,14 +321,16 @@ class GuandanDealRules(DealRules):
         }
 
     def public_info(self, deal: Deal, seat: int | None) -> dict[str, Any]:
-        """The tribute view."""
+        """The tribute view (once every tribute and return is in, one view kept on the deal,
+        the same for every seat and never changed, shared by the observations)."""
         if deal.tribute is None:
             return {}
         if deal.phase != "tribute" and deal.phase != "return":
-            # done: the view is the same for every seat and never changes (kept on the deal)
             cached = deal.cache.get("tribute_view")
-            if cached is not None:
-                return {"tribute": _copy_view(cached)}
+            if cached is None:
+                self.tribute_view(deal, seat)
+                cached = deal.cache["tribute_view"]
+            return {"tribute": cached}
         return {"tribute": self.tribute_view(deal, seat)}
 
     # ------------------------------------------------------------------ real table

@@ -1097,11 +1097,39 @@ class HandMoves:
         new.hr = held[HR]
         new.out = []
         new.held = held
-        new._bombs = None
+        bombs = self._bombs
+        new._bombs = bombs if bombs is not None and self._keeps_bombs(cards) else None
         new._leads = None
         new._ge = None if ge is None else tuple(ge)  # type: ignore[assignment]
         new._typed = {}
         return new
+
+    def _keeps_bombs(self, cards: Sequence[int]) -> bool:
+        """Whether the hand's bombs (computed) stay the same without ``cards``: no wild card
+        goes, no joker of a joker bomb, no card of a rank whose cards and the wild cards make
+        four, and no card of a suit that has a straight flush (or dragon). Taking cards away
+        never makes a bomb, and :meth:`bombs` reads nothing else."""
+        wild = self.rules.wild
+        cnt = self.cnt
+        w = self.w
+        suits = None
+        for c in cards:
+            if c == wild:
+                return False
+            if c >= 52:
+                if self.sb == 2 and self.hr == 2:
+                    return False
+                continue
+            r = c % 13
+            if not r and not self.allow_two:
+                continue  # natural 2s out of play: counted nowhere
+            if cnt[r] + w >= 4:
+                return False
+            if suits is None:
+                suits = {m.suit for m in self._bombs or ()}
+            if c // 13 in suits:
+                return False
+        return True
 
     def masks(self) -> tuple[int, int, int, int, int]:
         """``ge[k]`` (k = 1..4): bit r set when rank index r is held at least k times (as
