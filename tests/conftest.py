@@ -534,7 +534,8 @@ def shared_stack():
     """The real stack of tests/e2e/stack.py (uvicorn, a Celery worker with beat, Redis, a
     database of its own), started once per test run (per pytest-xdist worker) and shared by the
     end-to-end and browser modules that only add to it: the bots act at once (bot delay 0), the
-    matches' sweep runs every second, invitation links name the stack's own address
+    matches' sweep runs every 2 s as in production (each sweep is most of an idle stack's
+    CPU: docs/development.md), invitation links name the stack's own address
     (``SITE_URL``). A test that kills or restarts its processes, or needs a database nobody
     else wrote to, starts a ``Stack`` of its own (a copy of a migrated database, a few
     seconds)."""
@@ -544,7 +545,7 @@ def shared_stack():
     sys.path.insert(0, str(Path(__file__).resolve().parent / "e2e"))
     from stack import Stack
 
-    stack = Stack(bot_delay=0.0, sweep_seconds=1.0)
+    stack = Stack(bot_delay=0.0, sweep_seconds=2.0)
     stack.env["SITE_URL"] = stack.http
     stack.start()
     yield stack
