@@ -8,12 +8,15 @@ At each play decision with a real choice, the bot
    play), keeping what the observations told it: the tribute and return cards it saw change
    hands are held by their receivers until played, a seat marked stuck in Bao 2 holds only
    natural 2s, and Red Two's unseen ♥2 go where the sides allow (the solo player holds both,
-   otherwise no seat does);
+   otherwise no seat does); in Guandan the worlds are weighted by what the seat read of the
+   others (:class:`Reading`: a seat that passed on an opponent's single, pair or triple
+   probably holds no loose one above it; a tribute was the giver's highest card);
 2. in each world, plays each candidate (the heuristic's choice, every move when there are few,
    else the cheapest plays, the cheapest of each type and the smallest bombs; a pass) and then
    the rest of the deal with a fast playout policy (the heuristic, or the point games'
    heuristic, every seat reading the sampled world's hands through the variant's move
-   generator, without building observations);
+   generator, without building observations; in Guandan every seat also plays with the
+   heuristic's card memory, reading the cards it has not seen and the others' passes);
 3. scores each finished playout: in the level games by what the deal does to the match, the
    level change of its team against the other's (the variant's own ``settle_levels``, 保2
    bonuses and 关2 included) plus a large term when the deal wins or loses the match; in the
@@ -21,7 +24,10 @@ At each play decision with a real choice, the bot
 4. races the candidates: every few worlds, one clearly worse than the heuristic's choice or
    than the leader (:attr:`SearchBot.drop` standard errors of the paired differences) gets no
    more playouts; and picks one that beat the heuristic's choice by
-   :attr:`SearchBot.confidence` standard errors, else the heuristic's choice.
+   :attr:`SearchBot.confidence` standard errors in at least :attr:`SearchBot.min_pick` worlds
+   (per game: :data:`PICK`), else the heuristic's choice. When the first world shows that
+   no candidate can reach that many worlds in the budget, it stops and plays the heuristic's
+   choice.
 
 Every candidate is played out in the same worlds (common random numbers). The search stops
 after ``budget_ms`` of process time, or, when ``playouts`` is given, after that many playouts
@@ -204,8 +210,11 @@ class SearchBot:
     ``budget_ms``: process time per decision; ``playouts``: a fixed number of playouts per
     decision instead (deterministic for a seed); ``candidates``: up to this many moves, every
     move is tried; ``confidence``: how many standard errors a candidate must beat the
-    heuristic's choice by; ``drop``: how many standard errors below the heuristic's choice (or
-    the leader) take a candidate out of the race, from ``min_worlds`` worlds on."""
+    heuristic's choice by, in at least ``min_pick`` worlds (``None``: the game's :data:`PICK`);
+    ``drop``: how many standard errors below the heuristic's choice (or the leader) take a
+    candidate out of the race, from ``min_worlds`` worlds on; ``read_playouts``: Guandan
+    playouts with the heuristic's card memory in every seat; ``infer``: how much each
+    contradiction of the reading weighs a world down (1.0: worlds not weighted)."""
 
     def __init__(
         self,
