@@ -16,15 +16,17 @@ ACTION = 30  # the clock of the first action of a deal (the tables' default)
 
 
 @pytest.fixture
-def outages(monkeypatch):
+def outages():
     """A clean outage record, and no beats from this test process's own ASGI thread (the test
-    beats for the web itself)."""
-    client = schedule._client()
-    for name in ("web:last", "web:outage", "sweep:last"):
-        client.delete(schedule._key(name))
-    beat = schedule.web_beat
-    monkeypatch.setattr(schedule, "web_beat", lambda now=None: None)
-    return beat
+    beats for the web itself): holding the lock waits out a beat under way, so none can write
+    after the record is cleared. The beating thread is started if this process has none yet: the
+    tests run beside one, as they do after a live-server test on the same worker."""
+    schedule.keep_web_alive()
+    with schedule.web_beats:
+        client = schedule._client()
+        for name in ("web:last", "web:outage", "sweep:last"):
+            client.delete(schedule._key(name))
+        yield schedule.web_beat
 
 
 def state(match):
