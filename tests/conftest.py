@@ -499,6 +499,20 @@ def redis_url(embedded_redis):
     return settings.REDIS_URL
 
 
+@pytest.fixture(scope="session", autouse=True)
+def _no_web_beats():
+    """No background web beat from the test process: importing the ASGI application (a live
+    server, a Channels test) starts a thread that confirms every few seconds that "the web is
+    alive" (matches.schedule.keep_web_alive), and a test that moves time forward would then
+    see an outage and fair clocks re-arm deadlines it expects to run out. Holding the lock the
+    thread takes around each beat keeps it waiting for the whole run; tests that need beats
+    call ``schedule.web_beat`` themselves (tests/matches/test_fair_clocks.py)."""
+    from matches import schedule
+
+    with schedule.web_beats:
+        yield
+
+
 @pytest.fixture(autouse=True)
 def _isolated_cache(request):
     """Give every database test its own cache key prefix, so counters never leak between tests."""

@@ -17,16 +17,15 @@ ACTION = 30  # the clock of the first action of a deal (the tables' default)
 
 @pytest.fixture
 def outages():
-    """A clean outage record, and no beats from this test process's own ASGI thread (the test
-    beats for the web itself): holding the lock waits out a beat under way, so none can write
-    after the record is cleared. The beating thread is started if this process has none yet: the
-    tests run beside one, as they do after a live-server test on the same worker."""
+    """A clean outage record; the test beats for the web itself (the test process's own
+    keep-alive thread, started here if this process has none yet, waits for the run's end:
+    tests/conftest.py holds its lock)."""
     schedule.keep_web_alive()
-    with schedule.web_beats:
-        client = schedule._client()
-        for name in ("web:last", "web:outage", "sweep:last"):
-            client.delete(schedule._key(name))
-        yield schedule.web_beat
+    assert schedule.web_beats.locked()
+    client = schedule._client()
+    for name in ("web:last", "web:outage", "sweep:last"):
+        client.delete(schedule._key(name))
+    return schedule.web_beat
 
 
 def state(match):
