@@ -12,6 +12,7 @@ multiset: a list of ids, order irrelevant.
 from __future__ import annotations
 
 import random
+import sys
 from collections.abc import Iterable
 from dataclasses import dataclass
 
@@ -41,7 +42,11 @@ def card_str(card: int) -> str:
     return SUITS[card // 13] + RANKS[card % 13]
 
 
-_PARSE = {card_str(c): c for c in range(54)}
+#: The notation of each card id, one interned string per card: the engine's tables of card
+#: strings are this one, so that a hand's strings and a played card's are the same objects
+#: (a list's ``remove`` and ``==`` then match them by identity).
+CARD_STRS: tuple[str, ...] = tuple(sys.intern(card_str(c)) for c in range(54))
+_PARSE = {t: c for c, t in enumerate(CARD_STRS)}
 
 
 def parse_card(text: str) -> int:

@@ -46,14 +46,18 @@ from typing import TYPE_CHECKING, Any
 
 from engine import cards as cards_mod
 from engine.actions import Action, Refusal, parse_action
-from engine.cards import card_str, cards_str, parse_cards, rank_index
+from engine.cards import CARD_STRS, cards_str, parse_cards, rank_index
 from engine.combo import Combo, ComboRules
 from engine.outcome import OutcomeRefusal
 
 if TYPE_CHECKING:  # engine.match imports this module
     from engine.match import Match, TableMatch
 
-_STR = [card_str(c) for c in range(54)]
+_STR = CARD_STRS
+#: The cache's key of each seat's hand strings (no tuple built per play).
+_STR_KEY = [("str", s) for s in range(8)]
+#: ``_AFTER[n][seat]``: the other seats of an ``n``-seat table in turn order after ``seat``.
+_AFTER = [[tuple((seat + i) % n for i in range(1, n)) for seat in range(n)] for n in range(9)]
 
 
 class DealRules:
@@ -531,11 +535,9 @@ class Deal:
     def responders_after(self, seat: int) -> list[int]:
         """Seats that must answer a play by ``seat``, in turn order: holding cards, not stuck,
         not suspended by the referee."""
-        n = self.n
         out = []
         sizes, stuck, susp = self.sizes, self.stuck, self.suspended
-        for i in range(1, n):
-            s = (seat + i) % n
+        for s in _AFTER[self.n][seat]:
             if sizes[s] and not stuck[s] and not susp[s]:
                 out.append(s)
         return out
@@ -617,9 +619,13 @@ class Deal:
                 raise Refusal("not_your_turn", f"seat {self.turn} is to act")
             hand = self.hands[seat]
             cards = act.cards
-            for c in cards:
-                if hand[c] < (1 if len(cards) == 1 else cards.count(c)):
+            if len(cards) == 1:
+                if hand[cards[0]] < 1:
                     raise Refusal("not_in_hand", "those cards are not all in the hand")
+            else:
+                for c in cards:
+                    if hand[c] < cards.count(c):
+                        raise Refusal("not_in_hand", "those cards are not all in the hand")
             combo = self.combos.read_as(act.cards, act.type or "")
             if combo is None or combo.type == "immune":
                 raise Refusal("invalid_combo", f"the cards do not form a {act.type}")
@@ -668,18 +674,19 @@ class Deal:
         deal in a state the rules cannot reach; nothing here notices.
         """
         kind = act.kind
-        if kind == "sanction":
+        seat = act.seat
+        if kind == "play":
+            self._play(seat, plan)  # type: ignore[arg-type]
+        elif kind == "pass":
+            self._pass(seat)  # type: ignore[arg-type]
+        elif kind == "sanction":
             self._sanction(act)
         elif kind == "ask":
             self.revealed[act.target] = True  # type: ignore[index]
-        elif kind == "play":
-            self._play(act.seat, plan)  # type: ignore[arg-type]
-        elif kind == "pass":
-            self._pass(act.seat)  # type: ignore[arg-type]
         else:
             self.rules.execute_extra(self, act, plan)
-        if act.seat is not None and kind != "ask":
-            self.acted[act.seat] = True
+        if seat is not None and kind != "ask":
+            self.acted[seat] = True
         self.log.append(act)
 
     def remove_cards(self, seat: int, cards: Iterable[int]) -> None:
@@ -688,7 +695,7 @@ class Deal:
         hand = self.hands[seat]
         cache = self.cache
         ids: list[int] | None = cache.get(seat)
-        strs: list[str] | None = cache.get(("str", seat))
+        strs: list[str] | None = cache.get(_STR_KEY[seat])
         k = 0
         for c in cards:
             hand[c] -= 1

@@ -26,7 +26,7 @@ from dataclasses import replace
 from typing import Any
 
 from engine.actions import Action, Refusal, decode_stream, encode_stream, parse_action
-from engine.cards import card_str
+from engine.cards import CARD_STRS
 from engine.combo import Combo
 from engine.deal import Deal, DealRules
 from engine.observation import copy_previous, deal_observation, play_view
@@ -35,7 +35,7 @@ from engine.variants import deal_rules
 from engine.variants._points_deal import end_points_match
 
 IMPLICIT_SEAT = ("play", "pass", "immune")
-_STR = [card_str(c) for c in range(54)]
+_STR = CARD_STRS
 #: Action streams longer than this are stored compressed (``actions_z``).
 COMPRESS_OVER = 8000
 
@@ -158,10 +158,10 @@ class Match(_Progression):
         #: Level changes per team from referee cards since the current deal began (they are
         #: the ``sanction`` items of its summary's ``breakdown``).
         self.sanctioned = [0, 0]
-        #: The last recorded deal summary and the copy the observations share.
-        self._previous: tuple[Any, Any] = (None, None)
-        #: The referee cards as last observed and the view the observations share.
-        self._cards: tuple[Any, Any, Any] = (None, None, None)
+        #: The match's items of an observation (:meth:`_observed`), shared by the observations
+        #: until the match state changes: ``(deal, items, items when the deal shows its own
+        #: marked card, the levels list they were read from)``.
+        self._tail: tuple[Any, Any, Any, Any] | None = None
         self.deal: Deal = self.rules.new_deal(self)
 
     @classmethod
@@ -284,27 +284,37 @@ class Match(_Progression):
         """Apply an action (atomic: a :class:`Refusal` leaves the match unchanged). Returns the
         parsed :class:`Action`, the form to store in the log."""
         act = action if type(action) is Action else parse_action(action)
-        plan = self._validate(act)
-        if act.kind == "time_up":
-            self.time_up = True
-            self.log.append(act)
-            if not self.deal.log:
-                self._end_on_time()
-            return act
-        if act.kind == "sanction" and act.sanction in ("yellow", "red", "forfeit"):
-            self.log.append(act)
-            # the last summary's levels may be this match's own list, which the card changes
-            self._previous = (None, None)
-            before = self.levels[:]
-            assert act.target is not None  # Action.from_json refuses a sanction without one
-            self.rules.match_sanction(self, act.target, act.sanction)
-            for t in (0, 1):
-                self.sanctioned[t] += self.levels[t] - before[t]
-            return act
+        kind = act.kind
         deal = self.deal
+        if kind != "time_up" and kind != "sanction":
+            # a deal's action: _validate written out
+            if self.over:
+                raise Refusal("match_over", "the match is over")
+            plan = deal._validate(act)
+        else:
+            plan = self._validate(act)
+            if kind == "time_up":
+                self.time_up = True
+                self.log.append(act)
+                if not deal.log:
+                    self._tail = None
+                    self._end_on_time()
+                return act
+            if act.sanction in ("yellow", "red", "forfeit"):
+                self.log.append(act)
+                # the levels and cards change (and the last summary's levels may be this
+                # match's own list, which the card changes)
+                self._tail = None
+                before = self.levels[:]
+                assert act.target is not None  # Action.from_json refuses one without it
+                self.rules.match_sanction(self, act.target, act.sanction)
+                for t in (0, 1):
+                    self.sanctioned[t] += self.levels[t] - before[t]
+                return act
         deal.apply_unchecked(act, plan)
         self.log.append(act)
         if deal.phase == "over":
+            self._tail = None
             self.rules.close_deal(self)
         return act
 
@@ -314,56 +324,57 @@ class Match(_Progression):
         if seat is not None and not (type(seat) is int and 0 <= seat < self.deal.n):
             if not self._seat_ok(seat):
                 raise ValueError(f"no seat {seat!r} at this table")
-        obs = deal_observation(self.deal, seat)
+        deal = self.deal
+        obs = deal_observation(deal, seat)
+        tail = self._tail
+        if tail is None or tail[0] is not deal or tail[3] is not self.levels:
+            tail = self._tail = (deal, *self._observed(), self.levels)
+        # the match's items; a variant's deal may show its own marked card (Shuangkou)
+        obs.update(tail[2] if "marked_card" in obs else tail[1])
+        if self.over:
+            obs["turn"] = None
+            obs["actors"] = []
+            obs["lead"] = False
+        return obs
+
+    def _observed(self) -> tuple[dict[str, Any], dict[str, Any]]:
+        """The items :meth:`observation` adds to the deal's, in their order, and the same
+        without ``marked_card`` (for a deal that shows its own): built once per state of the
+        match (:meth:`apply` drops them when a deal closes, a referee card is shown or the
+        time runs out: nothing else changes them) and shared by the observations, which are
+        read-only."""
         deals = self.deals
         score = self.score
-        obs["deal_no"] = self.deal_no
-        obs["levels"] = self.levels[:]
-        obs["level_team"] = self.level_team
-        obs["attempts"] = self.attempts[:]
-        if deals:
-            # one copy of the recorded summary per deal, shared by its observations
-            summary = deals[-1]
-            previous = self._previous
-            if previous[0] is not summary:
-                previous = self._previous = (summary, copy_previous(summary))
-            obs["previous"] = previous[1]
-        else:
-            obs["previous"] = None
-        cards = self._cards
-        if cards[0] != self.yellows or cards[1] != self.reds:
-            # the referee cards, shared by the observations until a card is shown
-            cards = self._cards = (
-                self.yellows[:],
-                self.reds[:],
-                {"yellow": self.yellows[:], "red": self.reds[:]},
-            )
-        obs["cards"] = cards[2]
+        out: dict[str, Any] = {
+            "deal_no": self.deal_no,
+            "levels": self.levels[:],
+            "level_team": self.level_team,
+            "attempts": self.attempts[:],
+            # a copy of the recorded summary (a referee card may change its levels later)
+            "previous": copy_previous(deals[-1]) if deals else None,
+            "cards": {"yellow": self.yellows[:], "red": self.reds[:]},
+        }
         options = self.options
         if "a_attempts" in options:
-            obs["a_attempts"] = options["a_attempts"]
+            out["a_attempts"] = options["a_attempts"]
         if "base" in options:
-            obs["base"] = options["base"]
+            out["base"] = options["base"]
         if options.get("deals"):
             # the deal limit (a point game's match length; a level game's 计副制): "deal 5/8"
-            obs["deals_limit"] = options["deals"]
-        if "marked_card" not in obs:
-            # the 明牌 that gave the first deal's lead; later deals begin with tribute
-            card = self.marked_card
-            obs["marked_card"] = _STR[card] if card is not None and self.deal_no == 0 else None
+            out["deals_limit"] = options["deals"]
+        own = out.copy()
+        # the 明牌 that gave the first deal's lead; later deals begin with tribute
+        card = self.marked_card
+        out["marked_card"] = _STR[card] if card is not None and self.deal_no == 0 else None
         # self.result(), written out
-        obs["match"] = {
+        own["match"] = out["match"] = {
             "over": self.over,
             "winner": self.winner,
             "score": None if score is None else list(score),
             "reason": self.reason,
             "deals": len(deals),
         }
-        if self.over:
-            obs["turn"] = None
-            obs["actors"] = []
-            obs["lead"] = False
-        return obs
+        return out, own
 
     def play_view(self, seat: int) -> dict[str, Any]:
         """The bots' light observation of ``seat`` (:func:`engine.observation.play_view`): the

@@ -13,7 +13,9 @@ the question only there). A spectator (``seat=None``) gets the same without any 
 
 An observation is read-only: the dict itself is new, but the lists and dicts in it may be
 shared with other observations of the same match (a trick's entries, the standing play, the
-finished tribute, the previous deal's summary). The engine never changes a part it has
+finished tribute, the previous deal's summary, the match's items, the per-seat flags while
+they stay the same; a pass's trick entry is one dict per seat for every match). The engine
+never changes a part it has
 handed out (it builds a new one when the state changes), so an observation kept stays as it
 was; a caller that wants to change one copies it first. A random playout builds one
 observation per action, and the parts that did not change cost nothing to share.
@@ -23,10 +25,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from engine.cards import card_str
+from engine.cards import CARD_STRS
 from engine.display import display_order
 
-_STR = [card_str(c) for c in range(54)]
+_STR = CARD_STRS
 _STR_OF = _STR.__getitem__
 
 if TYPE_CHECKING:
@@ -42,6 +44,10 @@ def copy_previous(summary: dict[str, Any]) -> dict[str, Any]:
     """A copy of a recorded deal summary (``Match.deals[-1]``) whose lists are fresh (a
     summary is never changed once recorded: ``Match.observation`` makes one copy per deal)."""
     return _copy_flat(summary)
+
+
+#: A pass's trick entry per seat (an observation is read-only: one dict serves every pass).
+_PASS_ENTRY = tuple({"seat": s, "pass": True} for s in range(8))
 
 
 def _entry(seat: int, combo: Any, rules: Any = None) -> dict[str, Any]:
@@ -108,10 +114,13 @@ class _TrickJson:
         entries = self.entries
         combos = self.combos
         rules = deal.combos
-        for s, c in trick[len(entries) :]:
-            if c is not None:
-                self.last_play = len(entries)
-            entries.append(_entry(s, c, rules))
+        for i in range(len(entries), len(trick)):
+            s, c = trick[i]
+            if c is None:
+                entries.append(_PASS_ENTRY[s])
+            else:
+                self.last_play = i
+                entries.append(_entry(s, c, rules))
             combos.append(c)
 
     def standing(self, deal: Deal) -> dict[str, Any] | None:
@@ -215,10 +224,24 @@ def deal_observation(deal: Deal, seat: int | None) -> dict[str, Any]:
     obs["lead_kind"] = deal.lead_kind if phase == "play" else None
     obs["counts"] = counts
     obs["askable"] = askable
-    obs["finished"] = deal.finished[:]
-    obs["initiative"] = deal.initiative[:]
-    obs["stuck"] = deal.stuck[:]
-    obs["suspended"] = deal.suspended[:]
+    # copies of the per-seat flags, shared by the observations until one of them changes
+    finished = deal.finished
+    initiative = deal.initiative
+    stuck = deal.stuck
+    suspended = deal.suspended
+    flags = cache.get("flags")
+    if (
+        flags is None
+        or flags[0] != finished
+        or flags[1] != initiative
+        or flags[2] != stuck
+        or flags[3] != suspended
+    ):
+        flags = cache["flags"] = (finished[:], initiative[:], stuck[:], suspended[:])
+    obs["finished"] = flags[0]
+    obs["initiative"] = flags[1]
+    obs["stuck"] = flags[2]
+    obs["suspended"] = flags[3]
     obs["trick"] = tj.entries[:]
     obs["standing"] = None if deal.standing is None else tj.standing(deal)
     if seat is None:

@@ -16,7 +16,7 @@ from functools import lru_cache
 from typing import Any, Protocol, cast
 
 from engine.actions import Action
-from engine.cards import card_str, parse_cards
+from engine.cards import CARD_STRS, parse_cards
 from engine.combo import Combo
 from engine.variants import combo_rules, deal_rules
 
@@ -138,7 +138,7 @@ else:  # pragma: no cover - Action changed its fields: the plain constructor
 #: ``Action("pass", seat)`` per seat (actions are immutable values).
 _PASS: tuple[Action, ...] = tuple(Action("pass", s) for s in range(8))
 
-_CARD_STR = [card_str(c) for c in range(54)]
+_CARD_STR = CARD_STRS
 _CARD_ID = {t: c for c, t in enumerate(_CARD_STR)}
 
 
@@ -175,6 +175,20 @@ def _remember_play(memo: list[Any], cards: Sequence[int]) -> None:
         strs.remove(_CARD_STR[c])
         hand.remove(c)
     memo[4] = without(cards)
+
+
+def _remember_own_play(memo: list[Any], cards: Sequence[int]) -> None:
+    """:func:`_remember_play` for a memory whose moves no one else holds (a bot's own): the
+    moves are updated in place when the variant can (``remove``), not copied."""
+    remove = getattr(memo[4], "remove", None)
+    if remove is None:
+        _remember_play(memo, cards)
+        return
+    strs, hand = memo[2], memo[3]
+    for c in cards:
+        strs.remove(_CARD_STR[c])
+        hand.remove(c)
+    remove(cards)
 
 
 class Moves:

@@ -12,7 +12,7 @@ from engine.bots._moves import (
     Moves,
     _hand_view,
     _play,
-    _remember_play,
+    _remember_own_play,
     _standing_of,
     resolve,
 )
@@ -60,12 +60,17 @@ class RandomBot:
                 n = len(plays)
                 total = n if lead else n + 1  # a follower may pass
                 if total:
-                    i = self.rng.randrange(total)
+                    # self.rng.randrange(total), written out: the same draw (tested)
+                    getrandbits = self.rng.getrandbits
+                    k = total.bit_length()
+                    i = getrandbits(k)
+                    while i >= total:
+                        i = getrandbits(k)
                     if i == n:
                         return _PASS[seat]
                     combo = view.materialize(plays[i])
                     cards = combo.cards
-                    _remember_play(memo, cards)
+                    _remember_own_play(memo, cards)
                     return _play(seat, cards, combo.type)
                 return self.rng.choice(resolve(legal_actions))
             moves = Moves(obs, legal_actions, self._memo)

@@ -46,6 +46,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from itertools import combinations, compress, product
+from operator import itemgetter
 from types import MemberDescriptorType
 from typing import NamedTuple
 
@@ -128,6 +129,8 @@ def _windows(length: int) -> list[tuple[frozenset[int], str]]:
 
 
 _WINDOWS = {length: _windows(length) for length in (2, 3, 5, 10)}
+#: :func:`_seq_pos` of each rank name of a sequence key.
+_SEQ_POS = {name: _seq_pos(name) for name in NAMES[:13]}
 
 
 def _seq_key(rc: dict[int, int], length: int, per_rank: int) -> str | None:
@@ -195,6 +198,8 @@ class Move(NamedTuple):
 
 
 _mk = Move._make
+#: A move's ``key`` (a C-level getter for ``map``).
+_MOVE_KEY = itemgetter(1)
 
 
 #: The bomb moves per rank, natural count and wild count, per rules class (and its
@@ -1036,18 +1041,17 @@ class HandMoves:
             else:
                 getattr(self, st)()
             self.out = []
-            if st in SEQUENCE_TYPES:
-                orders = [_seq_pos(m.key) for m in moves]  # type: ignore[arg-type]
-            else:
-                value = self.rules._value_of
-                orders = [value[m.key] for m in moves]  # type: ignore[index]
+            order_of = _SEQ_POS if st in SEQUENCE_TYPES else self.rules._value_of
+            orders = list(map(order_of.__getitem__, map(_MOVE_KEY, moves)))  # no frame
             typed = self._typed[st] = (moves, orders)
         if st in SEQUENCE_TYPES:
-            floor = _seq_pos(standing.key)  # type: ignore[arg-type]
+            floor = _SEQ_POS[standing.key]  # type: ignore[index]
         else:
             floor = self.rules._value_of[standing.key]  # type: ignore[index]
-        out = [m for m, o in zip(*typed, strict=True) if o > floor]
-        out.extend(self.bomb_moves())  # every bomb beats every non-bomb
+        # the moves whose key's order is above the floor, in their order (C loops, no frame)
+        out = list(compress(typed[0], map(floor.__lt__, typed[1])))
+        bombs = self._bombs
+        out.extend(self.bomb_moves() if bombs is None else bombs)  # bombs beat non-bombs
         return out
 
     def bomb_moves(self) -> list[Move]:
@@ -1062,6 +1066,15 @@ class HandMoves:
 
     def materialize(self, move: Move) -> Combo:
         """What :meth:`GuandanRules.materialize` gives for this hand."""
+        if move.type == "single" and not move.wilds and len(move.naturals) == 1:
+            # the lowest card id of the rank held (a joker: itself), as _materialize takes it
+            r = move.naturals[0][0]
+            held = self.held
+            wild = self.rules.wild
+            for c in (r, 13 + r, 26 + r, 39 + r) if r < 13 else (SB if r == 13 else HR,):
+                if c != wild and held[c]:
+                    return _SINGLE_COMBOS[c]
+            raise ValueError(f"the hand cannot play {move}")
         return self.rules._materialize(self.held.__getitem__, move)
 
     def without(self, cards: Sequence[int]) -> HandMoves:
@@ -1103,6 +1116,57 @@ class HandMoves:
         new._ge = None if ge is None else tuple(ge)  # type: ignore[assignment]
         new._typed = {}
         return new
+
+    def remove(self, cards: Sequence[int]) -> None:
+        """Make this the :class:`HandMoves` of its hand minus ``cards`` (held), in place: what
+        :meth:`without` returns, for a caller that keeps no other use of the larger hand's
+        (the lists handed out before stay as they were)."""
+        wild = self.rules.wild
+        held = self.held
+        cnt = self.cnt
+        srank = self.srank
+        allow_two = self.allow_two
+        bombs = self._bombs
+        if bombs is not None and not self._keeps_bombs(cards):
+            self._bombs = None
+        ge = self._ge
+        ge_list = None if ge is None else list(ge)
+        for i, c in enumerate(cards):
+            k = held[c]
+            if k <= 0:
+                for d in cards[:i]:  # nothing changed: put the cards back
+                    self._put_back(d)
+                self._bombs = bombs
+                raise ValueError(f"the hand does not hold {c}")
+            held[c] = k - 1
+            if c < 52 and c != wild:
+                r = c % 13
+                if r or allow_two:
+                    n = cnt[r]
+                    cnt[r] = n - 1
+                    if k == 1:
+                        srank[c // 13] &= ~(1 << r)
+                    if ge_list is not None and n <= 4:
+                        ge_list[n] &= ~(1 << r)  # no longer held n times
+        w = held[wild]
+        self.w = w if w < 2 else 2
+        self.sb = held[SB]
+        self.hr = held[HR]
+        self._leads = None
+        self._ge = None if ge_list is None else tuple(ge_list)  # type: ignore[assignment]
+        if self._typed:
+            self._typed = {}
+
+    def _put_back(self, c: int) -> None:
+        """Undo one card of :meth:`remove` (before it raised)."""
+        held = self.held
+        k = held[c]
+        held[c] = k + 1
+        if c < 52 and c != self.rules.wild:
+            r = c % 13
+            if r or self.allow_two:
+                self.cnt[r] += 1
+                self.srank[c // 13] |= 1 << r
 
     def _keeps_bombs(self, cards: Sequence[int]) -> bool:
         """Whether the hand's bombs (computed) stay the same without ``cards``: no wild card
@@ -1241,16 +1305,34 @@ class HandMoves:
         value = rules.value
         lvl = rules.level_index
         out = self.out
-        order = [r for r in rules.order if cnt[r]]
-        pairs = [r for r in order if cnt[r] >= 2]
+        # in card order: the ranks held, those held twice or more, and the possible keys
+        # (held at least 3 - w times: the wild cards complete the triple)
+        order: list[int] = []
+        pairs = []
+        keys = []
+        if w:
+            need = 3 - w
+            for r in rules.order:
+                n = cnt[r]
+                if n:
+                    order.append(r)
+                    if n >= 2:
+                        pairs.append(r)
+                    if n >= need:
+                        keys.append(r)
+        else:  # ``order`` is read only to pair a wild card with a natural one
+            for r in rules.order:
+                n = cnt[r]
+                if n >= 2:
+                    pairs.append(r)
+                    if n >= 3:
+                        keys.append(r)
         joker = 13 if self.sb == 2 else 14 if self.hr == 2 else -1
         table = _FH_T
-        for k in order:
+        for k in keys:
             nk = cnt[k]
             kt = 3 if nk >= 3 else nk
             jt = 3 - kt
-            if jt > w:
-                continue
             vk = value[k]
             row = table[k][kt]
             move = None
