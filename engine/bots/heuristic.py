@@ -1,7 +1,8 @@
 """The heuristic bot (普通, normal): a sensible player that plays one fixed line.
 
-It keeps bombs, leads low and long, lets its partner's plays stand, saves its natural 2s to go
-out on them (保2) and plays the immune bomb against an opponent's 保2; the point-scored games
+It keeps bombs, leads low and long, lets its partner's plays stand and plays the immune bomb
+against an opponent's 保2; Bao 2's play and return are its own line (:mod:`engine.bots.bao2`:
+the natural 2s shed once the seat holds initiative, the hand plan); the point-scored games
 have their own heuristic (:mod:`engine.bots.points`). In Guandan it remembers what it saw
 played in the deal and what each opponent showed it cannot beat (:mod:`engine.bots.memory`):
 it leads a hand that runs out with its unbeatable plays first and takes a trick with a play no
@@ -14,6 +15,7 @@ from __future__ import annotations
 from typing import Any, cast
 
 from engine.actions import Action
+from engine.bots import bao2 as bao2_line
 from engine.bots._moves import (
     _CARD_STR,
     BOMB_TYPES,
@@ -68,8 +70,8 @@ class HeuristicBot:
 
     def __init__(self, plan: bool = True) -> None:
         """A bot with no memory yet. ``plan=False``: the former line (lowest cheap play, no
-        hand plan), kept to measure the planned one against. Bao 2 plays the former line
-        either way: the plan measured weaker there (docs/bots.md)."""
+        hand plan, natural 2s saved for a 保2 in Bao 2), kept to measure the planned one
+        against. ``plan=True`` in Bao 2 plays :mod:`engine.bots.bao2`'s line."""
         self._memo: list[Any] = []
         self.plan = plan
         #: What the seat saw played in the current Guandan deal (card memory).
@@ -101,8 +103,10 @@ class HeuristicBot:
                     r = c % 13 if c < 52 else (13 if c == 52 else 14)
                     return (value[r] if value else r, c)
 
-                if not self.plan or obs["variant"] == "bao2":
-                    return min(legal, key=low)  # Bao 2: a natural 2 first (关2 costs levels)
+                if not self.plan:
+                    return min(legal, key=low)  # the former line: the lowest card
+                if obs["variant"] == "bao2":
+                    return bao2_line.return_card(obs, legal, rules)
                 cnt = [0] * 15
                 hand = [a.card for a in legal]
                 for c in hand:
@@ -179,7 +183,9 @@ class HeuristicBot:
         return (bad, move.wilds, self._value(moves, move), -size)
 
     def _lead(self, obs: dict[str, Any], moves: Moves, seen: Unseen | None = None) -> Action:
-        if self.plan and moves.fast and obs["variant"] != "bao2":
+        if self.plan and moves.fast:
+            if obs["variant"] == "bao2":
+                return bao2_line.lead(obs, moves)
             return self._plan_lead(obs, moves, seen)
         hand = moves.hand
         size = len(hand)
@@ -197,7 +203,9 @@ class HeuristicBot:
         return moves.action(best)
 
     def _follow(self, obs: dict[str, Any], moves: Moves, seen: Unseen | None = None) -> Action:
-        if self.plan and moves.fast and obs["variant"] != "bao2":
+        if self.plan and moves.fast:
+            if obs["variant"] == "bao2":
+                return bao2_line.follow(obs, moves)
             return self._plan_follow(obs, moves, seen)
         seat = obs["seat"]
         standing_seat = obs["standing"]["seat"]
