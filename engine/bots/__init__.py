@@ -43,10 +43,8 @@ __all__ = [
 #: Bot kinds, weakest first: 入门 (easy), 普通 (normal), 高手 (strong).
 BOT_KINDS = ("random", "heuristic", "search")
 #: Kinds the arenas also accept: the bots as they were before the hand plan (issue 44), kept
-#: to measure the planned ones against (``heuristic-v1``, ``search-v1``), and the heuristic
-#: and search with the heuristic's Bao 2 line (:mod:`engine.bots.bao2`), measured but not yet
-#: the platform's (``heuristic-bao2``, ``search-bao2``).
-ARENA_KINDS = BOT_KINDS + ("heuristic-v1", "search-v1", "heuristic-bao2", "search-bao2")
+#: to measure the planned ones against (``heuristic-v1``, ``search-v1``).
+ARENA_KINDS = BOT_KINDS + ("heuristic-v1", "search-v1")
 #: The longest a search bot thinks per decision, whatever the clock allows.
 MAX_BUDGET_MS = 1000.0
 
@@ -56,15 +54,13 @@ def make_bot(kind: str, seed: int | str | None = None, budget_ms: float | None =
     at most ``budget_ms`` (capped at :data:`MAX_BUDGET_MS`). ``ValueError`` for another kind."""
     if kind == "random":
         return RandomBot(seed)
-    if kind in ("heuristic", "heuristic-v1", "heuristic-bao2"):
-        return HeuristicBot(plan=kind != "heuristic-v1", shed_twos=kind == "heuristic-bao2")
-    if kind in ("search", "search-v1", "search-bao2"):
+    if kind in ("heuristic", "heuristic-v1"):
+        return HeuristicBot(plan=kind == "heuristic")
+    if kind in ("search", "search-v1"):
         budget = MAX_BUDGET_MS if budget_ms is None else min(MAX_BUDGET_MS, budget_ms)
         bot = SearchBot(seed, budget_ms=max(1.0, budget))
         if kind == "search-v1":
             bot.heuristic = HeuristicBot(plan=False)
-        elif kind == "search-bao2":
-            bot.heuristic = HeuristicBot(shed_twos=True)
         return bot
     raise ValueError(f"unknown bot kind: {kind!r}")
 

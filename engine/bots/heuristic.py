@@ -68,15 +68,12 @@ class HeuristicBot:
     seat's hand changes only by its own plays, which it records, so one bot kept per seat
     does not analyse the same hand again on every turn."""
 
-    def __init__(self, plan: bool = True, shed_twos: bool = False) -> None:
+    def __init__(self, plan: bool = True) -> None:
         """A bot with no memory yet. ``plan=False``: the former line (lowest cheap play, no
         hand plan, natural 2s saved for a 保2 in Bao 2), kept to measure the planned one
-        against. In Bao 2 the bot plays the former line unless ``shed_twos`` (with ``plan``):
-        then :mod:`engine.bots.bao2`'s line. (Not yet the platform's: its play showed two
-        table layouts that do not fit a phone, docs/bots.md.)"""
+        against. ``plan=True`` in Bao 2 plays :mod:`engine.bots.bao2`'s line."""
         self._memo: list[Any] = []
         self.plan = plan
-        self.shed_twos = plan and shed_twos
         #: What the seat saw played in the current Guandan deal (card memory).
         self.memory = DealMemory()
         #: Card memory switched on (Guandan's plan only; off: the line before it, to measure).
@@ -106,10 +103,10 @@ class HeuristicBot:
                     r = c % 13 if c < 52 else (13 if c == 52 else 14)
                     return (value[r] if value else r, c)
 
-                if obs["variant"] == "bao2" and self.shed_twos:
-                    return bao2_line.return_card(obs, legal, rules)
-                if not self.plan or obs["variant"] == "bao2":
+                if not self.plan:
                     return min(legal, key=low)  # the former line: the lowest card
+                if obs["variant"] == "bao2":
+                    return bao2_line.return_card(obs, legal, rules)
                 cnt = [0] * 15
                 hand = [a.card for a in legal]
                 for c in hand:
@@ -187,10 +184,9 @@ class HeuristicBot:
 
     def _lead(self, obs: dict[str, Any], moves: Moves, seen: Unseen | None = None) -> Action:
         if self.plan and moves.fast:
-            if obs["variant"] != "bao2":
-                return self._plan_lead(obs, moves, seen)
-            if self.shed_twos:
+            if obs["variant"] == "bao2":
                 return bao2_line.lead(obs, moves)
+            return self._plan_lead(obs, moves, seen)
         hand = moves.hand
         size = len(hand)
         # go out in one play when possible (this is a 保2 when the hand is pure natural 2s)
@@ -208,10 +204,9 @@ class HeuristicBot:
 
     def _follow(self, obs: dict[str, Any], moves: Moves, seen: Unseen | None = None) -> Action:
         if self.plan and moves.fast:
-            if obs["variant"] != "bao2":
-                return self._plan_follow(obs, moves, seen)
-            if self.shed_twos:
+            if obs["variant"] == "bao2":
                 return bao2_line.follow(obs, moves)
+            return self._plan_follow(obs, moves, seen)
         seat = obs["seat"]
         standing_seat = obs["standing"]["seat"]
         size = len(moves.hand)

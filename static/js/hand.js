@@ -266,29 +266,35 @@ export function createHand({ root, words, tableId, ask, select }) {
       const s = FAN;
       const widthOf = (list) => (list.length - 1) * s.show + s.w;
       const cols = [...byCol].map(([k, list]) => ({ k, list, width: widthOf(list) }));
-      const total = cols.reduce((a, c) => a + c.width + s.gap, -s.gap);
-      const rows = Math.max(1, Math.ceil(total / avail));
-      // balanced rows: as even as the columns allow, never wider than the hand
-      const limit = Math.min(avail, Math.ceil(total / rows) + s.w);
-      const wrap = (max) => {
+      const wrap = (max, gap) => {
         const out = [[]];
         let used = 0;
         for (const c of cols) {
           const line = out[out.length - 1];
-          if (line.length && used + s.gap + c.width > max) { out.push([c]); used = c.width; } else { used += (line.length ? s.gap : 0) + c.width; line.push(c); }
+          if (line.length && used + gap + c.width > max) { out.push([c]); used = c.width; } else { used += (line.length ? gap : 0) + c.width; line.push(c); }
         }
         return out;
       };
-      let lines = wrap(limit);
-      if (lines.length > rows) lines = wrap(avail);
+      // balanced rows: as even as the columns allow, never wider than the hand; when whole
+      // groups cannot share the rows their width needs, the gaps between groups narrow (to
+      // 4 px, where the frames meet) before the hand takes a row more from the table
+      let lines;
+      let gap = s.gap;
+      for (gap of [s.gap, 4]) {
+        const total = cols.reduce((a, c) => a + c.width + gap, -gap);
+        const rows = Math.max(1, Math.ceil(total / avail));
+        lines = wrap(Math.min(avail, Math.ceil(total / rows) + s.w), gap);
+        if (lines.length > rows) lines = wrap(avail, gap);
+        if (lines.length <= rows) break;
+      }
       lines.forEach((line, r) => {
-        const width = line.reduce((a, c) => a + c.width + s.gap, -s.gap);
+        const width = line.reduce((a, c) => a + c.width + gap, -gap);
         let x = Math.max(0, Math.floor((avail - width) / 2));
         const y = 2 + r * s.rowShow;
         for (const c of line) {
           c.list.forEach((btn, j) => place(btn, x + j * s.show, y, s.w, s.h));
           frame(c.k, x, y, c.width, r === lines.length - 1 ? s.h : s.rowShow);
-          x += c.width + s.gap;
+          x += c.width + gap;
         }
       });
       box.style.height = `${2 + (lines.length - 1) * s.rowShow + s.h + 2}px`;

@@ -596,7 +596,10 @@ function trickHtml() {
     const who = fmt(o.lead_kind === "jiefeng" ? W.jiefeng : W.leads, { name: seatName(o.turn) });
     return `<div class="trick empty" aria-label="${esc(W.trick)}"><p>${esc(who)}</p></div>`;
   }
-  return `<div class="trick" aria-label="${esc(W.trick)}">` + plays.map((e) => {
+  // with the history panel open (it lists every card played) the middle keeps the play to
+  // beat: the trick's earlier plays would be pushed under the action bar on a phone
+  const shown = state.historyOpen && Array.isArray(o.history) ? plays.slice(-1) : plays;
+  return `<div class="trick" aria-label="${esc(W.trick)}">` + shown.map((e) => {
     const standing = o.standing && o.standing.seat === e.seat ? " standing" : "";
     return `<div class="play${standing}" data-seat="${e.seat}"><span class="who">${esc(seatName(e.seat))}</span>${miniCards(e.cards)}<em>${esc(W[e.type] || e.type || "")}</em></div>`;
   }).join("") + "</div>";

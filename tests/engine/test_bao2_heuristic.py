@@ -38,7 +38,7 @@ def cards(action):
 
 
 def choose(observation, plan=True):
-    return HeuristicBot(plan=plan, shed_twos=True).choose(observation, [])
+    return HeuristicBot(plan=plan).choose(observation, [])
 
 
 def test_with_initiative_a_natural_two_is_led_as_the_lowest_card():
@@ -112,5 +112,5 @@ def test_the_return_is_the_card_the_plan_misses_least():
     hand = ["S4", "H4", "C9", "SK", "HK", "SA", "S2"]
     legal = [Action("return", 0, (c,)) for c in parse_cards(["S4", "H4", "C9"])]
     observation = obs(hand, phase="return")
-    assert card_str(HeuristicBot(shed_twos=True).choose(observation, legal).card) == "C9"
+    assert card_str(HeuristicBot().choose(observation, legal).card) == "C9"
     assert card_str(HeuristicBot(plan=False).choose(observation, legal).card) == "S4"

@@ -85,8 +85,9 @@ def test_live_bao2_match_won_at_23_23_is_rated_as_a_win(people, monkeypatch, cel
         tables.take_seat(people[i], table, i)
     Seat.objects.filter(table=table, index=3).update(user=people[3])
     table.refresh_from_db()
-    # seed hhhh-2: four heuristic players (auto-play) end 23:23, team 0 passing 2A
-    match = tables.start_match(table, seed="hhhh-2")
+    # seed hhhh-978: four heuristic players (auto-play) end 23:23, team 0 passing 2A (a seed
+    # found by playing the heuristic: a change of its Bao 2 line changes the play)
+    match = tables.start_match(table, seed="hhhh-978")
     for seat in range(4):
         presence.set_autoplay(match.pk, seat, "timeout")
     for _ in range(5000):
