@@ -26,6 +26,13 @@ import os
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, settings
+
+# The suite runs beside stacks of servers and browsers on a loaded machine: Hypothesis' check
+# that generating its inputs is fast would then measure the load (an input drawn in 2 s where
+# it takes milliseconds), not a test; no deadline per example for the same reason.
+settings.register_profile("suite", deadline=None, suppress_health_check=[HealthCheck.too_slow])
+settings.load_profile("suite")
 
 INTEGRATION_FIXTURES = {
     "db",
