@@ -454,7 +454,14 @@ def embedded_redis():
         return
     from config.embedded_redis import EmbeddedRedis
 
-    server = EmbeddedRedis(settings.EMBEDDED_REDIS_SOCKET).start()
+    server = EmbeddedRedis(settings.EMBEDDED_REDIS_SOCKET)
+    try:
+        server.start()
+    except RuntimeError:
+        # the free port chosen for this session's new server was taken before it could bind
+        # (the run starts dozens of servers at once): choose another, once
+        (server.directory / "server.json").unlink(missing_ok=True)
+        server.start()
     yield server
     server.stop()
 
