@@ -15,7 +15,6 @@ from __future__ import annotations
 from typing import Any, cast
 
 from engine.actions import Action
-from engine.bots import bao2 as bao2_line
 from engine.bots._moves import (
     _CARD_STR,
     BOMB_TYPES,
@@ -26,6 +25,9 @@ from engine.bots._moves import (
     _remember_play,
     resolve,
 )
+from engine.bots.bao2 import follow as bao2_follow
+from engine.bots.bao2 import lead as bao2_lead
+from engine.bots.bao2 import return_card as bao2_return_card
 from engine.bots.memory import DealMemory, Unseen
 from engine.bots.points import PointsHeuristicBot
 from engine.bots.policy import bombs_in, move_cost, plays_needed
@@ -106,7 +108,7 @@ class HeuristicBot:
                 if not self.plan:
                     return min(legal, key=low)  # the former line: the lowest card
                 if obs["variant"] == "bao2":
-                    return bao2_line.return_card(obs, legal, rules)
+                    return bao2_return_card(obs, legal, rules)
                 cnt = [0] * 15
                 hand = [a.card for a in legal]
                 for c in hand:
@@ -185,7 +187,7 @@ class HeuristicBot:
     def _lead(self, obs: dict[str, Any], moves: Moves, seen: Unseen | None = None) -> Action:
         if self.plan and moves.fast:
             if obs["variant"] == "bao2":
-                return bao2_line.lead(obs, moves)
+                return bao2_lead(obs, moves)
             return self._plan_lead(obs, moves, seen)
         hand = moves.hand
         size = len(hand)
@@ -205,7 +207,7 @@ class HeuristicBot:
     def _follow(self, obs: dict[str, Any], moves: Moves, seen: Unseen | None = None) -> Action:
         if self.plan and moves.fast:
             if obs["variant"] == "bao2":
-                return bao2_line.follow(obs, moves)
+                return bao2_follow(obs, moves)
             return self._plan_follow(obs, moves, seen)
         seat = obs["seat"]
         standing_seat = obs["standing"]["seat"]
