@@ -33,7 +33,7 @@ from typing import Any
 
 from engine.actions import Action
 from engine.bots._moves import BOMB_TYPES, SEQUENCES, Moves
-from engine.bots.policy import move_cost
+from engine.bots.policy import forced_follow, move_cost
 from engine.cards import RANK_NAMES, parse_cards
 
 __all__ = ["follow", "lead", "plan_counts", "plan_key", "return_card"]
@@ -120,13 +120,11 @@ def follow(obs: dict[str, Any], moves: Moves) -> Action:
     against an opponent near out or from a short hand, else pass."""
     seat = obs["seat"]
     size = len(moves.hand)
-    for m in moves.moves:
-        if moves.size(m) == size:
-            return moves.action(m)
+    forced = forced_follow(obs, moves)
+    if forced is not None:
+        return forced
     counts = obs["counts"]
     standing_seat = obs["standing"]["seat"]
-    if len(counts) == 4 and standing_seat == (seat + 2) % 4:
-        return Action("pass", seat)  # the partner's play stands
     plain = [m for m in moves.moves if m.type not in BOMB_TYPES]
     if plain:
         cnt = plan_counts(moves.hand, getattr(moves.rules, "wild", -1), moves.allow_two)

@@ -30,7 +30,7 @@ from engine.bots.bao2 import lead as bao2_lead
 from engine.bots.bao2 import return_card as bao2_return_card
 from engine.bots.memory import DealMemory, Unseen
 from engine.bots.points import PointsHeuristicBot
-from engine.bots.policy import bombs_in, move_cost, plays_needed
+from engine.bots.policy import bombs_in, forced_follow, move_cost, plays_needed
 from engine.cards import RANK_NAMES
 from engine.variants import combo_rules, deal_rules
 
@@ -364,13 +364,11 @@ class HeuristicBot:
     def _plan_follow(self, obs: dict[str, Any], moves: Moves, seen: Unseen | None = None) -> Action:
         seat = obs["seat"]
         size = len(moves.hand)
-        for m in moves.moves:
-            if moves.size(m) == size:
-                return moves.action(m)
+        forced = forced_follow(obs, moves)
+        if forced is not None:
+            return forced
         counts = obs["counts"]
         standing_seat = obs["standing"]["seat"]
-        if len(counts) == 4 and standing_seat == (seat + 2) % 4:
-            return Action("pass", seat)  # the partner's play stands
         if not moves.moves:
             return Action("pass", seat)
         bao2 = obs["variant"] == "bao2"

@@ -20,7 +20,9 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Any
 
-__all__ = ["bombs_in", "move_cost", "plays_needed"]
+from engine.actions import Action
+
+__all__ = ["bombs_in", "forced_follow", "move_cost", "plays_needed"]
 
 #: Sequence positions 0..13 (0 the low ace, 1..12 the ranks 2..K, 13 the high ace) -> rank index.
 _POS_RANK = (12,) + tuple(range(12)) + (12,)
@@ -99,3 +101,17 @@ def move_cost(cnt: list[int], naturals: Any) -> tuple[int, int]:
         bombs_in(before) - bombs_in(after_t),
         plays_needed(after_t) - plays_needed(before),
     )
+
+
+def forced_follow(obs: dict[str, Any], moves: Any) -> Action | None:
+    """What every planned line does first when following: go out in one play if a move
+    empties the hand, else pass on the partner's standing play (four seats); None when
+    neither applies and the line must choose."""
+    seat = obs["seat"]
+    size = len(moves.hand)
+    for m in moves.moves:
+        if moves.size(m) == size:
+            return moves.action(m)  # type: ignore[no-any-return]
+    if len(obs["counts"]) == 4 and obs["standing"]["seat"] == (seat + 2) % 4:
+        return Action("pass", seat)  # the partner's play stands
+    return None
